@@ -1,0 +1,7 @@
+import { runCli, withDatabase } from "./run";
+
+runCli(() =>
+  withDatabase(async () => {
+    console.log("Migrationen angewendet.");
+  }),
+);

@@ -1,0 +1,42 @@
+import { drizzle, type NodePgDatabase } from "drizzle-orm/node-postgres";
+import pg from "pg";
+import * as schema from "./schema";
+
+export type Schema = typeof schema;
+export type Db = NodePgDatabase<Schema>;
+/** A transaction handle; query functions accept `Db | Tx` so callers can group writes. */
+export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+export type DbOrTx = Db | Tx;
+
+export interface DbHandle {
+  db: Db;
+  pool: pg.Pool;
+  close(): Promise<void>;
+}
+
+export interface CreateDbOptions {
+  /** pool size; default 10 */
+  max?: number;
+  /** called for errors of idle clients (e.g. the server restarting), which would otherwise crash the process */
+  onError?: (error: Error) => void;
+}
+
+// Return PostgreSQL `date` as the plain `YYYY-MM-DD` string instead of a Date at local midnight.
+pg.types.setTypeParser(pg.types.builtins.DATE, (value) => value);
+
+/** Creates a pooled client. There is no global client: the caller owns the handle and closes it. */
+export function createDb(url: string, options: CreateDbOptions = {}): DbHandle {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.max ?? 10,
+    connectionTimeoutMillis: 5000,
+    idleTimeoutMillis: 30_000,
+  });
+  pool.on("error", options.onError ?? (() => {}));
+  const db = drizzle({ client: pool, schema, casing: undefined });
+  return {
+    db,
+    pool,
+    close: () => pool.end(),
+  };
+}

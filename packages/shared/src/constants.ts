@@ -1,0 +1,37 @@
+/** Business constants of spec section 9. */
+
+export const ROLES = ["ROLE_USER", "ROLE_ADMIN"] as const;
+export type Role = (typeof ROLES)[number];
+
+export const CHECKOUT_CATEGORIES = ["pac", "tic", "ticpac"] as const;
+export type CheckoutCategory = (typeof CHECKOUT_CATEGORIES)[number];
+
+export const CONTENT_TYPES = ["vimeo", "vimeo-url"] as const;
+export type ContentType = (typeof CONTENT_TYPES)[number];
+export const DEFAULT_CONTENT_TYPE: ContentType = "vimeo-url";
+
+/** The spec's two values; payment notifications may record others, which the product never shows as a status. */
+export const ORDER_STATUSES = ["paid", "canceled"] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+export const ORDER_STATUS_LABELS: Record<OrderStatus, string> = { paid: "bezahlt", canceled: "storniert" };
+
+export const DIALOG_MODES = ["normal", "success", "error", "info", "question"] as const;
+export type DialogMode = (typeof DIALOG_MODES)[number];
+
+export const OVERVIEW_MAX_EVENTS = 6;
+export const OVERVIEW_MAX_PACKAGES = 8;
+export const OVERVIEW_DESCRIPTION_CUT = 100;
+export const ADMIN_DESCRIPTION_CUT = 30;
+export const ADMIN_PAGE_SIZE = 10;
+export const MIN_PASSWORD_LENGTH = 8;
+export const ACCESS_TOKEN_LIFETIME_MS = 2_000_000;
+export const ALERT_DURATION_MS = 5000;
+export const FAKE_ORDER_NUMBER = "FAKE-ORDER";
+export const TIME_ZONE = "Europe/Berlin";
+export const LOCALE = "de-DE";
+
+/** Package ids of the two password-gated pages (spec section 2). */
+export const GATED_PACKAGE_COUPLE_THERAPY_ID = 1;
+export const GATED_PACKAGE_DEATH_CONGRESS_ID = 3;
+/** Default activation of the death-congress page: 28 September 2023 00:00 Berlin time. */
+export const DEATH_CONGRESS_ACTIVE_FROM = "2023-09-28T00:00:00+02:00";

@@ -1,0 +1,68 @@
+import { LOCALE, TIME_ZONE } from "./constants";
+
+/** A calendar date as `YYYY-MM-DD`, the form PostgreSQL `date` columns use. */
+export type IsoDate = string;
+
+const berlinDateParts = new Intl.DateTimeFormat("en-CA", {
+  timeZone: TIME_ZONE,
+  year: "numeric",
+  month: "2-digit",
+  day: "2-digit",
+});
+
+/** The calendar date in Berlin at the given instant. */
+export function berlinDate(at: Date = new Date()): IsoDate {
+  return berlinDateParts.format(at);
+}
+
+/** Adds whole days to a calendar date (no time zone involved: date arithmetic in UTC). */
+export function addDays(date: IsoDate, days: number): IsoDate {
+  const d = new Date(`${date}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + days);
+  return d.toISOString().slice(0, 10);
+}
+
+export interface EventTiming {
+  inProgress: boolean;
+  inFuture: boolean;
+  inPast: boolean;
+}
+
+/** Timing flags of an event from its first and last day (null = one-day event), judged on Berlin's calendar. */
+export function eventTiming(firstDay: IsoDate, lastDay: IsoDate | null, today: IsoDate): EventTiming {
+  const last = lastDay ?? firstDay;
+  return {
+    inFuture: today < firstDay,
+    inPast: today > last,
+    inProgress: today >= firstDay && today <= last,
+  };
+}
+
+const germanDate = new Intl.DateTimeFormat(LOCALE, {
+  timeZone: TIME_ZONE,
+  day: "2-digit",
+  month: "2-digit",
+  year: "numeric",
+});
+const germanDateTime = new Intl.DateTimeFormat(LOCALE, {
+  timeZone: TIME_ZONE,
+  day: "2-digit",
+  month: "2-digit",
+  year: "numeric",
+  hour: "2-digit",
+  minute: "2-digit",
+});
+
+/** `DD.MM.YYYY` for a calendar date or an instant (instants are shown in Berlin time). */
+export function formatGermanDate(value: IsoDate | Date): string {
+  if (typeof value === "string") {
+    const [y, m, d] = value.split("-");
+    return `${d}.${m}.${y}`;
+  }
+  return germanDate.format(value);
+}
+
+/** `DD.MM.YYYY, HH:MM` in Berlin time. */
+export function formatGermanDateTime(value: Date): string {
+  return germanDateTime.format(value);
+}
