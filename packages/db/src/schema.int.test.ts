@@ -112,9 +112,14 @@ describe("users", () => {
   it("removes participations and orders when a user is deleted", async () => {
     const u = await user();
     const c = await congress();
-    const [p] = await t.db.insert(congressPackages).values({ name: "P", congressId: c.id, externalId: 7 }).returning();
+    const [p] = await t.db
+      .insert(congressPackages)
+      .values({ name: "P", congressId: c.id, externalId: 7 })
+      .returning();
     await t.db.insert(participations).values({ userId: u.id, congressId: c.id });
-    await t.db.insert(congressTicketOrders).values({ userId: u.id, congressId: c.id, externalId: "X1", status: "paid" });
+    await t.db
+      .insert(congressTicketOrders)
+      .values({ userId: u.id, congressId: c.id, externalId: "X1", status: "paid" });
     await t.db
       .insert(congressPackageOrders)
       .values({ userId: u.id, congressPackageId: p?.id ?? 0, externalId: "X2", status: "paid" });

@@ -63,9 +63,7 @@ export const users = pgTable(
     newsletterConsentAt: timestamp("newsletter_consent_at", { withTimezone: true }),
     migrationHash: text("migration_hash"),
     /** The id handed to the checkout in `custom` (uid-...). Random, never the database id. */
-    digistoreHash: text("digistore_hash")
-      .notNull()
-      .default(sql`replace(gen_random_uuid()::text, '-', '')`),
+    digistoreHash: text("digistore_hash").notNull().default(sql`replace(gen_random_uuid()::text, '-', '')`),
     emailConfirmedAt: timestamp("email_confirmed_at", { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -74,7 +72,10 @@ export const users = pgTable(
     uniqueIndex("users_email_lower_uq").on(sql`lower(${t.email})`),
     uniqueIndex("users_digistore_hash_uq").on(t.digistoreHash),
     // admin filter "first plus last name contains" and "e-mail contains" (pg_trgm, see migration 0000)
-    index("users_fullname_trgm_idx").using("gin", sql`lower(${t.firstname} || ' ' || ${t.lastname}) gin_trgm_ops`),
+    index("users_fullname_trgm_idx").using(
+      "gin",
+      sql`lower(${t.firstname} || ' ' || ${t.lastname}) gin_trgm_ops`,
+    ),
     index("users_email_trgm_idx").using("gin", sql`lower(${t.email}) gin_trgm_ops`),
     check("users_roles_known", sql`${t.roles} <@ ARRAY['ROLE_USER','ROLE_ADMIN']::text[]`),
   ],
@@ -109,7 +110,10 @@ export const congresses = pgTable(
       "congresses_webinar_start_time_format",
       sql`${t.webinarStartTime} IS NULL OR ${t.webinarStartTime} ~ '^([01][0-9]|2[0-3]):[0-5][0-9]$'`,
     ),
-    check("congresses_checkout_ids_not_negative", sql`${t.digistoreIdTicket} >= 0 AND ${t.digistoreIdTicketAndPackage} >= 0`),
+    check(
+      "congresses_checkout_ids_not_negative",
+      sql`${t.digistoreIdTicket} >= 0 AND ${t.digistoreIdTicketAndPackage} >= 0`,
+    ),
   ],
 );
 
@@ -300,9 +304,11 @@ export const passwordResetTokens = pgTable("password_reset_tokens", singlePurpos
   index("password_reset_tokens_user_idx").on(t.userId),
 ]);
 
-export const emailConfirmationTokens = pgTable("email_confirmation_tokens", singlePurposeTokenColumns(), (t) => [
-  index("email_confirmation_tokens_user_idx").on(t.userId),
-]);
+export const emailConfirmationTokens = pgTable(
+  "email_confirmation_tokens",
+  singlePurposeTokenColumns(),
+  (t) => [index("email_confirmation_tokens_user_idx").on(t.userId)],
+);
 
 /** Every payment notification received, verified or not, kept for the admins and for idempotency. */
 export const paymentNotifications = pgTable(

@@ -7,7 +7,10 @@ describe("toErrorBody", () => {
   });
 
   it("falls back to the spec's defaults for anything missing or empty", () => {
-    const fallback = { title: "Ein Fehler ist aufgetreten", detail: "Ein interner Server-Fehler ist aufgetreten" };
+    const fallback = {
+      title: "Ein Fehler ist aufgetreten",
+      detail: "Ein interner Server-Fehler ist aufgetreten",
+    };
     expect(toErrorBody(undefined)).toEqual(fallback);
     expect(toErrorBody("boom")).toEqual(fallback);
     expect(toErrorBody({ title: " ", detail: 3 })).toEqual(fallback);

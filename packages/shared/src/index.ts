@@ -1,3 +1,5 @@
+import "./zod-locale";
+
 export * from "./constants";
 export * from "./dates";
 export * from "./errors";

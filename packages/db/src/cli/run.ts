@@ -4,7 +4,7 @@ import { runMigrations } from "../migrate";
 
 /** Opens the configured (or embedded) database, runs `task`, and stops what it started. */
 export async function withDatabase(task: (db: Db) => Promise<void>): Promise<void> {
-  const local = await openLocalDatabase(process.env.DATABASE_URL, (line) => console.log(line));
+  const local = await openLocalDatabase(process.env.DATABASE_URL, { log: (line) => console.log(line) });
   const handle = createDb(local.url, { max: 2 });
   try {
     await runMigrations(handle.pool);

@@ -142,7 +142,8 @@ export function demoCongresses(today: IsoDate): DemoCongress[] {
       ...base,
       id: 5,
       title: "Frühjahrskongress Resilienz",
-      description: "Was Menschen stark macht: ein kostenfreier Online-Kongress über Resilienz in Krisenzeiten.",
+      description:
+        "Was Menschen stark macht: ein kostenfreier Online-Kongress über Resilienz in Krisenzeiten.",
       firstDay: addDays(today, 21),
       lastDay: addDays(today, 23),
     },
@@ -150,7 +151,8 @@ export function demoCongresses(today: IsoDate): DemoCongress[] {
       ...base,
       id: 6,
       title: "Kongress Trauer und Abschied",
-      description: "Ein Kongress mit Ticket: Begleitung in der Trauer, Rituale des Abschieds und Selbstfürsorge.",
+      description:
+        "Ein Kongress mit Ticket: Begleitung in der Trauer, Rituale des Abschieds und Selbstfürsorge.",
       firstDay: addDays(today, 40),
       lastDay: addDays(today, 42),
       digistoreIdTicket: 500101,
@@ -160,7 +162,8 @@ export function demoCongresses(today: IsoDate): DemoCongress[] {
       ...base,
       id: 7,
       title: "Webinar: Gewaltfreie Kommunikation",
-      description: "Ein Webinar zur Gewaltfreien Kommunikation. Der Zugangslink wird rechtzeitig bekannt gegeben.",
+      description:
+        "Ein Webinar zur Gewaltfreien Kommunikation. Der Zugangslink wird rechtzeitig bekannt gegeben.",
       webinar: true,
       webinarStartTime: "19:30",
       firstDay: addDays(today, 10),

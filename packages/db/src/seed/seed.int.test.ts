@@ -49,7 +49,9 @@ describe("seedDemo", () => {
     expect(await verifyPassword(admin?.passwordHash ?? "", DEMO_LOGINS.admin.password)).toBe(true);
     const participant = byEmail.get(DEMO_LOGINS.participant.email);
     expect(participant?.roles).toEqual(["ROLE_USER"]);
-    expect(await verifyPassword(participant?.passwordHash ?? "", DEMO_LOGINS.participant.password)).toBe(true);
+    expect(await verifyPassword(participant?.passwordHash ?? "", DEMO_LOGINS.participant.password)).toBe(
+      true,
+    );
     expect(rows.some((u) => !u.active)).toBe(true);
     expect(rows.some((u) => u.migrationHash !== null && u.passwordHash === null)).toBe(true);
   });
@@ -69,7 +71,10 @@ describe("seedDemo", () => {
   });
 
   it("leaves the id sequences past the seeded rows", async () => {
-    const [created] = await t.db.insert(congresses).values({ title: "Neu", firstDay: "2026-12-01" }).returning();
+    const [created] = await t.db
+      .insert(congresses)
+      .values({ title: "Neu", firstDay: "2026-12-01" })
+      .returning();
     expect(created?.id).toBeGreaterThan(10);
   });
 });

@@ -3,8 +3,8 @@ import { sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { hashPassword } from "../password";
 import {
-  congresses,
   congressContents,
+  congresses,
   congressPackageOrders,
   congressPackages,
   congressTicketOrders,
@@ -92,7 +92,9 @@ export async function seedDemo(db: Db, today: IsoDate = berlinDate()): Promise<S
     const participant = userIds.participant;
     await tx
       .insert(participations)
-      .values(DEMO_PARTICIPANT_STATE.participations.map((congressId) => ({ userId: participant, congressId })))
+      .values(
+        DEMO_PARTICIPANT_STATE.participations.map((congressId) => ({ userId: participant, congressId })),
+      )
       .onConflictDoNothing();
     await tx
       .insert(congressTicketOrders)

@@ -3,16 +3,11 @@ import type { TestProject } from "vitest/node";
 import { ensureDatabase } from "../admin";
 import { createDb } from "../client";
 import { startEmbeddedPostgres } from "../embedded";
-import { localStateDir } from "../local-database";
+import { defaultLocalStateDir } from "../local-database";
 import { runMigrations } from "../migrate";
+import type {} from "./provided";
 
 export const TEMPLATE_DATABASE = "app_template";
-
-declare module "vitest" {
-  export interface ProvidedContext {
-    pgAdminUrl: string;
-  }
-}
 
 /**
  * Vitest global setup: one throwaway PostgreSQL per test run with a migrated template database;
@@ -24,7 +19,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const server = external
     ? undefined
     : await startEmbeddedPostgres({
-        dataDir: `${localStateDir}/test-pg-${process.pid}-${randomBytes(3).toString("hex")}`,
+        dataDir: `${defaultLocalStateDir}/test-pg-${process.pid}-${randomBytes(3).toString("hex")}`,
         persistent: false,
       });
   const adminUrl = external ?? server?.adminUrl ?? "";

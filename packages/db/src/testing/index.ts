@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { inject } from "vitest";
 import { dropDatabase, ensureDatabase } from "../admin";
 import { createDb, type DbHandle } from "../client";
+import type {} from "./provided";
 
 export interface TestDatabase extends DbHandle {
   url: string;

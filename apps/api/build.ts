@@ -1,0 +1,57 @@
+import { readFileSync } from "node:fs";
+import { builtinModules } from "node:module";
+import { build } from "esbuild";
+
+/**
+ * Bundles the API with our workspace packages (TypeScript source) into dist/server.mjs. npm packages
+ * stay external and must therefore be dependencies of @app/api itself (pnpm is strict): checked below.
+ */
+const pkg = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8")) as {
+  dependencies: Record<string, string>;
+};
+const allowed = new Set([...Object.keys(pkg.dependencies), ...builtinModules]);
+const packageName = (path: string) =>
+  path
+    .split("/")
+    .slice(0, path.startsWith("@") ? 2 : 1)
+    .join("/");
+
+const result = await build({
+  entryPoints: ["src/server.ts"],
+  outfile: "dist/server.mjs",
+  bundle: true,
+  platform: "node",
+  target: "node20",
+  format: "esm",
+  sourcemap: true,
+  metafile: true,
+  logLevel: "warning",
+  plugins: [
+    {
+      name: "externals",
+      setup(b) {
+        b.onResolve({ filter: /^[^./]/ }, (args) => {
+          if (args.path.startsWith("@app/") || args.path.startsWith("node:")) {
+            return undefined;
+          }
+          return { path: args.path, external: true };
+        });
+      },
+    },
+  ],
+});
+
+const missing = new Set<string>();
+for (const output of Object.values(result.metafile.outputs)) {
+  for (const imported of output.imports) {
+    const name = packageName(imported.path);
+    if (imported.external && !imported.path.startsWith("node:") && !allowed.has(name)) {
+      missing.add(name);
+    }
+  }
+}
+if (missing.size > 0) {
+  console.error(`Add these packages to apps/api dependencies: ${[...missing].join(", ")}`);
+  process.exit(1);
+}
+console.log("API gebaut: dist/server.mjs");

@@ -1,0 +1,112 @@
+import { randomUUID } from "node:crypto";
+import { existsSync } from "node:fs";
+import type { Db } from "@app/db";
+import { MSG } from "@app/shared";
+import cookie from "@fastify/cookie";
+import formbody from "@fastify/formbody";
+import helmet from "@fastify/helmet";
+import multipart from "@fastify/multipart";
+import { fastifyTRPCPlugin } from "@trpc/server/adapters/fastify";
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
+import { secretKey } from "./auth/access-token";
+import type { Env } from "./env";
+import { registerHealth } from "./health";
+import { registerRestRoutes } from "./rest/adapter";
+import { installErrorHandlers } from "./rest/errors";
+import { restRoutes } from "./rest/routes";
+import { registerWebApp } from "./static";
+import { createContextFactory } from "./trpc/context";
+import { type AppRouter, appRouter } from "./trpc/router";
+
+export interface BuildAppOptions {
+  env: Env;
+  db: Db;
+  /** folder of the built web app; served with history fallback when it exists */
+  webDistDir?: string | undefined;
+  logger?: FastifyServerOptions["logger"];
+}
+
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+export const UPLOAD_LIMIT_BYTES = 5 * 1024 * 1024;
+
+/** Builds the whole HTTP application without listening; tests use `inject` or `listen({ port: 0 })`. */
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const { env, db } = options;
+  const app = Fastify({
+    logger: options.logger ?? {
+      level: env.LOG_LEVEL,
+      redact: ["req.headers.authorization", "req.headers.cookie", 'res.headers["set-cookie"]'],
+      // readable lines in `pnpm dev`; JSON lines everywhere else
+      ...(env.NODE_ENV === "development" && {
+        transport: { target: "pino-pretty", options: { colorize: true } },
+      }),
+    },
+    genReqId: () => randomUUID(),
+    requestIdHeader: "x-request-id",
+    bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: env.TRUST_PROXY ?? false,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 5000 },
+  });
+
+  app.addHook("onRequest", async (req, reply) => {
+    reply.header("x-request-id", req.id);
+  });
+
+  await app.register(helmet, {
+    hsts: env.NODE_ENV === "production",
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // Radix positions popovers with style attributes
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", "data:", "blob:"],
+        fontSrc: ["'self'"],
+        connectSrc: ["'self'"],
+        frameSrc: ["https://player.vimeo.com"],
+        frameAncestors: ["'none'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        upgradeInsecureRequests: env.NODE_ENV === "production" ? [] : null,
+      },
+    },
+    frameguard: { action: "deny" },
+    referrerPolicy: { policy: "strict-origin-when-cross-origin" },
+  });
+  await app.register(cookie);
+  await app.register(formbody);
+  await app.register(multipart, {
+    limits: { fileSize: UPLOAD_LIMIT_BYTES, files: 1, fields: 20, fieldSize: BODY_LIMIT_BYTES },
+    throwFileSizeLimit: true,
+  });
+
+  installErrorHandlers(app);
+  const createContext = createContextFactory({ db, env, jwtKey: secretKey(env.JWT_SECRET) });
+
+  await app.register(fastifyTRPCPlugin<AppRouter>, {
+    prefix: "/trpc",
+    trpcOptions: {
+      router: appRouter,
+      createContext: ({ req }) => createContext(req),
+      onError: ({ error, path, req }) => {
+        if (error.code === "INTERNAL_SERVER_ERROR") {
+          req.log.error({ err: error.cause ?? error, path }, "procedure failed");
+        }
+      },
+    },
+  });
+  registerRestRoutes(app, restRoutes, createContext);
+  registerHealth(app, db);
+
+  const webDistDir = options.webDistDir;
+  const serveWeb = webDistDir !== undefined && existsSync(`${webDistDir}/index.html`);
+  if (serveWeb) {
+    await registerWebApp(app, webDistDir);
+  } else {
+    app.setNotFoundHandler((_req, reply) =>
+      reply.status(404).send({ title: MSG.notFoundTitle, detail: MSG.notFoundDetail }),
+    );
+  }
+  return app;
+}

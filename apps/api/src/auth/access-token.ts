@@ -1,0 +1,50 @@
+import { ACCESS_TOKEN_LIFETIME_MS, ROLES, type Role } from "@app/shared";
+import { errors, jwtVerify, SignJWT } from "jose";
+import { z } from "zod";
+
+export interface SessionUser {
+  id: number;
+  roles: Role[];
+}
+
+const ALGORITHM = "HS256";
+const ClaimsSchema = z.object({ sub: z.string().regex(/^\d+$/), roles: z.array(z.enum(ROLES)) });
+
+export function secretKey(secret: string): Uint8Array {
+  return new TextEncoder().encode(secret);
+}
+
+/** A short-lived signed access token; roles travel in it so role checks need no database round trip. */
+export async function signAccessToken(
+  user: SessionUser,
+  key: Uint8Array,
+  now = Date.now(),
+): Promise<{ token: string; expiresAt: number }> {
+  const expiresAt = now + ACCESS_TOKEN_LIFETIME_MS;
+  const token = await new SignJWT({ roles: user.roles })
+    .setProtectedHeader({ alg: ALGORITHM, typ: "JWT" })
+    .setSubject(String(user.id))
+    .setIssuedAt(Math.floor(now / 1000))
+    .setExpirationTime(Math.floor(expiresAt / 1000))
+    .sign(key);
+  return { token, expiresAt };
+}
+
+/** The session of a valid token, or null for anything else (tampered, expired, other algorithm). */
+export async function verifyAccessToken(token: string, key: Uint8Array): Promise<SessionUser | null> {
+  try {
+    const { payload } = await jwtVerify(token, key, { algorithms: [ALGORITHM] });
+    const claims = ClaimsSchema.safeParse(payload);
+    return claims.success ? { id: Number(claims.data.sub), roles: claims.data.roles } : null;
+  } catch (error) {
+    if (error instanceof errors.JOSEError) {
+      return null;
+    }
+    throw error;
+  }
+}
+
+export function bearerToken(header: string | undefined): string | undefined {
+  const match = header?.match(/^Bearer\s+(\S+)$/i);
+  return match?.[1];
+}

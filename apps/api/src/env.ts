@@ -1,0 +1,61 @@
+import { z } from "zod";
+
+/** Placeholder secrets of .env.example; production refuses to start with them. */
+export const DEV_JWT_SECRET = "dev-only-jwt-secret-change-me-0123456789abcdef";
+
+const bool = z
+  .enum(["true", "false", "1", "0"])
+  .transform((v) => v === "true" || v === "1")
+  .optional();
+
+const EnvSchema = z
+  .object({
+    NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
+    HOST: z.string().default("127.0.0.1"),
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    /** empty = embedded PostgreSQL (dev only) */
+    DATABASE_URL: z.string().url().optional(),
+    DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+    JWT_SECRET: z.string().min(32, "mindestens 32 Zeichen").default(DEV_JWT_SECRET),
+    /** public base URL used in mails and redirects */
+    APP_URL: z.string().url().default("http://localhost:5173"),
+    SMTP_URL: z.string().default("smtp://127.0.0.1:1025"),
+    MAIL_FROM: z.string().default("Kongress-Plattform <noreply@example.com>"),
+    LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+    /** serve the built web app from this folder; default: the folder next to the bundle */
+    WEB_DIST_DIR: z.string().optional(),
+    TRUST_PROXY: bool,
+    /** apply pending migrations at start-up; default on, except in production (run `pnpm db:migrate`) */
+    MIGRATE_ON_START: bool,
+  })
+  .superRefine((env, ctx) => {
+    if (env.NODE_ENV !== "production") {
+      return;
+    }
+    if (!env.DATABASE_URL) {
+      ctx.addIssue({ code: "custom", path: ["DATABASE_URL"], message: "in Produktion erforderlich" });
+    }
+    if (env.JWT_SECRET === DEV_JWT_SECRET) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["JWT_SECRET"],
+        message: "in Produktion darf der Entwicklungswert nicht benutzt werden",
+      });
+    }
+  });
+
+export type Env = z.infer<typeof EnvSchema>;
+
+export class EnvError extends Error {}
+
+/** Validates the environment once at start-up and reports every bad field. */
+export function loadEnv(source: Record<string, string | undefined> = process.env): Env {
+  // treat empty strings like unset variables, as .env files often leave them empty
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ""));
+  const result = EnvSchema.safeParse(cleaned);
+  if (!result.success) {
+    const lines = result.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
+    throw new EnvError(`Ungültige Konfiguration:\n${lines.join("\n")}`);
+  }
+  return result.data;
+}

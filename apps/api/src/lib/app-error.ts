@@ -1,0 +1,105 @@
+import { type ErrorBody, type ErrorCode, MSG } from "@app/shared";
+import { TRPCError } from "@trpc/server";
+import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
+import { ZodError } from "zod";
+
+/**
+ * The one error type for expected failures. `message` is for developers and logs; `userMessage`
+ * (German) becomes the `detail` the visitor sees.
+ */
+export class AppError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly userMessage?: string,
+    readonly userTitle?: string,
+  ) {
+    super(message);
+    this.name = "AppError";
+  }
+}
+
+interface CodeMapping {
+  status: number;
+  trpc: TRPC_ERROR_CODE_KEY;
+  title: string;
+  detail: string;
+}
+
+export const ERROR_MAP: Record<ErrorCode, CodeMapping> = {
+  BAD_REQUEST: {
+    status: 400,
+    trpc: "BAD_REQUEST",
+    title: MSG.validationTitle,
+    detail: MSG.defaultErrorDetail,
+  },
+  UNAUTHORIZED: {
+    status: 401,
+    trpc: "UNAUTHORIZED",
+    title: MSG.unauthorizedTitle,
+    detail: MSG.unauthorizedDetail,
+  },
+  FORBIDDEN: { status: 403, trpc: "FORBIDDEN", title: MSG.forbiddenTitle, detail: MSG.forbiddenDetail },
+  NOT_FOUND: { status: 404, trpc: "NOT_FOUND", title: MSG.notFoundTitle, detail: MSG.notFoundDetail },
+  CONFLICT: { status: 409, trpc: "CONFLICT", title: MSG.defaultErrorTitle, detail: MSG.defaultErrorDetail },
+  PAYLOAD_TOO_LARGE: {
+    status: 413,
+    trpc: "PAYLOAD_TOO_LARGE",
+    title: MSG.defaultErrorTitle,
+    detail: MSG.payloadTooLargeDetail,
+  },
+  TOO_MANY_REQUESTS: {
+    status: 429,
+    trpc: "TOO_MANY_REQUESTS",
+    title: MSG.tooManyRequestsTitle,
+    detail: MSG.tooManyRequestsDetail,
+  },
+  INTERNAL: {
+    status: 500,
+    trpc: "INTERNAL_SERVER_ERROR",
+    title: MSG.defaultErrorTitle,
+    detail: MSG.defaultErrorDetail,
+  },
+};
+
+const TRPC_TO_CODE: Partial<Record<TRPC_ERROR_CODE_KEY, ErrorCode>> = Object.fromEntries(
+  Object.entries(ERROR_MAP).map(([code, m]) => [m.trpc, code as ErrorCode]),
+);
+
+export function toTRPCError(error: AppError): TRPCError {
+  return new TRPCError({ code: ERROR_MAP[error.code].trpc, message: error.message, cause: error });
+}
+
+/** The `{title, detail}` body and HTTP status for any error; unknown errors never reveal their message. */
+export function toErrorResponse(error: unknown): { status: number; body: ErrorBody } {
+  const appError = findCause(error, AppError);
+  if (appError) {
+    const m = ERROR_MAP[appError.code];
+    return {
+      status: m.status,
+      body: { title: appError.userTitle ?? m.title, detail: appError.userMessage ?? m.detail },
+    };
+  }
+  const zodError = findCause(error, ZodError);
+  if (zodError) {
+    const details = [...new Set(zodError.issues.map((issue) => issue.message))];
+    return { status: 400, body: { title: MSG.validationTitle, detail: details.join(" ") } };
+  }
+  if (error instanceof TRPCError) {
+    const code = TRPC_TO_CODE[error.code] ?? "INTERNAL";
+    const m = ERROR_MAP[code];
+    return { status: m.status, body: { title: m.title, detail: m.detail } };
+  }
+  const m = ERROR_MAP.INTERNAL;
+  return { status: m.status, body: { title: m.title, detail: m.detail } };
+}
+
+function findCause<T>(error: unknown, type: new (...args: never[]) => T): T | undefined {
+  for (let e: unknown = error, depth = 0; e && depth < 5; depth += 1) {
+    if (e instanceof type) {
+      return e;
+    }
+    e = (e as { cause?: unknown }).cause;
+  }
+  return undefined;
+}

@@ -1,0 +1,71 @@
+import { MSG } from "@app/shared";
+import type { FastifyRequest } from "fastify";
+import type { z } from "zod";
+import { AppError } from "../lib/app-error";
+
+export interface UploadedFile {
+  fieldName: string;
+  fileName: string;
+  mimeType: string;
+  data: Buffer;
+}
+
+export interface FormData {
+  fields: Record<string, string>;
+  files: UploadedFile[];
+}
+
+/**
+ * Reads the fields of a request whatever the client sent: multipart (the spec's forms), url-encoded
+ * form fields or a JSON object. Only plain own keys are kept.
+ */
+export async function readForm(req: FastifyRequest): Promise<FormData> {
+  const fields: Record<string, string> = Object.create(null);
+  const files: UploadedFile[] = [];
+  if (req.isMultipart()) {
+    for await (const part of req.parts()) {
+      if (part.type === "file") {
+        files.push({
+          fieldName: part.fieldname,
+          fileName: part.filename,
+          mimeType: part.mimetype,
+          data: await part.toBuffer(),
+        });
+      } else {
+        fields[part.fieldname] = String(part.value);
+      }
+    }
+    return { fields, files };
+  }
+  const body = req.body;
+  if (body && typeof body === "object" && !Array.isArray(body)) {
+    for (const [key, value] of Object.entries(body)) {
+      fields[key] = typeof value === "string" ? value : JSON.stringify(value);
+    }
+  }
+  return { fields, files };
+}
+
+/** Parses a form field holding JSON (e.g. `congressData`) and validates it. */
+export function jsonField<T extends z.ZodType>(form: FormData, name: string, schema: T): z.infer<T> {
+  const raw = form.fields[name];
+  if (raw === undefined) {
+    throw new AppError(
+      "BAD_REQUEST",
+      `field ${name} missing`,
+      `Das Feld „${name}“ fehlt.`,
+      MSG.validationTitle,
+    );
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    throw new AppError(
+      "BAD_REQUEST",
+      `field ${name} is no JSON`,
+      `Das Feld „${name}“ ist kein gültiges JSON.`,
+    );
+  }
+  return schema.parse(value);
+}

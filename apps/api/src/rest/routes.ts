@@ -1,0 +1,6 @@
+import type { RestRoute } from "./adapter";
+
+/** Every documented REST path; each domain adds its list here. */
+export const restRoutes: RestRoute[] = [
+  { method: "GET", url: "/account/profile", handler: (caller) => caller.account.profile() },
+];

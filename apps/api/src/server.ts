@@ -1,0 +1,40 @@
+import { createDb, isEmpty, openLocalDatabase, runMigrations, seedDemo } from "@app/db";
+import closeWithGrace from "close-with-grace";
+import { buildApp } from "./app";
+import { EnvError, loadEnv } from "./env";
+import { paths } from "./paths";
+
+async function main(): Promise<void> {
+  const env = loadEnv();
+  // Without DATABASE_URL (never in production, see env.ts) an embedded PostgreSQL is started and seeded.
+  const local = await openLocalDatabase(env.DATABASE_URL, { stateDir: paths.localState });
+  const database = createDb(local.url, { max: env.DATABASE_POOL_SIZE });
+
+  if (env.MIGRATE_ON_START ?? env.NODE_ENV !== "production") {
+    await runMigrations(database.pool, paths.migrations);
+  }
+  if (local.embedded && (await isEmpty(database.db))) {
+    await seedDemo(database.db);
+  }
+
+  const app = await buildApp({ env, db: database.db, webDistDir: env.WEB_DIST_DIR ?? paths.webDist });
+  database.pool.on("error", (error) => app.log.warn({ err: error }, "idle database connection failed"));
+
+  closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
+    if (err) {
+      app.log.error({ err }, "shutting down after an error");
+    } else {
+      app.log.info({ signal }, "shutting down");
+    }
+    await app.close();
+    await database.close();
+    await local.stop();
+  });
+
+  await app.listen({ port: env.PORT, host: env.HOST });
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof EnvError ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,36 @@
+import { type DbOrTx, schema } from "@app/db";
+import type { Role } from "@app/shared";
+import { eq } from "drizzle-orm";
+import { AppError } from "../lib/app-error";
+
+export interface Profile {
+  id: number;
+  email: string;
+  firstname: string;
+  lastname: string;
+  roles: Role[];
+  newsletter: boolean;
+}
+
+/** The signed-in user's own profile; never the password hash or any token. */
+export async function getProfile(db: DbOrTx, userId: number): Promise<Profile> {
+  const { users } = schema;
+  const [row] = await db
+    .select({
+      id: users.id,
+      email: users.email,
+      firstname: users.firstname,
+      lastname: users.lastname,
+      roles: users.roles,
+      newsletter: users.newsletter,
+      active: users.active,
+    })
+    .from(users)
+    .where(eq(users.id, userId));
+  if (!row?.active) {
+    // deleted or deactivated since the token was issued
+    throw new AppError("UNAUTHORIZED", `user ${userId} missing or inactive`);
+  }
+  const { active: _active, ...profile } = row;
+  return { ...profile, roles: profile.roles as Role[] };
+}

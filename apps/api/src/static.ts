@@ -1,0 +1,27 @@
+import { MSG } from "@app/shared";
+import fastifyStatic from "@fastify/static";
+import type { FastifyInstance } from "fastify";
+
+const API_PREFIXES = ["/api/", "/trpc/", "/healthz", "/readyz", "/uploads/"];
+
+/** Serves the built web app; unknown GET paths outside the API get index.html (history-mode routing). */
+export async function registerWebApp(app: FastifyInstance, root: string): Promise<void> {
+  await app.register(fastifyStatic, {
+    root,
+    wildcard: false,
+    index: false,
+    setHeaders: (res, filePath) => {
+      // hashed file names under assets/ never change; everything else is revalidated
+      const immutable = filePath.includes("/assets/");
+      res.header("cache-control", immutable ? "public, max-age=31536000, immutable" : "no-cache");
+    },
+  });
+  // wildcard: false registers a route per file that existed at start-up; everything else lands here
+  app.setNotFoundHandler((req, reply) => {
+    const isApi = API_PREFIXES.some((prefix) => req.url.startsWith(prefix));
+    if ((req.method === "GET" || req.method === "HEAD") && !isApi) {
+      return reply.header("cache-control", "no-cache").type("text/html").sendFile("index.html");
+    }
+    return reply.status(404).send({ title: MSG.notFoundTitle, detail: MSG.notFoundDetail });
+  });
+}
