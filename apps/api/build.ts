@@ -24,6 +24,7 @@ const result = await build({
   target: "node20",
   format: "esm",
   sourcemap: true,
+  jsx: "automatic",
   metafile: true,
   logLevel: "warning",
   plugins: [

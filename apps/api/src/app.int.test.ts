@@ -42,7 +42,11 @@ describe("health", () => {
 
   it("answers /readyz with 503 and {title, detail} when the database is not reachable", async () => {
     const dead = createDb("postgres://nobody:x@127.0.0.1:1/none", { max: 1 });
-    const app = await buildApp({ env: loadEnv({ NODE_ENV: "test", LOG_LEVEL: "silent" }), db: dead.db });
+    const app = await buildApp({
+      env: loadEnv({ NODE_ENV: "test", LOG_LEVEL: "silent" }),
+      db: dead.db,
+      mail: { dispatch: async () => {} },
+    });
     try {
       const res = await app.inject("/readyz");
       expect(res.statusCode).toBe(503);

@@ -11,6 +11,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastif
 import { secretKey } from "./auth/access-token";
 import type { Env } from "./env";
 import { registerHealth } from "./health";
+import type { MailDispatcher } from "./mail/outbox";
 import { registerRestRoutes } from "./rest/adapter";
 import { installErrorHandlers } from "./rest/errors";
 import { restRoutes } from "./rest/routes";
@@ -21,6 +22,8 @@ import { type AppRouter, appRouter } from "./trpc/router";
 export interface BuildAppOptions {
   env: Env;
   db: Db;
+  /** starts delivery of queued mails (pg-boss in production, see jobs/boss.ts) */
+  mail: MailDispatcher;
   /** folder of the built web app; served with history fallback when it exists */
   webDistDir?: string | undefined;
   logger?: FastifyServerOptions["logger"];
@@ -82,13 +85,18 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
 
   installErrorHandlers(app);
-  const createContext = createContextFactory({ db, env, jwtKey: secretKey(env.JWT_SECRET) });
+  const createContext = createContextFactory({
+    db,
+    env,
+    mail: options.mail,
+    jwtKey: secretKey(env.JWT_SECRET),
+  });
 
   await app.register(fastifyTRPCPlugin<AppRouter>, {
     prefix: "/trpc",
     trpcOptions: {
       router: appRouter,
-      createContext: ({ req }) => createContext(req),
+      createContext: ({ req, res }) => createContext(req, res),
       onError: ({ error, path, req }) => {
         if (error.code === "INTERNAL_SERVER_ERROR") {
           req.log.error({ err: error.cause ?? error, path }, "procedure failed");

@@ -2,6 +2,8 @@ import { createDb, isEmpty, openLocalDatabase, runMigrations, seedDemo } from "@
 import closeWithGrace from "close-with-grace";
 import { buildApp } from "./app";
 import { EnvError, loadEnv } from "./env";
+import { type Jobs, startJobs } from "./jobs/boss";
+import { createMailTransport } from "./mail/transport";
 import { paths } from "./paths";
 
 async function main(): Promise<void> {
@@ -17,8 +19,22 @@ async function main(): Promise<void> {
     await seedDemo(database.db);
   }
 
-  const app = await buildApp({ env, db: database.db, webDistDir: env.WEB_DIST_DIR ?? paths.webDist });
+  const transport = createMailTransport(env.SMTP_URL);
+  let jobs: Jobs | undefined;
+  const app = await buildApp({
+    env,
+    db: database.db,
+    webDistDir: env.WEB_DIST_DIR ?? paths.webDist,
+    mail: { dispatch: (ids) => jobs?.dispatch(ids) ?? Promise.resolve() },
+  });
   database.pool.on("error", (error) => app.log.warn({ err: error }, "idle database connection failed"));
+  jobs = await startJobs({
+    databaseUrl: local.url,
+    db: database.db,
+    transport,
+    mailFrom: env.MAIL_FROM,
+    log: app.log,
+  });
 
   closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
     if (err) {
@@ -27,6 +43,8 @@ async function main(): Promise<void> {
       app.log.info({ signal }, "shutting down");
     }
     await app.close();
+    await jobs?.stop();
+    transport.close();
     await database.close();
     await local.stop();
   });

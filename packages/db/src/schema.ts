@@ -332,3 +332,34 @@ export const paymentNotifications = pgTable(
     index("payment_notifications_received_idx").on(t.receivedAt.desc()),
   ],
 );
+
+/**
+ * Every mail the product sends, written in the same transaction as the change that causes it. The pg-boss
+ * job only carries the id; the unique idempotency key makes a repeated cause produce one mail.
+ */
+export const mailOutbox = pgTable(
+  "mail_outbox",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    idempotencyKey: text("idempotency_key").notNull().unique(),
+    templateName: text("template_name").notNull(),
+    congressId: integer("congress_id").references(() => congresses.id, { onDelete: "set null" }),
+    userId: integer("user_id").references(() => users.id, { onDelete: "cascade" }),
+    toEmail: text("to_email").notNull(),
+    variables: jsonb("variables").$type<Record<string, unknown>>().notNull().default({}),
+    /** queued, sent, failed */
+    status: text("status").notNull().default("queued"),
+    attempts: integer("attempts").notNull().default(0),
+    lastError: text("last_error"),
+    createdAt: createdAt(),
+    sentAt: timestamp("sent_at", { withTimezone: true }),
+  },
+  (t) => [index("mail_outbox_status_idx").on(t.status, t.createdAt)],
+);
+
+/** Fixed-window request counters shared by every API instance. */
+export const rateLimits = pgTable("rate_limits", {
+  key: text("key").primaryKey(),
+  windowStart: timestamp("window_start", { withTimezone: true }).notNull(),
+  hits: integer("hits").notNull(),
+});

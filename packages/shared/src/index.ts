@@ -1,5 +1,6 @@
 import "./zod-locale";
 
+export * from "./auth";
 export * from "./constants";
 export * from "./dates";
 export * from "./errors";

@@ -55,6 +55,42 @@ export const MSG = {
   mailTemplateSaved: "E-Mail Template wurde erfolgreich gespeichert.",
   mailTemplatesCopied: "E-Mail-Templates wurden erfolgreich kopiert.",
 
+  // ours: accounts (docs/decisions.md)
+  emailInvalid: "Bitte geben Sie eine gültige E-Mail-Adresse ein.",
+  passwordTooLong: "Das Passwort darf höchstens 256 Zeichen lang sein.",
+  passwordHint: "Wir empfehlen mindestens acht Zeichen mit Buchstaben, Ziffern und Sonderzeichen.",
+  emailTaken:
+    "Für diese E-Mail-Adresse besteht bereits ein Konto. Bitte melden Sie sich an oder setzen Sie Ihr Passwort zurück.",
+  registrationTitle: "Registrierung",
+  registrationSuccessTitle: "Fast geschafft!",
+  registrationSuccess:
+    "Wir haben Ihnen eine E-Mail geschickt. Bitte bestätigen Sie Ihre E-Mail-Adresse über den Link in dieser E-Mail.",
+  confirmMailSuccessTitle: "E-Mail-Adresse bestätigt",
+  confirmMailSuccess: "Vielen Dank! Ihre E-Mail-Adresse ist bestätigt. Sie können sich jetzt anmelden.",
+  confirmMailAlready: "Ihre E-Mail-Adresse ist bereits bestätigt. Sie können sich anmelden.",
+  confirmMailInvalid:
+    "Der Bestätigungslink ist ungültig oder abgelaufen. Sie können sich eine neue E-Mail schicken lassen.",
+  emailNotConfirmedTitle: "E-Mail-Adresse nicht bestätigt",
+  emailNotConfirmed:
+    "Bitte bestätigen Sie zuerst Ihre E-Mail-Adresse über den Link in der E-Mail, die wir Ihnen geschickt haben.",
+  resendConfirmationDone:
+    "Falls für diese Adresse ein unbestätigtes Konto besteht, haben wir die Bestätigungs-E-Mail erneut verschickt.",
+  accountDisabled: "Ihr Konto ist deaktiviert. Bitte wenden Sie sich an den Support.",
+  migrationNeedsPasswordTitle: "Bitte legen Sie ein Passwort fest",
+  migrationNeedsPassword:
+    "Ihr Konto wurde auf unsere neue Plattform übertragen. Wir haben Ihnen eine E-Mail mit einem Link geschickt, über den Sie ein Passwort festlegen können.",
+  forgotPasswordTitle: "Passwort vergessen",
+  forgotPasswordDone:
+    "Falls ein Konto mit dieser E-Mail-Adresse besteht, haben wir Ihnen einen Link zum Zurücksetzen des Passworts geschickt.",
+  resetPasswordSuccessTitle: "Passwort geändert",
+  resetPasswordSuccess: "Ihr Passwort wurde geändert. Sie können sich jetzt mit dem neuen Passwort anmelden.",
+  resetPasswordInvalid:
+    "Der Link zum Zurücksetzen ist ungültig oder abgelaufen. Bitte fordern Sie einen neuen an.",
+  migrationSuccessTitle: "Passwort festgelegt",
+  migrationSuccess: "Ihr Passwort wurde gespeichert. Sie können sich jetzt anmelden.",
+  migrationLinkInvalid: "Der Link ist ungültig oder wurde bereits benutzt.",
+  sessionExpired: "Ihre Sitzung ist abgelaufen. Bitte melden Sie sich erneut an.",
+
   // ours: shell
   pageNotFoundTitle: "Seite nicht gefunden",
   pageNotFoundDetail: "Die gesuchte Seite wurde leider nicht gefunden.",

@@ -20,11 +20,11 @@ export interface RestRoute {
 export function registerRestRoutes(
   app: FastifyInstance,
   routes: RestRoute[],
-  createContext: (req: FastifyRequest) => Promise<Context>,
+  createContext: (req: FastifyRequest, reply: FastifyReply) => Promise<Context>,
 ): void {
   for (const route of routes) {
     const handler = async (req: FastifyRequest, reply: FastifyReply) => {
-      const caller = createCaller(await createContext(req));
+      const caller = createCaller(await createContext(req, reply));
       const result = await route.handler(caller, req, reply);
       return reply.status(route.status ?? 200).send(result ?? null);
     };

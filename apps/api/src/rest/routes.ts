@@ -1,6 +1,8 @@
 import type { RestRoute } from "./adapter";
+import { authRestRoutes } from "./auth";
 
 /** Every documented REST path; each domain adds its list here. */
 export const restRoutes: RestRoute[] = [
   { method: "GET", url: "/account/profile", handler: (caller) => caller.account.profile() },
+  ...authRestRoutes,
 ];

@@ -4,30 +4,76 @@ import type { FastifyInstance } from "fastify";
 import { buildApp } from "../app";
 import { secretKey, signAccessToken } from "../auth/access-token";
 import { type Env, loadEnv } from "../env";
+import { type Jobs, startJobs } from "../jobs/boss";
+import { createMailTransport } from "../mail/transport";
+import { TestSmtpServer } from "./smtp";
 
 export interface TestApp {
   app: FastifyInstance;
   db: TestDatabase;
   env: Env;
+  /** the in-process SMTP server receiving every mail (only with `mail: true`) */
+  smtp: TestSmtpServer;
+  jobs: Jobs | undefined;
   tokenFor(userId: number, roles?: Role[]): Promise<string>;
   close(): Promise<void>;
 }
 
+export interface TestAppOptions {
+  webDistDir?: string;
+  env?: Record<string, string>;
+  /** run pg-boss and deliver mails to an in-process SMTP server; otherwise mails stay queued in the outbox */
+  mail?: boolean;
+}
+
 /** The real application on a database of its own; requests go through `app.inject`. */
-export async function createTestApp(options: { webDistDir?: string; env?: Record<string, string> } = {}) {
+export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const db = await createTestDatabase();
-  const env = loadEnv({ NODE_ENV: "test", DATABASE_URL: db.url, LOG_LEVEL: "silent", ...options.env });
-  const app = await buildApp({ env, db: db.db, webDistDir: options.webDistDir });
+  const smtp = new TestSmtpServer();
+  if (options.mail) {
+    await smtp.start();
+  }
+  const env = loadEnv({
+    NODE_ENV: "test",
+    DATABASE_URL: db.url,
+    LOG_LEVEL: "silent",
+    APP_URL: "http://app.test",
+    SMTP_URL: options.mail ? smtp.url : "smtp://127.0.0.1:1",
+    ...options.env,
+  });
+  const transport = createMailTransport(env.SMTP_URL);
+  let jobs: Jobs | undefined;
+  const app = await buildApp({
+    env,
+    db: db.db,
+    webDistDir: options.webDistDir,
+    mail: { dispatch: (ids) => jobs?.dispatch(ids) ?? Promise.resolve() },
+  });
+  if (options.mail) {
+    jobs = await startJobs({
+      databaseUrl: db.url,
+      db: db.db,
+      transport,
+      mailFrom: env.MAIL_FROM,
+      log: app.log,
+      fast: true,
+    });
+  }
   const key = secretKey(env.JWT_SECRET);
   return {
     app,
     db,
     env,
-    tokenFor: async (userId: number, roles: Role[] = ["ROLE_USER"]) =>
+    smtp,
+    jobs,
+    tokenFor: async (userId, roles = ["ROLE_USER"]) =>
       (await signAccessToken({ id: userId, roles }, key)).token,
     close: async () => {
       await app.close();
+      await jobs?.stop();
+      transport.close();
+      await smtp.stop();
       await db.destroy();
     },
-  } satisfies TestApp;
+  };
 }

@@ -1,7 +1,14 @@
 import type { Db } from "@app/db";
-import type { FastifyBaseLogger, FastifyRequest } from "fastify";
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from "fastify";
 import { bearerToken, type SessionUser, verifyAccessToken } from "../auth/access-token";
 import type { Env } from "../env";
+import type { MailDispatcher } from "../mail/outbox";
+
+export interface CookieJar {
+  get(name: string): string | undefined;
+  set(name: string, value: string, maxAgeSeconds: number): void;
+  clear(name: string): void;
+}
 
 /** What every procedure may use; created per request by `createContextFactory`. */
 export interface Context {
@@ -10,18 +17,45 @@ export interface Context {
   log: FastifyBaseLogger;
   user: SessionUser | null;
   ip: string;
+  jwtKey: Uint8Array;
+  mail: MailDispatcher;
+  cookies: CookieJar;
 }
 
 export interface AppDeps {
   db: Db;
   env: Env;
   jwtKey: Uint8Array;
+  mail: MailDispatcher;
+}
+
+function cookieJar(req: FastifyRequest, reply: FastifyReply, secure: boolean): CookieJar {
+  const options = { httpOnly: true, secure, sameSite: "strict", path: "/" } as const;
+  return {
+    get: (name) => req.cookies[name],
+    set: (name, value, maxAgeSeconds) => {
+      reply.setCookie(name, value, { ...options, maxAge: maxAgeSeconds });
+    },
+    clear: (name) => {
+      reply.clearCookie(name, options);
+    },
+  };
 }
 
 export function createContextFactory(deps: AppDeps) {
-  return async (req: FastifyRequest): Promise<Context> => {
+  const secureCookies = deps.env.NODE_ENV === "production" || deps.env.APP_URL.startsWith("https:");
+  return async (req: FastifyRequest, reply: FastifyReply): Promise<Context> => {
     const token = bearerToken(req.headers.authorization);
     const user = token ? await verifyAccessToken(token, deps.jwtKey) : null;
-    return { db: deps.db, env: deps.env, log: req.log, user, ip: req.ip };
+    return {
+      db: deps.db,
+      env: deps.env,
+      jwtKey: deps.jwtKey,
+      mail: deps.mail,
+      log: req.log,
+      user,
+      ip: req.ip,
+      cookies: cookieJar(req, reply, secureCookies),
+    };
   };
 }

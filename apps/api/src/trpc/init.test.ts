@@ -17,6 +17,9 @@ function ctx(user: Context["user"]): Context {
     log: { error() {}, warn() {}, info() {} } as unknown as Context["log"],
     user,
     ip: "127.0.0.1",
+    jwtKey: new Uint8Array(32),
+    mail: { dispatch: async () => {} },
+    cookies: { get: () => undefined, set: () => {}, clear: () => {} },
   };
 }
 

@@ -1,3 +1,4 @@
+import { MAIL_CATALOGUE } from "@app/mail";
 import { berlinDate, type IsoDate } from "@app/shared";
 import { sql } from "drizzle-orm";
 import type { Db } from "../client";
@@ -20,7 +21,6 @@ import {
   demoContents,
   demoPackages,
 } from "./demo-data";
-import { GENERAL_MAIL_TEMPLATES } from "./mail-templates";
 
 export interface SeedResult {
   userIds: Record<DemoUserKey, number>;
@@ -107,7 +107,15 @@ export async function seedDemo(db: Db, today: IsoDate = berlinDate()): Promise<S
 
     await tx
       .insert(mailTemplates)
-      .values(GENERAL_MAIL_TEMPLATES.map((template) => ({ ...template, congressId: null })))
+      .values(
+        Object.values(MAIL_CATALOGUE).map((mail) => ({
+          name: mail.name,
+          description: `<p>${mail.description}</p>`,
+          subject: mail.defaultSubject,
+          content: mail.defaultContent,
+          congressId: null,
+        })),
+      )
       .onConflictDoNothing();
 
     return { userIds };

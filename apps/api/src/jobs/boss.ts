@@ -1,0 +1,86 @@
+import { type Db, schema } from "@app/db";
+import { and, eq, lt, sql } from "drizzle-orm";
+import type { FastifyBaseLogger } from "fastify";
+import type { Transporter } from "nodemailer";
+import PgBoss from "pg-boss";
+import { deliverOutboxMail } from "../mail/deliver";
+import type { MailDispatcher } from "../mail/outbox";
+
+export const MAIL_SEND_QUEUE = "mail-send";
+export const MAIL_SWEEP_QUEUE = "mail-sweep";
+/** outbox mails still queued after this long get a new job (lost dispatch, exhausted retries) */
+const SWEEP_AFTER_SECONDS = 60;
+
+export interface JobsOptions {
+  databaseUrl: string;
+  db: Db;
+  transport: Transporter;
+  mailFrom: string;
+  log: FastifyBaseLogger;
+  /** shorter intervals for tests */
+  fast?: boolean;
+}
+
+export interface Jobs extends MailDispatcher {
+  boss: PgBoss;
+  stop(): Promise<void>;
+}
+
+/** pg-boss on our PostgreSQL: durable queues, retries with backoff, cron; every instance may work jobs. */
+export async function startJobs(options: JobsOptions): Promise<Jobs> {
+  const { db, log } = options;
+  const boss = new PgBoss({
+    connectionString: options.databaseUrl,
+    max: 4,
+    ...(options.fast && { cronMonitorIntervalSeconds: 1, cronWorkerIntervalSeconds: 1 }),
+  });
+  boss.on("error", (error) => log.warn({ err: error }, "job queue error"));
+  await boss.start();
+
+  await boss.createQueue(MAIL_SEND_QUEUE, {
+    name: MAIL_SEND_QUEUE,
+    policy: "stately",
+    retryLimit: 10,
+    retryDelay: options.fast ? 1 : 15,
+    retryBackoff: true,
+  });
+  await boss.createQueue(MAIL_SWEEP_QUEUE, { name: MAIL_SWEEP_QUEUE, policy: "singleton" });
+
+  const pollingIntervalSeconds = options.fast ? 0.5 : 2;
+  await boss.work<{ outboxId: number }>(MAIL_SEND_QUEUE, { pollingIntervalSeconds }, async ([job]) => {
+    if (job) {
+      const result = await deliverOutboxMail(db, options.transport, options.mailFrom, job.data.outboxId);
+      log.info({ outboxId: job.data.outboxId, result }, "mail delivery");
+    }
+  });
+
+  const dispatch = async (ids: Array<number | null>) => {
+    for (const id of ids) {
+      if (id !== null) {
+        await boss.send(MAIL_SEND_QUEUE, { outboxId: id }, { singletonKey: String(id) });
+      }
+    }
+  };
+
+  await boss.work(MAIL_SWEEP_QUEUE, { pollingIntervalSeconds }, async () => {
+    const { mailOutbox } = schema;
+    const stale = await db
+      .select({ id: mailOutbox.id })
+      .from(mailOutbox)
+      .where(
+        and(
+          eq(mailOutbox.status, "queued"),
+          lt(mailOutbox.createdAt, sql`now() - make_interval(secs => ${SWEEP_AFTER_SECONDS})`),
+        ),
+      )
+      .limit(500);
+    await dispatch(stale.map((row) => row.id));
+  });
+  await boss.schedule(MAIL_SWEEP_QUEUE, "* * * * *", {}, { tz: "Europe/Berlin" });
+
+  return {
+    boss,
+    dispatch,
+    stop: () => boss.stop({ graceful: true, wait: true, timeout: 10_000 }),
+  };
+}

@@ -1,0 +1,88 @@
+import { type Db, schema } from "@app/db";
+import { MAIL_CATALOGUE, type MailName, renderMail, type StoredTemplate } from "@app/mail";
+import { and, eq, isNull, or, sql } from "drizzle-orm";
+import type { Transporter } from "nodemailer";
+
+/**
+ * The template for a mail: the congress-specific one, else the general one, else the built-in default
+ * of the catalogue, so no mail is ever skipped for a missing template.
+ */
+export async function findTemplate(
+  db: Db,
+  name: MailName,
+  congressId: number | null,
+): Promise<StoredTemplate> {
+  const { mailTemplates } = schema;
+  const rows = await db
+    .select({
+      subject: mailTemplates.subject,
+      content: mailTemplates.content,
+      congressId: mailTemplates.congressId,
+    })
+    .from(mailTemplates)
+    .where(
+      and(
+        eq(mailTemplates.name, name),
+        congressId === null
+          ? isNull(mailTemplates.congressId)
+          : or(isNull(mailTemplates.congressId), eq(mailTemplates.congressId, congressId)),
+      ),
+    );
+  const specific = rows.find((row) => row.congressId !== null) ?? rows[0];
+  const fallback = MAIL_CATALOGUE[name];
+  return specific ?? { subject: fallback.defaultSubject, content: fallback.defaultContent };
+}
+
+export type DeliveryResult = "sent" | "skipped";
+
+/**
+ * Sends one outbox mail unless it was sent already. The row stays locked while the SMTP server answers,
+ * so two workers never send the same mail; a failure is recorded and rethrown for pg-boss to retry.
+ */
+export async function deliverOutboxMail(
+  db: Db,
+  transport: Transporter,
+  from: string,
+  outboxId: number,
+): Promise<DeliveryResult> {
+  const { mailOutbox } = schema;
+  try {
+    return await db.transaction(async (tx) => {
+      const [mail] = await tx
+        .select()
+        .from(mailOutbox)
+        .where(and(eq(mailOutbox.id, outboxId), eq(mailOutbox.status, "queued")))
+        .for("update", { skipLocked: true });
+      if (!mail) {
+        return "skipped";
+      }
+      const template = await findTemplate(db, mail.templateName as MailName, mail.congressId);
+      const rendered = await renderMail(template, mail.variables);
+      await transport.sendMail({
+        from,
+        to: mail.toEmail,
+        subject: rendered.subject,
+        html: rendered.html,
+        text: rendered.text,
+        // the same mail keeps its Message-ID across retries, so receivers can drop a rare duplicate
+        messageId: `<${mail.idempotencyKey.replace(/[^\w.-]/g, "-")}.${mail.id}@kongress-plattform>`,
+      });
+      await tx
+        .update(mailOutbox)
+        .set({
+          status: "sent",
+          sentAt: new Date(),
+          attempts: sql`${mailOutbox.attempts} + 1`,
+          lastError: null,
+        })
+        .where(eq(mailOutbox.id, mail.id));
+      return "sent" as const;
+    });
+  } catch (error) {
+    await db
+      .update(mailOutbox)
+      .set({ attempts: sql`${mailOutbox.attempts} + 1`, lastError: String(error).slice(0, 500) })
+      .where(eq(mailOutbox.id, outboxId));
+    throw error;
+  }
+}

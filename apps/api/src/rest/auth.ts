@@ -1,0 +1,94 @@
+import type { TRegisterInput } from "@app/shared";
+import { z } from "zod";
+import type { RestRoute } from "./adapter";
+import { jsonField, readForm } from "./form";
+
+const body = (value: unknown): Record<string, unknown> =>
+  value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+
+/** The account paths of spec section 7, mapped onto the auth procedures. */
+export const authRestRoutes: RestRoute[] = [
+  {
+    method: "POST",
+    url: "/auth/login",
+    handler: async (caller, req) => {
+      const form = await readForm(req);
+      return caller.auth.login({ email: form.fields.email ?? "", password: form.fields.password ?? "" });
+    },
+  },
+  {
+    method: "POST",
+    url: "/auth/token/refresh",
+    handler: (caller, req) => caller.auth.refresh(body(req.body)),
+  },
+  {
+    method: "POST",
+    url: "/auth/logout",
+    handler: (caller, req) => caller.auth.logout(body(req.body)),
+  },
+  {
+    method: "POST",
+    url: "/register",
+    status: 201,
+    handler: async (caller, req) => {
+      const form = await readForm(req);
+      // the procedure validates every field; here only the JSON envelope is checked
+      const user = jsonField(form, "user", z.object({}).loose());
+      return caller.auth.register({
+        ...user,
+        congressId: form.fields.congressId || undefined,
+        showVideo: form.fields.showVideo || undefined,
+      } as TRegisterInput);
+    },
+  },
+  {
+    method: "POST",
+    url: "/register/resend",
+    handler: async (caller, req) =>
+      caller.auth.resendConfirmation({ email: (await readForm(req)).fields.email ?? "" }),
+  },
+  {
+    method: "POST",
+    url: "/confirm-mail",
+    handler: async (caller, req) => {
+      const { fields } = await readForm(req);
+      return caller.auth.confirmMail({ userId: fields.userId, hash: fields.hash ?? "" });
+    },
+  },
+  {
+    method: "POST",
+    url: "/auth/resetPassword",
+    handler: (caller, req) => caller.auth.requestPasswordReset({ email: String(body(req.body).email ?? "") }),
+  },
+  {
+    method: "GET",
+    url: "/auth/resetPassword/validate/:token",
+    handler: (caller, req) =>
+      caller.auth.validateResetToken({ token: (req.params as { token: string }).token }),
+  },
+  {
+    method: "POST",
+    url: "/auth/resetPassword/reset/:token",
+    handler: (caller, req) => {
+      const { password, passwordConfirm } = body(req.body);
+      return caller.auth.resetPassword({
+        token: (req.params as { token: string }).token,
+        password: String(password ?? ""),
+        passwordConfirm: String(passwordConfirm ?? ""),
+      });
+    },
+  },
+  {
+    method: "POST",
+    url: "/migration/set-password",
+    handler: async (caller, req) => {
+      const { fields } = await readForm(req);
+      return caller.auth.migrationSetPassword({
+        userId: fields.userId,
+        hash: fields.hash ?? "",
+        password: fields.password ?? "",
+        passwordConfirm: fields.passwordConfirm,
+      });
+    },
+  },
+];

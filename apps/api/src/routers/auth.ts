@@ -1,0 +1,80 @@
+import {
+  MSG,
+  ZConfirmMailInput,
+  ZEmailInput,
+  ZLoginInput,
+  ZMigrationSetPasswordInput,
+  ZRefreshInput,
+  ZRegisterInput,
+  ZResetPasswordInput,
+  ZResetTokenInput,
+} from "@app/shared";
+import { AppError } from "../lib/app-error";
+import {
+  migrationSetPassword,
+  requestPasswordReset,
+  resetPassword,
+  validateResetToken,
+} from "../services/auth/password";
+import { confirmMail, register, resendConfirmation } from "../services/auth/register";
+import {
+  login,
+  logout,
+  REFRESH_COOKIE,
+  REFRESH_LIFETIME_MS,
+  refresh,
+  type Session,
+} from "../services/auth/session";
+import type { Context } from "../trpc/context";
+import { publicProcedure, router } from "../trpc/init";
+
+/** The refresh token travels in an httpOnly cookie for the web app and in JSON for API clients. */
+function withCookie(ctx: Context, session: Session): Session {
+  ctx.cookies.set(REFRESH_COOKIE, session.refreshToken, REFRESH_LIFETIME_MS / 1000);
+  return session;
+}
+
+export const authRouter = router({
+  register: publicProcedure.input(ZRegisterInput).mutation(async ({ ctx, input }) => {
+    await register(ctx, input);
+    return { title: MSG.registrationSuccessTitle, detail: MSG.registrationSuccess };
+  }),
+  confirmMail: publicProcedure
+    .input(ZConfirmMailInput)
+    .mutation(({ ctx, input }) => confirmMail(ctx, input.userId, input.hash)),
+  resendConfirmation: publicProcedure
+    .input(ZEmailInput)
+    .mutation(({ ctx, input }) => resendConfirmation(ctx, input.email)),
+  login: publicProcedure
+    .input(ZLoginInput)
+    .mutation(async ({ ctx, input }) => withCookie(ctx, await login(ctx, input.email, input.password))),
+  refresh: publicProcedure.input(ZRefreshInput).mutation(async ({ ctx, input }) => {
+    const presented = input.refreshToken ?? ctx.cookies.get(REFRESH_COOKIE);
+    if (!presented) {
+      throw new AppError("UNAUTHORIZED", "no refresh token", MSG.sessionExpired);
+    }
+    try {
+      return withCookie(ctx, await refresh(ctx, presented));
+    } catch (error) {
+      ctx.cookies.clear(REFRESH_COOKIE);
+      throw error;
+    }
+  }),
+  logout: publicProcedure.input(ZRefreshInput).mutation(async ({ ctx, input }) => {
+    await logout(ctx, input.refreshToken ?? ctx.cookies.get(REFRESH_COOKIE));
+    ctx.cookies.clear(REFRESH_COOKIE);
+    return { ok: true as const };
+  }),
+  requestPasswordReset: publicProcedure
+    .input(ZEmailInput)
+    .mutation(({ ctx, input }) => requestPasswordReset(ctx, input.email)),
+  validateResetToken: publicProcedure
+    .input(ZResetTokenInput)
+    .query(({ ctx, input }) => validateResetToken(ctx, input.token)),
+  resetPassword: publicProcedure
+    .input(ZResetPasswordInput)
+    .mutation(({ ctx, input }) => resetPassword(ctx, input.token, input.password)),
+  migrationSetPassword: publicProcedure
+    .input(ZMigrationSetPasswordInput)
+    .mutation(({ ctx, input }) => migrationSetPassword(ctx, input.userId, input.hash, input.password)),
+});

@@ -1,0 +1,34 @@
+import { type DbOrTx, schema } from "@app/db";
+import { sql } from "drizzle-orm";
+
+export type UserRow = typeof schema.users.$inferSelect;
+
+/** E-mail addresses are compared case-insensitively (unique index on lower(email)). */
+export async function findUserByEmail(db: DbOrTx, email: string): Promise<UserRow | undefined> {
+  const { users } = schema;
+  const [row] = await db.select().from(users).where(sql`lower(${users.email}) = lower(${email.trim()})`);
+  return row;
+}
+
+export function fullName(user: Pick<UserRow, "firstname" | "lastname">): string {
+  return `${user.firstname} ${user.lastname}`.trim();
+}
+
+/** Variables every mail to a user offers (see the mail catalogue). */
+export function userMailVariables(user: Pick<UserRow, "firstname" | "lastname" | "newsletter">) {
+  return {
+    userFullName: fullName(user),
+    firstname: user.firstname,
+    lastname: user.lastname,
+    newsletter: user.newsletter,
+  };
+}
+
+/** Builds an absolute link into the web app. */
+export function appLink(appUrl: string, ...segments: Array<string | number | undefined>): string {
+  const path = segments
+    .filter((s): s is string | number => s !== undefined && s !== "")
+    .map((s) => encodeURIComponent(String(s)))
+    .join("/");
+  return `${appUrl.replace(/\/$/, "")}/${path}`;
+}

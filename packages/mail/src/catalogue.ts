@@ -1,0 +1,90 @@
+/**
+ * Every mail the product sends: internal name, description, the variables it offers with sample data
+ * (for previews and the admin help), and the built-in default used when no template is stored.
+ */
+export interface MailDefinition {
+  name: MailName;
+  description: string;
+  variables: Record<string, string>;
+  sample: Record<string, unknown>;
+  defaultSubject: string;
+  defaultContent: string;
+}
+
+export const MAIL_NAMES = [
+  "registration-confirmation",
+  "password-reset",
+  "migration-set-password",
+  "participation-confirmation",
+  "event-day",
+] as const;
+export type MailName = (typeof MAIL_NAMES)[number];
+
+const COMMON_VARIABLES = {
+  userFullName: "Vor- und Nachname der Empfängerin / des Empfängers",
+  firstname: "Vorname",
+  lastname: "Nachname",
+  newsletter: "wahr, wenn der Newsletter abonniert ist ({{#if newsletter}} … {{/if}})",
+};
+const COMMON_SAMPLE = {
+  userFullName: "Erika Mustermann",
+  firstname: "Erika",
+  lastname: "Mustermann",
+  newsletter: true,
+};
+
+export const MAIL_CATALOGUE: Record<MailName, MailDefinition> = {
+  "registration-confirmation": {
+    name: "registration-confirmation",
+    description: "Nach der Registrierung: Link zur Bestätigung der E-Mail-Adresse.",
+    variables: { ...COMMON_VARIABLES, url: "Bestätigungslink" },
+    sample: { ...COMMON_SAMPLE, url: "https://example.com/confirm-mail/1/beispiel" },
+    defaultSubject: "Bitte bestätigen Sie Ihre E-Mail-Adresse",
+    defaultContent:
+      '<p>Hallo {{userFullName}},</p><p>vielen Dank für Ihre Registrierung. Bitte bestätigen Sie Ihre E-Mail-Adresse:</p><p><a href="{{url}}" class="button">E-Mail-Adresse bestätigen</a></p>{{#if newsletter}}<p>Sie haben unseren Newsletter abonniert.</p>{{/if}}',
+  },
+  "password-reset": {
+    name: "password-reset",
+    description: "Link zum Zurücksetzen des Passworts (eine Stunde gültig).",
+    variables: { ...COMMON_VARIABLES, url: "Link zum Zurücksetzen" },
+    sample: { ...COMMON_SAMPLE, url: "https://example.com/resetPassword/beispiel" },
+    defaultSubject: "Passwort zurücksetzen",
+    defaultContent:
+      '<p>Hallo {{userFullName}},</p><p>über den folgenden Link können Sie ein neues Passwort festlegen. Der Link ist eine Stunde gültig.</p><p><a href="{{url}}" class="button">Neues Passwort festlegen</a></p><p>Falls Sie das nicht angefordert haben, können Sie diese E-Mail ignorieren.</p>',
+  },
+  "migration-set-password": {
+    name: "migration-set-password",
+    description: "Für übernommene Konten ohne Passwort: Link zum Festlegen des Passworts.",
+    variables: { ...COMMON_VARIABLES, url: "Link zum Festlegen des Passworts" },
+    sample: { ...COMMON_SAMPLE, url: "https://example.com/migration/set-password/1/beispiel" },
+    defaultSubject: "Bitte legen Sie Ihr Passwort fest",
+    defaultContent:
+      '<p>Hallo {{userFullName}},</p><p>Ihr Konto wurde auf unsere neue Plattform übertragen. Bitte legen Sie ein Passwort fest:</p><p><a href="{{url}}" class="button">Passwort festlegen</a></p>',
+  },
+  "participation-confirmation": {
+    name: "participation-confirmation",
+    description: "Bestätigung der Anmeldung zu einer Veranstaltung.",
+    variables: { ...COMMON_VARIABLES, congressTitle: "Titel der Veranstaltung", url: "Link zur Übersicht" },
+    sample: {
+      ...COMMON_SAMPLE,
+      congressTitle: "Online-Kongress Beziehung & Bindung",
+      url: "https://example.com/",
+    },
+    defaultSubject: "Ihre Anmeldung: {{congressTitle}}",
+    defaultContent:
+      '<p>Hallo {{userFullName}},</p><p>Sie sind für <strong>{{congressTitle}}</strong> angemeldet.</p><p><a href="{{url}}" class="button">Zur Übersicht</a></p>',
+  },
+  "event-day": {
+    name: "event-day",
+    description: "Wird an jedem Veranstaltungstag um 0:00 Uhr an alle Teilnehmenden verschickt.",
+    variables: { ...COMMON_VARIABLES, congressTitle: "Titel der Veranstaltung", url: "Link zu den Videos" },
+    sample: {
+      ...COMMON_SAMPLE,
+      congressTitle: "Online-Kongress Beziehung & Bindung",
+      url: "https://example.com/",
+    },
+    defaultSubject: "Heute: {{congressTitle}}",
+    defaultContent:
+      '<p>Hallo {{userFullName}},</p><p>heute geht es los: <strong>{{congressTitle}}</strong>.</p><p><a href="{{url}}" class="button">Zu den Videos</a></p>',
+  },
+};

@@ -1,0 +1,55 @@
+import { render } from "@react-email/render";
+import Handlebars from "handlebars";
+import { createElement } from "react";
+import { MailLayout } from "./layout";
+
+export interface StoredTemplate {
+  subject: string;
+  content: string;
+}
+
+export interface RenderedMail {
+  subject: string;
+  html: string;
+  text: string;
+}
+
+// An isolated instance: no helpers or partials registered elsewhere can change how mails render.
+const hbs = Handlebars.create();
+
+// Only `if` and `unless` are allowed: templates are data, not code. Unknown variables render empty here;
+// `unknownVariables` reports them to the admin when a template is saved.
+const OPTIONS = { knownHelpersOnly: true, knownHelpers: { if: true, unless: true } } as const;
+const RUNTIME = { allowProtoPropertiesByDefault: false, allowProtoMethodsByDefault: false } as const;
+
+/** Renders subject and content with the variables (HTML-escaped) inside the mail layout. */
+export async function renderMail(
+  template: StoredTemplate,
+  variables: Record<string, unknown>,
+): Promise<RenderedMail> {
+  // the subject is a plain-text header: no HTML escaping, no line breaks (header injection)
+  const subject = hbs
+    .compile(template.subject, { ...OPTIONS, noEscape: true })(variables, RUNTIME)
+    .replace(/\s+/g, " ")
+    .trim();
+  const contentHtml = hbs.compile(template.content, OPTIONS)(variables, RUNTIME);
+  const element = createElement(MailLayout, { subject, contentHtml });
+  const [html, text] = await Promise.all([render(element), render(element, { plainText: true })]);
+  return { subject, html, text };
+}
+
+/** Variables a template uses that the mail does not offer (reported to the admin when saving). */
+export function unknownVariables(template: StoredTemplate, offered: string[]): string[] {
+  const used = new Set<string>();
+  for (const source of [template.subject, template.content]) {
+    for (const match of source.matchAll(
+      /\{\{\{?\s*(?:#if|#unless|\/if|\/unless|else)?\s*([A-Za-z_][\w.]*)?\s*\}?\}\}/g,
+    )) {
+      const name = match[1];
+      if (name && !["if", "unless", "else"].includes(name)) {
+        used.add(name.split(".")[0] ?? name);
+      }
+    }
+  }
+  return [...used].filter((name) => !offered.includes(name)).sort();
+}
