@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createDb, schema } from "@app/db";
@@ -9,9 +9,10 @@ import { createTestApp, type TestApp } from "./testing/harness";
 
 let t: TestApp;
 let userId: number;
+let webDist: string;
 
 beforeAll(async () => {
-  const webDist = await mkdtemp(join(tmpdir(), "web-dist-"));
+  webDist = await mkdtemp(join(tmpdir(), "web-dist-"));
   await mkdir(join(webDist, "assets"));
   await writeFile(join(webDist, "index.html"), '<!doctype html><html lang="de"><body>APP</body></html>');
   await writeFile(join(webDist, "assets", "index-abc123.js"), "console.log(1)");
@@ -31,6 +32,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await t.close();
+  await rm(webDist, { recursive: true, force: true });
 });
 
 describe("health", () => {

@@ -1,7 +1,9 @@
 import "./zod-locale";
 
 export * from "./auth";
+export * from "./checkout";
 export * from "./constants";
 export * from "./dates";
 export * from "./errors";
 export * from "./messages";
+export * from "./text";

@@ -1,0 +1,15 @@
+import { describe, expect, it } from "vitest";
+import { cutText } from "./text";
+
+describe("cutText", () => {
+  it("keeps short texts and cuts long ones at the limit", () => {
+    expect(cutText("kurz", 100)).toEqual({ text: "kurz", cut: false });
+    expect(cutText("a".repeat(100), 100).cut).toBe(false);
+    const long = cutText(`${"b".repeat(30)} weiter`, 30);
+    expect(long).toEqual({ text: `${"b".repeat(30)}…`, cut: true });
+  });
+
+  it("never splits a character made of two code units", () => {
+    expect(cutText("😀😀😀", 2).text).toBe("😀😀…");
+  });
+});
