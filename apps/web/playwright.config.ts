@@ -3,6 +3,8 @@ import { defineConfig, devices } from "@playwright/test";
 
 // Chosen once in the main process; workers inherit the variable and agree on the port.
 process.env.E2E_PORT ??= String(await freePort());
+process.env.E2E_SMTP_PORT ??= String(await freePort());
+process.env.E2E_MAIL_PORT ??= String(await freePort());
 const baseURL = `http://127.0.0.1:${process.env.E2E_PORT}`;
 
 export default defineConfig({

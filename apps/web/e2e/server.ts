@@ -16,6 +16,8 @@ import {
 
 const root = resolve(import.meta.dirname, "../../..");
 const port = process.env.E2E_PORT ?? "3100";
+const smtpPort = process.env.E2E_SMTP_PORT ?? "2525";
+const mailPort = process.env.E2E_MAIL_PORT ?? "2080";
 
 const pg = await startEmbeddedPostgres({
   dataDir: `${defaultLocalStateDir}/e2e-pg-${process.pid}`,
@@ -28,6 +30,13 @@ await runMigrations(handle.pool);
 await seedDemo(handle.db);
 await handle.close();
 
+// MailDev catches every mail; tests read it through its REST API (GET /api/email)
+const maildev = spawn(
+  resolve(root, "node_modules/.bin/maildev"),
+  ["--ip", "127.0.0.1", "--web-ip", "127.0.0.1", "--smtp", smtpPort, "--web", mailPort],
+  { stdio: "ignore" },
+);
+
 const api = spawn(process.execPath, [resolve(root, "apps/api/dist/server.mjs")], {
   stdio: "inherit",
   env: {
@@ -38,6 +47,7 @@ const api = spawn(process.execPath, [resolve(root, "apps/api/dist/server.mjs")],
     HOST: "127.0.0.1",
     JWT_SECRET: randomBytes(32).toString("hex"),
     APP_URL: `http://127.0.0.1:${port}`,
+    SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
     LOG_LEVEL: "warn",
   },
 });
@@ -52,6 +62,7 @@ async function stop(code: number): Promise<void> {
     api.kill("SIGTERM");
     await new Promise((done) => api.once("exit", done));
   }
+  maildev.kill("SIGTERM");
   await pg.stop();
   process.exit(code);
 }

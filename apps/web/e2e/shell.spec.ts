@@ -25,10 +25,10 @@ test("the footer links to the public data-protection and imprint pages", async (
   await page.goto("/login");
   const year = String(new Date().getFullYear());
   await expect(page.locator("footer")).toContainText(year);
-  await page.getByRole("link", { name: "Datenschutz" }).click();
+  await page.locator("footer").getByRole("link", { name: "Datenschutz" }).click();
   await expect(page).toHaveURL(/\/datenschutz$/);
   await expect(page.getByRole("heading", { level: 1 })).toContainText("Datenschutz");
-  await page.getByRole("link", { name: "Impressum" }).click();
+  await page.locator("footer").getByRole("link", { name: "Impressum" }).click();
   await expect(page).toHaveURL(/\/impressum$/);
 });
 

@@ -1,0 +1,156 @@
+import { expect, type Page, test } from "@playwright/test";
+import { confirmDialog, DEMO, linkIn, login, uniqueEmail, waitForMail } from "./fixtures";
+
+const PASSWORD = "sicheres-Passwort-1";
+
+async function register(page: Page, email: string, path = "/login"): Promise<void> {
+  await page.goto(path);
+  const form = page.getByRole("region", { name: "Neu hier? Registrieren" });
+  await form.getByLabel("Vorname").fill("Erika");
+  await form.getByLabel("Nachname").fill("Muster");
+  await form.getByLabel("E-Mail").fill(email);
+  await form.getByLabel("Passwort").fill(PASSWORD);
+  await form.getByRole("checkbox", { name: /Datenschutzerklärung/ }).check();
+  await form.getByRole("button", { name: "Registrieren" }).click();
+  await confirmDialog(page, "Fast geschafft!");
+}
+
+async function confirmFromMail(page: Page, email: string): Promise<string> {
+  const mail = await waitForMail(email, "Bitte bestätigen Sie Ihre E-Mail-Adresse");
+  const link = linkIn(mail, "/confirm-mail/");
+  await page.goto(link);
+  await confirmDialog(page, "E-Mail-Adresse bestätigt");
+  return link;
+}
+
+test("register, confirm from the mail, log in, survive a reload, log out", async ({ page }) => {
+  const email = uniqueEmail("e2e-register");
+  await register(page, email);
+
+  await login(page, email, PASSWORD);
+  await expect(page.getByRole("alert").filter({ hasText: "Bitte bestätigen Sie zuerst" })).toBeVisible();
+
+  await confirmFromMail(page, email);
+  await expect(page).toHaveURL(/\/login$/);
+
+  await login(page, email, PASSWORD);
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole("button", { name: "Abmelden" })).toBeVisible();
+
+  await page.reload();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole("button", { name: "Abmelden" })).toBeVisible();
+  await page.getByRole("link", { name: "Profil" }).click();
+  await expect(page.getByText(email)).toBeVisible();
+  await expect(page.getByText("Erika Muster")).toBeVisible();
+
+  await page.getByRole("button", { name: "Abmelden" }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  await page.goto("/");
+  await expect(page).toHaveURL(/\/login/);
+});
+
+test("registration shows the spec's messages for an empty form", async ({ page }) => {
+  await page.goto("/login");
+  const form = page.getByRole("region", { name: "Neu hier? Registrieren" });
+  await form.getByRole("button", { name: "Registrieren" }).click();
+  for (const message of [
+    "Vorname ist ein Pflichtfeld",
+    "Nachname ist ein Pflichfeld",
+    "E-Mail ist ein Pflichtfeld",
+    "Passwort ist ein Pflichfeld",
+    "Bitte nehmen Sie die Datenschutzerklärung zur Kenntnis",
+  ]) {
+    await expect(form.getByText(message)).toBeVisible();
+  }
+  await expect(form.getByLabel("Vorname")).toHaveAttribute("aria-invalid", "true");
+});
+
+test("a wrong password is reported inline", async ({ page }) => {
+  await page.goto("/login");
+  await login(page, DEMO.participant.email, "falsch-falsch");
+  await expect(
+    page.getByText(
+      "Die angegebene Kombination aus E-Mail-Adresse und Passwort ist ungültig. Bitte versuchen Sie es erneut.",
+    ),
+  ).toBeVisible();
+});
+
+test("forgot and reset the password", async ({ page }) => {
+  const email = uniqueEmail("e2e-reset");
+  await register(page, email);
+  await confirmFromMail(page, email);
+
+  await page.goto("/resetPassword/ungueltiger-token");
+  await expect(page).toHaveURL(/\/forgot-password$/);
+
+  await page.getByLabel("E-Mail").fill(email);
+  await page.getByRole("button", { name: "Passwort zurücksetzen" }).click();
+  await confirmDialog(page, "Passwort vergessen");
+
+  const mail = await waitForMail(email, "Passwort zurücksetzen");
+  await page.goto(linkIn(mail, "/resetPassword/"));
+  await expect(page).toHaveURL(/\/resetPassword$/);
+
+  await page.getByLabel("Neues Passwort", { exact: true }).fill("neues-Passwort-2");
+  await page.getByLabel("Neues Passwort bestätigen").fill("anderes-Passwort-2");
+  await page.getByRole("button", { name: "Passwort speichern" }).click();
+  await expect(page.getByText("Die beiden Passwörter stimmen nicht überein")).toBeVisible();
+
+  await page.getByLabel("Neues Passwort bestätigen").fill("neues-Passwort-2");
+  await page.getByRole("button", { name: "Passwort speichern" }).click();
+  await confirmDialog(page, "Passwort geändert");
+  await expect(page).toHaveURL(/\/login$/);
+
+  await login(page, email, "neues-Passwort-2");
+  await expect(page).toHaveURL(/\/$/);
+});
+
+test("a migrated user sets a password from the mailed link", async ({ page }) => {
+  await page.goto("/login");
+  await login(page, "migriert@example.com", "irgendwas");
+  await expect(
+    page.getByRole("alert").filter({ hasText: "Ihr Konto wurde auf unsere neue Plattform übertragen" }),
+  ).toBeVisible();
+
+  const mail = await waitForMail("migriert@example.com", "Bitte legen Sie Ihr Passwort fest");
+  await page.goto(linkIn(mail, "/migration/set-password/"));
+  await page.getByRole("button", { name: "Passwort speichern" }).click();
+  await expect(page.getByText("Das Passwort ist ein Pflichfeld!")).toBeVisible();
+
+  await page.getByLabel("Passwort", { exact: true }).fill("kurz");
+  await page.getByLabel("Passwort bestätigen").fill("kurz");
+  await page.getByRole("button", { name: "Passwort speichern" }).click();
+  await expect(page.getByText("Bitte benutzen Sie ein Passwort mit mindestens 8 Zeichen.")).toBeVisible();
+
+  await page.getByLabel("Passwort", { exact: true }).fill("migriert-Passwort-1");
+  await page.getByLabel("Passwort bestätigen").fill("anders-Passwort-1");
+  await page.getByRole("button", { name: "Passwort speichern" }).click();
+  await expect(page.getByRole("alertdialog")).toContainText(
+    "Die Inhalte der beiden Passwort-Felder müssen übereinstimmen!",
+  );
+  await page.getByRole("alertdialog").getByRole("button", { name: "OK" }).click();
+
+  await page.getByLabel("Passwort bestätigen").fill("migriert-Passwort-1");
+  await page.getByRole("button", { name: "Passwort speichern" }).click();
+  await confirmDialog(page, "Passwort festgelegt");
+  await login(page, "migriert@example.com", "migriert-Passwort-1");
+  await expect(page).toHaveURL(/\/$/);
+});
+
+test("login follows the congressId and showVideo rules, also when already logged in", async ({ page }) => {
+  await page.goto("/login/4/1");
+  await login(page, DEMO.participant.email, DEMO.participant.password);
+  await expect(page).toHaveURL(/\/congress\/4$/);
+
+  await page.goto("/login/5");
+  await expect(page).toHaveURL(/\/participation\/5$/);
+  await page.goto("/login");
+  await expect(page).toHaveURL(/\/$/);
+});
+
+test("login with only a congressId goes to participation creation", async ({ page }) => {
+  await page.goto("/login/6");
+  await login(page, DEMO.participant.email, DEMO.participant.password);
+  await expect(page).toHaveURL(/\/participation\/6$/);
+});

@@ -1,0 +1,41 @@
+import { cloneElement, type ReactElement, useId } from "react";
+import { cn } from "@/lib/utils";
+import { Label } from "./label";
+
+interface FormFieldProps {
+  label: string;
+  /** the field's error message; tied to the control with aria-describedby and announced */
+  error?: string | undefined;
+  hint?: string;
+  className?: string;
+  children: ReactElement<Record<string, unknown>>;
+}
+
+/** Label, control, hint and error, wired for assistive technology. */
+export function FormField({ label, error, hint, className, children }: FormFieldProps) {
+  const id = useId();
+  const controlId = (children.props.id as string | undefined) ?? `${id}-control`;
+  const hintId = hint ? `${id}-hint` : undefined;
+  const errorId = error ? `${id}-error` : undefined;
+  const describedBy = [hintId, errorId].filter(Boolean).join(" ") || undefined;
+  return (
+    <div className={cn("flex flex-col gap-1.5", className)}>
+      <Label htmlFor={controlId}>{label}</Label>
+      {cloneElement(children, {
+        id: controlId,
+        "aria-describedby": describedBy,
+        "aria-invalid": error ? true : undefined,
+      })}
+      {hint && (
+        <p id={hintId} className="text-xs text-slate-700">
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p id={errorId} role="alert" className="text-sm text-red-700">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}

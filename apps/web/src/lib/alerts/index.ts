@@ -1,0 +1,19 @@
+import { type ErrorBody, toErrorBody } from "@app/shared";
+import { TRPCClientError } from "@trpc/client";
+import { createAlertStore } from "./queue";
+
+/** The app's one alert store (spec section 4); rendered by <AlertHost />. */
+export const alerts = createAlertStore();
+
+/** `{title, detail}` of anything a call threw: tRPC errors carry them in `data`, REST answers in the body. */
+export function errorBody(error: unknown): ErrorBody {
+  if (error instanceof TRPCClientError) {
+    return toErrorBody(error.data);
+  }
+  return toErrorBody(error);
+}
+
+/** Shows the error dialog for a failed call. */
+export function showError(error: unknown): Promise<boolean> {
+  return alerts.error(errorBody(error));
+}

@@ -1,0 +1,97 @@
+import { MSG, ZLoginInput } from "@app/shared";
+import { useMutation } from "@tanstack/react-query";
+import { Link, useNavigate } from "@tanstack/react-router";
+import { TRPCClientError } from "@trpc/client";
+import { type FormEvent, useState } from "react";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { Card, CardTitle } from "@/components/ui/card";
+import { FormField } from "@/components/ui/form-field";
+import { Input } from "@/components/ui/input";
+import { alerts, errorBody } from "@/lib/alerts";
+import { session } from "@/lib/auth";
+import { useZodForm } from "@/lib/form";
+import { afterLoginTarget } from "@/lib/guards";
+import { trpc } from "@/lib/trpc";
+
+interface Props {
+  congressId?: string | undefined;
+  showVideo?: string | undefined;
+  redirectTo?: string | undefined;
+}
+
+export function LoginForm({ congressId, showVideo, redirectTo }: Props) {
+  const navigate = useNavigate();
+  const form = useZodForm(ZLoginInput, { email: "", password: "" });
+  const [failure, setFailure] = useState<{ detail: string; unconfirmed: boolean } | null>(null);
+  const login = useMutation(trpc.auth.login.mutationOptions());
+  const resend = useMutation(trpc.auth.resendConfirmation.mutationOptions());
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    const input = form.validate();
+    if (!input) {
+      return;
+    }
+    setFailure(null);
+    try {
+      const result = await login.mutateAsync(input);
+      session.signIn(result);
+      await navigate({ href: afterLoginTarget({ congressId, showVideo }, redirectTo) });
+    } catch (error) {
+      const body = errorBody(error);
+      const unconfirmed = error instanceof TRPCClientError && body.title === MSG.emailNotConfirmedTitle;
+      setFailure({ detail: body.detail, unconfirmed });
+    }
+  };
+
+  const onResend = async () => {
+    const result = await resend.mutateAsync({ email: form.values.email }).catch(() => null);
+    if (result) {
+      alerts.success(result.detail);
+    }
+  };
+
+  return (
+    <Card aria-labelledby="login-title">
+      <CardTitle id="login-title">Ich habe bereits ein Konto</CardTitle>
+      {/* Enter in any field submits the form */}
+      <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
+        <FormField label="E-Mail" error={form.errors.email}>
+          <Input
+            type="email"
+            autoComplete="username"
+            value={form.values.email}
+            onChange={(e) => form.set("email", e.target.value)}
+          />
+        </FormField>
+        <FormField label="Passwort" error={form.errors.password}>
+          <Input
+            type="password"
+            autoComplete="current-password"
+            value={form.values.password}
+            onChange={(e) => form.set("password", e.target.value)}
+          />
+        </FormField>
+        {failure && (
+          <Alert mode="error" role="alert">
+            <p>{failure.detail}</p>
+            {failure.unconfirmed && (
+              <Button variant="link" onClick={onResend} disabled={resend.isPending} className="mt-1 h-auto">
+                Bestätigungs-E-Mail erneut senden
+              </Button>
+            )}
+          </Alert>
+        )}
+        <div className="flex flex-wrap items-center justify-between gap-3">
+          <Button type="submit" disabled={login.isPending}>
+            {login.isPending ? "Anmeldung läuft …" : "Anmelden"}
+          </Button>
+          <Link to="/forgot-password" className="text-sm text-brand-700 underline underline-offset-4">
+            Passwort vergessen?
+          </Link>
+        </div>
+      </form>
+    </Card>
+  );
+}

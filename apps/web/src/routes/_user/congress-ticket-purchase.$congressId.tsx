@@ -1,0 +1,8 @@
+import { createFileRoute } from "@tanstack/react-router";
+import { Placeholder } from "@/components/layout/page";
+
+export const Route = createFileRoute("/_user/congress-ticket-purchase/$congressId")({
+  component: () => (
+    <Placeholder title="Weiterleitung zur Kasse" text="Die Weiterleitung zum Ticketkauf folgt." />
+  ),
+});

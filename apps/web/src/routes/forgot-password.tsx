@@ -1,0 +1,65 @@
+import { MSG, ZEmailInput } from "@app/shared";
+import { useMutation } from "@tanstack/react-query";
+import { createFileRoute, Link } from "@tanstack/react-router";
+import type { FormEvent } from "react";
+import { Page } from "@/components/layout/page";
+import { Button } from "@/components/ui/button";
+import { Card } from "@/components/ui/card";
+import { FormField } from "@/components/ui/form-field";
+import { Input } from "@/components/ui/input";
+import { alerts, showError } from "@/lib/alerts";
+import { useZodForm } from "@/lib/form";
+import { trpc } from "@/lib/trpc";
+
+export const Route = createFileRoute("/forgot-password")({ component: ForgotPassword });
+
+function ForgotPassword() {
+  const form = useZodForm(ZEmailInput, { email: "" });
+  const request = useMutation(trpc.auth.requestPasswordReset.mutationOptions());
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    const input = form.validate();
+    if (!input) {
+      return;
+    }
+    try {
+      const result = await request.mutateAsync(input);
+      // deliberately the same answer whether or not the account exists
+      await alerts.notice(MSG.forgotPasswordTitle, result.detail);
+    } catch (error) {
+      await showError(error);
+    }
+  };
+
+  return (
+    <Page title={MSG.forgotPasswordTitle} narrow>
+      <Card>
+        <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
+          <p className="text-sm text-slate-700">
+            Geben Sie die E-Mail-Adresse Ihres Kontos ein. Wir schicken Ihnen einen Link zum Zurücksetzen.
+          </p>
+          <FormField label="E-Mail" error={form.errors.email}>
+            <Input
+              type="email"
+              autoComplete="email"
+              value={form.values.email}
+              onChange={(e) => form.set("email", e.target.value)}
+            />
+          </FormField>
+          <div className="flex flex-wrap items-center justify-between gap-3">
+            <Button type="submit" disabled={request.isPending}>
+              Passwort zurücksetzen
+            </Button>
+            <Link
+              to="/login/{-$congressId}/{-$showVideo}"
+              className="text-sm text-brand-700 underline underline-offset-4"
+            >
+              Zurück zur Anmeldung
+            </Link>
+          </div>
+        </form>
+      </Card>
+    </Page>
+  );
+}
