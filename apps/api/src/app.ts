@@ -41,7 +41,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       redact: ["req.headers.authorization", "req.headers.cookie", 'res.headers["set-cookie"]'],
       // readable lines in `pnpm dev`; JSON lines everywhere else
       ...(env.NODE_ENV === "development" && {
-        transport: { target: "pino-pretty", options: { colorize: true } },
+        transport: {
+          target: "pino-pretty",
+          options: { colorize: true, singleLine: true, ignore: "pid,hostname" },
+        },
       }),
     },
     genReqId: () => randomUUID(),

@@ -366,4 +366,30 @@ describe("rate limits", () => {
     }
     expect(statuses).toEqual([200, 200, 200, 429]);
   });
+
+  it("limits registrations per IP address without affecting other addresses", async () => {
+    const from = (remoteAddress: string) => ({
+      ...registerForm(validUser(uniqueEmail("flut"))),
+      remoteAddress,
+    });
+    for (let i = 0; i < 20; i += 1) {
+      expect((await t.app.inject(from("203.0.113.7"))).statusCode).toBe(201);
+    }
+    const blocked = await t.app.inject(from("203.0.113.7"));
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.json()).toEqual({ title: "Zu viele Anfragen", detail: expect.any(String) });
+    expect((await t.app.inject(from("203.0.113.8"))).statusCode).toBe(201);
+  });
+
+  it("limits confirmation resends per account", async () => {
+    const email = uniqueEmail("nochmal");
+    expect((await t.app.inject(registerForm(validUser(email)))).statusCode).toBe(201);
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i += 1) {
+      statuses.push(
+        (await t.app.inject({ method: "POST", url: "/api/register/resend", payload: { email } })).statusCode,
+      );
+    }
+    expect(statuses).toEqual([200, 200, 200, 429]);
+  });
 });
