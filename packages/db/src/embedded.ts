@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
-import { chmod, mkdir, rm } from "node:fs/promises";
+import { chmod, mkdir, rm, stat } from "node:fs/promises";
 import { createServer } from "node:net";
 import { dirname, resolve } from "node:path";
 
@@ -62,10 +62,16 @@ function runningServerPort(dataDir: string): number | undefined {
   return pid && port && isAlive(Number(pid)) ? Number(port) : undefined;
 }
 
-/** PostgreSQL must traverse every parent folder as the `postgres` OS user when we run as root. */
+/**
+ * PostgreSQL must traverse every parent folder as the `postgres` OS user when we run as root. Only the
+ * missing execute bit for others is added; every other bit (e.g. the sticky, world-writable /tmp) stays.
+ */
 async function makeTraversable(dir: string): Promise<void> {
   for (let d = dirname(dir); d !== dirname(d); d = dirname(d)) {
-    await chmod(d, 0o755).catch(() => {});
+    const mode = (await stat(d).catch(() => undefined))?.mode;
+    if (mode !== undefined && (mode & 0o001) === 0) {
+      await chmod(d, (mode & 0o7777) | 0o005).catch(() => {});
+    }
   }
 }
 
@@ -122,7 +128,15 @@ export async function startEmbeddedPostgres(options: StartEmbeddedOptions): Prom
     password: PASSWORD,
     persistent: options.persistent,
     createPostgresUser: process.getuid?.() === 0,
-    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "max_connections=200"],
+    // TCP only: no Unix socket, so nothing is written to /tmp
+    postgresFlags: [
+      "-c",
+      "listen_addresses=127.0.0.1",
+      "-c",
+      "unix_socket_directories=",
+      "-c",
+      "max_connections=200",
+    ],
     initdbFlags: ["--encoding=UTF8", "--locale=C.UTF-8"],
     onLog: (line) => {
       logLines.push(line);
