@@ -18,6 +18,7 @@ import { restRoutes } from "./rest/routes";
 import { registerWebApp } from "./static";
 import { createContextFactory } from "./trpc/context";
 import { type AppRouter, appRouter } from "./trpc/router";
+import { registerUploads } from "./uploads";
 
 export interface BuildAppOptions {
   env: Env;
@@ -109,6 +110,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   registerRestRoutes(app, restRoutes, createContext);
   registerHealth(app, db);
+  registerUploads(app, db);
 
   const webDistDir = options.webDistDir;
   const serveWeb = webDistDir !== undefined && existsSync(`${webDistDir}/index.html`);

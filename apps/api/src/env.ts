@@ -1,7 +1,27 @@
+import { DEATH_CONGRESS_ACTIVE_FROM } from "@app/shared";
 import { z } from "zod";
 
 /** Placeholder secrets of .env.example; production refuses to start with them. */
 export const DEV_JWT_SECRET = "dev-only-jwt-secret-change-me-0123456789abcdef";
+export const DEV_GATED = {
+  couplePath: "/paartherapie-aufzeichnung-demo",
+  couplePassword: "demo-paartherapie",
+  deathPath: "/tod-und-sterben-aufzeichnung-demo",
+  deathPassword: "demo-tod-und-sterben",
+} as const;
+
+const gatedPath = z
+  .string()
+  .regex(/^\/[A-Za-z0-9._~-]{8,200}$/, "ein Pfad wie /abc-123..., mindestens 8 Zeichen, ohne weitere /");
+const emailList = z
+  .string()
+  .default("")
+  .transform((v) =>
+    v
+      .split(",")
+      .map((e) => e.trim().toLowerCase())
+      .filter((e) => e !== ""),
+  );
 
 const bool = z
   .enum(["true", "false", "1", "0"])
@@ -27,6 +47,18 @@ const EnvSchema = z
     TRUST_PROXY: bool,
     /** apply pending migrations at start-up; default on, except in production (run `pnpm db:migrate`) */
     MIGRATE_ON_START: bool,
+    /** the checkout provider's product URL; the product id is appended */
+    DIGISTORE_PRODUCT_URL: z.string().url().default("https://www.digistore24.com/product/"),
+    /** staff whitelist (comma-separated e-mail addresses) that bypasses the event and package date checks */
+    STAFF_EMAILS: emailList,
+    GATED_PATH_COUPLE_THERAPY: gatedPath.default(DEV_GATED.couplePath),
+    GATED_PASSWORD_COUPLE_THERAPY: z.string().min(1).default(DEV_GATED.couplePassword),
+    GATED_PATH_DEATH_CONGRESS: gatedPath.default(DEV_GATED.deathPath),
+    GATED_PASSWORD_DEATH_CONGRESS: z.string().min(1).default(DEV_GATED.deathPassword),
+    /** the death-congress package page opens at this instant */
+    DEATH_CONGRESS_ACTIVE_FROM: z.coerce.date().default(new Date(DEATH_CONGRESS_ACTIVE_FROM)),
+    /** oEmbed endpoint of the video host (tests point it at a local fake) */
+    VIMEO_OEMBED_URL: z.string().url().default("https://vimeo.com/api/oembed.json"),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV !== "production") {
@@ -34,6 +66,21 @@ const EnvSchema = z
     }
     if (!env.DATABASE_URL) {
       ctx.addIssue({ code: "custom", path: ["DATABASE_URL"], message: "in Produktion erforderlich" });
+    }
+    const devValues: [keyof typeof env, string][] = [
+      ["GATED_PATH_COUPLE_THERAPY", DEV_GATED.couplePath],
+      ["GATED_PASSWORD_COUPLE_THERAPY", DEV_GATED.couplePassword],
+      ["GATED_PATH_DEATH_CONGRESS", DEV_GATED.deathPath],
+      ["GATED_PASSWORD_DEATH_CONGRESS", DEV_GATED.deathPassword],
+    ];
+    for (const [key, devValue] of devValues) {
+      if (env[key] === devValue) {
+        ctx.addIssue({
+          code: "custom",
+          path: [key],
+          message: "in Produktion muss ein eigener Wert gesetzt sein",
+        });
+      }
     }
     if (env.JWT_SECRET === DEV_JWT_SECRET) {
       ctx.addIssue({

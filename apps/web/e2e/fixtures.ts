@@ -1,4 +1,5 @@
-import { expect, type Page } from "@playwright/test";
+import AxeBuilder from "@axe-core/playwright";
+import { type APIRequestContext, expect, type Page } from "@playwright/test";
 
 export const DEMO = {
   participant: { email: "teilnehmer@example.com", password: "demo-user-2026" },
@@ -57,4 +58,35 @@ export async function confirmDialog(page: Page, title: string | RegExp): Promise
   const dialog = page.getByRole("dialog").or(page.getByRole("alertdialog"));
   await expect(dialog.getByRole("heading", { name: title })).toBeVisible();
   await dialog.getByRole("button", { name: "OK" }).click();
+}
+
+/** A new confirmed account, made through the public REST paths and the mail catcher (no UI). */
+export async function newConfirmedUser(request: APIRequestContext, prefix: string) {
+  const email = uniqueEmail(prefix);
+  const password = "sicheres-Passwort-1";
+  const user = {
+    firstname: "Erika",
+    lastname: "Muster",
+    email,
+    password,
+    dataProtection: true,
+    newsletter: false,
+  };
+  const registered = await request.post("/api/register/", { multipart: { user: JSON.stringify(user) } });
+  expect(registered.status()).toBe(201);
+  const link = linkIn(await waitForMail(email, "Bitte bestätigen Sie Ihre E-Mail-Adresse"), "/confirm-mail/");
+  const [, userId, hash] = link.split("/").filter(Boolean);
+  const confirmed = await request.post("/api/confirm-mail/", {
+    multipart: { userId: userId ?? "", hash: hash ?? "" },
+  });
+  expect(confirmed.status()).toBe(200);
+  return { email, password };
+}
+
+/** Runs axe on the current page and expects no WCAG 2.1 AA violations. */
+export async function expectAccessible(page: Page, label: string): Promise<void> {
+  const results = await new AxeBuilder({ page })
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+    .analyze();
+  expect(results.violations, `${label}: ${results.violations.map((v) => v.id).join(", ")}`).toEqual([]);
 }

@@ -9,6 +9,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   serial,
   text,
   timestamp,
@@ -362,4 +363,36 @@ export const rateLimits = pgTable("rate_limits", {
   key: text("key").primaryKey(),
   windowStart: timestamp("window_start", { withTimezone: true }).notNull(),
   hits: integer("hits").notNull(),
+});
+
+/**
+ * Access to a password-gated package granted after the right password (decision 19): the visitor enters the
+ * password once and then watches on the normal package page.
+ */
+export const packageUnlocks = pgTable(
+  "package_unlocks",
+  {
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    congressPackageId: integer("congress_package_id")
+      .notNull()
+      .references(() => congressPackages.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.congressPackageId] })],
+);
+
+/** Title and thumbnail of a video from the video host's oEmbed endpoint, fetched once and served by us. */
+export const videoPreviews = pgTable("video_previews", {
+  /** sha256 of the URL, used in the thumbnail's address */
+  key: text("key").primaryKey(),
+  /** the video's URL as stored in the content */
+  url: text("url").notNull(),
+  title: text("title"),
+  thumbnail: bytea("thumbnail"),
+  thumbnailType: text("thumbnail_type"),
+  /** when the host could not be reached; retried after a while */
+  failedAt: timestamp("failed_at", { withTimezone: true }),
+  fetchedAt: timestamp("fetched_at", { withTimezone: true }).notNull().defaultNow(),
 });

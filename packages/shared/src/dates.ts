@@ -66,3 +66,10 @@ export function formatGermanDate(value: IsoDate | Date): string {
 export function formatGermanDateTime(value: Date): string {
   return germanDateTime.format(value);
 }
+
+/** `12.05.2023 – 14.05.2023`, or one date for a one-day event. */
+export function formatEventDates(firstDay: IsoDate, lastDay: IsoDate | null): string {
+  return lastDay && lastDay !== firstDay
+    ? `${formatGermanDate(firstDay)} – ${formatGermanDate(lastDay)}`
+    : formatGermanDate(firstDay);
+}

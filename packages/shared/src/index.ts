@@ -5,5 +5,6 @@ export * from "./checkout";
 export * from "./constants";
 export * from "./dates";
 export * from "./errors";
+export * from "./events";
 export * from "./messages";
 export * from "./text";

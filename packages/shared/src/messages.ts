@@ -91,6 +91,37 @@ export const MSG = {
   migrationLinkInvalid: "Der Link ist ungültig oder wurde bereits benutzt.",
   sessionExpired: "Ihre Sitzung ist abgelaufen. Bitte melden Sie sich erneut an.",
 
+  // ours: visitor area (docs/decisions.md)
+  supportContact: "Bitte versuchen Sie es später erneut oder schreiben Sie uns an support@example.com.",
+  eventOverTitle: "Veranstaltung beendet",
+  eventOver: "Diese Veranstaltung ist bereits beendet.",
+  eventNotStartedTitle: "Noch nicht gestartet",
+  eventNotStarted: "Die Videos dieser Veranstaltung können Sie ab dem ersten Veranstaltungstag ansehen.",
+  notParticipatingTitle: "Keine Teilnahme",
+  notParticipating: "Sie sind für diese Veranstaltung nicht angemeldet. Bitte melden Sie sich zuerst an.",
+  ticketRequiredTitle: "Ticket erforderlich",
+  ticketRequired:
+    "Für diese Veranstaltung benötigen Sie ein Ticket. Sie können es hier erwerben, danach sind Sie automatisch angemeldet.",
+  participationCreatedTitle: "Anmeldung bestätigt",
+  participationCreated: "Sie sind für die Veranstaltung angemeldet.",
+  participationCancelTitle: "Teilnahme stornieren?",
+  participationCancelQuestion: "Möchten Sie Ihre Teilnahme an dieser Veranstaltung wirklich stornieren?",
+  participationCancelled: "Ihre Teilnahme wurde storniert.",
+  participationCancelTicketed:
+    "Die Teilnahme an einer Veranstaltung mit Ticket kann nicht hier storniert werden. Bitte wenden Sie sich an den Support.",
+  packageNotAvailableYet: "Dieses Kongresspaket ist ab dem {date} verfügbar.",
+  productNotFound: "Das gewünschte Produkt wurde nicht gefunden.",
+  productNotOffered: "Dieses Produkt wird derzeit nicht angeboten.",
+  checkoutReturnTitle: "Vielen Dank für Ihren Kauf!",
+  checkoutReturnPackage:
+    "Ihr Kongresspaket wird freigeschaltet, sobald die Zahlung bestätigt ist. Sie finden es dann hier in Ihrer Übersicht.",
+  checkoutReturnTicket:
+    "Sobald die Zahlung bestätigt ist, sind Sie für die Veranstaltung angemeldet und finden sie hier in Ihrer Übersicht.",
+  checkoutReturnTicketPackage:
+    "Sobald die Zahlung bestätigt ist, sind Sie für die Veranstaltung angemeldet und erhalten zusätzlich das Kongresspaket. Beides finden Sie dann hier in Ihrer Übersicht.",
+  gatedNotActiveYet: "Dieses Kongresspaket ist ab dem {date} verfügbar.",
+  gatedPasswordTitle: "Passwort erforderlich",
+
   // ours: shell
   pageNotFoundTitle: "Seite nicht gefunden",
   pageNotFoundDetail: "Die gesuchte Seite wurde leider nicht gefunden.",

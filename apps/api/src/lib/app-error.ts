@@ -13,6 +13,8 @@ export class AppError extends Error {
     message: string,
     readonly userMessage?: string,
     readonly userTitle?: string,
+    /** machine-readable reason for clients that react differently (e.g. which access check failed) */
+    readonly reason?: string,
   ) {
     super(message);
     this.name = "AppError";
@@ -71,13 +73,14 @@ export function toTRPCError(error: AppError): TRPCError {
 }
 
 /** The `{title, detail}` body and HTTP status for any error; unknown errors never reveal their message. */
-export function toErrorResponse(error: unknown): { status: number; body: ErrorBody } {
+export function toErrorResponse(error: unknown): { status: number; body: ErrorBody; reason?: string } {
   const appError = findCause(error, AppError);
   if (appError) {
     const m = ERROR_MAP[appError.code];
     return {
       status: m.status,
       body: { title: appError.userTitle ?? m.title, detail: appError.userMessage ?? m.detail },
+      ...(appError.reason && { reason: appError.reason }),
     };
   }
   const zodError = findCause(error, ZodError);

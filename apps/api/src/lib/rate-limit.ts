@@ -18,6 +18,8 @@ export const LIMITS = {
   resendPerAccount: { max: 3, windowSeconds: 15 * 60 },
   resetPerIp: { max: 30, windowSeconds: 15 * 60 },
   migrationPerIp: { max: 30, windowSeconds: 15 * 60 },
+  gatedPerIp: { max: 30, windowSeconds: 15 * 60 },
+  gatedPerAccount: { max: 10, windowSeconds: 15 * 60 },
 } satisfies Record<string, Limit>;
 
 function tooMany(key: string): AppError {

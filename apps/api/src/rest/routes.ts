@@ -1,8 +1,10 @@
 import type { RestRoute } from "./adapter";
 import { authRestRoutes } from "./auth";
+import { visitorRestRoutes } from "./visitor";
 
 /** Every documented REST path; each domain adds its list here. */
 export const restRoutes: RestRoute[] = [
   { method: "GET", url: "/account/profile", handler: (caller) => caller.account.profile() },
   ...authRestRoutes,
+  ...visitorRestRoutes,
 ];

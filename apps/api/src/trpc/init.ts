@@ -7,11 +7,11 @@ const t = initTRPC.context<Context>().create({
   transformer: superjson,
   errorFormatter({ shape, error }) {
     // every client reads {title, detail}; stack traces never leave the server
-    const { body } = toErrorResponse(error);
+    const { body, reason } = toErrorResponse(error);
     return {
       ...shape,
       message: body.detail,
-      data: { ...shape.data, stack: undefined, title: body.title, detail: body.detail },
+      data: { ...shape.data, stack: undefined, title: body.title, detail: body.detail, reason },
     };
   },
 });

@@ -2,12 +2,26 @@
 import type {} from "@fastify/cookie";
 import { accountRouter } from "../routers/account";
 import { authRouter } from "../routers/auth";
+import {
+  checkoutRouter,
+  congressRouter,
+  gatedRouter,
+  packagesRouter,
+  participationRouter,
+  videoRouter,
+} from "../routers/congress";
 import { systemRouter } from "../routers/system";
 import { createCallerFactory, router } from "./init";
 
 export const appRouter = router({
   account: accountRouter,
   auth: authRouter,
+  checkout: checkoutRouter,
+  congress: congressRouter,
+  gated: gatedRouter,
+  packages: packagesRouter,
+  participation: participationRouter,
+  video: videoRouter,
   system: systemRouter,
 });
 

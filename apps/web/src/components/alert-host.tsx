@@ -51,7 +51,15 @@ export function AlertHost() {
           <DialogContent
             role={dialog.mode === "error" || dialog.mode === "question" ? "alertdialog" : "dialog"}
           >
-            <DialogTitle className={dialog.mode === "error" ? "text-red-800" : undefined}>
+            <DialogTitle
+              className={
+                dialog.mode === "error"
+                  ? "text-red-800"
+                  : dialog.mode === "success"
+                    ? "text-green-800"
+                    : undefined
+              }
+            >
               {dialog.title}
             </DialogTitle>
             <DialogDescription>{dialog.detail}</DialogDescription>

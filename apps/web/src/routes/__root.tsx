@@ -1,12 +1,14 @@
 import { MSG } from "@app/shared";
 import type { QueryClient } from "@tanstack/react-query";
-import { createRootRouteWithContext, Link, Outlet } from "@tanstack/react-router";
+import { useQuery } from "@tanstack/react-query";
+import { createRootRouteWithContext, Link, Outlet, useLocation } from "@tanstack/react-router";
 import { AlertHost } from "@/components/alert-host";
 import { Footer } from "@/components/layout/footer";
 import { Header } from "@/components/layout/header";
 import { Page } from "@/components/layout/page";
 import type { AuthContext } from "@/lib/auth";
-import type { Trpc } from "@/lib/trpc";
+import { type Trpc, trpc } from "@/lib/trpc";
+import { GatedPage } from "./-components/gated-page";
 
 export interface RouterContext {
   queryClient: QueryClient;
@@ -38,7 +40,20 @@ function RootLayout() {
   );
 }
 
+/** Unknown paths may be one of the password-gated pages, whose paths only the server knows. */
 function NotFound() {
+  const { pathname } = useLocation();
+  const gated = useQuery({
+    ...trpc.gated.resolve.queryOptions({ path: pathname }),
+    retry: false,
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+  if (gated.isPending) {
+    return null;
+  }
+  if (gated.data) {
+    return <GatedPage path={pathname} kind={gated.data.kind} />;
+  }
   return (
     <Page title={MSG.pageNotFoundTitle}>
       <p className="mb-4 text-slate-700">{MSG.pageNotFoundDetail}</p>

@@ -1,4 +1,4 @@
-import { addDays, type IsoDate } from "@app/shared";
+import { addDays, formatGermanDate, type IsoDate } from "@app/shared";
 import type { ContentData, ContentDay } from "../schema";
 
 /** Demo logins printed by `pnpm dev` and listed in the README. Never seeded in production. */
@@ -66,12 +66,6 @@ function day(name: string, count: number, exclusiveDate = ""): ContentDay {
       comment: `${name}: Vortrag ${i + 1}`,
     })),
   };
-}
-
-/** DD.MM.YYYY as the content editor stores exclusive dates. */
-function germanDay(date: IsoDate): string {
-  const [y, m, d] = date.split("-");
-  return `${d}.${m}.${y}`;
 }
 
 export interface DemoCongress {
@@ -207,8 +201,8 @@ export function demoContents(today: IsoDate): { id: number; congressId: number; 
       data: {
         days: [
           day("Tag 1: Bindung", 3),
-          day("Tag 2: Beziehung", 3, germanDay(today)),
-          day("Tag 3: Familie", 2, germanDay(addDays(today, 1))),
+          day("Tag 2: Beziehung", 3, formatGermanDate(today)),
+          day("Tag 3: Familie", 2, formatGermanDate(addDays(today, 1))),
         ],
       },
     },

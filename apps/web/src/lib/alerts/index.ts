@@ -17,3 +17,12 @@ export function errorBody(error: unknown): ErrorBody {
 export function showError(error: unknown): Promise<boolean> {
   return alerts.error(errorBody(error));
 }
+
+/** The machine-readable reason the server gave for a refusal (e.g. which access check failed). */
+export function errorReason(error: unknown): string | undefined {
+  if (error instanceof TRPCClientError) {
+    const reason = (error.data as { reason?: unknown } | undefined)?.reason;
+    return typeof reason === "string" ? reason : undefined;
+  }
+  return undefined;
+}

@@ -66,6 +66,8 @@ export function createAlertStore(options: { durationMs?: number } = {}) {
     info: (text: string, title?: string) => push("info", text, title),
     /** an error dialog with the server's title and detail */
     error: (error: ErrorBody) => openDialog({ mode: "error", title: error.title, detail: error.detail }),
+    /** a success dialog that waits until it is closed */
+    successDialog: (title: string, detail: string) => openDialog({ mode: "success", title, detail }),
     /** an info dialog that waits until it is closed */
     notice: (title: string, detail: string) => openDialog({ mode: "info", title, detail }),
     /** a question: resolves true when confirmed */

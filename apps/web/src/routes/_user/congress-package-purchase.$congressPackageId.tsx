@@ -1,11 +1,11 @@
 import { createFileRoute } from "@tanstack/react-router";
-import { Placeholder } from "@/components/layout/page";
+import { PurchaseRedirect } from "../-components/purchase-redirect";
 
 export const Route = createFileRoute("/_user/congress-package-purchase/$congressPackageId")({
-  component: () => (
-    <Placeholder
-      title="Weiterleitung zur Kasse"
-      text="Die Weiterleitung zum Kauf des Kongresspakets folgt."
-    />
-  ),
+  component: Purchase,
 });
+
+function Purchase() {
+  const { congressPackageId } = Route.useParams();
+  return <PurchaseRedirect category="pac" id={congressPackageId} />;
+}

@@ -1,6 +1,101 @@
-import { createFileRoute } from "@tanstack/react-router";
-import { Placeholder } from "@/components/layout/page";
+import { MSG } from "@app/shared";
+import { useQuery } from "@tanstack/react-query";
+import { createFileRoute, Link, useNavigate } from "@tanstack/react-router";
+import { useEffect } from "react";
+import { Page } from "@/components/layout/page";
+import { Button } from "@/components/ui/button";
+import { Card } from "@/components/ui/card";
+import { VideoDays } from "@/components/visitor/video-days";
+import { alerts } from "@/lib/alerts";
+import { trpc } from "@/lib/trpc";
 
 export const Route = createFileRoute("/_user/congress-package/$congressPackageId")({
-  component: () => <Placeholder title="Kongresspaket" text="Die Inhalte dieses Kongresspakets folgen." />,
+  component: PackagePage,
 });
+
+function isInternal(link: string): boolean {
+  return link.startsWith("/") && !link.startsWith("//");
+}
+
+function Crosssell({ description, link }: { description: string; link: string | null }) {
+  return (
+    <aside aria-label="Empfehlung" className="mt-12 rounded-lg border border-amber-200 bg-amber-50 p-5">
+      <p className="text-slate-800">{description}</p>
+      {link && (
+        <Button asChild className="mt-3" variant="secondary">
+          {isInternal(link) ? (
+            <a href={link}>Mehr erfahren</a>
+          ) : (
+            <a href={link} target="_blank" rel="noopener noreferrer">
+              Mehr erfahren
+            </a>
+          )}
+        </Button>
+      )}
+    </aside>
+  );
+}
+
+function PackagePage() {
+  const { congressPackageId } = Route.useParams();
+  const navigate = useNavigate();
+  const page = useQuery({
+    ...trpc.packages.page.queryOptions({ packageId: Number(congressPackageId) }),
+    retry: false,
+  });
+  const notQualified = page.data !== undefined && !page.data.isQualified;
+
+  useEffect(() => {
+    if (page.isError) {
+      void alerts
+        .error({ title: MSG.defaultErrorTitle, detail: MSG.defaultErrorDetail })
+        .then(() => navigate({ to: "/" }));
+    }
+  }, [page.isError, navigate]);
+  useEffect(() => {
+    if (notQualified) {
+      void alerts.error({ title: MSG.defaultErrorTitle, detail: MSG.packageNotBought });
+    }
+  }, [notQualified]);
+
+  const data = page.data;
+  if (!data) {
+    return (
+      <p role="status" className="text-slate-600">
+        {page.isError ? "" : "Das Kongresspaket wird geladen …"}
+      </p>
+    );
+  }
+  const pkg = data.packageData;
+  return (
+    <Page title={pkg.name}>
+      <p className="-mt-4 mb-6 text-slate-600">{pkg.congress.title}</p>
+      {pkg.description && (
+        <p className="mb-8 max-w-3xl whitespace-pre-line text-slate-700">{pkg.description}</p>
+      )}
+      {!data.isQualified ? (
+        <Card className="max-w-xl">
+          <h2 className="text-xl font-semibold text-slate-900">{MSG.packageNotBought}</h2>
+          <p className="mt-2 text-slate-700">
+            Sobald Sie das Kongresspaket erworben haben, finden Sie hier alle Videos.
+          </p>
+          <Button asChild className="mt-4">
+            <Link to="/congress-package-purchase/$congressPackageId" params={{ congressPackageId }}>
+              Jetzt kaufen
+            </Link>
+          </Button>
+        </Card>
+      ) : data.notice ? (
+        <Card className="max-w-xl">
+          <p className="text-slate-800">{data.notice}</p>
+        </Card>
+      ) : (
+        <VideoDays
+          days={pkg.contents}
+          emptyText="Für dieses Kongresspaket sind noch keine Videos eingestellt."
+        />
+      )}
+      {pkg.crosssell && <Crosssell description={pkg.crosssell.description} link={pkg.crosssell.link} />}
+    </Page>
+  );
+}

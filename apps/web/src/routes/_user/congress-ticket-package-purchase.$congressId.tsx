@@ -1,11 +1,11 @@
 import { createFileRoute } from "@tanstack/react-router";
-import { Placeholder } from "@/components/layout/page";
+import { PurchaseRedirect } from "../-components/purchase-redirect";
 
 export const Route = createFileRoute("/_user/congress-ticket-package-purchase/$congressId")({
-  component: () => (
-    <Placeholder
-      title="Weiterleitung zur Kasse"
-      text="Die Weiterleitung zum Kauf von Ticket und Kongresspaket folgt."
-    />
-  ),
+  component: Purchase,
 });
+
+function Purchase() {
+  const { congressId } = Route.useParams();
+  return <PurchaseRedirect category="ticpac" id={congressId} />;
+}

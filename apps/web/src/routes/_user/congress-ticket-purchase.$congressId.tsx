@@ -1,8 +1,9 @@
 import { createFileRoute } from "@tanstack/react-router";
-import { Placeholder } from "@/components/layout/page";
+import { PurchaseRedirect } from "../-components/purchase-redirect";
 
-export const Route = createFileRoute("/_user/congress-ticket-purchase/$congressId")({
-  component: () => (
-    <Placeholder title="Weiterleitung zur Kasse" text="Die Weiterleitung zum Ticketkauf folgt." />
-  ),
-});
+export const Route = createFileRoute("/_user/congress-ticket-purchase/$congressId")({ component: Purchase });
+
+function Purchase() {
+  const { congressId } = Route.useParams();
+  return <PurchaseRedirect category="tic" id={congressId} />;
+}

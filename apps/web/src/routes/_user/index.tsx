@@ -1,8 +1,133 @@
-import { createFileRoute } from "@tanstack/react-router";
-import { Placeholder } from "@/components/layout/page";
+import { checkoutReturnMessage, MSG, parseCustom } from "@app/shared";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { createFileRoute, useNavigate } from "@tanstack/react-router";
+import { useEffect, useRef } from "react";
+import { z } from "zod";
+import { Page } from "@/components/layout/page";
+import { Button } from "@/components/ui/button";
+import { EventCard } from "@/components/visitor/event-card";
+import { PackageCard } from "@/components/visitor/package-card";
+import { alerts, showError } from "@/lib/alerts";
+import { trpc } from "@/lib/trpc";
+import type { EventView } from "@/lib/types";
 
 export const Route = createFileRoute("/_user/")({
-  component: () => (
-    <Placeholder title="Übersicht" text="Ihre Veranstaltungen und Kongresspakete erscheinen hier in Kürze." />
-  ),
+  validateSearch: z.object({ custom: z.string().max(500).optional().catch(undefined) }),
+  component: Overview,
 });
+
+/** The return from the checkout carries `custom=pid-..|cat-..`: thank the buyer once, then clean the address. */
+function useCheckoutReturn() {
+  const { custom } = Route.useSearch();
+  const navigate = useNavigate();
+  const handled = useRef(false);
+  useEffect(() => {
+    if (custom === undefined || handled.current) {
+      return;
+    }
+    handled.current = true;
+    const parsed = parseCustom(custom);
+    void navigate({ to: "/", search: {}, replace: true });
+    if (parsed) {
+      const message = checkoutReturnMessage(parsed.cat);
+      void alerts.successDialog(message.title, message.detail);
+    }
+  }, [custom, navigate]);
+}
+
+function CardSkeletons({ count }: { count: number }) {
+  return (
+    <div className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3" aria-hidden="true">
+      {Array.from({ length: count }, (_, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: static placeholders
+        <div key={i} className="h-72 animate-pulse rounded-lg bg-slate-200" />
+      ))}
+    </div>
+  );
+}
+
+function Overview() {
+  useCheckoutReturn();
+  const queryClient = useQueryClient();
+  const overview = useQuery(trpc.congress.overview.queryOptions());
+  const cancel = useMutation(
+    trpc.participation.cancel.mutationOptions({
+      onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.congress.overview.queryKey() }),
+    }),
+  );
+  const failed = overview.isError;
+  useEffect(() => {
+    if (failed) {
+      void alerts.error({ title: MSG.congressesLoadFailed, detail: MSG.supportContact });
+    }
+  }, [failed]);
+
+  const onCancel = async (event: EventView) => {
+    if (event.participationId === null) {
+      return;
+    }
+    const confirmed = await alerts.confirm({
+      title: MSG.participationCancelTitle,
+      detail: `${MSG.participationCancelQuestion} (${event.title})`,
+      confirmLabel: "Teilnahme stornieren",
+    });
+    if (!confirmed) {
+      return;
+    }
+    try {
+      await cancel.mutateAsync({ participationId: event.participationId });
+      alerts.success(MSG.participationCancelled);
+    } catch (error) {
+      await showError(error);
+    }
+  };
+
+  const user = overview.data?.user;
+  return (
+    <Page title={user ? `Hallo ${user.firstname} ${user.lastname}!` : "Übersicht"}>
+      {failed && (
+        <div role="alert" className="mb-8 rounded-lg border border-red-200 bg-red-50 p-5 text-red-900">
+          <p className="font-semibold">{MSG.congressesLoadFailed}</p>
+          <p className="mt-1">{MSG.supportContact}</p>
+          <Button variant="secondary" className="mt-3" onClick={() => void overview.refetch()}>
+            Erneut versuchen
+          </Button>
+        </div>
+      )}
+      <section aria-labelledby="events-heading" aria-busy={overview.isPending} className="mb-12">
+        <h2 id="events-heading" className="mb-4 text-xl font-semibold text-slate-900">
+          Aktuelle Veranstaltungen
+        </h2>
+        {overview.isPending && <CardSkeletons count={3} />}
+        {overview.data && overview.data.events.length === 0 && (
+          <p className="text-slate-700">
+            Zurzeit sind keine Veranstaltungen geplant. Schauen Sie bald wieder vorbei!
+          </p>
+        )}
+        {overview.data && overview.data.events.length > 0 && (
+          <div className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+            {overview.data.events.map((event) => (
+              <EventCard key={event.id} event={event} onCancel={onCancel} />
+            ))}
+          </div>
+        )}
+      </section>
+      <section aria-labelledby="packages-heading" aria-busy={overview.isPending}>
+        <h2 id="packages-heading" className="mb-4 text-xl font-semibold text-slate-900">
+          Kongresspakete
+        </h2>
+        {overview.isPending && <CardSkeletons count={2} />}
+        {overview.data && overview.data.packages.length === 0 && (
+          <p className="text-slate-700">Zurzeit sind keine Kongresspakete verfügbar.</p>
+        )}
+        {overview.data && overview.data.packages.length > 0 && (
+          <div className="grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
+            {overview.data.packages.map((pkg) => (
+              <PackageCard key={pkg.id} pkg={pkg} />
+            ))}
+          </div>
+        )}
+      </section>
+    </Page>
+  );
+}

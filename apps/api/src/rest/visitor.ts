@@ -1,0 +1,41 @@
+import type { RestRoute } from "./adapter";
+import { readForm } from "./form";
+
+const param = (req: { params: unknown }, name: string): string =>
+  String((req.params as Record<string, unknown>)[name] ?? "");
+
+/** The visitor-area paths of spec section 7 (events, participation, packages). */
+export const visitorRestRoutes: RestRoute[] = [
+  { method: "GET", url: "/congress", handler: async (caller) => (await caller.congress.overview()).events },
+  {
+    method: "GET",
+    url: "/congress/:id",
+    handler: (caller, req) => caller.congress.get({ congressId: param(req, "id") as unknown as number }),
+  },
+  {
+    method: "POST",
+    url: "/participation",
+    status: 201,
+    handler: async (caller, req) => {
+      const { fields } = await readForm(req);
+      return caller.participation.create({ congressId: fields.congressId as unknown as number });
+    },
+  },
+  {
+    method: "DELETE",
+    url: "/participation/:id",
+    handler: (caller, req) =>
+      caller.participation.cancel({ participationId: param(req, "id") as unknown as number }),
+  },
+  {
+    method: "GET",
+    url: "/congress-package/is-user-qualified/:id",
+    handler: (caller, req) => caller.packages.page({ packageId: param(req, "id") as unknown as number }),
+  },
+  {
+    method: "GET",
+    url: "/congress-package/:id",
+    handler: (caller, req) => caller.packages.get({ packageId: param(req, "id") as unknown as number }),
+  },
+  { method: "GET", url: "/congress-package", handler: (caller) => caller.packages.list() },
+];

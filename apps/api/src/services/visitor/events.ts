@@ -1,0 +1,184 @@
+import { type DbOrTx, schema } from "@app/db";
+import {
+  berlinDate,
+  type ContentType,
+  eventTiming,
+  type IsoDate,
+  isTicketed,
+  MSG,
+  OVERVIEW_MAX_EVENTS,
+  type StoredDay,
+  vimeoEmbedUrl,
+  visibleDays,
+} from "@app/shared";
+import { and, asc, desc, eq, gte, sql } from "drizzle-orm";
+import { AppError } from "../../lib/app-error";
+import { loadViewer, type Viewer, type ViewerCtx } from "./viewer";
+
+const { congresses, congressContents, participations, congressTicketOrders } = schema;
+
+export interface EventView {
+  id: number;
+  title: string;
+  description: string;
+  picture: string | null;
+  webinar: boolean;
+  /** only for participants (and staff): the link is what a ticket pays for */
+  webinarUrl: string | null;
+  webinarStartTime: string | null;
+  firstDay: IsoDate;
+  lastDay: IsoDate | null;
+  digistoreIdTicket: number;
+  digistoreIdTicketAndPackage: number;
+  ticketed: boolean;
+  inProgress: boolean;
+  inFuture: boolean;
+  inPast: boolean;
+  /** the visitor's participation; for a ticketed event it counts only with a paid ticket order */
+  participationId: number | null;
+  currentUserParticipating: boolean;
+  ticketBought: boolean;
+}
+
+const paidTicket = (userId: number) =>
+  sql<boolean>`EXISTS (SELECT 1 FROM ${congressTicketOrders} WHERE ${congressTicketOrders.congressId} = ${congresses.id} AND ${congressTicketOrders.userId} = ${userId} AND ${congressTicketOrders.status} = 'paid')`;
+
+/** Events with the visitor's participation and ticket state, in one query. */
+function selectEvents(db: DbOrTx, userId: number) {
+  return db
+    .select({
+      congress: congresses,
+      participationId: participations.id,
+      ticketBought: paidTicket(userId),
+    })
+    .from(congresses)
+    .leftJoin(
+      participations,
+      and(eq(participations.congressId, congresses.id), eq(participations.userId, userId)),
+    );
+}
+
+type EventRow = Awaited<ReturnType<ReturnType<typeof selectEvents>["where"]>>[number];
+
+function toEventView(row: EventRow, today: IsoDate, viewer: Viewer): EventView {
+  const c = row.congress;
+  const ticketed = isTicketed(c);
+  const participating = row.participationId !== null && (!ticketed || row.ticketBought);
+  return {
+    id: c.id,
+    title: c.title,
+    description: c.description,
+    picture: c.picture,
+    webinar: c.webinar,
+    webinarUrl: participating || viewer.isStaff ? c.webinarUrl : null,
+    webinarStartTime: c.webinarStartTime,
+    firstDay: c.firstDay,
+    lastDay: c.lastDay,
+    digistoreIdTicket: c.digistoreIdTicket,
+    digistoreIdTicketAndPackage: c.digistoreIdTicketAndPackage,
+    ticketed,
+    ...eventTiming(c.firstDay, c.lastDay, today),
+    participationId: participating ? row.participationId : null,
+    currentUserParticipating: participating,
+    ticketBought: row.ticketBought,
+  };
+}
+
+/** Overview: at most 6 visible events that are in progress or in the future, newest first. */
+export async function overviewEvents(db: DbOrTx, viewer: Viewer, today = berlinDate()): Promise<EventView[]> {
+  const rows = await selectEvents(db, viewer.id)
+    .where(
+      and(
+        eq(congresses.visible, true),
+        gte(sql`coalesce(${congresses.lastDay}, ${congresses.firstDay})`, today),
+      ),
+    )
+    .orderBy(desc(congresses.createdAt), desc(congresses.id))
+    .limit(OVERVIEW_MAX_EVENTS);
+  return rows.map((row) => toEventView(row, today, viewer));
+}
+
+/** One event as the participation and purchase screens see it; invisible events exist only for staff. */
+export async function getEvent(ctx: ViewerCtx, congressId: number): Promise<EventView> {
+  const viewer = await loadViewer(ctx);
+  const [row] = await selectEvents(ctx.db, viewer.id).where(eq(congresses.id, congressId));
+  if (!row || (!row.congress.visible && !viewer.isStaff)) {
+    throw new AppError("NOT_FOUND", `congress ${congressId}`, MSG.eventNotFound, MSG.eventNotFound);
+  }
+  return toEventView(row, berlinDate(), viewer);
+}
+
+export interface PlayableVideo {
+  url: string;
+  /** privacy-friendly player address, or null when the URL is not one of the video host's */
+  embedUrl: string | null;
+  comment: string;
+}
+
+export interface PlayableDay {
+  name: string;
+  videos: PlayableVideo[];
+}
+
+/** The stored contents of congresses as the player needs them; hidden days are left out entirely. */
+export async function playableDays(
+  db: DbOrTx,
+  congressId: number,
+  today: IsoDate,
+  options: { ignoreExclusiveDates?: boolean } = {},
+): Promise<PlayableDay[]> {
+  const rows = await db
+    .select({ type: congressContents.type, data: congressContents.data })
+    .from(congressContents)
+    .where(eq(congressContents.congressId, congressId))
+    .orderBy(asc(congressContents.id));
+  const days = visibleDays(
+    rows.map((r) => ({ type: r.type as ContentType, days: (r.data.days ?? []) as StoredDay[] })),
+    today,
+    options,
+  );
+  return days.map((day) => ({
+    name: day.name,
+    videos: day.videos.map((v) => ({ ...v, embedUrl: vimeoEmbedUrl(v.url) })),
+  }));
+}
+
+/** Why the event content was refused, in the order of the spec's checks. */
+export type ContentDenial = "not-visible" | "past" | "not-started" | "not-participating";
+
+function deny(reason: ContentDenial, title: string, detail: string): AppError {
+  return new AppError("FORBIDDEN", `event content refused: ${reason}`, detail, title, reason);
+}
+
+/**
+ * The event content page: the four access checks of the spec in their order (staff bypass them), then the
+ * videos of the days visible today. Nothing is sent for a refused visitor.
+ */
+export async function eventContent(
+  ctx: ViewerCtx,
+  congressId: number,
+): Promise<{ congress: EventView; days: PlayableDay[] }> {
+  const viewer = await loadViewer(ctx);
+  const today = berlinDate();
+  const [row] = await selectEvents(ctx.db, viewer.id).where(eq(congresses.id, congressId));
+  if (!row) {
+    throw new AppError("NOT_FOUND", `congress ${congressId}`, MSG.congressNotFound, MSG.congressNotFound);
+  }
+  const congress = toEventView(row, today, viewer);
+  if (!viewer.isStaff) {
+    if (!row.congress.visible) {
+      throw deny("not-visible", MSG.congressNotFound, MSG.congressNotFound);
+    }
+    if (congress.inPast) {
+      throw deny("past", MSG.eventOverTitle, MSG.eventOver);
+    }
+    if (!congress.inProgress) {
+      throw deny("not-started", MSG.eventNotStartedTitle, MSG.eventNotStarted);
+    }
+    if (!congress.currentUserParticipating) {
+      throw deny("not-participating", MSG.notParticipatingTitle, MSG.notParticipating);
+    }
+  }
+  const days = await playableDays(ctx.db, congressId, today, { ignoreExclusiveDates: viewer.isStaff });
+  return { congress, days };
+}

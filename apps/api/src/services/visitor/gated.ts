@@ -1,0 +1,147 @@
+import { createHash, timingSafeEqual } from "node:crypto";
+import { schema } from "@app/db";
+import {
+  fillMessage,
+  formatGermanDateTime,
+  GATED_PACKAGE_COUPLE_THERAPY_ID,
+  GATED_PACKAGE_DEATH_CONGRESS_ID,
+  MSG,
+} from "@app/shared";
+import { and, eq } from "drizzle-orm";
+import { AppError } from "../../lib/app-error";
+import { hit, LIMITS } from "../../lib/rate-limit";
+import type { Context } from "../../trpc/context";
+import { deathCongressClosedUntil } from "./packages";
+import { loadViewer, type ViewerCtx } from "./viewer";
+
+export type GatedKind = "couple-therapy" | "death-congress";
+
+interface GatedPage {
+  kind: GatedKind;
+  packageId: number;
+  password: string;
+}
+
+function gatedPages(env: Context["env"]): Map<string, GatedPage> {
+  return new Map([
+    [
+      env.GATED_PATH_COUPLE_THERAPY,
+      {
+        kind: "couple-therapy",
+        packageId: GATED_PACKAGE_COUPLE_THERAPY_ID,
+        password: env.GATED_PASSWORD_COUPLE_THERAPY,
+      },
+    ],
+    [
+      env.GATED_PATH_DEATH_CONGRESS,
+      {
+        kind: "death-congress",
+        packageId: GATED_PACKAGE_DEATH_CONGRESS_ID,
+        password: env.GATED_PASSWORD_DEATH_CONGRESS,
+      },
+    ],
+  ]);
+}
+
+const normalise = (path: string) => (path.length > 1 ? path.replace(/\/+$/, "") : path);
+
+function findPage(env: Context["env"], path: string): GatedPage {
+  const page = gatedPages(env).get(normalise(path));
+  if (!page) {
+    throw new AppError("NOT_FOUND", "no gated page at this path");
+  }
+  return page;
+}
+
+/**
+ * Whether a path is one of the two password-gated pages. The paths live in the server's configuration only,
+ * so the web app asks before it shows its not-found page.
+ */
+export function resolveGatedPath(env: Context["env"], path: string): { kind: GatedKind } {
+  return { kind: findPage(env, path).kind };
+}
+
+export interface GatedStatus {
+  kind: GatedKind;
+  packageId: number;
+  /** the visitor may watch: go to the package page */
+  unlocked: boolean;
+  /** German text while the page is not open yet (death congress before its date) */
+  closedNotice: string | null;
+}
+
+async function isUnlocked(ctx: ViewerCtx, userId: number, packageId: number): Promise<boolean> {
+  const { packageUnlocks, congressPackageOrders } = schema;
+  const [unlock] = await ctx.db
+    .select({ id: packageUnlocks.userId })
+    .from(packageUnlocks)
+    .where(and(eq(packageUnlocks.userId, userId), eq(packageUnlocks.congressPackageId, packageId)));
+  if (unlock) {
+    return true;
+  }
+  const [paid] = await ctx.db
+    .select({ id: congressPackageOrders.id })
+    .from(congressPackageOrders)
+    .where(
+      and(
+        eq(congressPackageOrders.userId, userId),
+        eq(congressPackageOrders.congressPackageId, packageId),
+        eq(congressPackageOrders.status, "paid"),
+      ),
+    )
+    .limit(1);
+  return Boolean(paid);
+}
+
+export async function gatedStatus(ctx: ViewerCtx, path: string): Promise<GatedStatus> {
+  const page = findPage(ctx.env, path);
+  const viewer = await loadViewer(ctx);
+  const closedUntil = deathCongressClosedUntil(ctx.env, viewer, page.packageId);
+  return {
+    kind: page.kind,
+    packageId: page.packageId,
+    unlocked: closedUntil === null && (await isUnlocked(ctx, viewer.id, page.packageId)),
+    closedNotice: closedUntil
+      ? fillMessage(MSG.gatedNotActiveYet, { date: `${formatGermanDateTime(closedUntil)} Uhr` })
+      : null,
+  };
+}
+
+/** Compares in constant time (hashing first makes the lengths equal). */
+function samePassword(given: string, expected: string): boolean {
+  const a = createHash("sha256").update(given, "utf8").digest();
+  const b = createHash("sha256").update(expected, "utf8").digest();
+  return timingSafeEqual(a, b);
+}
+
+/**
+ * Checks the package password (exact, case-sensitive) and, when right, unlocks the package for this account
+ * so its normal package page shows the videos from now on.
+ */
+export async function unlockGated(
+  ctx: ViewerCtx & Pick<Context, "ip">,
+  path: string,
+  password: string,
+): Promise<{ packageId: number }> {
+  const page = findPage(ctx.env, path);
+  const viewer = await loadViewer(ctx);
+  await hit(ctx.db, `gated:ip:${ctx.ip}`, LIMITS.gatedPerIp);
+  await hit(ctx.db, `gated:account:${viewer.id}`, LIMITS.gatedPerAccount);
+  if (deathCongressClosedUntil(ctx.env, viewer, page.packageId)) {
+    throw new AppError("FORBIDDEN", "gated page not open yet", MSG.gatedPasswordTitle);
+  }
+  if (!samePassword(password, page.password)) {
+    throw new AppError(
+      "FORBIDDEN",
+      "wrong package password",
+      MSG.wrongPassword,
+      MSG.wrongPassword,
+      "wrong-password",
+    );
+  }
+  await ctx.db
+    .insert(schema.packageUnlocks)
+    .values({ userId: viewer.id, congressPackageId: page.packageId })
+    .onConflictDoNothing();
+  return { packageId: page.packageId };
+}

@@ -1,0 +1,99 @@
+import { schema } from "@app/db";
+import { berlinDate, eventTiming, isTicketed, MSG } from "@app/shared";
+import { and, desc, eq } from "drizzle-orm";
+import { AppError } from "../../lib/app-error";
+import { loadViewer, type ViewerCtx } from "./viewer";
+
+const { congresses, participations } = schema;
+
+export interface ParticipationView {
+  id: number;
+  congress: { id: number; title: string };
+  createdAt: Date;
+}
+
+async function ownParticipations(ctx: ViewerCtx, userId: number): Promise<ParticipationView[]> {
+  const rows = await ctx.db
+    .select({
+      id: participations.id,
+      createdAt: participations.createdAt,
+      congressId: congresses.id,
+      title: congresses.title,
+    })
+    .from(participations)
+    .innerJoin(congresses, eq(congresses.id, participations.congressId))
+    .where(eq(participations.userId, userId))
+    .orderBy(desc(participations.createdAt), desc(participations.id));
+  return rows.map((r) => ({
+    id: r.id,
+    createdAt: r.createdAt,
+    congress: { id: r.congressId, title: r.title },
+  }));
+}
+
+/**
+ * Signs the visitor up for a free event. Events with a ticket id get their participation from the paid
+ * ticket order only, never here.
+ */
+export async function createParticipation(ctx: ViewerCtx, congressId: number): Promise<ParticipationView> {
+  const viewer = await loadViewer(ctx);
+  const [congress] = await ctx.db.select().from(congresses).where(eq(congresses.id, congressId));
+  if (!congress || (!congress.visible && !viewer.isStaff)) {
+    throw new AppError("NOT_FOUND", `congress ${congressId}`, MSG.eventNotFound, MSG.eventNotFound);
+  }
+  if (isTicketed(congress)) {
+    throw new AppError(
+      "FORBIDDEN",
+      "ticketed event",
+      MSG.ticketRequired,
+      MSG.ticketRequiredTitle,
+      "ticket-required",
+    );
+  }
+  if (eventTiming(congress.firstDay, congress.lastDay, berlinDate()).inPast) {
+    throw new AppError("FORBIDDEN", "event over", MSG.eventOver, MSG.eventOverTitle, "past");
+  }
+  const [created] = await ctx.db
+    .insert(participations)
+    .values({ userId: viewer.id, congressId })
+    .onConflictDoNothing()
+    .returning();
+  if (!created) {
+    throw new AppError(
+      "CONFLICT",
+      "already participating",
+      MSG.alreadyParticipating,
+      MSG.alreadyParticipating,
+      "already",
+    );
+  }
+  return {
+    id: created.id,
+    createdAt: created.createdAt,
+    congress: { id: congress.id, title: congress.title },
+  };
+}
+
+/** Cancels one's own participation in an event without ticket id; answers the remaining participations. */
+export async function cancelParticipation(
+  ctx: ViewerCtx,
+  participationId: number,
+): Promise<ParticipationView[]> {
+  const viewer = await loadViewer(ctx);
+  const [row] = await ctx.db
+    .select({ id: participations.id, congress: congresses })
+    .from(participations)
+    .innerJoin(congresses, eq(congresses.id, participations.congressId))
+    // another user's participation looks exactly like a missing one
+    .where(and(eq(participations.id, participationId), eq(participations.userId, viewer.id)));
+  if (!row) {
+    throw new AppError("NOT_FOUND", `participation ${participationId}`, MSG.eventNotFound);
+  }
+  if (isTicketed(row.congress)) {
+    throw new AppError("FORBIDDEN", "ticketed participation", MSG.participationCancelTicketed);
+  }
+  await ctx.db
+    .delete(participations)
+    .where(and(eq(participations.id, participationId), eq(participations.userId, viewer.id)));
+  return ownParticipations(ctx, viewer.id);
+}

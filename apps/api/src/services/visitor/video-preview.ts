@@ -1,0 +1,117 @@
+import { createHash } from "node:crypto";
+import { type DbOrTx, schema } from "@app/db";
+import { vimeoId } from "@app/shared";
+import { eq, sql } from "drizzle-orm";
+import type { Context } from "../../trpc/context";
+
+export interface VideoPreview {
+  title: string | null;
+  /** served from our origin, so the placeholder makes no request to the video host */
+  thumbnailUrl: string | null;
+}
+
+const FETCH_TIMEOUT_MS = 3000;
+const RETRY_FAILED_AFTER_MS = 60 * 60 * 1000;
+const MAX_THUMBNAIL_BYTES = 2_000_000;
+export const THUMBNAIL_PATH = "/uploads/video-previews/";
+
+export const previewKey = (url: string) => createHash("sha256").update(url).digest("hex");
+
+const inFlight = new Map<string, Promise<VideoPreview>>();
+
+/** Only videos that are part of some congress content get a preview; nobody can make us fetch anything else. */
+async function isKnownVideo(db: DbOrTx, url: string): Promise<boolean> {
+  const probe = JSON.stringify({ days: [{ videos: [{ url }] }] });
+  const result = await db.execute(
+    sql`SELECT 1 FROM ${schema.congressContents} WHERE ${schema.congressContents.data} @> ${probe}::jsonb LIMIT 1`,
+  );
+  return result.rows.length > 0;
+}
+
+async function fetchPreview(oembedUrl: string, url: string) {
+  const endpoint = new URL(oembedUrl);
+  endpoint.searchParams.set("url", url);
+  endpoint.searchParams.set("width", "640");
+  const response = await fetch(endpoint, { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
+  if (!response.ok) {
+    throw new Error(`oEmbed answered ${response.status}`);
+  }
+  const data = (await response.json()) as { title?: unknown; thumbnail_url?: unknown };
+  const title = typeof data.title === "string" ? data.title.slice(0, 300) : null;
+  let thumbnail: Buffer | null = null;
+  let thumbnailType: string | null = null;
+  if (typeof data.thumbnail_url === "string") {
+    const image = await fetch(data.thumbnail_url, { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
+    const type = image.headers.get("content-type") ?? "";
+    if (image.ok && /^image\/(jpeg|png|webp)$/.test(type)) {
+      const bytes = Buffer.from(await image.arrayBuffer());
+      if (bytes.length <= MAX_THUMBNAIL_BYTES) {
+        thumbnail = bytes;
+        thumbnailType = type;
+      }
+    }
+  }
+  return { title, thumbnail, thumbnailType };
+}
+
+async function loadOrFetch(ctx: Pick<Context, "db" | "env" | "log">, url: string, key: string) {
+  const { videoPreviews } = schema;
+  const [cached] = await ctx.db.select().from(videoPreviews).where(eq(videoPreviews.key, key));
+  const fresh =
+    cached && (!cached.failedAt || Date.now() - cached.failedAt.getTime() < RETRY_FAILED_AFTER_MS);
+  if (fresh) {
+    return { title: cached.title, hasThumbnail: cached.thumbnail !== null };
+  }
+  try {
+    const preview = await fetchPreview(ctx.env.VIMEO_OEMBED_URL, url);
+    const row = { key, url, ...preview, failedAt: null, fetchedAt: new Date() };
+    await ctx.db
+      .insert(videoPreviews)
+      .values(row)
+      .onConflictDoUpdate({ target: videoPreviews.key, set: row });
+    return { title: preview.title, hasThumbnail: preview.thumbnail !== null };
+  } catch (error) {
+    // the video host is unreachable: the placeholder works without title and picture; retry later
+    ctx.log.warn({ err: error, url }, "video preview unavailable");
+    const row = { key, url, title: null, thumbnail: null, thumbnailType: null, failedAt: new Date() };
+    await ctx.db
+      .insert(videoPreviews)
+      .values(row)
+      .onConflictDoUpdate({ target: videoPreviews.key, set: row });
+    return { title: null, hasThumbnail: false };
+  }
+}
+
+/** Title and thumbnail of a video, fetched once from the host's oEmbed endpoint and kept. */
+export async function videoPreview(
+  ctx: Pick<Context, "db" | "env" | "log">,
+  url: string,
+): Promise<VideoPreview> {
+  if (!vimeoId(url) || !(await isKnownVideo(ctx.db, url))) {
+    return { title: null, thumbnailUrl: null };
+  }
+  const key = previewKey(url);
+  let pending = inFlight.get(key);
+  if (!pending) {
+    pending = loadOrFetch(ctx, url, key)
+      .then(({ title, hasThumbnail }) => ({
+        title,
+        thumbnailUrl: hasThumbnail ? `${THUMBNAIL_PATH}${key}` : null,
+      }))
+      .finally(() => inFlight.delete(key));
+    inFlight.set(key, pending);
+  }
+  return pending;
+}
+
+export async function videoThumbnail(
+  db: DbOrTx,
+  key: string,
+): Promise<{ data: Buffer; type: string } | null> {
+  const { videoPreviews } = schema;
+  const [row] = await db
+    .select({ data: videoPreviews.thumbnail, type: videoPreviews.thumbnailType })
+    .from(videoPreviews)
+    .where(eq(videoPreviews.key, key));
+  return row?.data && row.type ? { data: row.data, type: row.type } : null;
+}

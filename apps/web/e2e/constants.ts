@@ -1,0 +1,7 @@
+/** Configuration the e2e server starts the API with, shared with the tests. */
+export const E2E_GATED = {
+  couple: { path: "/e2e-paartherapie-7c1f9a", password: "Paar-Passwort-2026" },
+  death: { path: "/e2e-tod-und-sterben-3b8d2e", password: "Sterben-Passwort-2026" },
+} as const;
+
+export const fakeOrigin = () => `http://127.0.0.1:${process.env.E2E_FAKE_PORT}`;

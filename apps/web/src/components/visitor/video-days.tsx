@@ -1,0 +1,35 @@
+import type { PlayableDay } from "@/lib/types";
+import { VideoPlayer } from "./video-player";
+
+/** The days of an event or package, each with its videos. */
+export function VideoDays({ days, emptyText }: { days: PlayableDay[]; emptyText: string }) {
+  if (days.length === 0) {
+    return <p className="text-slate-700">{emptyText}</p>;
+  }
+  return (
+    <div className="flex flex-col gap-10">
+      {days.map((day, dayIndex) => (
+        // days have no id of their own; their order is fixed by the editor
+        // biome-ignore lint/suspicious/noArrayIndexKey: see above
+        <section key={dayIndex} aria-labelledby={`day-${dayIndex}`}>
+          <h2 id={`day-${dayIndex}`} className="mb-4 text-xl font-semibold text-slate-900">
+            {day.name}
+          </h2>
+          {day.videos.length === 0 ? (
+            <p className="text-slate-700">Für diesen Tag sind noch keine Videos eingestellt.</p>
+          ) : (
+            <ul className="grid gap-6 md:grid-cols-2">
+              {day.videos.map((video, videoIndex) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: the same video may appear twice in a day
+                <li key={videoIndex} className="flex flex-col gap-2">
+                  <VideoPlayer video={video} label={video.comment || `Video ${videoIndex + 1}`} />
+                  {video.comment && <p className="text-sm text-slate-700">{video.comment}</p>}
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+      ))}
+    </div>
+  );
+}
