@@ -120,7 +120,6 @@ export const MSG = {
   checkoutReturnTicketPackage:
     "Sobald die Zahlung bestätigt ist, sind Sie für die Veranstaltung angemeldet und erhalten zusätzlich das Kongresspaket. Beides finden Sie dann hier in Ihrer Übersicht.",
   gatedNotActiveYet: "Dieses Kongresspaket ist ab dem {date} verfügbar.",
-  gatedPasswordTitle: "Passwort erforderlich",
 
   // ours: shell
   pageNotFoundTitle: "Seite nicht gefunden",

@@ -93,6 +93,9 @@ async function isUnlocked(ctx: ViewerCtx, userId: number, packageId: number): Pr
   return Boolean(paid);
 }
 
+const closedNotice = (until: Date) =>
+  fillMessage(MSG.gatedNotActiveYet, { date: `${formatGermanDateTime(until)} Uhr` });
+
 export async function gatedStatus(ctx: ViewerCtx, path: string): Promise<GatedStatus> {
   const page = findPage(ctx.env, path);
   const viewer = await loadViewer(ctx);
@@ -101,9 +104,7 @@ export async function gatedStatus(ctx: ViewerCtx, path: string): Promise<GatedSt
     kind: page.kind,
     packageId: page.packageId,
     unlocked: closedUntil === null && (await isUnlocked(ctx, viewer.id, page.packageId)),
-    closedNotice: closedUntil
-      ? fillMessage(MSG.gatedNotActiveYet, { date: `${formatGermanDateTime(closedUntil)} Uhr` })
-      : null,
+    closedNotice: closedUntil ? closedNotice(closedUntil) : null,
   };
 }
 
@@ -127,8 +128,14 @@ export async function unlockGated(
   const viewer = await loadViewer(ctx);
   await hit(ctx.db, `gated:ip:${ctx.ip}`, LIMITS.gatedPerIp);
   await hit(ctx.db, `gated:account:${viewer.id}`, LIMITS.gatedPerAccount);
-  if (deathCongressClosedUntil(ctx.env, viewer, page.packageId)) {
-    throw new AppError("FORBIDDEN", "gated page not open yet", MSG.gatedPasswordTitle);
+  const closedUntil = deathCongressClosedUntil(ctx.env, viewer, page.packageId);
+  if (closedUntil) {
+    throw new AppError(
+      "FORBIDDEN",
+      "gated page not open yet",
+      closedNotice(closedUntil),
+      MSG.defaultErrorTitle,
+    );
   }
   if (!samePassword(password, page.password)) {
     throw new AppError(

@@ -660,6 +660,7 @@ describe("gated pages", () => {
     );
     const unlock = await call("unlock", user.id, { path: deathPath, password: "Tod-Passwort" }, "10.0.3.1");
     expect(unlock.status).toBe(403);
+    expect(unlock.error?.detail).toBe(status.data.closedNotice);
     const page = await call("page", user.id, { packageId: 3 });
     expect(page.data.isQualified).toBe(false);
     expect(page.body).not.toContain(deathUrl);
