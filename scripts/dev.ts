@@ -15,6 +15,8 @@ import {
   runMigrations,
   seedDemo,
 } from "@app/db";
+import { DEV_IPN_PASSPHRASE } from "../apps/api/src/env";
+import { startCheckoutSimulator } from "../apps/api/src/simulator/checkout-simulator";
 
 const root = resolve(import.meta.dirname, "..");
 if (existsSync(resolve(root, ".env"))) {
@@ -24,6 +26,7 @@ if (existsSync(resolve(root, ".env"))) {
 const API_PORT = 3000;
 const WEB_PORT = 5173;
 const MAIL_WEB_PORT = 1080;
+const SIMULATOR_PORT = 3001;
 const MAIL_SMTP_PORT = 1025;
 const children: ChildProcess[] = [];
 const log = (line: string) => console.log(`\x1b[36m[dev]\x1b[0m ${line}`);
@@ -83,6 +86,7 @@ async function waitFor(url: string, timeoutMs = 90_000): Promise<boolean> {
 
 let stopping = false;
 let stopDatabase: () => Promise<void> = async () => {};
+let stopSimulator: () => Promise<void> = async () => {};
 
 async function stop(code: number): Promise<never> {
   if (!stopping) {
@@ -110,6 +114,7 @@ async function stop(code: number): Promise<never> {
           }),
       ),
     );
+    await stopSimulator().catch(() => undefined);
     await stopDatabase().catch((error: unknown) => log(`PostgreSQL: ${String(error)}`));
     log("Alles gestoppt.");
   }
@@ -164,6 +169,17 @@ async function main(): Promise<void> {
     "--mail-directory",
     `${defaultLocalStateDir}/maildev`,
   ]);
+  const appUrl = process.env.APP_URL ?? `http://localhost:${WEB_PORT}`;
+  // the local Digistore24 stand-in: purchases in dev go through the real IPN path (docs/decisions.md)
+  const simulator = process.env.DIGISTORE_PRODUCT_URL
+    ? null
+    : await startCheckoutSimulator({
+        port: SIMULATOR_PORT,
+        ipnUrl: `http://127.0.0.1:${API_PORT}/api/digistore/ipn`,
+        appUrl,
+        passphrase: process.env.DIGISTORE_IPN_PASSPHRASE ?? DEV_IPN_PASSPHRASE,
+      });
+  stopSimulator = async () => simulator?.close();
   const apiDir = resolve(root, "apps/api");
   const webDir = resolve(root, "apps/web");
   start(
@@ -176,7 +192,8 @@ async function main(): Promise<void> {
       DATABASE_URL: database.url,
       PORT: String(API_PORT),
       SMTP_URL: process.env.SMTP_URL ?? `smtp://127.0.0.1:${MAIL_SMTP_PORT}`,
-      APP_URL: process.env.APP_URL ?? `http://localhost:${WEB_PORT}`,
+      APP_URL: appUrl,
+      ...(simulator && { DIGISTORE_PRODUCT_URL: simulator.productUrl }),
     },
     apiDir,
   );
@@ -202,6 +219,7 @@ async function main(): Promise<void> {
     Web-App:        http://localhost:${WEB_PORT}
     API:            http://localhost:${API_PORT}  (/readyz, /trpc, /api)
     Mail-Postfach:  http://localhost:${MAIL_WEB_PORT}  (SMTP 127.0.0.1:${MAIL_SMTP_PORT})
+    Testkasse:      ${simulator ? `${simulator.url}  (simulierte Digistore24-Bestellungen)` : "aus (DIGISTORE_PRODUCT_URL gesetzt)"}
     Datenbank:      ${database.embedded ? "eingebettetes PostgreSQL in .data/postgres" : "DATABASE_URL"}
 
     Demo-Logins:

@@ -6,6 +6,7 @@ process.env.E2E_PORT ??= String(await freePort());
 process.env.E2E_SMTP_PORT ??= String(await freePort());
 process.env.E2E_MAIL_PORT ??= String(await freePort());
 process.env.E2E_FAKE_PORT ??= String(await freePort());
+process.env.E2E_SIMULATOR_PORT ??= String(await freePort());
 const baseURL = `http://127.0.0.1:${process.env.E2E_PORT}`;
 
 export default defineConfig({

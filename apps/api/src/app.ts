@@ -13,6 +13,7 @@ import type { Env } from "./env";
 import { registerHealth } from "./health";
 import type { MailDispatcher } from "./mail/outbox";
 import { registerRestRoutes } from "./rest/adapter";
+import { registerDigistoreIpn } from "./rest/digistore";
 import { installErrorHandlers } from "./rest/errors";
 import { restRoutes } from "./rest/routes";
 import { registerWebApp } from "./static";
@@ -109,6 +110,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     },
   });
   registerRestRoutes(app, restRoutes, createContext);
+  registerDigistoreIpn(app, { db, env, mail: options.mail });
   registerHealth(app, db);
   registerUploads(app, db);
 

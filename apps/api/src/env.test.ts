@@ -28,6 +28,7 @@ describe("loadEnv", () => {
       GATED_PASSWORD_COUPLE_THERAPY: "geheim-1",
       GATED_PATH_DEATH_CONGRESS: "/ts-1a2b3c4d5e",
       GATED_PASSWORD_DEATH_CONGRESS: "geheim-2",
+      DIGISTORE_IPN_PASSPHRASE: "eine-echte-passphrase",
       STAFF_EMAILS: " Team@Example.com, ,b@example.com",
     });
     expect(env.NODE_ENV).toBe("production");

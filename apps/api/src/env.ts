@@ -3,6 +3,7 @@ import { z } from "zod";
 
 /** Placeholder secrets of .env.example; production refuses to start with them. */
 export const DEV_JWT_SECRET = "dev-only-jwt-secret-change-me-0123456789abcdef";
+export const DEV_IPN_PASSPHRASE = "dev-only-ipn-passphrase";
 export const DEV_GATED = {
   couplePath: "/paartherapie-aufzeichnung-demo",
   couplePassword: "demo-paartherapie",
@@ -49,6 +50,8 @@ const EnvSchema = z
     MIGRATE_ON_START: bool,
     /** the checkout provider's product URL; the product id is appended */
     DIGISTORE_PRODUCT_URL: z.string().url().default("https://www.digistore24.com/product/"),
+    /** passphrase of the Digistore24 IPN signature (sha_sign) */
+    DIGISTORE_IPN_PASSPHRASE: z.string().min(8).default(DEV_IPN_PASSPHRASE),
     /** staff whitelist (comma-separated e-mail addresses) that bypasses the event and package date checks */
     STAFF_EMAILS: emailList,
     GATED_PATH_COUPLE_THERAPY: gatedPath.default(DEV_GATED.couplePath),
@@ -68,6 +71,7 @@ const EnvSchema = z
       ctx.addIssue({ code: "custom", path: ["DATABASE_URL"], message: "in Produktion erforderlich" });
     }
     const devValues: [keyof typeof env, string][] = [
+      ["DIGISTORE_IPN_PASSPHRASE", DEV_IPN_PASSPHRASE],
       ["GATED_PATH_COUPLE_THERAPY", DEV_GATED.couplePath],
       ["GATED_PASSWORD_COUPLE_THERAPY", DEV_GATED.couplePassword],
       ["GATED_PATH_DEATH_CONGRESS", DEV_GATED.deathPath],

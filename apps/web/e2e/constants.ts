@@ -4,4 +4,5 @@ export const E2E_GATED = {
   death: { path: "/e2e-tod-und-sterben-3b8d2e", password: "Sterben-Passwort-2026" },
 } as const;
 
-export const fakeOrigin = () => `http://127.0.0.1:${process.env.E2E_FAKE_PORT}`;
+/** the checkout simulator standing in for Digistore24 */
+export const simulatorOrigin = () => `http://localhost:${process.env.E2E_SIMULATOR_PORT}`;

@@ -14,6 +14,7 @@ import {
   seedDemo,
   startEmbeddedPostgres,
 } from "@app/db";
+import { startCheckoutSimulator } from "../../api/src/simulator/checkout-simulator";
 import { E2E_GATED } from "./constants";
 
 const root = resolve(import.meta.dirname, "../../..");
@@ -21,27 +22,17 @@ const port = process.env.E2E_PORT ?? "3100";
 const smtpPort = process.env.E2E_SMTP_PORT ?? "2525";
 const mailPort = process.env.E2E_MAIL_PORT ?? "2080";
 const fakePort = process.env.E2E_FAKE_PORT ?? "2081";
+const simulatorPort = process.env.E2E_SIMULATOR_PORT ?? "2082";
 const fakeOrigin = `http://127.0.0.1:${fakePort}`;
 
-/**
- * What is outside our reach, faked at the wire: the checkout provider's product page (it shows what it
- * received) and the video host's oEmbed endpoint with a thumbnail.
- */
+/** The video host's oEmbed endpoint with a thumbnail, faked at the wire (the checkout is the simulator). */
 const PIXEL_PNG = Buffer.from(
   "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==",
   "base64",
 );
 const fakes = createServer((req, res) => {
   const url = new URL(req.url ?? "/", fakeOrigin);
-  if (url.pathname.startsWith("/product/")) {
-    const params = [...url.searchParams].map(
-      ([k, v]) => `<li data-key="${k}">${k}=${v.replace(/</g, "&lt;")}</li>`,
-    );
-    res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
-    res.end(
-      `<!doctype html><html lang="de"><title>Fake-Kasse</title><h1>Fake-Kasse Produkt ${url.pathname.slice(9)}</h1><ul>${params.join("")}</ul></html>`,
-    );
-  } else if (url.pathname === "/oembed.json") {
+  if (url.pathname === "/oembed.json") {
     const id = url.searchParams.get("url")?.match(/(\d+)$/)?.[1] ?? "?";
     res.writeHead(200, { "content-type": "application/json" });
     res.end(JSON.stringify({ title: `Vortrag ${id}`, thumbnail_url: `${fakeOrigin}/thumbnail.png` }));
@@ -53,6 +44,14 @@ const fakes = createServer((req, res) => {
   }
 });
 await new Promise<void>((done) => fakes.listen(Number(fakePort), "127.0.0.1", done));
+
+const passphrase = randomBytes(16).toString("hex");
+const simulator = await startCheckoutSimulator({
+  port: Number(simulatorPort),
+  ipnUrl: `http://127.0.0.1:${port}/api/digistore/ipn`,
+  appUrl: `http://127.0.0.1:${port}`,
+  passphrase,
+});
 
 const pg = await startEmbeddedPostgres({
   dataDir: `${defaultLocalStateDir}/e2e-pg-${process.pid}`,
@@ -84,7 +83,8 @@ const api = spawn(process.execPath, [resolve(root, "apps/api/dist/server.mjs")],
     APP_URL: `http://127.0.0.1:${port}`,
     SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
     LOG_LEVEL: "warn",
-    DIGISTORE_PRODUCT_URL: `${fakeOrigin}/product/`,
+    DIGISTORE_PRODUCT_URL: simulator.productUrl,
+    DIGISTORE_IPN_PASSPHRASE: passphrase,
     VIMEO_OEMBED_URL: `${fakeOrigin}/oembed.json`,
     GATED_PATH_COUPLE_THERAPY: E2E_GATED.couple.path,
     GATED_PASSWORD_COUPLE_THERAPY: E2E_GATED.couple.password,
@@ -105,6 +105,7 @@ async function stop(code: number): Promise<void> {
   }
   maildev.kill("SIGTERM");
   fakes.close();
+  await simulator.close();
   await pg.stop();
   process.exit(code);
 }

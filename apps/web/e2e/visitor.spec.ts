@@ -1,5 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
-import { E2E_GATED, fakeOrigin } from "./constants";
+import { E2E_GATED, simulatorOrigin } from "./constants";
 import { confirmDialog, DEMO, expectAccessible, login, newConfirmedUser } from "./fixtures";
 
 /** Logs in and waits for the overview, so the session cookie is set before the next navigation. */
@@ -96,8 +96,8 @@ test("a ticketed event offers the tickets instead of a free sign-up", async ({ p
   await page.getByRole("link", { name: "Ticket kaufen" }).click();
 
   // the fake checkout shows what it received
-  await expect(page.getByRole("heading", { name: "Fake-Kasse Produkt 500101" })).toBeVisible();
-  expect(page.url().startsWith(`${fakeOrigin()}/product/500101?`)).toBe(true);
+  await expect(page.getByRole("heading", { name: "Testkasse: Produkt 500101" })).toBeVisible();
+  expect(page.url().startsWith(`${simulatorOrigin()}/product/500101?`)).toBe(true);
   const url = new URL(page.url());
   expect(url.searchParams.get("email")).toBe(user.email);
   expect(url.searchParams.get("first_name")).toBe("Erika");
@@ -110,7 +110,7 @@ test("a package purchase passes the voucher, and the return from the checkout th
 }) => {
   await loginAsParticipant(page);
   await page.goto("/congress-package-purchase/5");
-  await expect(page.getByRole("heading", { name: "Fake-Kasse Produkt 400005" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Testkasse: Produkt 400005" })).toBeVisible();
   const url = new URL(page.url());
   expect(url.searchParams.get("voucher")).toBe("FRUEHBUCHER");
   expect(url.searchParams.get("custom")).toMatch(/\|pid-5\|cat-pac$/);
@@ -122,7 +122,7 @@ test("a package purchase passes the voucher, and the return from the checkout th
 
 test("an unknown product shows the server's error and goes to the overview", async ({ page }) => {
   await loginAsParticipant(page);
-  await page.goto("/congress-ticket-purchase/4");
+  await page.goto("/congress-ticket-purchase/5");
   await expect(page.getByRole("alertdialog")).toContainText("Dieses Produkt wird derzeit nicht angeboten.");
   await page.getByRole("alertdialog").getByRole("button", { name: "OK" }).click();
   await expect(page).toHaveURL(/\/$/);

@@ -17,6 +17,9 @@ export const MAIL_NAMES = [
   "migration-set-password",
   "participation-confirmation",
   "event-day",
+  "order-package",
+  "order-ticket",
+  "order-ticket-package",
 ] as const;
 export type MailName = (typeof MAIL_NAMES)[number];
 
@@ -86,5 +89,56 @@ export const MAIL_CATALOGUE: Record<MailName, MailDefinition> = {
     defaultSubject: "Heute: {{congressTitle}}",
     defaultContent:
       '<p>Hallo {{userFullName}},</p><p>heute geht es los: <strong>{{congressTitle}}</strong>.</p><p><a href="{{url}}" class="button">Zu den Videos</a></p>',
+  },
+  "order-package": {
+    name: "order-package",
+    description: "Nach dem Kauf eines Kongresspakets (auch bei einer Bestellung durch das Team).",
+    variables: {
+      ...COMMON_VARIABLES,
+      productName: "Name des Kongresspakets oder der Veranstaltung",
+      url: "Link zur Übersicht",
+    },
+    sample: {
+      ...COMMON_SAMPLE,
+      productName: "Online-Kongress Beziehung & Bindung",
+      url: "https://example.com/",
+    },
+    defaultSubject: "Ihr Kongresspaket: {{productName}}",
+    defaultContent:
+      '<p>Hallo {{userFullName}},</p><p>vielen Dank! Ihr Kongresspaket <strong>{{productName}}</strong> ist freigeschaltet. Sie finden es in Ihrer Übersicht.</p><p><a href="{{url}}" class="button">Zur Übersicht</a></p>',
+  },
+  "order-ticket": {
+    name: "order-ticket",
+    description: "Nach dem Kauf eines Tickets (auch bei einer Bestellung durch das Team).",
+    variables: {
+      ...COMMON_VARIABLES,
+      productName: "Name des Kongresspakets oder der Veranstaltung",
+      url: "Link zur Übersicht",
+    },
+    sample: {
+      ...COMMON_SAMPLE,
+      productName: "Online-Kongress Beziehung & Bindung",
+      url: "https://example.com/",
+    },
+    defaultSubject: "Ihr Ticket: {{productName}}",
+    defaultContent:
+      '<p>Hallo {{userFullName}},</p><p>vielen Dank! Ihr Ticket für <strong>{{productName}}</strong> ist gebucht und Sie sind angemeldet.</p><p><a href="{{url}}" class="button">Zur Übersicht</a></p>',
+  },
+  "order-ticket-package": {
+    name: "order-ticket-package",
+    description: "Nach dem Kauf von Ticket und Kongresspaket.",
+    variables: {
+      ...COMMON_VARIABLES,
+      productName: "Name des Kongresspakets oder der Veranstaltung",
+      url: "Link zur Übersicht",
+    },
+    sample: {
+      ...COMMON_SAMPLE,
+      productName: "Online-Kongress Beziehung & Bindung",
+      url: "https://example.com/",
+    },
+    defaultSubject: "Ihr Ticket und Kongresspaket: {{productName}}",
+    defaultContent:
+      '<p>Hallo {{userFullName}},</p><p>vielen Dank! Ihr Ticket für <strong>{{productName}}</strong> ist gebucht und das Kongresspaket freigeschaltet. Beides finden Sie in Ihrer Übersicht.</p><p><a href="{{url}}" class="button">Zur Übersicht</a></p>',
   },
 };

@@ -1,5 +1,6 @@
 import type { RestRoute } from "./adapter";
 import { authRestRoutes } from "./auth";
+import { orderRestRoutes } from "./orders";
 import { visitorRestRoutes } from "./visitor";
 
 /** Every documented REST path; each domain adds its list here. */
@@ -7,4 +8,5 @@ export const restRoutes: RestRoute[] = [
   { method: "GET", url: "/account/profile", handler: (caller) => caller.account.profile() },
   ...authRestRoutes,
   ...visitorRestRoutes,
+  ...orderRestRoutes,
 ];

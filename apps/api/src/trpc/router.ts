@@ -10,6 +10,7 @@ import {
   participationRouter,
   videoRouter,
 } from "../routers/congress";
+import { ordersRouter } from "../routers/orders";
 import { systemRouter } from "../routers/system";
 import { createCallerFactory, router } from "./init";
 
@@ -19,6 +20,7 @@ export const appRouter = router({
   checkout: checkoutRouter,
   congress: congressRouter,
   gated: gatedRouter,
+  orders: ordersRouter,
   packages: packagesRouter,
   participation: participationRouter,
   video: videoRouter,

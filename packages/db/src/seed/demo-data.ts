@@ -131,6 +131,8 @@ export function demoCongresses(today: IsoDate): DemoCongress[] {
         "Drei Tage mit Expertinnen und Experten aus Psychotherapie, Pädagogik und Forschung rund um Bindung, Beziehung und Familie. Alle Vorträge stehen während des Kongresses als Video bereit.",
       firstDay: addDays(today, -1),
       lastDay: addDays(today, 1),
+      digistoreIdTicket: 500201,
+      digistoreIdTicketAndPackage: 500202,
     },
     {
       ...base,
@@ -276,7 +278,10 @@ export function demoPackages(today: IsoDate): DemoPackage[] {
 /** What the demo participant owns, so the overview shows every case. */
 export const DEMO_PARTICIPANT_STATE = {
   participations: [3, 4, 5, 6],
-  ticketOrders: [{ congressId: 6, externalId: "DEMO-TICKET-1", status: "paid" }],
+  ticketOrders: [
+    { congressId: 4, externalId: "DEMO-TICKET-2", status: "paid" },
+    { congressId: 6, externalId: "DEMO-TICKET-1", status: "paid" },
+  ],
   packageOrders: [
     { congressPackageId: 2, externalId: "DEMO-PACKAGE-1", status: "paid" },
     { congressPackageId: 4, externalId: "DEMO-PACKAGE-2", status: "canceled" },

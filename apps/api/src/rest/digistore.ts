@@ -1,0 +1,30 @@
+import type { Db } from "@app/db";
+import type { FastifyInstance } from "fastify";
+import type { Env } from "../env";
+import type { MailDispatcher } from "../mail/outbox";
+import { handleIpn } from "../services/commerce/ipn";
+
+/** Flattens a parsed form body to plain strings (the first value of a repeated field). */
+function formFields(body: unknown): Record<string, string> {
+  const fields: Record<string, string> = {};
+  if (body && typeof body === "object") {
+    for (const [key, value] of Object.entries(body)) {
+      const first = Array.isArray(value) ? value[0] : value;
+      if (typeof first === "string") {
+        fields[key] = first;
+      }
+    }
+  }
+  return fields;
+}
+
+/** Digistore24's instant payment notifications (form-encoded POST; answered with plain text `OK`). */
+export function registerDigistoreIpn(
+  app: FastifyInstance,
+  deps: { db: Db; env: Env; mail: MailDispatcher },
+): void {
+  app.post("/api/digistore/ipn", async (req, reply) => {
+    const answer = await handleIpn({ ...deps, log: req.log }, formFields(req.body));
+    return reply.status(answer.status).type("text/plain; charset=utf-8").send(answer.body);
+  });
+}

@@ -1,0 +1,82 @@
+import { expect, type Page, test } from "@playwright/test";
+import { simulatorOrigin } from "./constants";
+import { confirmDialog, login, newConfirmedUser, waitForMail } from "./fixtures";
+
+async function loginAs(page: Page, user: { email: string; password: string }) {
+  await page.goto("/login");
+  await login(page, user.email, user.password);
+  await expect(page.getByRole("heading", { level: 1, name: /^Hallo / })).toBeVisible();
+}
+
+/** Pays on the checkout simulator, which sends a signed IPN to our endpoint and returns to the overview. */
+async function payOnSimulator(page: Page, productId: number) {
+  await expect(page.getByRole("heading", { name: `Testkasse: Produkt ${productId}` })).toBeVisible();
+  await page.getByRole("button", { name: "Bezahlen" }).click();
+  await confirmDialog(page, "Vielen Dank für Ihren Kauf!");
+  await expect(page).toHaveURL(/\/$/);
+}
+
+test("a ticket for a running event bought through the checkout opens its videos", async ({
+  page,
+  request,
+}) => {
+  const user = await newConfirmedUser(request, "e2e-buy-ticket");
+  await loginAs(page, user);
+  const card = page.getByRole("article", { name: "Online-Kongress Beziehung & Bindung" });
+  await card.getByRole("link", { name: "Teilnehmen" }).click();
+  await expect(page.getByRole("heading", { name: "Ticket erforderlich" })).toBeVisible();
+  await page.getByRole("link", { name: "Ticket kaufen" }).click();
+  await payOnSimulator(page, 500201);
+
+  await card.getByRole("link", { name: "Zu den Videos" }).click();
+  await expect(page.getByRole("heading", { name: "Tag 1: Bindung" })).toBeVisible();
+  const mail = await waitForMail(user.email, "Ihr Ticket: Online-Kongress Beziehung & Bindung");
+  expect(mail.html).toContain("Erika Muster");
+});
+
+test("a ticket for a future event shows the ticket-bought label instead of the cancel button", async ({
+  page,
+  request,
+}) => {
+  const user = await newConfirmedUser(request, "e2e-future-ticket");
+  await loginAs(page, user);
+  await page.goto("/congress-ticket-purchase/6");
+  await payOnSimulator(page, 500101);
+  const card = page.getByRole("article", { name: "Kongress Trauer und Abschied" });
+  await expect(card.getByText("Ticket gekauft")).toBeVisible();
+  await expect(card.getByRole("button", { name: "Teilnahme stornieren" })).toHaveCount(0);
+});
+
+test("a bought package opens, and a refund from the checkout removes access again", async ({
+  page,
+  request,
+}) => {
+  const user = await newConfirmedUser(request, "e2e-buy-package");
+  await loginAs(page, user);
+  const card = page.getByRole("region", { name: "Kongresspakete" }).getByRole("article", {
+    name: "Kongresspaket Beziehung & Bindung",
+  });
+  await card.getByRole("link", { name: "Jetzt kaufen" }).click();
+  await payOnSimulator(page, 400002);
+  await expect(card.getByText("Status: bezahlt")).toBeVisible();
+  await card.getByRole("link", { name: "Kongresspaket öffnen" }).click();
+  await expect(page.getByRole("button", { name: /^Video abspielen/ }).first()).toBeVisible();
+
+  // the provider refunds: its IPN on_refund withdraws the package
+  await page.goto(`${simulatorOrigin()}/`);
+  await page
+    .getByRole("row", { name: new RegExp(user.email.replace(/[.+]/g, "\\$&")) })
+    .getByRole("button", {
+      name: "Erstatten",
+    })
+    .click();
+  await expect(
+    page.getByRole("row", { name: new RegExp(user.email.replace(/[.+]/g, "\\$&")) }),
+  ).toContainText("erstattet");
+  await page.goto("/congress-package/2");
+  await expect(page.getByRole("alertdialog")).toContainText("Kongresspaket nicht erworben");
+  await page.getByRole("alertdialog").getByRole("button", { name: "OK" }).click();
+  await expect(page.getByRole("button", { name: /^Video abspielen/ })).toHaveCount(0);
+  await page.goto("/");
+  await expect(card.getByText("Status: storniert")).toBeVisible();
+});
