@@ -4,12 +4,14 @@ import { eq } from "drizzle-orm";
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { THUMBNAIL_PATH, videoThumbnail } from "./services/visitor/video-preview";
 
-function sendImage(reply: FastifyReply, data: Buffer, type: string) {
-  return reply
-    .header("cache-control", "public, max-age=86400")
-    .header("x-content-type-options", "nosniff")
-    .type(type)
-    .send(data);
+function sendImage(reply: FastifyReply, data: Buffer, type: string, etag?: string) {
+  if (etag) {
+    // uploaded pictures are named after their content and never change
+    reply.header("etag", `"${etag}"`).header("cache-control", "public, max-age=31536000, immutable");
+  } else {
+    reply.header("cache-control", "public, max-age=86400");
+  }
+  return reply.header("x-content-type-options", "nosniff").type(type).send(data);
 }
 
 const notFound = (reply: FastifyReply) =>
@@ -24,9 +26,15 @@ export function registerUploads(app: FastifyInstance, db: Db): void {
   app.get<{ Params: { fileName: string } }>("/uploads/images/:fileName", async (req, reply) => {
     const { images } = schema;
     const [image] = await db
-      .select({ data: images.data, mimeType: images.mimeType })
+      .select({ data: images.data, mimeType: images.mimeType, sha256: images.sha256 })
       .from(images)
       .where(eq(images.fileName, req.params.fileName));
-    return image ? sendImage(reply, image.data, image.mimeType) : notFound(reply);
+    if (!image) {
+      return notFound(reply);
+    }
+    if (req.headers["if-none-match"] === `"${image.sha256}"`) {
+      return reply.status(304).send();
+    }
+    return sendImage(reply, image.data, image.mimeType, image.sha256);
   });
 }

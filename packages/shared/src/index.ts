@@ -1,5 +1,6 @@
 import "./zod-locale";
 
+export * from "./admin";
 export * from "./auth";
 export * from "./checkout";
 export * from "./constants";

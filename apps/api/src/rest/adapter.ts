@@ -9,7 +9,7 @@ export interface RestRoute {
   /** path below /api, as documented in the spec (the router ignores a trailing slash) */
   url: string;
   /** maps the request onto a tRPC procedure; the answer is sent as JSON */
-  handler: (caller: Caller, req: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+  handler: (caller: Caller, req: FastifyRequest, reply: FastifyReply, ctx: Context) => Promise<unknown>;
   status?: number;
 }
 
@@ -24,8 +24,8 @@ export function registerRestRoutes(
 ): void {
   for (const route of routes) {
     const handler = async (req: FastifyRequest, reply: FastifyReply) => {
-      const caller = createCaller(await createContext(req, reply));
-      const result = await route.handler(caller, req, reply);
+      const ctx = await createContext(req, reply);
+      const result = await route.handler(createCaller(ctx), req, reply, ctx);
       return reply.status(route.status ?? 200).send(result ?? null);
     };
     app.route({ method: route.method, url: `/api${route.url}`, handler });

@@ -1,4 +1,5 @@
 import type { RestRoute } from "./adapter";
+import { adminRestRoutes } from "./admin";
 import { authRestRoutes } from "./auth";
 import { orderRestRoutes } from "./orders";
 import { visitorRestRoutes } from "./visitor";
@@ -9,4 +10,5 @@ export const restRoutes: RestRoute[] = [
   ...authRestRoutes,
   ...visitorRestRoutes,
   ...orderRestRoutes,
+  ...adminRestRoutes,
 ];

@@ -1,4 +1,5 @@
 import type { RestRoute } from "./adapter";
+import { isAdmin } from "./admin";
 import { readForm } from "./form";
 
 const param = (req: { params: unknown }, name: string): string =>
@@ -6,7 +7,13 @@ const param = (req: { params: unknown }, name: string): string =>
 
 /** The visitor-area paths of spec section 7 (events, participation, packages). */
 export const visitorRestRoutes: RestRoute[] = [
-  { method: "GET", url: "/congress", handler: async (caller) => (await caller.congress.overview()).events },
+  {
+    // admins get every event (their table); visitors the events of their overview
+    method: "GET",
+    url: "/congress",
+    handler: async (caller, _req, _reply, ctx) =>
+      isAdmin(ctx) ? caller.admin.congresses.list() : (await caller.congress.overview()).events,
+  },
   {
     method: "GET",
     url: "/congress/:id",
@@ -37,5 +44,10 @@ export const visitorRestRoutes: RestRoute[] = [
     url: "/congress-package/:id",
     handler: (caller, req) => caller.packages.get({ packageId: param(req, "id") as unknown as number }),
   },
-  { method: "GET", url: "/congress-package", handler: (caller) => caller.packages.list() },
+  {
+    method: "GET",
+    url: "/congress-package",
+    handler: (caller, _req, _reply, ctx) =>
+      isAdmin(ctx) ? caller.admin.packages.list() : caller.packages.list(),
+  },
 ];

@@ -1,6 +1,7 @@
 // Fastify type augmentations must be visible wherever AppRouter is typed (also in the web app).
 import type {} from "@fastify/cookie";
 import { accountRouter } from "../routers/account";
+import { adminRouter } from "../routers/admin";
 import { authRouter } from "../routers/auth";
 import {
   checkoutRouter,
@@ -16,6 +17,7 @@ import { createCallerFactory, router } from "./init";
 
 export const appRouter = router({
   account: accountRouter,
+  admin: adminRouter,
   auth: authRouter,
   checkout: checkoutRouter,
   congress: congressRouter,

@@ -1,0 +1,104 @@
+import type { TCongressInput, TContentInput, TPackageInput, TUserUpdateInput } from "@app/shared";
+import type { FastifyRequest } from "fastify";
+import { z } from "zod";
+import { storeImage } from "../services/admin/images";
+import type { Context } from "../trpc/context";
+import type { Caller, RestRoute } from "./adapter";
+import { type FormData, jsonField, readForm } from "./form";
+
+const envelope = z.object({}).loose();
+const idParam = (req: FastifyRequest) => Number((req.params as { id?: string }).id) as number;
+export const isAdmin = (ctx: Context) => ctx.user?.roles.includes("ROLE_ADMIN") ?? false;
+
+/** Reads the form after the role check, and stores an uploaded picture (field newPicture) when there is one. */
+async function formWithPicture(caller: Caller, req: FastifyRequest, ctx: Context, field: string) {
+  await caller.admin.check();
+  const form: FormData = await readForm(req);
+  const data = jsonField(form, field, envelope) as Record<string, unknown>;
+  const file = form.files.find((f) => f.fieldName === "newPicture");
+  return file ? { ...data, picture: await storeImage(ctx.db, file.data) } : data;
+}
+
+/** The administration paths of spec section 7; the procedures check ROLE_ADMIN. */
+export const adminRestRoutes: RestRoute[] = [
+  {
+    method: "POST",
+    url: "/congress",
+    handler: async (caller, req, _reply, ctx) =>
+      caller.admin.congresses.save(
+        (await formWithPicture(caller, req, ctx, "congressData")) as TCongressInput,
+      ),
+  },
+  {
+    method: "DELETE",
+    url: "/congress/:id",
+    handler: (caller, req) => caller.admin.congresses.delete({ id: idParam(req) }),
+  },
+  {
+    method: "POST",
+    url: "/congress-package",
+    handler: async (caller, req, _reply, ctx) =>
+      caller.admin.packages.save(
+        (await formWithPicture(caller, req, ctx, "congressPackageData")) as TPackageInput,
+      ),
+  },
+  {
+    method: "DELETE",
+    url: "/congress-package/:id",
+    handler: (caller, req) => caller.admin.packages.delete({ id: idParam(req) }),
+  },
+  {
+    method: "GET",
+    url: "/user",
+    handler: (caller, req) => {
+      const query = req.query as Record<string, string | undefined>;
+      return caller.admin.users.list({
+        name: query.name,
+        email: query.email,
+        page: query.page as unknown as number,
+      });
+    },
+  },
+  {
+    method: "POST",
+    url: "/user",
+    handler: async (caller, req) =>
+      caller.admin.users.save(jsonField(await readForm(req), "userData", envelope) as TUserUpdateInput),
+  },
+  {
+    method: "DELETE",
+    url: "/user/:id",
+    handler: (caller, req) => caller.admin.users.delete({ id: idParam(req) }),
+  },
+  {
+    method: "GET",
+    url: "/congress-content",
+    handler: (caller, req) =>
+      caller.admin.contents.list({ search: (req.query as { search?: string }).search ?? "" }),
+  },
+  {
+    method: "POST",
+    url: "/congress-content",
+    handler: async (caller, req) =>
+      caller.admin.contents.saveForRest(
+        jsonField(await readForm(req), "congressContentData", envelope) as TContentInput,
+      ),
+  },
+  {
+    method: "DELETE",
+    url: "/congress-content/:id",
+    handler: (caller, req) => caller.admin.contents.delete({ id: idParam(req) }),
+  },
+  {
+    // the web app uploads a picture first (with progress) and then saves the form with its file name
+    method: "POST",
+    url: "/images",
+    status: 201,
+    handler: async (caller, req, _reply, ctx) => {
+      await caller.admin.check();
+      const file = (await readForm(req)).files[0];
+      const fileName = await storeImage(ctx.db, file?.data ?? Buffer.alloc(0));
+      return { fileName, url: `/uploads/images/${fileName}` };
+    },
+  },
+];

@@ -1,0 +1,54 @@
+import { ZCongressInput, ZContentInput, ZPackageInput, ZUserListInput, ZUserUpdateInput } from "@app/shared";
+import { z } from "zod";
+import { deleteCongress, listCongresses, saveCongress } from "../services/admin/congresses";
+import {
+  deleteContent,
+  listContents,
+  saveContent,
+  saveContentAnswerCongresses,
+} from "../services/admin/contents";
+import { deletePackage, listAllPackages, savePackage } from "../services/admin/packages";
+import { deleteUser, getUser, listUsers, setUserActive, updateUser } from "../services/admin/users";
+import { adminProcedure, router } from "../trpc/init";
+
+const byId = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
+
+/** Everything of /admin/manage; every procedure requires ROLE_ADMIN. */
+export const adminRouter = router({
+  /** lets the REST adapters refuse non-admins before they read an upload */
+  check: adminProcedure.query(() => true),
+  congresses: router({
+    list: adminProcedure.query(({ ctx }) => listCongresses(ctx.db)),
+    save: adminProcedure.input(ZCongressInput).mutation(({ ctx, input }) => saveCongress(ctx.db, input)),
+    delete: adminProcedure.input(byId).mutation(({ ctx, input }) => deleteCongress(ctx.db, input.id)),
+  }),
+  packages: router({
+    list: adminProcedure.query(({ ctx }) => listAllPackages(ctx.db)),
+    save: adminProcedure.input(ZPackageInput).mutation(({ ctx, input }) => savePackage(ctx.db, input)),
+    delete: adminProcedure.input(byId).mutation(({ ctx, input }) => deletePackage(ctx.db, input.id)),
+  }),
+  users: router({
+    list: adminProcedure.input(ZUserListInput).query(({ ctx, input }) => listUsers(ctx.db, input)),
+    get: adminProcedure.input(byId).query(({ ctx, input }) => getUser(ctx.db, input.id)),
+    save: adminProcedure
+      .input(ZUserUpdateInput)
+      .mutation(({ ctx, input }) => updateUser(ctx.db, ctx.user.id, input)),
+    setActive: adminProcedure
+      .input(byId.extend({ active: z.boolean() }))
+      .mutation(({ ctx, input }) => setUserActive(ctx.db, ctx.user.id, input.id, input.active)),
+    delete: adminProcedure
+      .input(byId)
+      .mutation(({ ctx, input }) => deleteUser(ctx.db, ctx.user.id, input.id)),
+  }),
+  contents: router({
+    list: adminProcedure
+      .input(z.object({ search: z.string().trim().max(200).default("") }).default({ search: "" }))
+      .query(({ ctx, input }) => listContents(ctx.db, input.search)),
+    save: adminProcedure.input(ZContentInput).mutation(({ ctx, input }) => saveContent(ctx.db, input)),
+    /** the spec's REST answer: the list of congresses */
+    saveForRest: adminProcedure
+      .input(ZContentInput)
+      .mutation(({ ctx, input }) => saveContentAnswerCongresses(ctx.db, input)),
+    delete: adminProcedure.input(byId).mutation(({ ctx, input }) => deleteContent(ctx.db, input.id)),
+  }),
+});

@@ -1,0 +1,151 @@
+import { type Db, schema } from "@app/db";
+import {
+  ADMIN_USERS_PAGE_SIZE,
+  MSG_ADMIN,
+  type Role,
+  type ZUserListInput,
+  type ZUserUpdateInput,
+} from "@app/shared";
+import { and, asc, count, desc, eq, ilike, type SQL, sql } from "drizzle-orm";
+import type { z } from "zod";
+import { AppError } from "../../lib/app-error";
+import { uniqueViolation } from "./db-errors";
+
+const { users, participations, congresses, refreshTokens } = schema;
+const NOT_FOUND = "Die Person wurde nicht gefunden.";
+
+/** `%text%` for ILIKE with the wildcards of the search text escaped. */
+const contains = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/**
+ * One page of the users table, filtered on the server by name (first plus last name) and e-mail, both
+ * case-insensitive "contains" (trigram indexes keep it fast with many users).
+ */
+export async function listUsers(db: Db, input: z.output<typeof ZUserListInput>) {
+  const filters: SQL[] = [];
+  if (input.name) {
+    filters.push(ilike(sql`lower(${users.firstname} || ' ' || ${users.lastname})`, contains(input.name)));
+  }
+  if (input.email) {
+    filters.push(ilike(sql`lower(${users.email})`, contains(input.email)));
+  }
+  const where = filters.length > 0 ? and(...filters) : undefined;
+  const [total] = await db.select({ n: count() }).from(users).where(where);
+  const rows = await db
+    .select({
+      id: users.id,
+      firstname: users.firstname,
+      lastname: users.lastname,
+      email: users.email,
+      admin: users.admin,
+      active: users.active,
+      newsletter: users.newsletter,
+      migrationPending: sql<boolean>`${users.migrationHash} IS NOT NULL`,
+      participations: sql<
+        string[]
+      >`coalesce((SELECT array_agg(c.title ORDER BY p.created_at) FROM ${participations} p JOIN ${congresses} c ON c.id = p.congress_id WHERE p.user_id = ${users.id}), '{}')`,
+    })
+    .from(users)
+    .where(where)
+    .orderBy(asc(users.lastname), asc(users.firstname), asc(users.id))
+    .limit(ADMIN_USERS_PAGE_SIZE)
+    .offset((input.page - 1) * ADMIN_USERS_PAGE_SIZE);
+  return { items: rows, total: total?.n ?? 0, page: input.page, pageSize: ADMIN_USERS_PAGE_SIZE };
+}
+
+/** The edit dialog: the user and their participations with congress title and time. */
+export async function getUser(db: Db, id: number) {
+  const [user] = await db
+    .select({
+      id: users.id,
+      firstname: users.firstname,
+      lastname: users.lastname,
+      email: users.email,
+      admin: users.admin,
+      active: users.active,
+    })
+    .from(users)
+    .where(eq(users.id, id));
+  if (!user) {
+    throw new AppError("NOT_FOUND", `user ${id}`, NOT_FOUND);
+  }
+  const list = await db
+    .select({ id: participations.id, congressTitle: congresses.title, createdAt: participations.createdAt })
+    .from(participations)
+    .innerJoin(congresses, eq(congresses.id, participations.congressId))
+    .where(eq(participations.userId, id))
+    .orderBy(desc(participations.createdAt));
+  return { ...user, participations: list };
+}
+
+/** Saves the edit dialog. An admin cannot take their own admin role or deactivate themselves. */
+export async function updateUser(db: Db, actorId: number, input: z.output<typeof ZUserUpdateInput>) {
+  if (input.id === actorId && !input.admin) {
+    throw new AppError("FORBIDDEN", "self demotion", MSG_ADMIN.cannotDemoteSelf);
+  }
+  if (input.id === actorId && !input.active) {
+    throw new AppError("FORBIDDEN", "self deactivation", MSG_ADMIN.cannotDeactivateSelf);
+  }
+  const roles: Role[] = input.admin ? ["ROLE_USER", "ROLE_ADMIN"] : ["ROLE_USER"];
+  try {
+    return await db.transaction(async (tx) => {
+      const [saved] = await tx
+        .update(users)
+        .set({
+          firstname: input.firstname,
+          lastname: input.lastname,
+          email: input.email,
+          active: input.active,
+          roles,
+        })
+        .where(eq(users.id, input.id))
+        .returning({ id: users.id, email: users.email, active: users.active, admin: users.admin });
+      if (!saved) {
+        throw new AppError("NOT_FOUND", `user ${input.id}`, NOT_FOUND);
+      }
+      if (!input.active) {
+        // a deactivated account loses its sessions at once
+        await tx.delete(refreshTokens).where(eq(refreshTokens.userId, input.id));
+      }
+      return saved;
+    });
+  } catch (error) {
+    if (uniqueViolation(error)) {
+      throw new AppError("CONFLICT", "email in use", MSG_ADMIN.emailInUse);
+    }
+    throw error;
+  }
+}
+
+/** The table's active switch, saved at once. */
+export async function setUserActive(db: Db, actorId: number, id: number, active: boolean) {
+  if (id === actorId && !active) {
+    throw new AppError("FORBIDDEN", "self deactivation", MSG_ADMIN.cannotDeactivateSelf);
+  }
+  return db.transaction(async (tx) => {
+    const [saved] = await tx
+      .update(users)
+      .set({ active })
+      .where(eq(users.id, id))
+      .returning({ id: users.id, active: users.active });
+    if (!saved) {
+      throw new AppError("NOT_FOUND", `user ${id}`, NOT_FOUND);
+    }
+    if (!active) {
+      await tx.delete(refreshTokens).where(eq(refreshTokens.userId, id));
+    }
+    return saved;
+  });
+}
+
+/** Deletes a user with participations, orders and sessions (foreign keys cascade). */
+export async function deleteUser(db: Db, actorId: number, id: number): Promise<{ id: number }> {
+  if (id === actorId) {
+    throw new AppError("FORBIDDEN", "self delete", MSG_ADMIN.cannotDeleteSelf);
+  }
+  const deleted = await db.delete(users).where(eq(users.id, id)).returning({ id: users.id });
+  if (deleted.length === 0) {
+    throw new AppError("NOT_FOUND", `user ${id}`, NOT_FOUND);
+  }
+  return { id };
+}

@@ -1,0 +1,87 @@
+import { describe, expect, it } from "vitest";
+import { extractIframeSrc, MSG_ADMIN, ZCongressInput, ZContentInput, ZPackageInput } from "./admin";
+
+describe("extractIframeSrc", () => {
+  it("takes the src of a pasted Vimeo embed code", () => {
+    const code =
+      '<iframe src="https://player.vimeo.com/video/76979871?h=8272103f6e&amp;badge=0" width="640" height="360" frameborder="0" allowfullscreen></iframe>';
+    expect(extractIframeSrc(code)).toBe("https://player.vimeo.com/video/76979871?h=8272103f6e&badge=0");
+    expect(extractIframeSrc("<iframe width='1' src='//player.vimeo.com/video/1'></iframe>")).toBe(
+      "https://player.vimeo.com/video/1",
+    );
+  });
+
+  it("leaves everything else as it is", () => {
+    const youtube = '<iframe src="https://www.youtube.com/embed/x"></iframe>';
+    expect(extractIframeSrc(youtube)).toBe(youtube);
+    expect(extractIframeSrc("https://vimeo.com/76979871")).toBe("https://vimeo.com/76979871");
+    const lookalike = '<iframe src="https://player.vimeo.com.evil.example/video/1"></iframe>';
+    expect(extractIframeSrc(lookalike)).toBe(lookalike);
+    expect(extractIframeSrc('<iframe src="">')).toBe('<iframe src="">');
+  });
+});
+
+describe("admin form rules", () => {
+  const event = {
+    title: "Kongress",
+    description: "Text",
+    firstCongressDay: { date: "2026-12-01" },
+    lastCongressDay: { date: "2026-12-03" },
+  };
+
+  it("requires title, description and the first day; the last day may not lie before it", () => {
+    expect(ZCongressInput.safeParse(event).success).toBe(true);
+    const empty = ZCongressInput.safeParse({ ...event, title: "  ", description: "" });
+    expect(empty.error?.issues.map((i) => i.message)).toEqual([
+      MSG_ADMIN.titleRequired,
+      MSG_ADMIN.descriptionRequired,
+    ]);
+    expect(ZCongressInput.safeParse({ ...event, firstCongressDay: null }).error?.issues[0]?.message).toBe(
+      MSG_ADMIN.firstDayRequired,
+    );
+    expect(
+      ZCongressInput.safeParse({ ...event, lastCongressDay: { date: "2026-11-30" } }).error?.issues[0]
+        ?.message,
+    ).toBe(MSG_ADMIN.lastDayBeforeFirst);
+    expect(ZCongressInput.safeParse({ ...event, webinarStartTime: "24:00" }).success).toBe(false);
+    expect(ZCongressInput.parse({ ...event, webinarStartTime: "", webinarUrl: "" })).toMatchObject({
+      webinarStartTime: null,
+      webinarUrl: null,
+    });
+  });
+
+  it("requires name, congress, checkout id and description of a package", () => {
+    const result = ZPackageInput.safeParse({ name: "", congress: null, externalId: 0, description: "" });
+    expect(result.error?.issues.map((i) => i.message)).toEqual([
+      MSG_ADMIN.nameRequired,
+      MSG_ADMIN.congressRequired,
+      MSG_ADMIN.externalIdRequired,
+      MSG_ADMIN.descriptionRequired,
+    ]);
+    expect(
+      ZPackageInput.parse({ name: "P", congress: { id: 4 }, externalId: "12", description: "D" }),
+    ).toMatchObject({
+      congress: 4,
+      externalId: 12,
+    });
+  });
+
+  it("accepts only real DD.MM.YYYY exclusive dates", () => {
+    const content = (exclusive_date: string) => ({
+      congress: 1,
+      data: {
+        days: [{ name: "Tag 1", exclusive_date, videos: [{ url: "https://player.vimeo.com/video/1" }] }],
+      },
+    });
+    expect(ZContentInput.safeParse(content("")).success).toBe(true);
+    expect(ZContentInput.safeParse(content("01.12.2026")).success).toBe(true);
+    expect(ZContentInput.safeParse(content("31.11.2026")).error?.issues[0]?.message).toBe(
+      MSG_ADMIN.exclusiveDateInvalid,
+    );
+    expect(ZContentInput.safeParse(content("2026-12-01")).success).toBe(false);
+  });
+
+  it("strips control characters from plain text", () => {
+    expect(ZCongressInput.parse({ ...event, title: "A\u0000B\u0007" }).title).toBe("AB");
+  });
+});

@@ -1,0 +1,182 @@
+import { z } from "zod";
+import { parseGermanDate } from "./events";
+
+const id = z.coerce.number().int().positive().max(2_147_483_647);
+/** an id, or an object carrying it (the spec's forms send whole objects) */
+export const ZRef = z.union([
+  id,
+  z
+    .object({ id })
+    .loose()
+    .transform((v) => v.id),
+]);
+
+/** Plain text: control characters other than line breaks and tabs are dropped. */
+const plainText = (max: number) =>
+  z
+    .string()
+    .max(max)
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point
+    .transform((v) => v.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g, "").trim());
+
+const required = (max: number, message: string) => plainText(max).pipe(z.string().min(1, message));
+const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "Bitte wählen Sie ein gültiges Datum.");
+const dayRef = z.object({ date: isoDate }).loose();
+const checkoutId = z.coerce.number().int().min(0).max(2_147_483_647).default(0);
+const optionalUrl = z
+  .string()
+  .trim()
+  .max(2000)
+  .transform((v) => (v === "" ? null : v))
+  .pipe(z.url("Bitte geben Sie eine gültige Adresse (URL) ein.").nullable())
+  .nullish();
+const extraParameters = z
+  .record(z.string().trim().min(1).max(100), z.string().max(2000))
+  .refine((v) => Object.keys(v).length <= 30, "Höchstens 30 Zusatzparameter.")
+  .default({});
+
+export const MSG_ADMIN = {
+  titleRequired: "Bitte geben Sie einen Titel ein.",
+  descriptionRequired: "Bitte geben Sie eine Beschreibung ein.",
+  nameRequired: "Bitte geben Sie einen Namen ein.",
+  congressRequired: "Bitte wählen Sie eine Veranstaltung.",
+  externalIdRequired: "Bitte geben Sie die Checkout-ID (größer als 0) ein.",
+  firstDayRequired: "Bitte wählen Sie den Zeitraum der Veranstaltung.",
+  lastDayBeforeFirst: "Der letzte Tag darf nicht vor dem ersten liegen.",
+  startTimeInvalid: "Bitte geben Sie die Startzeit im Format HH:MM ein.",
+  exclusiveDateInvalid: "Bitte geben Sie ein gültiges Datum im Format TT.MM.JJJJ ein.",
+  videoUrlRequired: "Bitte geben Sie die Adresse des Videos ein.",
+  dayNameRequired: "Bitte geben Sie dem Tag einen Namen.",
+  imageInvalid: "Bitte laden Sie ein Bild im Format PNG, JPEG oder WebP hoch (höchstens 5 MB).",
+  eventHasOrders: "Die Veranstaltung hat Bestellungen und kann deshalb nicht gelöscht werden.",
+  packageHasOrders: "Das Kongresspaket hat Bestellungen und kann deshalb nicht gelöscht werden.",
+  cannotDemoteSelf: "Sie können sich die Administrationsrechte nicht selbst entziehen.",
+  cannotDeleteSelf: "Sie können Ihr eigenes Konto nicht löschen.",
+  cannotDeactivateSelf: "Sie können Ihr eigenes Konto nicht deaktivieren.",
+  emailInUse: "Diese E-Mail-Adresse wird bereits von einem anderen Konto benutzt.",
+} as const;
+
+/** The event form (`congressData`). */
+export const ZCongressInput = z
+  .object({
+    id: id.optional(),
+    title: required(300, MSG_ADMIN.titleRequired),
+    description: required(20_000, MSG_ADMIN.descriptionRequired),
+    picture: z.string().max(200).nullish(),
+    webinar: z.coerce.boolean().default(false),
+    webinarUrl: optionalUrl,
+    webinarStartTime: z
+      .string()
+      .trim()
+      .transform((v) => (v === "" ? null : v))
+      .pipe(
+        z
+          .string()
+          .regex(/^([01]\d|2[0-3]):[0-5]\d$/, MSG_ADMIN.startTimeInvalid)
+          .nullable(),
+      )
+      .nullish(),
+    visible: z.coerce.boolean().default(false),
+    firstCongressDay: dayRef.nullish(),
+    lastCongressDay: dayRef.nullish(),
+    digistoreIdTicket: checkoutId,
+    digistoreIdTicketAndPackage: checkoutId,
+    extraParameters,
+  })
+  .superRefine((v, ctx) => {
+    if (!v.firstCongressDay) {
+      ctx.addIssue({ code: "custom", path: ["firstCongressDay"], message: MSG_ADMIN.firstDayRequired });
+    } else if (v.lastCongressDay && v.lastCongressDay.date < v.firstCongressDay.date) {
+      ctx.addIssue({ code: "custom", path: ["lastCongressDay"], message: MSG_ADMIN.lastDayBeforeFirst });
+    }
+  });
+export type TCongressInput = z.input<typeof ZCongressInput>;
+
+/** The package form (`congressPackageData`). */
+export const ZPackageInput = z.object({
+  id: id.optional(),
+  name: required(300, MSG_ADMIN.nameRequired),
+  congress: z
+    .unknown()
+    .refine((v) => v !== null && v !== undefined && v !== "" && v !== 0, MSG_ADMIN.congressRequired)
+    .pipe(ZRef),
+  externalId: z.coerce
+    .number({ error: MSG_ADMIN.externalIdRequired })
+    .int()
+    .positive(MSG_ADMIN.externalIdRequired),
+  description: required(20_000, MSG_ADMIN.descriptionRequired),
+  picture: z.string().max(200).nullish(),
+  availabilityDate: isoDate.nullish(),
+  extraParameters,
+});
+export type TPackageInput = z.input<typeof ZPackageInput>;
+
+/** The user edit dialog (`userData`). */
+export const ZUserUpdateInput = z.object({
+  id,
+  firstname: required(100, "Vorname ist ein Pflichtfeld"),
+  lastname: required(100, "Nachname ist ein Pflichfeld"),
+  email: z.string().trim().max(254).pipe(z.email("Bitte geben Sie eine gültige E-Mail-Adresse ein.")),
+  active: z.coerce.boolean(),
+  admin: z.coerce.boolean(),
+});
+export type TUserUpdateInput = z.input<typeof ZUserUpdateInput>;
+
+export const ADMIN_USERS_PAGE_SIZE = 10;
+
+export const ZUserListInput = z.object({
+  name: z.string().trim().max(200).default(""),
+  email: z.string().trim().max(254).default(""),
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+});
+
+const exclusiveDate = z
+  .string()
+  .trim()
+  .max(10)
+  .default("")
+  .refine((v) => v === "" || parseGermanDate(v) !== null, MSG_ADMIN.exclusiveDateInvalid);
+
+/** The video content form (`congressContentData`). */
+export const ZContentInput = z.object({
+  id: id.optional(),
+  congress: ZRef,
+  type: z.enum(["vimeo", "vimeo-url"]).default("vimeo-url"),
+  data: z.object({
+    days: z
+      .array(
+        z.object({
+          name: required(200, MSG_ADMIN.dayNameRequired),
+          exclusive_date: exclusiveDate,
+          videos: z
+            .array(
+              z.object({
+                url: z.string().trim().min(1, MSG_ADMIN.videoUrlRequired).max(2000),
+                comment: plainText(1000).default(""),
+              }),
+            )
+            .max(200),
+        }),
+      )
+      .max(60),
+  }),
+});
+export type TContentInput = z.input<typeof ZContentInput>;
+
+/**
+ * Pasting a whole embed code into a video URL field: the iframe's `src` when it points at the Vimeo player,
+ * otherwise the text unchanged.
+ */
+export function extractIframeSrc(text: string): string {
+  const match = text.match(/<iframe\b[^>]*\bsrc\s*=\s*(["'])(.*?)\1/i);
+  const src = match?.[2]?.replace(/&amp;/g, "&").trim();
+  if (!src) {
+    return text;
+  }
+  try {
+    const url = new URL(src.startsWith("//") ? `https:${src}` : src);
+    return url.hostname === "player.vimeo.com" ? url.toString() : text;
+  } catch {
+    return text;
+  }
+}
