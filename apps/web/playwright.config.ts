@@ -9,6 +9,21 @@ process.env.E2E_FAKE_PORT ??= String(await freePort());
 process.env.E2E_SIMULATOR_PORT ??= String(await freePort());
 const baseURL = `http://127.0.0.1:${process.env.E2E_PORT}`;
 
+const chromium = {
+  ...devices["Desktop Chrome"],
+  launchOptions: {
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-dev-shm-usage",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--no-first-run",
+    ],
+  },
+};
+
 export default defineConfig({
   testDir: "./e2e",
   fullyParallel: true,
@@ -24,23 +39,9 @@ export default defineConfig({
     trace: "retain-on-failure",
   },
   projects: [
-    {
-      name: "chromium",
-      use: {
-        ...devices["Desktop Chrome"],
-        launchOptions: {
-          executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-          args: [
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-dev-shm-usage",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--no-first-run",
-          ],
-        },
-      },
-    },
+    // the admin tests change what every visitor sees (e.g. the overview's events): they run afterwards
+    { name: "chromium", testIgnore: /admin\.spec\.ts/, use: chromium },
+    { name: "admin", testMatch: /admin\.spec\.ts/, dependencies: ["chromium"], use: chromium },
   ],
   webServer: {
     command: "tsx e2e/server.ts",

@@ -12,14 +12,18 @@ export const ZRef = z.union([
 ]);
 
 /** Plain text: control characters other than line breaks and tabs are dropped. */
-const plainText = (max: number) =>
+const plainText = (max: number, missing?: string) =>
   z
-    .string()
+    .string(missing ? { error: missing } : undefined)
     .max(max)
     // biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point
     .transform((v) => v.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g, "").trim());
 
-const required = (max: number, message: string) => plainText(max).pipe(z.string().min(1, message));
+const required = (max: number, message: string) => plainText(max, message).pipe(z.string().min(1, message));
+/** a flag from JSON or a form: true/false, "true"/"false", "1"/"0" (never "false" read as true) */
+const flag = z
+  .union([z.boolean(), z.enum(["true", "false", "1", "0"])])
+  .transform((v) => v === true || v === "true" || v === "1");
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "Bitte wählen Sie ein gültiges Datum.");
 const dayRef = z.object({ date: isoDate }).loose();
 const checkoutId = z.coerce.number().int().min(0).max(2_147_483_647).default(0);
@@ -63,7 +67,7 @@ export const ZCongressInput = z
     title: required(300, MSG_ADMIN.titleRequired),
     description: required(20_000, MSG_ADMIN.descriptionRequired),
     picture: z.string().max(200).nullish(),
-    webinar: z.coerce.boolean().default(false),
+    webinar: flag.default(false),
     webinarUrl: optionalUrl,
     webinarStartTime: z
       .string()
@@ -76,7 +80,7 @@ export const ZCongressInput = z
           .nullable(),
       )
       .nullish(),
-    visible: z.coerce.boolean().default(false),
+    visible: flag.default(false),
     firstCongressDay: dayRef.nullish(),
     lastCongressDay: dayRef.nullish(),
     digistoreIdTicket: checkoutId,
@@ -117,8 +121,8 @@ export const ZUserUpdateInput = z.object({
   firstname: required(100, "Vorname ist ein Pflichtfeld"),
   lastname: required(100, "Nachname ist ein Pflichfeld"),
   email: z.string().trim().max(254).pipe(z.email("Bitte geben Sie eine gültige E-Mail-Adresse ein.")),
-  active: z.coerce.boolean(),
-  admin: z.coerce.boolean(),
+  active: flag,
+  admin: flag,
 });
 export type TUserUpdateInput = z.input<typeof ZUserUpdateInput>;
 

@@ -5,8 +5,11 @@ import type { SessionManager } from "./session/session-manager";
 
 /** Comfort only: the server checks every call. Sends visitors without the role to the login route. */
 export function requireRole(auth: SessionManager, role: Role, href: string): void {
-  if (!hasRole(auth.getState(), role)) {
-    throw redirect({ to: "/login/{-$congressId}/{-$showVideo}", search: { redirect: href } });
+  const state = auth.getState();
+  if (!hasRole(state, role)) {
+    // a logged-in visitor without the role must not come back here after the login route sent them on
+    const search = state.user ? {} : { redirect: href };
+    throw redirect({ to: "/login/{-$congressId}/{-$showVideo}", search });
   }
 }
 

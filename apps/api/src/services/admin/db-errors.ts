@@ -10,5 +10,6 @@ function pgCode(error: unknown): string | undefined {
   return undefined;
 }
 
-export const foreignKeyViolation = (error: unknown) => pgCode(error) === "23503";
+/** 23503 foreign_key_violation, or 23001 restrict_violation (ON DELETE RESTRICT) */
+export const foreignKeyViolation = (error: unknown) => ["23503", "23001"].includes(pgCode(error) ?? "");
 export const uniqueViolation = (error: unknown) => pgCode(error) === "23505";

@@ -43,7 +43,7 @@ export async function listUsers(db: Db, input: z.output<typeof ZUserListInput>) 
       migrationPending: sql<boolean>`${users.migrationHash} IS NOT NULL`,
       participations: sql<
         string[]
-      >`coalesce((SELECT array_agg(c.title ORDER BY p.created_at) FROM ${participations} p JOIN ${congresses} c ON c.id = p.congress_id WHERE p.user_id = ${users.id}), '{}')`,
+      >`coalesce((SELECT array_agg(c.title ORDER BY p.created_at) FROM ${participations} p JOIN ${congresses} c ON c.id = p.congress_id WHERE p.user_id = "users"."id"), '{}')`,
     })
     .from(users)
     .where(where)

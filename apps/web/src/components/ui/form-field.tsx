@@ -39,3 +39,20 @@ export function FormField({ label, error, hint, className, children }: FormField
     </div>
   );
 }
+
+/** A checkbox or switch with its label beside it. */
+export function InlineField({
+  label,
+  children,
+}: {
+  label: string;
+  children: ReactElement<Record<string, unknown>>;
+}) {
+  const id = useId();
+  return (
+    <div className="flex items-center gap-2 text-sm">
+      {cloneElement(children, { id })}
+      <Label htmlFor={id}>{label}</Label>
+    </div>
+  );
+}

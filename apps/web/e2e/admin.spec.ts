@@ -1,0 +1,194 @@
+import { expect, type Page, test } from "@playwright/test";
+import { DEMO, login, newConfirmedUser, waitForMail } from "./fixtures";
+
+const PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==",
+  "base64",
+);
+
+async function loginAs(page: Page, user: { email: string; password: string }) {
+  await page.goto("/login");
+  await login(page, user.email, user.password);
+  await expect(page.getByRole("heading", { level: 1, name: /^Hallo / })).toBeVisible();
+}
+
+async function openAdmin(page: Page, tab: string) {
+  await page.getByRole("link", { name: "Administration" }).click();
+  await page.getByRole("tab", { name: tab }).click();
+}
+
+/** The day button of the date picker for a day of the month shown. */
+const day = (page: Page, n: number) =>
+  page.getByRole("dialog").getByRole("button", { name: new RegExp(`\\b${n}\\. `) });
+
+test("an admin creates an event with a picture and a date range, a visitor sees it, the admin edits and deletes it", async ({
+  page,
+  browser,
+}) => {
+  await loginAs(page, DEMO.admin);
+  await openAdmin(page, "Veranstaltungen");
+  await page.getByRole("button", { name: "Neue Veranstaltung" }).click();
+  const dialog = page.getByRole("dialog");
+  await dialog.getByLabel("Titel *").fill("E2E-Sommerakademie");
+  await dialog.getByLabel("Beschreibung *").fill("Eine Veranstaltung aus dem Test.");
+  await dialog
+    .locator('input[type="file"]')
+    .setInputFiles({ name: "bild.png", mimeType: "image/png", buffer: PNG });
+  await expect(dialog.getByRole("img", { name: "Vorschau des Bildes" })).toBeVisible();
+  await dialog.getByRole("checkbox", { name: "Sichtbar" }).check();
+  // next month, so the event lies in the future whatever today is
+  await dialog.getByRole("button", { name: /nächsten Monat/i }).click();
+  await day(page, 10).click();
+  await day(page, 12).click();
+  await expect(dialog.getByText(/^10\.\d{2}\.\d{4} – 12\.\d{2}\.\d{4}$/)).toBeVisible();
+  await dialog.getByRole("button", { name: "Speichern" }).click();
+  await expect(
+    page.getByRole("table", { name: "Veranstaltungen" }).getByText("E2E-Sommerakademie"),
+  ).toBeVisible();
+
+  const visitorContext = await browser.newContext();
+  const visitor = await visitorContext.newPage();
+  await loginAs(visitor, DEMO.participant);
+  const card = visitor.getByRole("article", { name: "E2E-Sommerakademie" });
+  await expect(card).toBeVisible();
+  await expect(card.locator('img[src^="/uploads/images/"]')).toBeAttached();
+  await visitorContext.close();
+
+  await page.getByRole("button", { name: "E2E-Sommerakademie bearbeiten" }).click();
+  await page.getByRole("dialog").getByLabel("Titel *").fill("E2E-Sommerakademie (neu)");
+  await page.getByRole("dialog").getByRole("button", { name: "Speichern" }).click();
+  await expect(
+    page.getByRole("table", { name: "Veranstaltungen" }).getByText("E2E-Sommerakademie (neu)"),
+  ).toBeVisible();
+
+  await page.getByRole("button", { name: "E2E-Sommerakademie (neu) löschen" }).click();
+  const question = page.getByRole("alertdialog");
+  await expect(question.getByRole("heading", { name: "Sind Sie sich sicher?" })).toBeVisible();
+  await question.getByRole("button", { name: "Ja, ich bin mir sicher" }).click();
+  await expect(
+    page.getByRole("table", { name: "Veranstaltungen" }).getByText("E2E-Sommerakademie (neu)"),
+  ).toHaveCount(0);
+});
+
+test("an admin creates a package and adds video content by pasting an embed code", async ({ page }) => {
+  await loginAs(page, DEMO.admin);
+  await openAdmin(page, "Kongresspakete");
+  await page.getByRole("button", { name: "Neues Kongresspaket" }).click();
+  let dialog = page.getByRole("dialog");
+  await dialog.getByRole("button", { name: "Speichern" }).click();
+  await expect(page.getByRole("alertdialog")).toContainText("Bitte geben Sie einen Namen ein.");
+  await page.getByRole("alertdialog").getByRole("button", { name: "OK" }).click();
+  await dialog.getByLabel("Name *").fill("E2E-Paket");
+  await dialog.getByLabel("Veranstaltung *").selectOption({ label: "Herbstkongress Achtsamkeit" });
+  await dialog.getByLabel("Checkout-ID *").fill("777001");
+  await dialog.getByLabel("Beschreibung *").fill("Paket aus dem Test.");
+  await dialog.getByRole("button", { name: "Parameter hinzufügen" }).click();
+  await dialog.getByLabel("Parameter 1: Name").fill("voucher");
+  await dialog.getByLabel("Parameter 1: Wert").fill("TEST10");
+  await dialog.getByRole("button", { name: "Speichern" }).click();
+  await expect(page.getByRole("table", { name: "Kongresspakete" }).getByText("E2E-Paket")).toBeVisible();
+
+  await page.getByRole("tab", { name: "Videoinhalte" }).click();
+  await page.getByRole("button", { name: "Inhalt hinzufügen" }).click();
+  dialog = page.getByRole("dialog");
+  await dialog.getByLabel("Veranstaltung").selectOption({ label: "Eintägiger Fachtag Kinderschutz" });
+  await dialog.getByLabel("Name des Tages").fill("Vormittag");
+  await dialog
+    .getByLabel("Tag 1, Video 1: Adresse")
+    .fill('<iframe src="https://player.vimeo.com/video/123456?h=abc" width="640" frameborder="0"></iframe>');
+  await expect(dialog.getByLabel("Tag 1, Video 1: Adresse")).toHaveValue(
+    "https://player.vimeo.com/video/123456?h=abc",
+  );
+  await dialog.getByLabel("Tag 1, Video 1: Kommentar").fill("Eröffnung");
+  await dialog.getByRole("button", { name: "Tag hinzufügen" }).click();
+  await dialog.getByLabel("Name des Tages").nth(1).fill("Nachmittag");
+  await dialog.getByLabel("Exklusives Datum").nth(1).fill("31.02.2027");
+  await dialog.getByLabel("Tag 2, Video 1: Adresse").fill("https://player.vimeo.com/video/654321");
+  await dialog.getByRole("button", { name: "Speichern" }).click();
+  await expect(page.getByRole("alertdialog")).toContainText("TT.MM.JJJJ");
+  await page.getByRole("alertdialog").getByRole("button", { name: "OK" }).click();
+  await dialog.getByLabel("Exklusives Datum").nth(1).fill("01.03.2027");
+  await dialog.getByRole("button", { name: "Speichern" }).click();
+  await expect(page.getByText("Der Kongressinhalt wurde erfolgreich gespeichert.")).toBeVisible();
+  const row = page.getByRole("row", { name: /Eintägiger Fachtag Kinderschutz/ });
+  await expect(row).toContainText("Vormittag: 1 Videos");
+  await expect(row).toContainText("Nachmittag: 1 Videos (ab 01.03.2027)");
+  await page.getByLabel("Suchen").fill("eröffnung");
+  await expect(page.getByRole("table", { name: "Videoinhalte" }).getByRole("row")).toHaveCount(2);
+});
+
+test("an admin filters users, toggles active, edits and deletes a user", async ({ page, request }) => {
+  const user = await newConfirmedUser(request, "e2e-admin-user");
+  await loginAs(page, DEMO.admin);
+  await openAdmin(page, "Benutzer:innen");
+  await page.getByLabel("Nach E-Mail filtern").fill(user.email);
+  const table = page.getByRole("table", { name: "Benutzer:innen" });
+  await expect(table.getByRole("row")).toHaveCount(2);
+  await page.getByLabel("Nach Name filtern").fill("ERIKA mus");
+  await expect(table.getByText(user.email)).toBeVisible();
+  await expect(table.getByRole("row")).toHaveCount(2);
+
+  const active = table.getByRole("switch", { name: "Erika Muster aktiv" });
+  await expect(active).toBeChecked();
+  await active.click();
+  await expect(page.getByText("Benutzer:in wurde erfolgreich gespeichert.")).toBeVisible();
+  await page.reload();
+  await page.getByLabel("Nach E-Mail filtern").fill(user.email);
+  // other test users share the name: wait until the filter has narrowed the table to this one
+  await expect(table.getByRole("row")).toHaveCount(2);
+  await expect(table.getByText(user.email)).toBeVisible();
+  await expect(table.getByRole("switch", { name: "Erika Muster aktiv" })).not.toBeChecked();
+
+  await table.getByRole("button", { name: "Erika Muster bearbeiten" }).click();
+  const dialog = page.getByRole("dialog");
+  await dialog.getByLabel("Vorname").fill("Erna");
+  await dialog.getByRole("button", { name: "Speichern" }).click();
+  await expect(table.getByText("Erna Muster")).toBeVisible();
+
+  await table.getByRole("button", { name: "Erna Muster löschen" }).click();
+  await page.getByRole("alertdialog").getByRole("button", { name: "Ja, ich bin mir sicher" }).click();
+  await expect(page.getByText("Benutzer:in wurde gelöscht.")).toBeVisible();
+  await expect(table.getByText(user.email)).toHaveCount(0);
+});
+
+test("visitors without the admin role never see the administration", async ({ page }) => {
+  await loginAs(page, DEMO.participant);
+  await expect(page.getByRole("link", { name: "Administration" })).toHaveCount(0);
+  await page.goto("/admin/manage");
+  // the guard sends them to the login route, which sends a logged-in visitor on to the overview
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole("heading", { level: 1, name: /^Hallo / })).toBeVisible();
+});
+
+test("an admin creates ticket orders for two users; both get an order, access and a mail", async ({
+  page,
+  request,
+}) => {
+  const first = await newConfirmedUser(request, "e2e-order-a");
+  const second = await newConfirmedUser(request, "e2e-order-b");
+  await loginAs(page, DEMO.admin);
+  await openAdmin(page, "Ticketbestellungen");
+  await page.getByRole("button", { name: "Bestellung anlegen" }).click();
+  const dialog = page.getByRole("dialog");
+  for (const user of [first, second]) {
+    await dialog.getByLabel("Personen suchen (E-Mail)").fill(user.email);
+    await dialog
+      .getByRole("list", { name: "Suchergebnisse" })
+      .getByRole("button", { name: new RegExp(user.email.replace(/[.+]/g, "\\$&")) })
+      .click();
+  }
+  await expect(dialog.getByRole("list", { name: "Ausgewählte Personen" }).getByRole("listitem")).toHaveCount(
+    2,
+  );
+  await dialog.getByLabel("Veranstaltung").selectOption({ label: "Online-Kongress Beziehung & Bindung" });
+  await dialog.getByRole("button", { name: "Bestellung anlegen" }).click();
+  await expect(page.getByText("2 Bestellung(en) angelegt")).toBeVisible();
+
+  const table = page.getByRole("table", { name: "Ticketbestellungen" });
+  for (const user of [first, second]) {
+    await page.getByLabel("Nach E-Mail oder Bestellnummer suchen").fill(user.email);
+    await expect(table.getByRole("row").nth(1)).toContainText("FAKE-ORDER");
+    await expect(table.getByRole("row").nth(1)).toContainText("bezahlt");
+    await waitForMail(user.email, "Ihr Ticket: Online-Kongress Beziehung & Bindung");
+  }
+});

@@ -1,0 +1,227 @@
+import { FAKE_ORDER_NUMBER, formatGermanDateTime } from "@app/shared";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { PlusIcon, XIcon } from "lucide-react";
+import { type FormEvent, useMemo, useState } from "react";
+import { DataTable, LoadError, Pager, usePaged } from "@/components/admin/admin-kit";
+import { Button } from "@/components/ui/button";
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogTitle } from "@/components/ui/dialog";
+import { FormField } from "@/components/ui/form-field";
+import { Input } from "@/components/ui/input";
+import { alerts, showError } from "@/lib/alerts";
+import { trpc } from "@/lib/trpc";
+import { cn } from "@/lib/utils";
+
+export type OrderKind = "package" | "ticket";
+
+interface OrderRow {
+  id: number;
+  userEmail: string;
+  product: string;
+  externalId: string;
+  status: string;
+  statusLabel: string;
+  createdAt: Date;
+}
+
+function StatusLabel({ status, label }: { status: string; label: string }) {
+  if (status !== "paid" && status !== "canceled") {
+    return <span className="text-slate-600">–</span>;
+  }
+  return (
+    <span className={cn("font-medium", status === "paid" ? "text-green-800" : "text-red-800")}>{label}</span>
+  );
+}
+
+interface ChosenUser {
+  id: number;
+  label: string;
+}
+
+/** Searches users on the server (works with any number of users) and collects the chosen ones. */
+function UserPicker({ chosen, onChange }: { chosen: ChosenUser[]; onChange: (users: ChosenUser[]) => void }) {
+  const [email, setEmail] = useState("");
+  const found = useQuery({
+    ...trpc.admin.users.list.queryOptions({ name: "", email, page: 1 }),
+    enabled: email.trim().length >= 2,
+  });
+  return (
+    <div className="flex flex-col gap-2">
+      <FormField label="Personen suchen (E-Mail)" hint="Mindestens zwei Zeichen eingeben, dann auswählen.">
+        <Input type="search" value={email} onChange={(e) => setEmail(e.target.value)} />
+      </FormField>
+      {found.data && (
+        <ul aria-label="Suchergebnisse" className="max-h-40 overflow-y-auto rounded border border-slate-200">
+          {found.data.items.map((u) => {
+            const taken = chosen.some((c) => c.id === u.id);
+            return (
+              <li key={u.id}>
+                <button
+                  type="button"
+                  disabled={taken}
+                  className="w-full px-3 py-1.5 text-left text-sm hover:bg-slate-100 disabled:text-slate-400"
+                  onClick={() =>
+                    onChange([...chosen, { id: u.id, label: `${u.firstname} ${u.lastname} <${u.email}>` }])
+                  }
+                >
+                  {u.firstname} {u.lastname} &lt;{u.email}&gt;
+                </button>
+              </li>
+            );
+          })}
+          {found.data.items.length === 0 && (
+            <li className="px-3 py-1.5 text-sm text-slate-600">Niemand gefunden.</li>
+          )}
+        </ul>
+      )}
+      <ul aria-label="Ausgewählte Personen" className="flex flex-wrap gap-2">
+        {chosen.map((c) => (
+          <li
+            key={c.id}
+            className="inline-flex items-center gap-1 rounded-full bg-slate-100 px-3 py-1 text-sm"
+          >
+            {c.label}
+            <button
+              type="button"
+              aria-label={`${c.label} entfernen`}
+              onClick={() => onChange(chosen.filter((x) => x.id !== c.id))}
+            >
+              <XIcon aria-hidden="true" className="size-3.5" />
+            </button>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+function CreateOrderDialog({ kind, onClose }: { kind: OrderKind; onClose: () => void }) {
+  const queryClient = useQueryClient();
+  const congresses = useQuery({ ...trpc.admin.congresses.list.queryOptions(), enabled: kind === "ticket" });
+  const packages = useQuery({ ...trpc.admin.packages.list.queryOptions(), enabled: kind === "package" });
+  const createPackage = useMutation(trpc.orders.createPackageOrders.mutationOptions());
+  const createTicket = useMutation(trpc.orders.createTicketOrders.mutationOptions());
+  const [users, setUsers] = useState<ChosenUser[]>([]);
+  const [product, setProduct] = useState("");
+  const options =
+    kind === "package"
+      ? (packages.data ?? []).map((p) => ({ id: p.id, label: `${p.name} (${p.congress.title})` }))
+      : (congresses.data ?? []).map((c) => ({ id: c.id, label: c.title }));
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    const ids = users.map((u) => u.id);
+    try {
+      const created =
+        kind === "package"
+          ? await createPackage.mutateAsync({ users: ids, congressPackage: Number(product) })
+          : await createTicket.mutateAsync({ users: ids, congress: Number(product) });
+      await queryClient.invalidateQueries({ queryKey: trpc.orders.pathKey() });
+      alerts.success(`${created.length} Bestellung(en) angelegt; jede Person erhält eine E-Mail.`);
+      onClose();
+    } catch (error) {
+      await showError(error);
+    }
+  };
+
+  return (
+    <Dialog open onOpenChange={(open) => !open && onClose()}>
+      <DialogContent className="max-h-[90vh] max-w-xl overflow-y-auto">
+        <DialogTitle>
+          {kind === "package" ? "Paketbestellung anlegen" : "Ticketbestellung anlegen"}
+        </DialogTitle>
+        <DialogDescription>
+          Für jede gewählte Person wird eine bezahlte Bestellung mit der Nummer {FAKE_ORDER_NUMBER} angelegt,
+          ohne Digistore24. Sie erhält denselben Zugang wie nach einem Kauf
+          {kind === "ticket" ? " (Teilnahme)" : ""} und eine Bestätigung per E-Mail.
+        </DialogDescription>
+        <form onSubmit={onSubmit} className="flex flex-col gap-4" noValidate>
+          <UserPicker chosen={users} onChange={setUsers} />
+          <FormField label={kind === "package" ? "Kongresspaket" : "Veranstaltung"}>
+            <select
+              className="h-10 rounded-md border border-slate-300 bg-white px-3 text-sm"
+              value={product}
+              onChange={(e) => setProduct(e.target.value)}
+            >
+              <option value="">Bitte wählen …</option>
+              {options.map((o) => (
+                <option key={o.id} value={o.id}>
+                  {o.label}
+                </option>
+              ))}
+            </select>
+          </FormField>
+          <DialogFooter>
+            <Button type="button" variant="secondary" onClick={onClose}>
+              Abbrechen
+            </Button>
+            <Button
+              type="submit"
+              disabled={
+                users.length === 0 || product === "" || createPackage.isPending || createTicket.isPending
+              }
+            >
+              Bestellung anlegen
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+/** The package or ticket order table with search and the admin's order form. */
+export function OrdersTab({ kind }: { kind: OrderKind }) {
+  const packageOrders = useQuery({
+    ...trpc.orders.packageOrders.queryOptions(),
+    enabled: kind === "package",
+  });
+  const ticketOrders = useQuery({ ...trpc.orders.ticketOrders.queryOptions(), enabled: kind === "ticket" });
+  const list = kind === "package" ? packageOrders : ticketOrders;
+  const [search, setSearch] = useState("");
+  const [creating, setCreating] = useState(false);
+  const rows: OrderRow[] = useMemo(() => {
+    const all =
+      kind === "package"
+        ? (packageOrders.data ?? []).map((o) => ({ ...o, product: o.congressPackage.name }))
+        : (ticketOrders.data ?? []).map((o) => ({ ...o, product: o.congress.title }));
+    const needle = search.trim().toLowerCase();
+    return needle
+      ? all.filter(
+          (o) => o.userEmail.toLowerCase().includes(needle) || o.externalId.toLowerCase().includes(needle),
+        )
+      : all;
+  }, [kind, packageOrders.data, ticketOrders.data, search]);
+  const paged = usePaged(rows);
+  const label = kind === "package" ? "Paketbestellungen" : "Ticketbestellungen";
+
+  if (list.isError) {
+    return <LoadError what={`Die ${label}`} onRetry={() => void list.refetch()} />;
+  }
+  return (
+    <section aria-label={label}>
+      <div className="mb-3 flex flex-wrap items-end justify-between gap-3">
+        <FormField label="Nach E-Mail oder Bestellnummer suchen" className="w-full max-w-sm">
+          <Input type="search" value={search} onChange={(e) => setSearch(e.target.value)} />
+        </FormField>
+        <Button onClick={() => setCreating(true)}>
+          <PlusIcon aria-hidden="true" className="size-4" /> Bestellung anlegen
+        </Button>
+      </div>
+      <DataTable
+        label={label}
+        loading={list.isPending}
+        empty="Keine Bestellungen gefunden."
+        rows={paged.rows}
+        columns={[
+          { header: "E-Mail", cell: (o) => o.userEmail },
+          { header: kind === "package" ? "Kongresspaket" : "Veranstaltung", cell: (o) => o.product },
+          { header: "Bestellnummer", cell: (o) => o.externalId },
+          { header: "Status", cell: (o) => <StatusLabel status={o.status} label={o.statusLabel} /> },
+          { header: "Angelegt", cell: (o) => `${formatGermanDateTime(o.createdAt)} Uhr` },
+        ]}
+      />
+      <Pager page={paged.page} pages={paged.pages} onPage={paged.setPage} total={rows.length} />
+      {creating && <CreateOrderDialog kind={kind} onClose={() => setCreating(false)} />}
+    </section>
+  );
+}

@@ -1,0 +1,221 @@
+import { formatGermanDateTime, MSG, type TUserUpdateInput } from "@app/shared";
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, useEffect, useState } from "react";
+import { confirmDelete, DataTable, LoadError, Pager, RowActions, yesNo } from "@/components/admin/admin-kit";
+import { Button } from "@/components/ui/button";
+import { Dialog, DialogContent, DialogFooter, DialogTitle } from "@/components/ui/dialog";
+import { FormField, InlineField } from "@/components/ui/form-field";
+import { Input } from "@/components/ui/input";
+import { Switch } from "@/components/ui/switch";
+import { alerts, showError } from "@/lib/alerts";
+import { trpc } from "@/lib/trpc";
+import type { RouterOutputs } from "@/lib/types";
+
+type UserRow = RouterOutputs["admin"]["users"]["list"]["items"][number];
+
+function useDebounced<T>(value: T, ms = 300): T {
+  const [debounced, setDebounced] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setDebounced(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return debounced;
+}
+
+function UserDialog({ id, onClose }: { id: number; onClose: () => void }) {
+  const queryClient = useQueryClient();
+  const user = useQuery(trpc.admin.users.get.queryOptions({ id }));
+  const save = useMutation(trpc.admin.users.save.mutationOptions());
+  const [form, setForm] = useState<TUserUpdateInput | null>(null);
+  useEffect(() => {
+    if (user.data && !form) {
+      const { participations: _p, ...fields } = user.data;
+      setForm(fields);
+    }
+  }, [user.data, form]);
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!form) {
+      return;
+    }
+    try {
+      await save.mutateAsync(form);
+      await queryClient.invalidateQueries({ queryKey: trpc.admin.users.pathKey() });
+      alerts.success(MSG.userSaved);
+      onClose();
+    } catch (error) {
+      await showError(error);
+    }
+  };
+  const set = <K extends keyof TUserUpdateInput>(key: K, value: TUserUpdateInput[K]) =>
+    setForm((f) => (f ? { ...f, [key]: value } : f));
+
+  return (
+    <Dialog open onOpenChange={(open) => !open && onClose()}>
+      <DialogContent className="max-h-[90vh] max-w-xl overflow-y-auto">
+        <DialogTitle>Benutzer:in bearbeiten</DialogTitle>
+        {!form ? (
+          <p role="status">Wird geladen …</p>
+        ) : (
+          <form onSubmit={onSubmit} className="flex flex-col gap-4" noValidate>
+            <div className="grid gap-4 sm:grid-cols-2">
+              <FormField label="Vorname">
+                <Input value={form.firstname} onChange={(e) => set("firstname", e.target.value)} />
+              </FormField>
+              <FormField label="Nachname">
+                <Input value={form.lastname} onChange={(e) => set("lastname", e.target.value)} />
+              </FormField>
+            </div>
+            <FormField label="E-Mail">
+              <Input type="email" value={form.email} onChange={(e) => set("email", e.target.value)} />
+            </FormField>
+            <div className="flex gap-8">
+              <InlineField label="Aktiv">
+                <Switch checked={Boolean(form.active)} onCheckedChange={(v) => set("active", v)} />
+              </InlineField>
+              <InlineField label="Administrator:in">
+                <Switch checked={Boolean(form.admin)} onCheckedChange={(v) => set("admin", v)} />
+              </InlineField>
+            </div>
+            <section aria-label="Teilnahmen">
+              <h3 className="mb-2 text-sm font-semibold">Teilnahmen</h3>
+              {user.data?.participations.length ? (
+                <ul className="list-disc pl-5 text-sm">
+                  {user.data.participations.map((p) => (
+                    <li key={p.id}>
+                      {p.congressTitle} – seit {formatGermanDateTime(p.createdAt)} Uhr
+                    </li>
+                  ))}
+                </ul>
+              ) : (
+                <p className="text-sm text-slate-600">Keine Teilnahmen.</p>
+              )}
+            </section>
+            <DialogFooter>
+              <Button type="button" variant="secondary" onClick={onClose}>
+                Abbrechen
+              </Button>
+              <Button type="submit" disabled={save.isPending}>
+                Speichern
+              </Button>
+            </DialogFooter>
+          </form>
+        )}
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+export function UsersTab() {
+  const queryClient = useQueryClient();
+  const [name, setName] = useState("");
+  const [email, setEmail] = useState("");
+  const [page, setPage] = useState(1);
+  const filter = { name: useDebounced(name), email: useDebounced(email), page };
+  const list = useQuery({ ...trpc.admin.users.list.queryOptions(filter), placeholderData: keepPreviousData });
+  const setActive = useMutation(trpc.admin.users.setActive.mutationOptions());
+  const remove = useMutation(trpc.admin.users.delete.mutationOptions());
+  const [editing, setEditing] = useState<number | null>(null);
+  const listKey = trpc.admin.users.list.queryKey(filter);
+
+  if (list.isError) {
+    return <LoadError what="Die Benutzer:innen" onRetry={() => void list.refetch()} />;
+  }
+
+  const toggleActive = async (user: UserRow, active: boolean) => {
+    // saved at once; shown at once and rolled back when saving fails
+    const before = queryClient.getQueryData(listKey);
+    queryClient.setQueryData(listKey, (data) =>
+      data ? { ...data, items: data.items.map((u) => (u.id === user.id ? { ...u, active } : u)) } : data,
+    );
+    try {
+      await setActive.mutateAsync({ id: user.id, active });
+      alerts.success(MSG.userSaved);
+    } catch (error) {
+      queryClient.setQueryData(listKey, before);
+      await showError(error);
+    }
+  };
+  const onDelete = (user: UserRow) =>
+    confirmDelete({
+      detail: `${user.firstname} ${user.lastname} (${user.email}) wird mit allen Teilnahmen und Bestellungen gelöscht.`,
+      run: async () => {
+        await remove.mutateAsync({ id: user.id });
+        await queryClient.invalidateQueries({ queryKey: trpc.admin.users.pathKey() });
+      },
+      success: MSG.userDeleted,
+      failure: "Die Benutzerin / der Benutzer konnte nicht gelöscht werden.",
+    });
+
+  const data = list.data;
+  return (
+    <section aria-label="Benutzer:innen">
+      <div className="mb-3 grid gap-3 sm:grid-cols-2">
+        <FormField label="Nach Name filtern">
+          <Input
+            type="search"
+            value={name}
+            onChange={(e) => {
+              setName(e.target.value);
+              setPage(1);
+            }}
+          />
+        </FormField>
+        <FormField label="Nach E-Mail filtern">
+          <Input
+            type="search"
+            value={email}
+            onChange={(e) => {
+              setEmail(e.target.value);
+              setPage(1);
+            }}
+          />
+        </FormField>
+      </div>
+      <DataTable
+        label="Benutzer:innen"
+        loading={list.isPending}
+        empty="Keine Benutzer:innen gefunden."
+        rows={data?.items ?? []}
+        columns={[
+          { header: "Name", cell: (u) => `${u.firstname} ${u.lastname}` },
+          { header: "E-Mail", cell: (u) => u.email },
+          { header: "Admin", cell: (u) => yesNo(u.admin) },
+          {
+            header: "Aktiv",
+            cell: (u) => (
+              <Switch
+                checked={u.active}
+                aria-label={`${u.firstname} ${u.lastname} aktiv`}
+                onCheckedChange={(v) => void toggleActive(u, v)}
+              />
+            ),
+          },
+          { header: "Newsletter", cell: (u) => yesNo(u.newsletter) },
+          { header: "Migration offen", cell: (u) => yesNo(u.migrationPending) },
+          { header: "Teilnahmen", cell: (u) => u.participations.join(", ") || "–" },
+          {
+            header: "Aktionen",
+            cell: (u) => (
+              <RowActions
+                name={`${u.firstname} ${u.lastname}`}
+                onEdit={() => setEditing(u.id)}
+                onDelete={() => void onDelete(u)}
+              />
+            ),
+          },
+        ]}
+      />
+      {data && (
+        <Pager
+          page={data.page}
+          pages={Math.max(1, Math.ceil(data.total / data.pageSize))}
+          onPage={setPage}
+          total={data.total}
+        />
+      )}
+      {editing !== null && <UserDialog id={editing} onClose={() => setEditing(null)} />}
+    </section>
+  );
+}
