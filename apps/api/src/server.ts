@@ -33,6 +33,7 @@ async function main(): Promise<void> {
     db: database.db,
     transport,
     mailFrom: env.MAIL_FROM,
+    appUrl: env.APP_URL,
     log: app.log,
   });
 

@@ -1,13 +1,16 @@
 import { type Db, schema } from "@app/db";
+import { berlinDate } from "@app/shared";
 import { and, eq, lt, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { Transporter } from "nodemailer";
 import PgBoss from "pg-boss";
 import { deliverOutboxMail } from "../mail/deliver";
 import type { MailDispatcher } from "../mail/outbox";
+import { queueEventDayMails } from "../services/mail/event-day";
 
 export const MAIL_SEND_QUEUE = "mail-send";
 export const MAIL_SWEEP_QUEUE = "mail-sweep";
+export const EVENT_DAY_QUEUE = "event-day";
 /** outbox mails still queued after this long get a new job (lost dispatch, exhausted retries) */
 const SWEEP_AFTER_SECONDS = 60;
 
@@ -16,6 +19,8 @@ export interface JobsOptions {
   db: Db;
   transport: Transporter;
   mailFrom: string;
+  /** public address of the web app, for links in mails */
+  appUrl: string;
   log: FastifyBaseLogger;
   /** shorter intervals for tests */
   fast?: boolean;
@@ -77,6 +82,18 @@ export async function startJobs(options: JobsOptions): Promise<Jobs> {
     await dispatch(stale.map((row) => row.id));
   });
   await boss.schedule(MAIL_SWEEP_QUEUE, "* * * * *", {}, { tz: "Europe/Berlin" });
+
+  // the 'day of event' mail at 0:00 Berlin; idempotent, so every instance may run it
+  const eventDay = async () => {
+    const ids = await queueEventDayMails(db, options.appUrl, berlinDate());
+    log.info({ queued: ids.length }, "event-day mails queued");
+    await dispatch(ids);
+  };
+  await boss.createQueue(EVENT_DAY_QUEUE, { name: EVENT_DAY_QUEUE, policy: "singleton" });
+  await boss.work(EVENT_DAY_QUEUE, { pollingIntervalSeconds }, eventDay);
+  await boss.schedule(EVENT_DAY_QUEUE, "0 0 * * *", {}, { tz: "Europe/Berlin" });
+  // a run missed while the server was down is caught up at start-up on the same day
+  await eventDay().catch((error: unknown) => log.error({ err: error }, "event-day catch-up failed"));
 
   return {
     boss,

@@ -55,6 +55,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       db: db.db,
       transport,
       mailFrom: env.MAIL_FROM,
+      appUrl: env.APP_URL,
       log: app.log,
       fast: true,
     });

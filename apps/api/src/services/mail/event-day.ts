@@ -1,0 +1,32 @@
+import { type DbOrTx, schema } from "@app/db";
+import type { IsoDate } from "@app/shared";
+import { sql } from "drizzle-orm";
+
+/**
+ * Queues the 'day of event' mail (template `event-day`) for every active participant of every visible
+ * event whose date range contains `day`. One INSERT … SELECT, so it scales with the number of
+ * participants; the idempotency key `event-day:{congress}:{user}:{day}` makes repeated, concurrent or
+ * caught-up runs send exactly one mail per user, event and day. Answers the new outbox ids.
+ */
+export async function queueEventDayMails(db: DbOrTx, appUrl: string, day: IsoDate): Promise<number[]> {
+  const { mailOutbox, participations, users, congresses } = schema;
+  const base = appUrl.replace(/\/$/, "");
+  const result = await db.execute<{ id: number }>(sql`
+    INSERT INTO ${mailOutbox} (idempotency_key, template_name, congress_id, user_id, to_email, variables)
+    SELECT 'event-day:' || c.id || ':' || u.id || ':' || ${day},
+           'event-day', c.id, u.id, u.email,
+           jsonb_build_object(
+             'userFullName', u.firstname || ' ' || u.lastname,
+             'firstname', u.firstname,
+             'lastname', u.lastname,
+             'newsletter', u.newsletter,
+             'congressTitle', c.title,
+             'url', ${base} || '/congress/' || c.id)
+      FROM ${participations} p
+      JOIN ${users} u ON u.id = p.user_id AND u.active
+      JOIN ${congresses} c ON c.id = p.congress_id AND c.visible
+     WHERE c.first_day <= ${day}::date AND coalesce(c.last_day, c.first_day) >= ${day}::date
+    ON CONFLICT (idempotency_key) DO NOTHING
+    RETURNING id`);
+  return result.rows.map((row) => Number(row.id));
+}
