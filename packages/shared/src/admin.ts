@@ -184,3 +184,35 @@ export function extractIframeSrc(text: string): string {
     return text;
   }
 }
+
+export const MSG_TEMPLATES = {
+  subjectRequired: "Bitte geben Sie einen Betreff ein.",
+  unknownName: "Diese E-Mail gibt es nicht.",
+  copyDifferent: "Bitte wählen Sie zwei verschiedene Veranstaltungen.",
+  unknownVariables: "Diese Variablen kennt die E-Mail nicht; sie bleiben leer:",
+} as const;
+
+/** The template edit dialog (`mailTemplateData`). */
+export const ZMailTemplateInput = z.object({
+  id: id.optional(),
+  name: z.string().trim().min(1, MSG_TEMPLATES.unknownName).max(100),
+  congress: z.union([ZRef, z.null()]).default(null),
+  subject: required(300, MSG_TEMPLATES.subjectRequired),
+  content: z.string().max(200_000).default(""),
+  description: z.string().max(5000).default(""),
+});
+export type TMailTemplateInput = z.input<typeof ZMailTemplateInput>;
+
+/** The copy form (`copy_from`, `copy_to`): two different events. */
+export const ZCopyTemplatesInput = z
+  .object({
+    copy_from: z.coerce
+      .number({ error: MSG_TEMPLATES.copyDifferent })
+      .int()
+      .positive(MSG_TEMPLATES.copyDifferent),
+    copy_to: z.coerce
+      .number({ error: MSG_TEMPLATES.copyDifferent })
+      .int()
+      .positive(MSG_TEMPLATES.copyDifferent),
+  })
+  .refine((v) => v.copy_from !== v.copy_to, { message: MSG_TEMPLATES.copyDifferent, path: ["copy_to"] });

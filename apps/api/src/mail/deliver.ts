@@ -56,7 +56,9 @@ export async function deliverOutboxMail(
       if (!mail) {
         return "skipped";
       }
-      const template = await findTemplate(db, mail.templateName as MailName, mail.congressId);
+      // an admin's test mail carries the edited, not yet saved template (see sendTestMail)
+      const edited = mail.variables.__template as StoredTemplate | undefined;
+      const template = edited ?? (await findTemplate(db, mail.templateName as MailName, mail.congressId));
       const rendered = await renderMail(template, mail.variables);
       await transport.sendMail({
         from,

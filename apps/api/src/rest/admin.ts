@@ -1,4 +1,10 @@
-import type { TCongressInput, TContentInput, TPackageInput, TUserUpdateInput } from "@app/shared";
+import type {
+  TCongressInput,
+  TContentInput,
+  TMailTemplateInput,
+  TPackageInput,
+  TUserUpdateInput,
+} from "@app/shared";
 import type { FastifyRequest } from "fastify";
 import { z } from "zod";
 import { storeImage } from "../services/admin/images";
@@ -88,6 +94,36 @@ export const adminRestRoutes: RestRoute[] = [
     method: "DELETE",
     url: "/congress-content/:id",
     handler: (caller, req) => caller.admin.contents.delete({ id: idParam(req) }),
+  },
+  {
+    method: "GET",
+    url: "/mail-template",
+    handler: (caller, req) => {
+      const congress = (req.query as { congress?: string }).congress;
+      return caller.admin.mailTemplates.list({
+        congressId: congress ? (congress as unknown as number) : null,
+      });
+    },
+  },
+  {
+    method: "POST",
+    url: "/mail-template",
+    handler: async (caller, req) =>
+      caller.admin.mailTemplates.save(
+        jsonField(await readForm(req), "mailTemplateData", envelope) as TMailTemplateInput,
+      ),
+  },
+  {
+    method: "POST",
+    url: "/mail-template/copy",
+    handler: async (caller, req) => {
+      const { fields } = await readForm(req);
+      await caller.admin.mailTemplates.copy({
+        copy_from: fields.copy_from as unknown as number,
+        copy_to: fields.copy_to as unknown as number,
+      });
+      return { title: "E-Mail-Templates", detail: "E-Mail-Templates wurden erfolgreich kopiert." };
+    },
   },
   {
     // the web app uploads a picture first (with progress) and then saves the form with its file name

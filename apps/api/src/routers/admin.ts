@@ -1,4 +1,12 @@
-import { ZCongressInput, ZContentInput, ZPackageInput, ZUserListInput, ZUserUpdateInput } from "@app/shared";
+import {
+  ZCongressInput,
+  ZContentInput,
+  ZCopyTemplatesInput,
+  ZMailTemplateInput,
+  ZPackageInput,
+  ZUserListInput,
+  ZUserUpdateInput,
+} from "@app/shared";
 import { z } from "zod";
 import { deleteCongress, listCongresses, saveCongress } from "../services/admin/congresses";
 import {
@@ -7,10 +15,22 @@ import {
   saveContent,
   saveContentAnswerCongresses,
 } from "../services/admin/contents";
+import {
+  copyTemplates,
+  listTemplates,
+  previewTemplate,
+  saveTemplate,
+  sendTestMail,
+} from "../services/admin/mail-templates";
 import { deletePackage, listAllPackages, savePackage } from "../services/admin/packages";
 import { deleteUser, getUser, listUsers, setUserActive, updateUser } from "../services/admin/users";
 import { adminProcedure, router } from "../trpc/init";
 
+const templateDraft = z.object({
+  name: z.string().max(100),
+  subject: z.string().max(300),
+  content: z.string().max(200_000),
+});
 const byId = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
 
 /** Everything of /admin/manage; every procedure requires ROLE_ADMIN. */
@@ -39,6 +59,21 @@ export const adminRouter = router({
     delete: adminProcedure
       .input(byId)
       .mutation(({ ctx, input }) => deleteUser(ctx.db, ctx.user.id, input.id)),
+  }),
+  mailTemplates: router({
+    list: adminProcedure
+      .input(
+        z
+          .object({ congressId: z.coerce.number().int().positive().nullable().default(null) })
+          .default({ congressId: null }),
+      )
+      .query(({ ctx, input }) => listTemplates(ctx.db, input.congressId)),
+    save: adminProcedure.input(ZMailTemplateInput).mutation(({ ctx, input }) => saveTemplate(ctx.db, input)),
+    copy: adminProcedure
+      .input(ZCopyTemplatesInput)
+      .mutation(({ ctx, input }) => copyTemplates(ctx.db, input)),
+    preview: adminProcedure.input(templateDraft).mutation(({ input }) => previewTemplate(input)),
+    sendTest: adminProcedure.input(templateDraft).mutation(({ ctx, input }) => sendTestMail(ctx, input)),
   }),
   contents: router({
     list: adminProcedure

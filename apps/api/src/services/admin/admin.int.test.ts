@@ -164,6 +164,20 @@ function packageForm(congressId: number, values: Record<string, unknown> = {}): 
   };
 }
 
+/** The template edit dialog (`mailTemplateData`). */
+const templateForm = (congressId: number | null) => ({
+  name: "participation-confirmation",
+  congress: congressId === null ? null : { id: congressId },
+  subject: "Anmeldung: {{congressTitle}}",
+  content: "<p>Hallo {{userFullName}}</p>",
+  description: "",
+});
+const templateDraft = () => ({
+  name: "password-reset",
+  subject: `Test ${unique()}`,
+  content: "<p>Hallo {{userFullName}}</p>",
+});
+
 const postEvent = (data: Record<string, unknown>, picture?: FilePart) =>
   rest(
     "POST",
@@ -325,6 +339,33 @@ describe("access", () => {
       status: 200,
     },
     {
+      method: "GET",
+      route: "/mail-template",
+      make: async () => ({ url: `/api/mail-template/?congress=${(await createCongress(db())).id}` }),
+      status: 200,
+    },
+    {
+      method: "POST",
+      route: "/mail-template",
+      make: async () => ({
+        url: "/api/mail-template/",
+        body: form({ mailTemplateData: JSON.stringify(templateForm((await createCongress(db())).id)) }),
+      }),
+      status: 200,
+    },
+    {
+      method: "POST",
+      route: "/mail-template/copy",
+      make: async () => ({
+        url: "/api/mail-template/copy",
+        body: form({
+          copy_from: String((await createCongress(db())).id),
+          copy_to: String((await createCongress(db())).id),
+        }),
+      }),
+      status: 200,
+    },
+    {
       method: "POST",
       route: "/images",
       make: async () => ({ url: "/api/images", body: imageForm(await png()) }),
@@ -429,6 +470,34 @@ describe("access", () => {
       path: "contents.delete",
       type: "mutation",
       input: async () => ({ id: (await createContentRow((await createCongress(db())).id)).id }),
+    },
+    {
+      path: "mailTemplates.list",
+      type: "query",
+      input: async () => ({ congressId: (await createCongress(db())).id }),
+    },
+    {
+      path: "mailTemplates.save",
+      type: "mutation",
+      input: async () => templateForm((await createCongress(db())).id),
+    },
+    {
+      path: "mailTemplates.copy",
+      type: "mutation",
+      input: async () => ({
+        copy_from: (await createCongress(db())).id,
+        copy_to: (await createCongress(db())).id,
+      }),
+    },
+    {
+      path: "mailTemplates.preview",
+      type: "mutation",
+      input: async () => templateDraft(),
+    },
+    {
+      path: "mailTemplates.sendTest",
+      type: "mutation",
+      input: async () => templateDraft(),
     },
   ];
 

@@ -1,0 +1,388 @@
+import { schema } from "@app/db";
+import { MAIL_CATALOGUE, type MailName } from "@app/mail";
+import { MSG_TEMPLATES } from "@app/shared";
+import { asc, eq, isNull } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { queueMail } from "../../mail/outbox";
+import { createTestApp, type TestApp } from "../../testing/harness";
+import { createCongress, createUser, trpcMutation, trpcQuery } from "../visitor/fixtures";
+
+const { mailTemplates, users } = schema;
+
+type User = typeof users.$inferSelect;
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({ mail: true });
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const db = () => t.db.db;
+
+let seq = 0;
+const unique = () => `${Date.now().toString(36)}${++seq}`;
+
+let admin: User;
+let adminToken: string;
+beforeAll(async () => {
+  admin = await createUser(db(), {
+    email: `admin.${unique()}@example.com`,
+    firstname: "Anna",
+    lastname: "Admin",
+    roles: ["ROLE_USER", "ROLE_ADMIN"],
+  });
+  adminToken = await t.tokenFor(admin.id, ["ROLE_USER", "ROLE_ADMIN"]);
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// requests
+
+interface Body {
+  headers: Record<string, string>;
+  payload: Buffer;
+}
+
+/** A multipart body with text fields, as the admin forms send them. */
+function form(fields: Record<string, string>): Body {
+  const boundary = "----mail-template-test-boundary-4c1d";
+  const chunks = Object.entries(fields).map(([name, value]) =>
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`),
+  );
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return {
+    headers: { "content-type": `multipart/form-data; boundary=${boundary}` },
+    payload: Buffer.concat(chunks),
+  };
+}
+
+async function rest(method: "GET" | "POST", url: string, body?: Body) {
+  return t.app.inject({
+    method,
+    url,
+    headers: { authorization: `Bearer ${adminToken}`, ...body?.headers },
+    ...(body && { payload: body.payload }),
+  });
+}
+
+const trpcAdminQuery = (path: string, input?: unknown) => trpcQuery(t, path, input, { token: adminToken });
+const trpcAdminMutation = (path: string, input: unknown) =>
+  trpcMutation(t, path, input, { token: adminToken });
+
+/** The template edit dialog (`mailTemplateData`). */
+function templateForm(values: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    name: "participation-confirmation",
+    congress: null,
+    subject: "Ihre Anmeldung",
+    content: "<p>Hallo {{userFullName}}</p>",
+    description: "",
+    ...values,
+  };
+}
+
+const postTemplate = (data: Record<string, unknown>) =>
+  rest("POST", "/api/mail-template/", form({ mailTemplateData: JSON.stringify(data) }));
+const postCopy = (from: unknown, to: unknown) =>
+  rest("POST", "/api/mail-template/copy", form({ copy_from: String(from), copy_to: String(to) }));
+
+/** Stores a template directly (no sanitising), for list, copy and delivery tests. */
+async function storeTemplate(name: MailName, congressId: number | null, subject: string, content = "") {
+  const [row] = await db()
+    .insert(mailTemplates)
+    .values({ name, congressId, subject, content: content || `<p>${subject}</p>` })
+    .returning();
+  if (!row) {
+    throw new Error("template not created");
+  }
+  return row;
+}
+
+const templatesOf = (congressId: number) =>
+  db()
+    .select()
+    .from(mailTemplates)
+    .where(eq(mailTemplates.congressId, congressId))
+    .orderBy(asc(mailTemplates.name));
+
+/** Queues one mail and waits for it at the SMTP server. */
+async function deliver(name: MailName, congressId: number | null, variables: Record<string, unknown> = {}) {
+  const to = `empfang.${unique()}@example.com`;
+  const id = await queueMail(db(), {
+    templateName: name,
+    to,
+    congressId,
+    variables: { ...MAIL_CATALOGUE[name].sample, ...variables },
+    idempotencyKey: `template-test:${unique()}`,
+  });
+  await t.jobs?.dispatch([id]);
+  return t.smtp.waitFor((m) => m.to.includes(to));
+}
+
+// ---------------------------------------------------------------------------------------------------------
+
+describe("saving", () => {
+  it("removes scripts, event handlers, javascript: links, iframes and styles, keeps the formatting", async () => {
+    const c = await createCongress(db());
+    const content = [
+      "<h2>Willkommen</h2>",
+      "<p>Hallo <strong>{{userFullName}}</strong>, <em>schön</em> und <u>wichtig</u>.</p>",
+      '<script>alert("x")</script>',
+      '<p onclick="steal()">Klick</p>',
+      '<img src="https://example.com/logo.png" onerror="steal()">',
+      '<a href="javascript:alert(1)">Böse</a>',
+      '<a href="https://example.com/start" class="button">Los</a>',
+      '<iframe src="https://evil.example.com/"></iframe>',
+      '<p style="position:fixed">Overlay</p>',
+      "<ul><li>Eins</li><li>Zwei</li></ul>",
+      "{{#if newsletter}}<p>Newsletter</p>{{/if}}",
+    ].join("");
+    const res = await postTemplate(templateForm({ congress: { id: c.id }, content }));
+    expect(res.statusCode, res.body).toBe(200);
+    const saved = res.json().template.content as string;
+    const [row] = await templatesOf(c.id);
+    expect(row?.content).toBe(saved);
+
+    for (const gone of [
+      "<script",
+      "alert(",
+      "onclick",
+      "onerror",
+      "steal",
+      "javascript:",
+      "<iframe",
+      "position",
+    ]) {
+      expect(saved, gone).not.toContain(gone);
+    }
+    for (const kept of [
+      "<h2>Willkommen</h2>",
+      "<strong>{{userFullName}}</strong>",
+      "<em>schön</em>",
+      "<u>wichtig</u>",
+      "<ul><li>Eins</li><li>Zwei</li></ul>",
+      '<a href="https://example.com/start" class="button">Los</a>',
+      '<img src="https://example.com/logo.png" />',
+      "{{#if newsletter}}<p>Newsletter</p>{{/if}}",
+    ]) {
+      expect(saved, kept).toContain(kept);
+    }
+    expect(saved).toContain("Böse");
+    expect(saved).toContain("Overlay");
+  });
+
+  it("reports variables the mail does not offer and saves anyway", async () => {
+    const c = await createCongress(db());
+    const unknown = await postTemplate(
+      templateForm({
+        name: "registration-confirmation",
+        congress: c.id,
+        subject: "Willkommen zu {{congressTitle}}",
+        content: "<p>Hallo {{userFullName}}</p>",
+      }),
+    );
+    expect(unknown.statusCode, unknown.body).toBe(200);
+    expect(unknown.json().unknownVariables).toEqual(["congressTitle"]);
+    const [row] = await templatesOf(c.id);
+    expect(row).toMatchObject({
+      name: "registration-confirmation",
+      subject: "Willkommen zu {{congressTitle}}",
+    });
+
+    const known = await trpcAdminMutation(
+      "admin.mailTemplates.save",
+      templateForm({
+        id: row?.id,
+        name: "registration-confirmation",
+        congress: c.id,
+        subject: "Bitte bestätigen, {{firstname}}",
+        content: '<p><a href="{{url}}">Bestätigen</a></p>{{#if newsletter}}Newsletter{{/if}}',
+      }),
+    );
+    expect(known.status, known.body).toBe(200);
+    expect(known.data.unknownVariables).toEqual([]);
+    expect(await templatesOf(c.id)).toHaveLength(1);
+    expect((await templatesOf(c.id))[0]?.subject).toBe("Bitte bestätigen, {{firstname}}");
+  });
+
+  it("refuses a mail name that does not exist", async () => {
+    const res = await postTemplate(templateForm({ name: "gibt-es-nicht" }));
+    expect(res.statusCode).toBe(400);
+    expect(res.json().detail).toBe(MSG_TEMPLATES.unknownName);
+  });
+});
+
+describe("list", () => {
+  it("answers the general templates without congress, an event's templates with it", async () => {
+    const c = await createCongress(db(), { title: `Liste ${unique()}` });
+    const other = await createCongress(db());
+    const general = await storeTemplate("order-package", null, "Allgemein Paket");
+    const specific = await storeTemplate("order-package", c.id, "Speziell Paket");
+    await storeTemplate("order-ticket", other.id, "Anderer Kongress");
+
+    const all = await rest("GET", "/api/mail-template/");
+    expect(all.statusCode, all.body).toBe(200);
+    const generalList = all.json() as { id: number; congress: unknown; congressId: number | null }[];
+    expect(generalList.map((x) => x.id)).toContain(general.id);
+    expect(generalList.every((x) => x.congressId === null && x.congress === null)).toBe(true);
+
+    const mine = await rest("GET", `/api/mail-template/?congress=${c.id}`);
+    expect(mine.statusCode, mine.body).toBe(200);
+    expect(mine.json()).toEqual([
+      expect.objectContaining({
+        id: specific.id,
+        name: "order-package",
+        subject: "Speziell Paket",
+        congress: { id: c.id, title: c.title },
+      }),
+    ]);
+
+    const viaTrpc = await trpcAdminQuery("admin.mailTemplates.list", { congressId: other.id });
+    expect(viaTrpc.status).toBe(200);
+    expect(viaTrpc.data.map((x: { subject: string }) => x.subject)).toEqual(["Anderer Kongress"]);
+  });
+});
+
+describe("copy", () => {
+  it("copies every template of one event onto another, overwriting those of the same name", async () => {
+    const a = await createCongress(db());
+    const b = await createCongress(db());
+    await storeTemplate("event-day", a.id, "A Tag", "<p>A Inhalt Tag</p>");
+    await storeTemplate("order-ticket", a.id, "A Ticket", "<p>A Inhalt Ticket</p>");
+    const existing = await storeTemplate("order-ticket", b.id, "B Ticket alt", "<p>B alt</p>");
+    const before = await templatesOf(a.id);
+
+    const res = await postCopy(a.id, b.id);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({
+      title: "E-Mail-Templates",
+      detail: "E-Mail-Templates wurden erfolgreich kopiert.",
+    });
+
+    const copied = await templatesOf(b.id);
+    expect(copied.map((x) => [x.name, x.subject, x.content])).toEqual([
+      ["event-day", "A Tag", "<p>A Inhalt Tag</p>"],
+      ["order-ticket", "A Ticket", "<p>A Inhalt Ticket</p>"],
+    ]);
+    expect(copied.find((x) => x.name === "order-ticket")?.id).toBe(existing.id);
+    expect(await templatesOf(a.id)).toEqual(before);
+  });
+
+  it("refuses the same event, zero or negative ids with 400", async () => {
+    const a = await createCongress(db());
+    await storeTemplate("event-day", a.id, "Bleibt");
+    for (const [from, to] of [
+      [a.id, a.id],
+      [0, a.id],
+      [a.id, 0],
+      [-1, a.id],
+      [a.id, -5],
+      ["", a.id],
+    ]) {
+      const res = await postCopy(from, to);
+      expect(res.statusCode, `${from} → ${to}`).toBe(400);
+      expect(res.json().detail, `${from} → ${to}`).toBe(MSG_TEMPLATES.copyDifferent);
+    }
+    const viaTrpc = await trpcAdminMutation("admin.mailTemplates.copy", { copy_from: a.id, copy_to: a.id });
+    expect(viaTrpc.status).toBe(400);
+    expect(viaTrpc.error?.detail).toBe(MSG_TEMPLATES.copyDifferent);
+    expect((await templatesOf(a.id)).map((x) => x.subject)).toEqual(["Bleibt"]);
+  });
+
+  it("changes nothing when the target event does not exist", async () => {
+    const a = await createCongress(db());
+    await storeTemplate("event-day", a.id, "Quelle");
+    const countAll = async () => (await db().select().from(mailTemplates)).length;
+    const before = await countAll();
+    const res = await postCopy(a.id, 2_000_000_000);
+    expect(res.statusCode, res.body).toBeGreaterThanOrEqual(400);
+    expect(res.statusCode).toBeLessThan(500);
+    expect(await countAll()).toBe(before);
+    expect(await templatesOf(2_000_000_000)).toEqual([]);
+  });
+});
+
+describe("template at send time", () => {
+  it("a congress template wins over the general one, the general one over the default", async () => {
+    const c = await createCongress(db(), { title: `Sendekongress ${unique()}` });
+    const other = await createCongress(db());
+    const name: MailName = "participation-confirmation";
+    expect(
+      await db().select().from(mailTemplates).where(isNull(mailTemplates.congressId)),
+    ).not.toContainEqual(expect.objectContaining({ name }));
+
+    const byDefault = await deliver(name, c.id, { congressTitle: c.title });
+    expect(byDefault.subject).toBe(`Ihre Anmeldung: ${c.title}`);
+
+    const general = await postTemplate(
+      templateForm({
+        name,
+        subject: "Allgemein: {{congressTitle}}",
+        content: "<p>Allgemein {{userFullName}}</p>",
+      }),
+    );
+    expect(general.statusCode, general.body).toBe(200);
+    const byGeneral = await deliver(name, c.id, { congressTitle: c.title, userFullName: "Gustav General" });
+    expect(byGeneral.subject).toBe(`Allgemein: ${c.title}`);
+    expect(byGeneral.html).toContain("Allgemein Gustav General");
+
+    const specific = await postTemplate(
+      templateForm({
+        name,
+        congress: c.id,
+        subject: "Speziell: {{congressTitle}}",
+        content: "<p>Speziell</p>",
+      }),
+    );
+    expect(specific.statusCode, specific.body).toBe(200);
+    const bySpecific = await deliver(name, c.id, { congressTitle: c.title });
+    expect(bySpecific.subject).toBe(`Speziell: ${c.title}`);
+    expect(bySpecific.html).toContain("Speziell");
+
+    // another event and a mail without event still get the general template
+    expect((await deliver(name, other.id, { congressTitle: "Anders" })).subject).toBe("Allgemein: Anders");
+    expect((await deliver(name, null, { congressTitle: "Ohne" })).subject).toBe("Allgemein: Ohne");
+  }, 60_000);
+
+  it("with no stored template at all the catalogue default is used", async () => {
+    const name: MailName = "migration-set-password";
+    expect(await db().select().from(mailTemplates).where(eq(mailTemplates.name, name))).toEqual([]);
+    const mail = await deliver(name, null, { userFullName: "Dora Default" });
+    expect(mail.subject).toBe(MAIL_CATALOGUE[name].defaultSubject);
+    expect(mail.html).toContain("Dora Default");
+  }, 30_000);
+});
+
+describe("preview and test mail", () => {
+  it("preview renders the edited template with the sample data", async () => {
+    const res = await trpcAdminMutation("admin.mailTemplates.preview", {
+      name: "registration-confirmation",
+      subject: "Hallo {{firstname}}",
+      content: '<p>Liebe/r {{userFullName}}</p><script>alert(1)</script><a href="{{url}}">Link</a>',
+    });
+    expect(res.status, res.body).toBe(200);
+    expect(res.data.subject).toBe("Hallo Erika");
+    expect(res.data.html).toContain("Liebe/r Erika Mustermann");
+    expect(res.data.html).toContain("https://example.com/confirm-mail/1/beispiel");
+    expect(res.data.html).not.toContain("<script");
+  });
+
+  it("sendTest delivers the unsaved subject to the admin's own address", async () => {
+    const subject = `Entwurf ${unique()}`;
+    const res = await trpcAdminMutation("admin.mailTemplates.sendTest", {
+      name: "password-reset",
+      subject: `${subject} für {{firstname}}`,
+      content: "<p>Test an {{userFullName}}</p>",
+    });
+    expect(res.status, res.body).toBe(200);
+    expect(res.data).toEqual({ to: admin.email });
+    const mail = await t.smtp.waitFor((m) => m.subject.startsWith(subject));
+    expect(mail.to).toContain(admin.email);
+    expect(mail.subject).toBe(`${subject} für Erika`);
+    expect(mail.html).toContain("Test an Erika Mustermann");
+    expect(await db().select().from(mailTemplates).where(eq(mailTemplates.name, "password-reset"))).toEqual(
+      [],
+    );
+  }, 30_000);
+});

@@ -1,0 +1,177 @@
+import { type Db, schema } from "@app/db";
+import { MAIL_CATALOGUE, MAIL_NAMES, type MailName, renderMail, unknownVariables } from "@app/mail";
+import { MSG_TEMPLATES, type ZCopyTemplatesInput, type ZMailTemplateInput } from "@app/shared";
+import { asc, eq, isNull } from "drizzle-orm";
+import sanitizeHtml from "sanitize-html";
+import type { z } from "zod";
+import { AppError } from "../../lib/app-error";
+import { newToken } from "../../lib/tokens";
+import { queueMail } from "../../mail/outbox";
+import type { Context } from "../../trpc/context";
+
+const { mailTemplates, congresses, users } = schema;
+
+/**
+ * The allow-list of template HTML: the editor's formatting, links (http, https, mailto; a "button" class)
+ * and images. Scripts, event handlers, styles and javascript: links are removed. Template variables
+ * (`{{…}}`) are plain text to the sanitiser and survive.
+ */
+export function sanitizeTemplateHtml(html: string): string {
+  return sanitizeHtml(html, {
+    allowedTags: [
+      "p",
+      "br",
+      "h1",
+      "h2",
+      "h3",
+      "strong",
+      "b",
+      "em",
+      "i",
+      "u",
+      "s",
+      "ul",
+      "ol",
+      "li",
+      "blockquote",
+      "a",
+      "img",
+      "hr",
+      "span",
+    ],
+    allowedAttributes: {
+      a: ["href", "target", "rel", "class"],
+      img: ["src", "alt", "width", "height"],
+      p: ["style"],
+      li: ["style"],
+      h1: ["style"],
+      h2: ["style"],
+      h3: ["style"],
+    },
+    allowedStyles: {
+      "*": { "margin-left": [/^\d{1,3}(px|em|rem)$/], "padding-left": [/^\d{1,3}(px|em|rem)$/] },
+    },
+    allowedClasses: { a: ["button"] },
+    allowedSchemes: ["http", "https", "mailto"],
+    allowedSchemesByTag: { img: ["http", "https"] },
+    allowProtocolRelative: false,
+    transformTags: {
+      a: (tagName, attribs) => ({
+        tagName,
+        attribs: attribs.target === "_blank" ? { ...attribs, rel: "noopener noreferrer" } : attribs,
+      }),
+    },
+  });
+}
+
+const asMailName = (name: string): MailName => {
+  if (!(MAIL_NAMES as readonly string[]).includes(name)) {
+    throw new AppError("BAD_REQUEST", `unknown mail ${name}`, MSG_TEMPLATES.unknownName);
+  }
+  return name as MailName;
+};
+
+/** General templates, or those of one event. */
+export async function listTemplates(db: Db, congressId: number | null) {
+  const rows = await db
+    .select({ template: mailTemplates, congressTitle: congresses.title })
+    .from(mailTemplates)
+    .leftJoin(congresses, eq(congresses.id, mailTemplates.congressId))
+    .where(congressId === null ? isNull(mailTemplates.congressId) : eq(mailTemplates.congressId, congressId))
+    .orderBy(asc(mailTemplates.name));
+  return rows.map(({ template, congressTitle }) => ({
+    ...template,
+    congress: template.congressId === null ? null : { id: template.congressId, title: congressTitle ?? "" },
+  }));
+}
+
+/** Saves a template with sanitised HTML; variables the mail does not offer are reported, not refused. */
+export async function saveTemplate(db: Db, input: z.output<typeof ZMailTemplateInput>) {
+  const name = asMailName(input.name);
+  const values = {
+    name,
+    congressId: input.congress,
+    subject: input.subject,
+    content: sanitizeTemplateHtml(input.content),
+    description: sanitizeTemplateHtml(input.description),
+  };
+  const [saved] = input.id
+    ? await db.update(mailTemplates).set(values).where(eq(mailTemplates.id, input.id)).returning()
+    : await db
+        .insert(mailTemplates)
+        .values(values)
+        .onConflictDoUpdate({
+          target: [mailTemplates.name, mailTemplates.congressId],
+          set: { subject: values.subject, content: values.content, description: values.description },
+        })
+        .returning();
+  if (!saved) {
+    throw new AppError("NOT_FOUND", `template ${input.id}`, "Die Vorlage wurde nicht gefunden.");
+  }
+  const unknown = unknownVariables(saved, Object.keys(MAIL_CATALOGUE[name].variables));
+  return { template: saved, unknownVariables: unknown };
+}
+
+/** Upserts every template of one event onto another in one transaction. */
+export async function copyTemplates(db: Db, input: z.output<typeof ZCopyTemplatesInput>) {
+  await db.transaction(async (tx) => {
+    const found = await tx
+      .select({ id: congresses.id })
+      .from(congresses)
+      .where(eq(congresses.id, input.copy_to));
+    if (found.length === 0) {
+      throw new AppError("BAD_REQUEST", "copy target missing", MSG_TEMPLATES.copyDifferent);
+    }
+    const source = await tx.select().from(mailTemplates).where(eq(mailTemplates.congressId, input.copy_from));
+    for (const t of source) {
+      await tx
+        .insert(mailTemplates)
+        .values({
+          name: t.name,
+          congressId: input.copy_to,
+          subject: t.subject,
+          content: t.content,
+          description: t.description,
+        })
+        .onConflictDoUpdate({
+          target: [mailTemplates.name, mailTemplates.congressId],
+          set: { subject: t.subject, content: t.content, description: t.description },
+        });
+    }
+  });
+  return listTemplates(db, input.copy_to);
+}
+
+/** Renders a template (as edited, not yet saved) with the mail's sample data. */
+export async function previewTemplate(input: { name: string; subject: string; content: string }) {
+  const name = asMailName(input.name);
+  const rendered = await renderMail(
+    { subject: input.subject, content: sanitizeTemplateHtml(input.content) },
+    MAIL_CATALOGUE[name].sample,
+  );
+  return { subject: rendered.subject, html: rendered.html };
+}
+
+/** Sends the edited template with sample data to the admin's own address. */
+export async function sendTestMail(
+  ctx: Pick<Context, "db" | "mail"> & { user: { id: number } },
+  input: { name: string; subject: string; content: string },
+) {
+  const name = asMailName(input.name);
+  const [admin] = await ctx.db.select({ email: users.email }).from(users).where(eq(users.id, ctx.user.id));
+  if (!admin) {
+    throw new AppError("UNAUTHORIZED", "admin missing");
+  }
+  const id = await queueMail(ctx.db, {
+    templateName: name,
+    to: admin.email,
+    userId: ctx.user.id,
+    idempotencyKey: `test-mail:${newToken()}`,
+    variables: {
+      ...MAIL_CATALOGUE[name].sample,
+      __template: { subject: input.subject, content: sanitizeTemplateHtml(input.content) },
+    },
+  });
+  await ctx.mail.dispatch([id]);
+  return { to: admin.email };
+}
