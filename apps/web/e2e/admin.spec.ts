@@ -192,3 +192,51 @@ test("an admin creates ticket orders for two users; both get an order, access an
     await waitForMail(user.email, "Ihr Ticket: Online-Kongress Beziehung & Bindung");
   }
 });
+
+test("an admin edits a template with bold text and a link button, previews it, sends a test mail and copies templates", async ({
+  page,
+}) => {
+  await loginAs(page, DEMO.admin);
+  await openAdmin(page, "E-Mail-Templates");
+  await page.getByRole("button", { name: "participation-confirmation bearbeiten" }).click();
+  const dialog = page.getByRole("dialog");
+  const subject = `Test-Betreff ${Date.now()}`;
+  await dialog.getByLabel("Betreff").fill(subject);
+  const editor = dialog.getByRole("textbox", { name: "Inhalt" });
+  await editor.click();
+  await page.keyboard.press("Control+End");
+  await page.keyboard.press("Enter");
+  await dialog.getByRole("button", { name: "Fett" }).click();
+  await page.keyboard.type("Wichtiger Hinweis");
+  await dialog.getByRole("button", { name: "Fett" }).click();
+  await page.keyboard.type(" und ");
+  await page.keyboard.type("Programm");
+  await page.keyboard.press("Shift+Home");
+  const answers = ["https://example.com/programm", ""];
+  page.on("dialog", (d) => void (d.type() === "prompt" ? d.accept(answers.shift() ?? "") : d.accept()));
+  await dialog.getByRole("button", { name: "Link" }).click();
+  await expect(editor.locator("strong", { hasText: "Wichtiger Hinweis" })).toBeVisible();
+  await expect(editor.locator('a.button[href="https://example.com/programm"]')).toBeVisible();
+
+  await dialog.getByRole("button", { name: "Vorschau" }).click();
+  await expect(dialog.getByText(`Betreff: ${subject}`)).toBeVisible();
+  await dialog.getByRole("button", { name: "Testmail senden" }).click();
+  const mail = await waitForMail(DEMO.admin.email, subject);
+  expect(mail.html).toContain("Wichtiger Hinweis");
+  expect(mail.html).toContain("https://example.com/programm");
+
+  await dialog.getByRole("button", { name: "Speichern" }).click();
+  await expect(page.getByText("E-Mail Template wurde erfolgreich gespeichert.")).toBeVisible();
+  await expect(page.getByRole("table", { name: "E-Mail-Templates" }).getByText(subject)).toBeVisible();
+
+  // copy: the general templates are not an event's; copying between two events needs a source with templates
+  const copy = page.getByRole("form", { name: "Vorlagen kopieren" });
+  await copy.getByLabel("Von Veranstaltung").selectOption({ label: "Frühjahrskongress Resilienz" });
+  await copy.getByLabel("Nach Veranstaltung").selectOption({ label: "Frühjahrskongress Resilienz" });
+  await copy.getByRole("button", { name: "Vorlagen kopieren" }).click();
+  await expect(page.getByRole("alertdialog")).toContainText("zwei verschiedene Veranstaltungen");
+  await page.getByRole("alertdialog").getByRole("button", { name: "OK" }).click();
+  await copy.getByLabel("Nach Veranstaltung").selectOption({ label: "Kongress Trauer und Abschied" });
+  await copy.getByRole("button", { name: "Vorlagen kopieren" }).click();
+  await expect(page.getByText("E-Mail-Templates wurden erfolgreich kopiert.")).toBeVisible();
+});

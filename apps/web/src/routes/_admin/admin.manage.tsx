@@ -4,6 +4,7 @@ import { Page } from "@/components/layout/page";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { ContentsTab } from "./-components/contents-tab";
 import { EventsTab } from "./-components/events-tab";
+import { MailTemplatesTab } from "./-components/mail-templates-tab";
 import { OrdersTab } from "./-components/orders-tab";
 import { PackagesTab } from "./-components/packages-tab";
 import { UsersTab } from "./-components/users-tab";
@@ -15,7 +16,7 @@ const TABS = [
   { value: "ticket-orders", label: "Ticketbestellungen", content: <OrdersTab kind="ticket" /> },
   { value: "users", label: "Benutzer:innen", content: <UsersTab /> },
   { value: "contents", label: "Videoinhalte", content: <ContentsTab /> },
-  { value: "mail-templates", label: "E-Mail-Templates", content: <Soon /> },
+  { value: "mail-templates", label: "E-Mail-Templates", content: <MailTemplatesTab /> },
   { value: "knowledge", label: "Wissensdatenbank", content: <Soon /> },
 ] as const;
 type TabValue = (typeof TABS)[number]["value"];

@@ -1,0 +1,212 @@
+import Image from "@tiptap/extension-image";
+import Link from "@tiptap/extension-link";
+import { type Editor, EditorContent, useEditor, useEditorState } from "@tiptap/react";
+import StarterKit from "@tiptap/starter-kit";
+import {
+  BoldIcon,
+  Heading2Icon,
+  ImageIcon,
+  IndentIcon,
+  ItalicIcon,
+  LinkIcon,
+  ListIcon,
+  ListOrderedIcon,
+  OutdentIcon,
+  Redo2Icon,
+  UnderlineIcon,
+  Undo2Icon,
+} from "lucide-react";
+import { type ReactNode, useRef } from "react";
+import { alerts, errorBody } from "@/lib/alerts";
+import { uploadImage } from "@/lib/upload";
+import { cn } from "@/lib/utils";
+
+/** Links may carry the class "button": the mail layout draws them as a button. */
+const ButtonLink = Link.extend({
+  addAttributes() {
+    return { ...this.parent?.(), class: { default: null } };
+  },
+});
+
+function ToolButton({
+  label,
+  onClick,
+  active = false,
+  disabled = false,
+  children,
+}: {
+  label: string;
+  onClick: () => void;
+  active?: boolean;
+  disabled?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <button
+      type="button"
+      aria-label={label}
+      title={label}
+      aria-pressed={active}
+      disabled={disabled}
+      onClick={onClick}
+      className={cn(
+        "rounded p-1.5 text-slate-700 hover:bg-slate-200 disabled:opacity-40",
+        active && "bg-slate-200 text-slate-900",
+      )}
+    >
+      {children}
+    </button>
+  );
+}
+
+async function setLink(editor: Editor) {
+  const previous = (editor.getAttributes("link").href as string | undefined) ?? "https://";
+  const href = window.prompt("Adresse des Links (leer lassen zum Entfernen)", previous);
+  if (href === null) {
+    return;
+  }
+  if (href.trim() === "") {
+    editor.chain().focus().extendMarkRange("link").unsetLink().run();
+    return;
+  }
+  const asButton = window.confirm("Soll der Link als Button erscheinen?");
+  const url = /^[a-z][a-z0-9+.-]*:/i.test(href.trim()) ? href.trim() : `https://${href.trim()}`;
+  editor
+    .chain()
+    .focus()
+    .extendMarkRange("link")
+    .setLink({ href: url, class: asButton ? "button" : null } as { href: string })
+    .run();
+}
+
+/** The template editor with the toolbar of the spec. */
+export function RichTextEditor({
+  value,
+  onChange,
+  label,
+}: {
+  value: string;
+  onChange: (html: string) => void;
+  label: string;
+}) {
+  const fileInput = useRef<HTMLInputElement>(null);
+  const editor = useEditor({
+    extensions: [
+      StarterKit.configure({ link: false, heading: { levels: [1, 2, 3] } }),
+      ButtonLink.configure({ defaultProtocol: "https", openOnClick: false, autolink: true }),
+      Image,
+    ],
+    content: value,
+    editorProps: { attributes: { "aria-label": label, class: "prose-mail min-h-48 p-3 focus:outline-none" } },
+    onUpdate: ({ editor: e }) => onChange(e.getHTML()),
+  });
+  const state = useEditorState({
+    editor,
+    selector: ({ editor: e }) => ({
+      bold: e?.isActive("bold") ?? false,
+      italic: e?.isActive("italic") ?? false,
+      underline: e?.isActive("underline") ?? false,
+      heading: e?.isActive("heading", { level: 2 }) ?? false,
+      bullet: e?.isActive("bulletList") ?? false,
+      ordered: e?.isActive("orderedList") ?? false,
+      link: e?.isActive("link") ?? false,
+      canUndo: e?.can().undo() ?? false,
+      canRedo: e?.can().redo() ?? false,
+      canIndent: e?.can().sinkListItem("listItem") ?? false,
+      canOutdent: e?.can().liftListItem("listItem") ?? false,
+    }),
+  });
+  if (!editor || !state) {
+    return null;
+  }
+  const chain = () => editor.chain().focus();
+  const onImage = async (file: File | undefined) => {
+    if (!file) {
+      return;
+    }
+    try {
+      const fileName = await uploadImage(file, () => undefined);
+      chain()
+        .setImage({ src: `${window.location.origin}/uploads/images/${fileName}`, alt: "" })
+        .run();
+    } catch (error) {
+      await alerts.error(errorBody(error));
+    }
+  };
+  return (
+    <div className="rounded-md border border-slate-300">
+      <div
+        role="toolbar"
+        aria-label="Formatierung"
+        className="flex flex-wrap gap-0.5 border-b border-slate-200 p-1"
+      >
+        <ToolButton label="Rückgängig" disabled={!state.canUndo} onClick={() => chain().undo().run()}>
+          <Undo2Icon className="size-4" />
+        </ToolButton>
+        <ToolButton label="Wiederholen" disabled={!state.canRedo} onClick={() => chain().redo().run()}>
+          <Redo2Icon className="size-4" />
+        </ToolButton>
+        <ToolButton
+          label="Überschrift"
+          active={state.heading}
+          onClick={() => chain().toggleHeading({ level: 2 }).run()}
+        >
+          <Heading2Icon className="size-4" />
+        </ToolButton>
+        <ToolButton label="Fett" active={state.bold} onClick={() => chain().toggleBold().run()}>
+          <BoldIcon className="size-4" />
+        </ToolButton>
+        <ToolButton label="Kursiv" active={state.italic} onClick={() => chain().toggleItalic().run()}>
+          <ItalicIcon className="size-4" />
+        </ToolButton>
+        <ToolButton
+          label="Unterstrichen"
+          active={state.underline}
+          onClick={() => chain().toggleUnderline().run()}
+        >
+          <UnderlineIcon className="size-4" />
+        </ToolButton>
+        <ToolButton
+          label="Einrücken"
+          disabled={!state.canIndent}
+          onClick={() => chain().sinkListItem("listItem").run()}
+        >
+          <IndentIcon className="size-4" />
+        </ToolButton>
+        <ToolButton
+          label="Ausrücken"
+          disabled={!state.canOutdent}
+          onClick={() => chain().liftListItem("listItem").run()}
+        >
+          <OutdentIcon className="size-4" />
+        </ToolButton>
+        <ToolButton label="Aufzählung" active={state.bullet} onClick={() => chain().toggleBulletList().run()}>
+          <ListIcon className="size-4" />
+        </ToolButton>
+        <ToolButton
+          label="Nummerierte Liste"
+          active={state.ordered}
+          onClick={() => chain().toggleOrderedList().run()}
+        >
+          <ListOrderedIcon className="size-4" />
+        </ToolButton>
+        <ToolButton label="Bild hochladen" onClick={() => fileInput.current?.click()}>
+          <ImageIcon className="size-4" />
+        </ToolButton>
+        <ToolButton label="Link" active={state.link} onClick={() => void setLink(editor)}>
+          <LinkIcon className="size-4" />
+        </ToolButton>
+        <input
+          ref={fileInput}
+          type="file"
+          accept="image/png,image/jpeg,image/webp"
+          className="hidden"
+          tabIndex={-1}
+          aria-hidden="true"
+          onChange={(e) => void onImage(e.target.files?.[0])}
+        />
+      </div>
+      <EditorContent editor={editor} />
+    </div>
+  );
+}
