@@ -189,7 +189,7 @@ test("an admin creates ticket orders for two users; both get an order, access an
     await page.getByLabel("Nach E-Mail oder Bestellnummer suchen").fill(user.email);
     await expect(table.getByRole("row").nth(1)).toContainText("FAKE-ORDER");
     await expect(table.getByRole("row").nth(1)).toContainText("bezahlt");
-    await waitForMail(user.email, "Ihr Ticket: Online-Kongress Beziehung & Bindung");
+    await waitForMail(user.email, "Für Sie freigeschaltet: Online-Kongress Beziehung & Bindung");
   }
 });
 
@@ -239,4 +239,27 @@ test("an admin edits a template with bold text and a link button, previews it, s
   await copy.getByLabel("Nach Veranstaltung").selectOption({ label: "Kongress Trauer und Abschied" });
   await copy.getByRole("button", { name: "Vorlagen kopieren" }).click();
   await expect(page.getByText("E-Mail-Templates wurden erfolgreich kopiert.")).toBeVisible();
+});
+
+test("the knowledge base builds the documented links and lists every mail's variables", async ({ page }) => {
+  await loginAs(page, DEMO.admin);
+  await openAdmin(page, "Wissensdatenbank");
+  await page.getByLabel("Kongresspaket für Links").selectOption({ label: "Kongresspaket Resilienz" });
+  await page.getByLabel("Veranstaltung für Links").selectOption({ label: "Kongress Trauer und Abschied" });
+  const links = page.getByRole("list", { name: "Links" });
+  const origin = new URL(page.url()).origin;
+  for (const path of [
+    "/congress-package/5",
+    "/congress-package-purchase/5",
+    "/congress/6",
+    "/participation/6",
+    "/congress-ticket-purchase/6",
+    "/congress-ticket-package-purchase/6",
+  ]) {
+    await expect(links.getByText(`${origin}${path}`, { exact: true })).toBeVisible();
+  }
+  await expect(page.getByRole("img", { name: "Welche Daten von welchen abhängen" })).toBeVisible();
+  const eventDay = page.locator("details").filter({ hasText: /^event-day:/ });
+  await eventDay.getByText(/^event-day:/).click();
+  await expect(eventDay.getByText("{{congressTitle}}")).toBeVisible();
 });

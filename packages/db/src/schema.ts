@@ -207,6 +207,8 @@ export const congressPackageOrders = pgTable(
     index("package_orders_package_idx").on(t.congressPackageId),
     index("package_orders_created_idx").on(t.createdAt.desc(), t.id.desc()),
     index("package_orders_external_idx").on(t.externalId),
+    // admin search "order number, any case"
+    index("package_orders_external_lower_idx").on(sql`lower(${t.externalId})`),
     // one order per checkout order and product; admin-created orders all share FAKE-ORDER
     uniqueIndex("package_orders_external_package_uq")
       .on(t.externalId, t.congressPackageId)
@@ -227,6 +229,7 @@ export const congressTicketOrders = pgTable(
     index("ticket_orders_congress_idx").on(t.congressId),
     index("ticket_orders_created_idx").on(t.createdAt.desc(), t.id.desc()),
     index("ticket_orders_external_idx").on(t.externalId),
+    index("ticket_orders_external_lower_idx").on(sql`lower(${t.externalId})`),
     uniqueIndex("ticket_orders_external_congress_uq")
       .on(t.externalId, t.congressId)
       .where(sql`${t.externalId} <> 'FAKE-ORDER'`),

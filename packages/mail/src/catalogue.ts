@@ -20,6 +20,7 @@ export const MAIL_NAMES = [
   "order-package",
   "order-ticket",
   "order-ticket-package",
+  "order-admin",
 ] as const;
 export type MailName = (typeof MAIL_NAMES)[number];
 
@@ -92,7 +93,7 @@ export const MAIL_CATALOGUE: Record<MailName, MailDefinition> = {
   },
   "order-package": {
     name: "order-package",
-    description: "Nach dem Kauf eines Kongresspakets (auch bei einer Bestellung durch das Team).",
+    description: "Nach dem Kauf eines Kongresspakets.",
     variables: {
       ...COMMON_VARIABLES,
       productName: "Name des Kongresspakets oder der Veranstaltung",
@@ -109,7 +110,7 @@ export const MAIL_CATALOGUE: Record<MailName, MailDefinition> = {
   },
   "order-ticket": {
     name: "order-ticket",
-    description: "Nach dem Kauf eines Tickets (auch bei einer Bestellung durch das Team).",
+    description: "Nach dem Kauf eines Tickets.",
     variables: {
       ...COMMON_VARIABLES,
       productName: "Name des Kongresspakets oder der Veranstaltung",
@@ -140,5 +141,25 @@ export const MAIL_CATALOGUE: Record<MailName, MailDefinition> = {
     defaultSubject: "Ihr Ticket und Kongresspaket: {{productName}}",
     defaultContent:
       '<p>Hallo {{userFullName}},</p><p>vielen Dank! Ihr Ticket für <strong>{{productName}}</strong> ist gebucht und das Kongresspaket freigeschaltet. Beides finden Sie in Ihrer Übersicht.</p><p><a href="{{url}}" class="button">Zur Übersicht</a></p>',
+  },
+  "order-admin": {
+    name: "order-admin",
+    description:
+      "Wenn das Team in der Administration eine Bestellung (FAKE-ORDER) für eine Person anlegt: Ticket oder Kongresspaket.",
+    variables: {
+      ...COMMON_VARIABLES,
+      productName: "Name des Kongresspakets oder der Veranstaltung",
+      productKind: "„Ticket“ oder „Kongresspaket“",
+      url: "Link zur Übersicht",
+    },
+    sample: {
+      ...COMMON_SAMPLE,
+      productName: "Online-Kongress Beziehung & Bindung",
+      productKind: "Ticket",
+      url: "https://example.com/",
+    },
+    defaultSubject: "Für Sie freigeschaltet: {{productName}}",
+    defaultContent:
+      '<p>Hallo {{userFullName}},</p><p>unser Team hat für Sie Folgendes freigeschaltet: {{productKind}} <strong>{{productName}}</strong>. Sie finden es in Ihrer Übersicht.</p><p><a href="{{url}}" class="button">Zur Übersicht</a></p>',
   },
 };

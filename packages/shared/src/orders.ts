@@ -28,3 +28,15 @@ export const ZAdminTicketOrderInput = z.object({
 });
 export type TAdminPackageOrderInput = z.input<typeof ZAdminPackageOrderInput>;
 export type TAdminTicketOrderInput = z.input<typeof ZAdminTicketOrderInput>;
+
+export const ADMIN_ORDERS_PAGE_SIZE = 10;
+
+/**
+ * One page of an admin order table: `search` matches the buyer's e-mail (contains, any case) or the order
+ * number (exact, any case).
+ */
+export const ZOrderListInput = z.object({
+  search: z.string().trim().max(254).default(""),
+  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+});
+export type TOrderListInput = z.input<typeof ZOrderListInput>;

@@ -1,13 +1,24 @@
-import type { TAdminPackageOrderInput, TAdminTicketOrderInput } from "@app/shared";
+import type { TAdminPackageOrderInput, TAdminTicketOrderInput, TOrderListInput } from "@app/shared";
+import type { FastifyRequest } from "fastify";
 import { z } from "zod";
 import type { RestRoute } from "./adapter";
 import { jsonField, readForm } from "./form";
 
 const envelope = z.object({}).loose();
 
+/** `?search=…&page=…` of the order tables (validated by the procedure). */
+const listQuery = (req: FastifyRequest): TOrderListInput => {
+  const query = req.query as Record<string, string | undefined>;
+  return { search: query.search, page: query.page as unknown as number };
+};
+
 /** The order paths of spec section 7 (admin only; the procedures check the role). */
 export const orderRestRoutes: RestRoute[] = [
-  { method: "GET", url: "/congress-package-order", handler: (caller) => caller.orders.packageOrders() },
+  {
+    method: "GET",
+    url: "/congress-package-order",
+    handler: (caller, req) => caller.orders.packageOrders(listQuery(req)),
+  },
   {
     method: "POST",
     url: "/congress-package-order",
@@ -17,7 +28,11 @@ export const orderRestRoutes: RestRoute[] = [
       return caller.orders.createPackageOrders(data as TAdminPackageOrderInput);
     },
   },
-  { method: "GET", url: "/congress-ticket-order", handler: (caller) => caller.orders.ticketOrders() },
+  {
+    method: "GET",
+    url: "/congress-ticket-order",
+    handler: (caller, req) => caller.orders.ticketOrders(listQuery(req)),
+  },
   {
     method: "POST",
     url: "/congress-ticket-order",

@@ -1,3 +1,4 @@
+import { MAIL_CATALOGUE, MAIL_NAMES } from "@app/mail";
 import {
   ZCongressInput,
   ZContentInput,
@@ -61,6 +62,14 @@ export const adminRouter = router({
       .mutation(({ ctx, input }) => deleteUser(ctx.db, ctx.user.id, input.id)),
   }),
   mailTemplates: router({
+    /** every mail with its variables, for the help pages (generated from the catalogue, never drifts) */
+    catalogue: adminProcedure.query(() =>
+      MAIL_NAMES.map((name) => ({
+        name,
+        description: MAIL_CATALOGUE[name].description,
+        variables: MAIL_CATALOGUE[name].variables,
+      })),
+    ),
     list: adminProcedure
       .input(
         z

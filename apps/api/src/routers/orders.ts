@@ -1,4 +1,4 @@
-import { ZAdminPackageOrderInput, ZAdminTicketOrderInput } from "@app/shared";
+import { ZAdminPackageOrderInput, ZAdminTicketOrderInput, ZOrderListInput } from "@app/shared";
 import {
   createPackageOrders,
   createTicketOrders,
@@ -8,8 +8,12 @@ import {
 import { adminProcedure, router } from "../trpc/init";
 
 export const ordersRouter = router({
-  packageOrders: adminProcedure.query(({ ctx }) => listPackageOrders(ctx.db)),
-  ticketOrders: adminProcedure.query(({ ctx }) => listTicketOrders(ctx.db)),
+  packageOrders: adminProcedure
+    .input(ZOrderListInput)
+    .query(({ ctx, input }) => listPackageOrders(ctx.db, input)),
+  ticketOrders: adminProcedure
+    .input(ZOrderListInput)
+    .query(({ ctx, input }) => listTicketOrders(ctx.db, input)),
   createPackageOrders: adminProcedure
     .input(ZAdminPackageOrderInput)
     .mutation(({ ctx, input }) => createPackageOrders(ctx, input.users, input.congressPackage)),

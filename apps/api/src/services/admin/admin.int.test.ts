@@ -472,6 +472,11 @@ describe("access", () => {
       input: async () => ({ id: (await createContentRow((await createCongress(db())).id)).id }),
     },
     {
+      path: "mailTemplates.catalogue",
+      type: "query",
+      input: async () => undefined,
+    },
+    {
       path: "mailTemplates.list",
       type: "query",
       input: async () => ({ congressId: (await createCongress(db())).id }),

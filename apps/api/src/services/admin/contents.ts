@@ -3,6 +3,7 @@ import type { ZContentInput } from "@app/shared";
 import { desc, eq, ilike, or, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { AppError } from "../../lib/app-error";
+import { containsPattern } from "../../lib/like";
 import { listCongresses } from "./congresses";
 
 const { congressContents, congresses } = schema;
@@ -15,7 +16,7 @@ export type ContentInput = z.output<typeof ZContentInput>;
  * names and the video comments (case-insensitive).
  */
 export async function listContents(db: Db, search = "") {
-  const pattern = `%${search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const pattern = containsPattern(search);
   const where = search
     ? or(
         ilike(congresses.title, pattern),

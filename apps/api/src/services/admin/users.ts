@@ -9,13 +9,13 @@ import {
 import { and, asc, count, desc, eq, ilike, type SQL, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { AppError } from "../../lib/app-error";
+import { containsPattern } from "../../lib/like";
 import { uniqueViolation } from "./db-errors";
 
 const { users, participations, congresses, refreshTokens } = schema;
 const NOT_FOUND = "Die Person wurde nicht gefunden.";
 
 /** `%text%` for ILIKE with the wildcards of the search text escaped. */
-const contains = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /**
  * One page of the users table, filtered on the server by name (first plus last name) and e-mail, both
@@ -24,10 +24,12 @@ const contains = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c)
 export async function listUsers(db: Db, input: z.output<typeof ZUserListInput>) {
   const filters: SQL[] = [];
   if (input.name) {
-    filters.push(ilike(sql`lower(${users.firstname} || ' ' || ${users.lastname})`, contains(input.name)));
+    filters.push(
+      ilike(sql`lower(${users.firstname} || ' ' || ${users.lastname})`, containsPattern(input.name)),
+    );
   }
   if (input.email) {
-    filters.push(ilike(sql`lower(${users.email})`, contains(input.email)));
+    filters.push(ilike(sql`lower(${users.email})`, containsPattern(input.email)));
   }
   const where = filters.length > 0 ? and(...filters) : undefined;
   const [total] = await db.select({ n: count() }).from(users).where(where);

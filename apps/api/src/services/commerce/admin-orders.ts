@@ -1,7 +1,15 @@
 import { type Db, schema } from "@app/db";
-import { FAKE_ORDER_NUMBER, ORDER_STATUS_LABELS, type OrderStatus } from "@app/shared";
-import { desc, eq, inArray } from "drizzle-orm";
+import {
+  ADMIN_ORDERS_PAGE_SIZE,
+  FAKE_ORDER_NUMBER,
+  ORDER_STATUS_LABELS,
+  type OrderStatus,
+  type ZOrderListInput,
+} from "@app/shared";
+import { count, desc, eq, inArray, sql } from "drizzle-orm";
+import type { z } from "zod";
 import { AppError } from "../../lib/app-error";
+import { containsPattern } from "../../lib/like";
 import type { Context } from "../../trpc/context";
 import { applyOrder, findProduct, queueOrderMail } from "./grant";
 
@@ -29,16 +37,49 @@ export interface TicketOrderRow {
   createdAt: Date;
 }
 
-/** All package orders, newest first. */
-export async function listPackageOrders(db: Db, ids?: number[]): Promise<PackageOrderRow[]> {
+type OrderTableSchema = typeof congressPackageOrders | typeof congressTicketOrders;
+
+/**
+ * The ids of one page of an order table, newest first, and the number of matches. The search runs as a
+ * union of two index-backed lookups (trigram index on the e-mail, b-tree on the lower-cased order number) so it stays
+ * fast with hundreds of thousands of orders.
+ */
+async function orderPage(db: Db, table: OrderTableSchema, input: z.output<typeof ZOrderListInput>) {
+  const needle = input.search.toLowerCase();
+  const matching = needle
+    ? sql`${table.id} IN (
+        SELECT o.id FROM ${table} o JOIN ${users} u ON u.id = o.user_id
+          WHERE lower(u.email) LIKE ${containsPattern(needle)}
+        UNION
+        SELECT o.id FROM ${table} o WHERE lower(o.external_id) = ${needle}
+      )`
+    : undefined;
+  const [total] = await db.select({ n: count() }).from(table).where(matching);
+  const rows = await db
+    .select({ id: table.id })
+    .from(table)
+    .where(matching)
+    .orderBy(desc(table.createdAt), desc(table.id))
+    .limit(ADMIN_ORDERS_PAGE_SIZE)
+    .offset((input.page - 1) * ADMIN_ORDERS_PAGE_SIZE);
+  return { ids: rows.map((r) => r.id), total: total?.n ?? 0 };
+}
+
+const byIdOrder = <T extends { id: number }>(rows: T[], ids: number[]) =>
+  ids.flatMap((id) => rows.filter((r) => r.id === id));
+
+/** The package orders with these ids, in the order given. */
+async function packageOrderRows(db: Db, ids: number[]): Promise<PackageOrderRow[]> {
+  if (ids.length === 0) {
+    return [];
+  }
   const rows = await db
     .select({ order: congressPackageOrders, email: users.email, pkg: congressPackages })
     .from(congressPackageOrders)
     .innerJoin(users, eq(users.id, congressPackageOrders.userId))
     .innerJoin(congressPackages, eq(congressPackages.id, congressPackageOrders.congressPackageId))
-    .where(ids ? inArray(congressPackageOrders.id, ids) : undefined)
-    .orderBy(desc(congressPackageOrders.createdAt), desc(congressPackageOrders.id));
-  return rows.map(({ order, email, pkg }) => ({
+    .where(inArray(congressPackageOrders.id, ids));
+  const mapped = rows.map(({ order, email, pkg }) => ({
     id: order.id,
     userEmail: email,
     congressPackage: { id: pkg.id, name: pkg.name, externalId: pkg.externalId },
@@ -47,18 +88,21 @@ export async function listPackageOrders(db: Db, ids?: number[]): Promise<Package
     statusLabel: label(order.status),
     createdAt: order.createdAt,
   }));
+  return byIdOrder(mapped, ids);
 }
 
-/** All ticket orders, newest first. */
-export async function listTicketOrders(db: Db, ids?: number[]): Promise<TicketOrderRow[]> {
+/** The ticket orders with these ids, in the order given. */
+async function ticketOrderRows(db: Db, ids: number[]): Promise<TicketOrderRow[]> {
+  if (ids.length === 0) {
+    return [];
+  }
   const rows = await db
     .select({ order: congressTicketOrders, email: users.email, congress: congresses })
     .from(congressTicketOrders)
     .innerJoin(users, eq(users.id, congressTicketOrders.userId))
     .innerJoin(congresses, eq(congresses.id, congressTicketOrders.congressId))
-    .where(ids ? inArray(congressTicketOrders.id, ids) : undefined)
-    .orderBy(desc(congressTicketOrders.createdAt), desc(congressTicketOrders.id));
-  return rows.map(({ order, email, congress }) => ({
+    .where(inArray(congressTicketOrders.id, ids));
+  const mapped = rows.map(({ order, email, congress }) => ({
     id: order.id,
     userEmail: email,
     congress: {
@@ -72,6 +116,24 @@ export async function listTicketOrders(db: Db, ids?: number[]): Promise<TicketOr
     statusLabel: label(order.status),
     createdAt: order.createdAt,
   }));
+  return byIdOrder(mapped, ids);
+}
+
+/** One page of the package orders table, newest first. */
+export async function listPackageOrders(db: Db, input: z.output<typeof ZOrderListInput>) {
+  const { ids, total } = await orderPage(db, congressPackageOrders, input);
+  return {
+    items: await packageOrderRows(db, ids),
+    total,
+    page: input.page,
+    pageSize: ADMIN_ORDERS_PAGE_SIZE,
+  };
+}
+
+/** One page of the ticket orders table, newest first. */
+export async function listTicketOrders(db: Db, input: z.output<typeof ZOrderListInput>) {
+  const { ids, total } = await orderPage(db, congressTicketOrders, input);
+  return { items: await ticketOrderRows(db, ids), total, page: input.page, pageSize: ADMIN_ORDERS_PAGE_SIZE };
 }
 
 type AdminCtx = Pick<Context, "db" | "env" | "mail">;
@@ -112,7 +174,14 @@ async function createAdminOrders(
       const { orderId } = await applyOrder(tx, target, "paid");
       createdIds.push(orderId);
       mailIds.push(
-        await queueOrderMail(tx, ctx.env.APP_URL, target, product, `admin-order:${category}:${orderId}`),
+        await queueOrderMail(
+          tx,
+          ctx.env.APP_URL,
+          target,
+          product,
+          `admin-order:${category}:${orderId}`,
+          "admin",
+        ),
       );
     }
     return { createdIds, mailIds };
@@ -122,9 +191,9 @@ async function createAdminOrders(
 }
 
 export async function createPackageOrders(ctx: AdminCtx, userIds: number[], packageId: number) {
-  return listPackageOrders(ctx.db, await createAdminOrders(ctx, "pac", userIds, packageId));
+  return packageOrderRows(ctx.db, await createAdminOrders(ctx, "pac", userIds, packageId));
 }
 
 export async function createTicketOrders(ctx: AdminCtx, userIds: number[], congressId: number) {
-  return listTicketOrders(ctx.db, await createAdminOrders(ctx, "tic", userIds, congressId));
+  return ticketOrderRows(ctx.db, await createAdminOrders(ctx, "tic", userIds, congressId));
 }

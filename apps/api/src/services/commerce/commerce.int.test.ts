@@ -595,7 +595,8 @@ describe("admin orders", { timeout: 30_000 }, () => {
     for (const person of people) {
       const mails = await mailsTo(person.email, 1, 0);
       expect(mails).toHaveLength(1);
-      expect(mails[0]?.subject).toBe(`Ihr Ticket: ${s.congress.title}`);
+      expect(mails[0]?.subject).toBe(`Für Sie freigeschaltet: ${s.congress.title}`);
+      expect(mails[0]?.html).toContain("Ticket <strong>");
     }
     await sleep(1000);
     for (const person of people) {
@@ -625,7 +626,8 @@ describe("admin orders", { timeout: 30_000 }, () => {
       expect(await isQualified(person.id, pkg?.id ?? 0)).toBe(true);
       expect(await participationsOf(person.id)).toHaveLength(0);
       const mails = await mailsTo(person.email, 1, 0);
-      expect(mails[0]?.subject).toBe(`Ihr Kongresspaket: ${pkg?.name}`);
+      expect(mails[0]?.subject).toBe(`Für Sie freigeschaltet: ${pkg?.name}`);
+      expect(mails[0]?.html).toContain("Kongresspaket <strong>");
     }
   });
 
@@ -704,10 +706,8 @@ describe("admin orders", { timeout: 30_000 }, () => {
     ];
     expect(byAdmin.map((r) => r.statusCode)).toEqual([201, 201]);
 
-    for (const url of ["/api/congress-ticket-order", "/api/congress-package-order"]) {
-      const res = await t.app.inject({ method: "GET", url, headers: await adminHeaders() });
-      expect(res.statusCode, url).toBe(200);
-      const list = res.json() as {
+    type Page = {
+      items: {
         id: number;
         userEmail: string;
         status: string;
@@ -715,23 +715,48 @@ describe("admin orders", { timeout: 30_000 }, () => {
         externalId: string;
         createdAt: string;
       }[];
-      // newest first over the whole list
-      for (let i = 1; i < list.length; i++) {
-        const [prev, cur] = [list[i - 1], list[i]];
+      total: number;
+      pageSize: number;
+    };
+    const list = async (url: string, query = "") => {
+      const res = await t.app.inject({ method: "GET", url: `${url}${query}`, headers: await adminHeaders() });
+      expect(res.statusCode, url).toBe(200);
+      return res.json() as Page;
+    };
+    for (const url of ["/api/congress-ticket-order", "/api/congress-package-order"]) {
+      const first = await list(url);
+      expect(first.pageSize).toBe(10);
+      expect(first.items.length).toBe(Math.min(10, first.total));
+      const second = await list(url, "?page=2");
+      const all = [...first.items, ...second.items];
+      expect(new Set(all.map((r) => r.id)).size).toBe(all.length);
+      // newest first across the pages
+      for (let i = 1; i < all.length; i++) {
+        const [prev, cur] = [all[i - 1], all[i]];
         const newer =
           Date.parse(prev?.createdAt ?? "") > Date.parse(cur?.createdAt ?? "") ||
           (prev?.createdAt === cur?.createdAt && (prev?.id ?? 0) > (cur?.id ?? 0));
         expect(newer, `${url} position ${i}`).toBe(true);
       }
-      const mine = list.filter((r) =>
-        [paidBuyer.email, refundedBuyer.email, adminBuyer.email].includes(r.userEmail),
-      );
+      const mine: Page["items"] = [];
+      for (const buyerEmail of [adminBuyer.email, refundedBuyer.email, paidBuyer.email]) {
+        // the e-mail search is "contains, any case"
+        const found = await list(url, `?search=${encodeURIComponent(buyerEmail.slice(2).toUpperCase())}`);
+        expect(found.total, buyerEmail).toBe(1);
+        mine.push(...found.items);
+      }
       expect(mine.map((r) => [r.userEmail, r.status, r.statusLabel])).toEqual([
         [adminBuyer.email, "paid", "bezahlt"],
         [refundedBuyer.email, "canceled", "storniert"],
         [paidBuyer.email, "paid", "bezahlt"],
       ]);
       expect(mine[0]?.externalId).toBe(FAKE_ORDER_NUMBER);
+      // the order number matches exactly, in any case
+      const byNumber = await list(url, `?search=${mine[1]?.externalId.toLowerCase()}`);
+      expect(byNumber.items.map((r) => r.id)).toEqual([mine[1]?.id]);
+      expect((await list(url, `?search=${mine[1]?.externalId}-X`)).total).toBe(0);
+      // LIKE wildcards are literal
+      expect((await list(url, "?search=%25")).total).toBe(0);
     }
   });
 });

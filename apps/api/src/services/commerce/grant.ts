@@ -23,6 +23,12 @@ export const MAIL_FOR_CATEGORY: Record<CheckoutCategory, MailName> = {
   ticpac: "order-ticket-package",
 };
 
+const PRODUCT_KIND: Record<CheckoutCategory, string> = {
+  pac: "Kongresspaket",
+  tic: "Ticket",
+  ticpac: "Ticket und Kongresspaket",
+};
+
 interface OrderChange {
   orderId: number;
   /** the order became paid with this change */
@@ -214,24 +220,33 @@ export async function findProduct(
   return { congressId: congress.id, name: congress.title, checkoutId };
 }
 
-/** Queues the order confirmation (the event's own template overrides the general one). */
+/**
+ * Queues the order confirmation (the event's own template overrides the general one). Orders bought at
+ * the checkout get the mail of their category; orders an admin creates get "order-admin".
+ */
 export async function queueOrderMail(
   tx: DbOrTx,
   appUrl: string,
   target: OrderTarget,
   product: { congressId: number; name: string },
   idempotencyKey: string,
+  by: "checkout" | "admin" = "checkout",
 ): Promise<number | null> {
   const [user] = await tx.select().from(users).where(eq(users.id, target.userId));
   if (!user) {
     return null;
   }
   return queueMail(tx, {
-    templateName: MAIL_FOR_CATEGORY[target.category],
+    templateName: by === "admin" ? "order-admin" : MAIL_FOR_CATEGORY[target.category],
     to: user.email,
     userId: user.id,
     congressId: product.congressId,
     idempotencyKey,
-    variables: { ...userMailVariables(user), productName: product.name, url: appLink(appUrl, "") },
+    variables: {
+      ...userMailVariables(user),
+      productName: product.name,
+      productKind: PRODUCT_KIND[target.category],
+      url: appLink(appUrl, ""),
+    },
   });
 }

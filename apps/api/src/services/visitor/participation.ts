@@ -2,9 +2,12 @@ import { schema } from "@app/db";
 import { berlinDate, eventTiming, isTicketed, MSG } from "@app/shared";
 import { and, desc, eq } from "drizzle-orm";
 import { AppError } from "../../lib/app-error";
+import { queueMail } from "../../mail/outbox";
+import type { Context } from "../../trpc/context";
+import { appLink, userMailVariables } from "../auth/users";
 import { loadViewer, type ViewerCtx } from "./viewer";
 
-const { congresses, participations } = schema;
+const { congresses, participations, users } = schema;
 
 export interface ParticipationView {
   id: number;
@@ -32,10 +35,13 @@ async function ownParticipations(ctx: ViewerCtx, userId: number): Promise<Partic
 }
 
 /**
- * Signs the visitor up for a free event. Events with a ticket id get their participation from the paid
- * ticket order only, never here.
+ * Signs the visitor up for a free event and queues the participation confirmation in the same
+ * transaction. Events with a ticket id get their participation from the paid ticket order only, never here.
  */
-export async function createParticipation(ctx: ViewerCtx, congressId: number): Promise<ParticipationView> {
+export async function createParticipation(
+  ctx: ViewerCtx & Pick<Context, "mail">,
+  congressId: number,
+): Promise<ParticipationView> {
   const viewer = await loadViewer(ctx);
   const [congress] = await ctx.db.select().from(congresses).where(eq(congresses.id, congressId));
   if (!congress || (!congress.visible && !viewer.isStaff)) {
@@ -53,20 +59,39 @@ export async function createParticipation(ctx: ViewerCtx, congressId: number): P
   if (eventTiming(congress.firstDay, congress.lastDay, berlinDate()).inPast) {
     throw new AppError("FORBIDDEN", "event over", MSG.eventOver, MSG.eventOverTitle, "past");
   }
-  const [created] = await ctx.db
-    .insert(participations)
-    .values({ userId: viewer.id, congressId })
-    .onConflictDoNothing()
-    .returning();
-  if (!created) {
-    throw new AppError(
-      "CONFLICT",
-      "already participating",
-      MSG.alreadyParticipating,
-      MSG.alreadyParticipating,
-      "already",
-    );
-  }
+  const { created, mailId } = await ctx.db.transaction(async (tx) => {
+    const [created] = await tx
+      .insert(participations)
+      .values({ userId: viewer.id, congressId })
+      .onConflictDoNothing()
+      .returning();
+    if (!created) {
+      throw new AppError(
+        "CONFLICT",
+        "already participating",
+        MSG.alreadyParticipating,
+        MSG.alreadyParticipating,
+        "already",
+      );
+    }
+    const [user] = await tx.select().from(users).where(eq(users.id, viewer.id));
+    const mailId = user
+      ? await queueMail(tx, {
+          templateName: "participation-confirmation",
+          to: user.email,
+          userId: user.id,
+          congressId,
+          idempotencyKey: `participation:${created.id}`,
+          variables: {
+            ...userMailVariables(user),
+            congressTitle: congress.title,
+            url: appLink(ctx.env.APP_URL, ""),
+          },
+        })
+      : null;
+    return { created, mailId };
+  });
+  await ctx.mail.dispatch([mailId]);
   return {
     id: created.id,
     createdAt: created.createdAt,

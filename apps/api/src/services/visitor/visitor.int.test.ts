@@ -344,6 +344,9 @@ describe("participation", () => {
       .from(schema.participations)
       .where(and(eq(schema.participations.userId, userId), eq(schema.participations.congressId, congressId)));
 
+  const outboxOf = (userId: number) =>
+    s.t.db.db.select().from(schema.mailOutbox).where(eq(schema.mailOutbox.userId, userId));
+
   beforeAll(async () => {
     const db = s.t.db.db;
     user = await createUser(db);
@@ -365,6 +368,18 @@ describe("participation", () => {
     expect(res.statusCode).toBe(201);
     expect(res.json().congress.id).toBe(c.free);
     expect(await rowsOf(user.id, c.free as number)).toHaveLength(1);
+    const mails = await outboxOf(user.id);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]).toMatchObject({
+      templateName: "participation-confirmation",
+      toEmail: user.email,
+      congressId: c.free,
+      idempotencyKey: `participation:${res.json().id}`,
+      variables: {
+        congressTitle: res.json().congress.title,
+        userFullName: `${user.firstname} ${user.lastname}`,
+      },
+    });
   });
 
   it("answers 409 alreadyParticipating the second time (JSON body)", async () => {
@@ -375,6 +390,7 @@ describe("participation", () => {
     expect(res.statusCode).toBe(409);
     expect(res.json().detail).toBe(MSG.alreadyParticipating);
     expect(await rowsOf(user.id, c.free as number)).toHaveLength(1);
+    expect(await outboxOf(user.id)).toHaveLength(1);
   });
 
   it("answers 404 eventNotFound for an unknown or invisible event", async () => {
@@ -403,6 +419,7 @@ describe("participation", () => {
     expect(res.statusCode).toBe(403);
     expect(res.json().detail).toBe(MSG.ticketRequired);
     expect(await rowsOf(user.id, c.ticketed as number)).toHaveLength(0);
+    expect((await outboxOf(user.id)).map((m) => m.congressId)).not.toContain(c.ticketed);
   });
 
   it("answers 404 for another user's participation and leaves it alone", async () => {

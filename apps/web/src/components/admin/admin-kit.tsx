@@ -52,6 +52,16 @@ export async function confirmDelete(options: {
   }
 }
 
+/** `value`, once it has not changed for `ms` (search fields that query the server). */
+export function useDebounced<T>(value: T, ms = 300): T {
+  const [debounced, setDebounced] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setDebounced(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return debounced;
+}
+
 /** Client-side paging of a loaded list, 10 rows per page. */
 export function usePaged<T>(items: T[]) {
   const [page, setPage] = useState(1);

@@ -4,6 +4,7 @@ import { Page } from "@/components/layout/page";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { ContentsTab } from "./-components/contents-tab";
 import { EventsTab } from "./-components/events-tab";
+import { KnowledgeTab } from "./-components/knowledge-tab";
 import { MailTemplatesTab } from "./-components/mail-templates-tab";
 import { OrdersTab } from "./-components/orders-tab";
 import { PackagesTab } from "./-components/packages-tab";
@@ -17,7 +18,7 @@ const TABS = [
   { value: "users", label: "Benutzer:innen", content: <UsersTab /> },
   { value: "contents", label: "Videoinhalte", content: <ContentsTab /> },
   { value: "mail-templates", label: "E-Mail-Templates", content: <MailTemplatesTab /> },
-  { value: "knowledge", label: "Wissensdatenbank", content: <Soon /> },
+  { value: "knowledge", label: "Wissensdatenbank", content: <KnowledgeTab /> },
 ] as const;
 type TabValue = (typeof TABS)[number]["value"];
 
@@ -30,10 +31,6 @@ export const Route = createFileRoute("/_admin/admin/manage")({
   }),
   component: AdminManage,
 });
-
-function Soon() {
-  return <p className="text-slate-700">Dieser Bereich wird gerade gebaut.</p>;
-}
 
 function AdminManage() {
   const { tab = "events" } = Route.useSearch();

@@ -1,8 +1,8 @@
 import { FAKE_ORDER_NUMBER, formatGermanDateTime } from "@app/shared";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { PlusIcon, XIcon } from "lucide-react";
-import { type FormEvent, useMemo, useState } from "react";
-import { DataTable, LoadError, Pager, usePaged } from "@/components/admin/admin-kit";
+import { type FormEvent, useState } from "react";
+import { DataTable, LoadError, PAGE_SIZE, Pager, useDebounced } from "@/components/admin/admin-kit";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogTitle } from "@/components/ui/dialog";
 import { FormField } from "@/components/ui/form-field";
@@ -40,9 +40,10 @@ interface ChosenUser {
 /** Searches users on the server (works with any number of users) and collects the chosen ones. */
 function UserPicker({ chosen, onChange }: { chosen: ChosenUser[]; onChange: (users: ChosenUser[]) => void }) {
   const [email, setEmail] = useState("");
+  const search = useDebounced(email.trim());
   const found = useQuery({
-    ...trpc.admin.users.list.queryOptions({ name: "", email, page: 1 }),
-    enabled: email.trim().length >= 2,
+    ...trpc.admin.users.list.queryOptions({ name: "", email: search, page: 1 }),
+    enabled: search.length >= 2,
   });
   return (
     <div className="flex flex-col gap-2">
@@ -169,29 +170,28 @@ function CreateOrderDialog({ kind, onClose }: { kind: OrderKind; onClose: () => 
   );
 }
 
-/** The package or ticket order table with search and the admin's order form. */
+/** The package or ticket order table with search and paging on the server, and the admin's order form. */
 export function OrdersTab({ kind }: { kind: OrderKind }) {
+  const [search, setSearch] = useState("");
+  const [page, setPage] = useState(1);
+  const input = { search: useDebounced(search.trim()), page };
   const packageOrders = useQuery({
-    ...trpc.orders.packageOrders.queryOptions(),
+    ...trpc.orders.packageOrders.queryOptions(input),
+    placeholderData: keepPreviousData,
     enabled: kind === "package",
   });
-  const ticketOrders = useQuery({ ...trpc.orders.ticketOrders.queryOptions(), enabled: kind === "ticket" });
+  const ticketOrders = useQuery({
+    ...trpc.orders.ticketOrders.queryOptions(input),
+    placeholderData: keepPreviousData,
+    enabled: kind === "ticket",
+  });
   const list = kind === "package" ? packageOrders : ticketOrders;
-  const [search, setSearch] = useState("");
   const [creating, setCreating] = useState(false);
-  const rows: OrderRow[] = useMemo(() => {
-    const all =
-      kind === "package"
-        ? (packageOrders.data ?? []).map((o) => ({ ...o, product: o.congressPackage.name }))
-        : (ticketOrders.data ?? []).map((o) => ({ ...o, product: o.congress.title }));
-    const needle = search.trim().toLowerCase();
-    return needle
-      ? all.filter(
-          (o) => o.userEmail.toLowerCase().includes(needle) || o.externalId.toLowerCase().includes(needle),
-        )
-      : all;
-  }, [kind, packageOrders.data, ticketOrders.data, search]);
-  const paged = usePaged(rows);
+  const rows: OrderRow[] =
+    kind === "package"
+      ? (packageOrders.data?.items ?? []).map((o) => ({ ...o, product: o.congressPackage.name }))
+      : (ticketOrders.data?.items ?? []).map((o) => ({ ...o, product: o.congress.title }));
+  const total = list.data?.total ?? 0;
   const label = kind === "package" ? "Paketbestellungen" : "Ticketbestellungen";
 
   if (list.isError) {
@@ -201,7 +201,14 @@ export function OrdersTab({ kind }: { kind: OrderKind }) {
     <section aria-label={label}>
       <div className="mb-3 flex flex-wrap items-end justify-between gap-3">
         <FormField label="Nach E-Mail oder Bestellnummer suchen" className="w-full max-w-sm">
-          <Input type="search" value={search} onChange={(e) => setSearch(e.target.value)} />
+          <Input
+            type="search"
+            value={search}
+            onChange={(e) => {
+              setSearch(e.target.value);
+              setPage(1);
+            }}
+          />
         </FormField>
         <Button onClick={() => setCreating(true)}>
           <PlusIcon aria-hidden="true" className="size-4" /> Bestellung anlegen
@@ -211,7 +218,7 @@ export function OrdersTab({ kind }: { kind: OrderKind }) {
         label={label}
         loading={list.isPending}
         empty="Keine Bestellungen gefunden."
-        rows={paged.rows}
+        rows={rows}
         columns={[
           { header: "E-Mail", cell: (o) => o.userEmail },
           { header: kind === "package" ? "Kongresspaket" : "Veranstaltung", cell: (o) => o.product },
@@ -220,7 +227,7 @@ export function OrdersTab({ kind }: { kind: OrderKind }) {
           { header: "Angelegt", cell: (o) => `${formatGermanDateTime(o.createdAt)} Uhr` },
         ]}
       />
-      <Pager page={paged.page} pages={paged.pages} onPage={paged.setPage} total={rows.length} />
+      <Pager page={page} pages={Math.max(1, Math.ceil(total / PAGE_SIZE))} onPage={setPage} total={total} />
       {creating && <CreateOrderDialog kind={kind} onClose={() => setCreating(false)} />}
     </section>
   );

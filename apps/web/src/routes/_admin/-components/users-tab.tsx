@@ -1,7 +1,15 @@
 import { formatGermanDateTime, MSG, type TUserUpdateInput } from "@app/shared";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useState } from "react";
-import { confirmDelete, DataTable, LoadError, Pager, RowActions, yesNo } from "@/components/admin/admin-kit";
+import {
+  confirmDelete,
+  DataTable,
+  LoadError,
+  Pager,
+  RowActions,
+  useDebounced,
+  yesNo,
+} from "@/components/admin/admin-kit";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogFooter, DialogTitle } from "@/components/ui/dialog";
 import { FormField, InlineField } from "@/components/ui/form-field";
@@ -12,15 +20,6 @@ import { trpc } from "@/lib/trpc";
 import type { RouterOutputs } from "@/lib/types";
 
 type UserRow = RouterOutputs["admin"]["users"]["list"]["items"][number];
-
-function useDebounced<T>(value: T, ms = 300): T {
-  const [debounced, setDebounced] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setDebounced(value), ms);
-    return () => clearTimeout(timer);
-  }, [value, ms]);
-  return debounced;
-}
 
 function UserDialog({ id, onClose }: { id: number; onClose: () => void }) {
   const queryClient = useQueryClient();

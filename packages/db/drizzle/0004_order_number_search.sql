@@ -1,0 +1,2 @@
+CREATE INDEX "package_orders_external_lower_idx" ON "congress_package_orders" USING btree (lower("external_id"));--> statement-breakpoint
+CREATE INDEX "ticket_orders_external_lower_idx" ON "congress_ticket_orders" USING btree (lower("external_id"));
