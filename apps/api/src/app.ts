@@ -7,7 +7,7 @@ import formbody from "@fastify/formbody";
 import helmet from "@fastify/helmet";
 import multipart from "@fastify/multipart";
 import { fastifyTRPCPlugin } from "@trpc/server/adapters/fastify";
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
+import Fastify, { type FastifyInstance, type FastifyServerOptions, type HTTPMethods } from "fastify";
 import { secretKey } from "./auth/access-token";
 import type { Env } from "./env";
 import { registerHealth } from "./health";
@@ -20,6 +20,18 @@ import { registerWebApp } from "./static";
 import { createContextFactory } from "./trpc/context";
 import { type AppRouter, appRouter } from "./trpc/router";
 import { registerUploads } from "./uploads";
+
+export interface RegisteredRoute {
+  method: HTTPMethods | HTTPMethods[];
+  url: string;
+}
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** every route of the app as registered (including the HEAD routes Fastify adds for GET) */
+    routeList: readonly RegisteredRoute[];
+  }
+}
 
 export interface BuildAppOptions {
   env: Env;
@@ -55,6 +67,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     trustProxy: env.TRUST_PROXY ?? false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 5000 },
   });
+
+  // Every route as registered (the hook runs for plugins registered later too), so the authorisation
+  // matrix test (security/authorization-matrix.int.test.ts) enumerates the real routes, not a hand-kept list.
+  const routeList: RegisteredRoute[] = [];
+  app.addHook("onRoute", (route) => {
+    routeList.push({ method: route.method, url: route.url });
+  });
+  app.decorate("routeList", routeList);
 
   app.addHook("onRequest", async (req, reply) => {
     reply.header("x-request-id", req.id);

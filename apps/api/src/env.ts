@@ -52,6 +52,11 @@ const EnvSchema = z
     DIGISTORE_PRODUCT_URL: z.string().url().default("https://www.digistore24.com/product/"),
     /** passphrase of the Digistore24 IPN signature (sha_sign) */
     DIGISTORE_IPN_PASSPHRASE: z.string().min(8).default(DEV_IPN_PASSPHRASE),
+    /**
+     * how long an API instance keeps the shared event and package lists of the overview; admin writes on
+     * this instance clear it at once, other instances see them after at most this time (0 = no cache)
+     */
+    CATALOGUE_CACHE_MS: z.coerce.number().int().min(0).max(600_000).default(5_000),
     /** staff whitelist (comma-separated e-mail addresses) that bypasses the event and package date checks */
     STAFF_EMAILS: emailList,
     GATED_PATH_COUPLE_THERAPY: gatedPath.default(DEV_GATED.couplePath),

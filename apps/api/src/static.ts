@@ -4,12 +4,17 @@ import type { FastifyInstance } from "fastify";
 
 const API_PREFIXES = ["/api/", "/trpc/", "/healthz", "/readyz", "/uploads/"];
 
-/** Serves the built web app; unknown GET paths outside the API get index.html (history-mode routing). */
+/**
+ * Serves the built web app (pre-compressed where the build left .br/.gz files); unknown GET paths outside
+ * the API get index.html (history-mode routing).
+ */
 export async function registerWebApp(app: FastifyInstance, root: string): Promise<void> {
   await app.register(fastifyStatic, {
     root,
     wildcard: false,
     index: false,
+    // the web build writes .br and .gz beside every text file; browsers get the smallest they accept
+    preCompressed: true,
     setHeaders: (res, filePath) => {
       // hashed file names under assets/ never change; everything else is revalidated
       const immutable = filePath.includes("/assets/");

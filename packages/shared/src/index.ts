@@ -1,5 +1,3 @@
-import "./zod-locale";
-
 export * from "./admin";
 export * from "./auth";
 export * from "./checkout";

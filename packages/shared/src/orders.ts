@@ -1,4 +1,5 @@
 import { z } from "zod";
+import "./zod-locale";
 
 const id = z.coerce.number().int().positive().max(2_147_483_647);
 /** an id, or an object carrying it (the spec's forms send whole user / package / congress objects) */

@@ -30,12 +30,47 @@ export async function signAccessToken(
   return { token, expiresAt };
 }
 
+/**
+ * Tokens verified before, per key, until they expire: a visitor refreshing the overview presents the same
+ * token again and again, and checking the signature each time is a good part of a cheap request. Only the
+ * exact same string hits (any change misses and is verified); bounded, the oldest entries go first.
+ */
+const verified = new WeakMap<Uint8Array, Map<string, { user: SessionUser; expiresAtSec: number }>>();
+const VERIFIED_MAX = 20_000;
+
+function remember(key: Uint8Array, token: string, user: SessionUser, expiresAtSec: number): void {
+  let cache = verified.get(key);
+  if (!cache) {
+    cache = new Map();
+    verified.set(key, cache);
+  }
+  if (cache.size >= VERIFIED_MAX) {
+    const oldest = cache.keys().next().value;
+    if (oldest !== undefined) {
+      cache.delete(oldest);
+    }
+  }
+  cache.set(token, { user, expiresAtSec });
+}
+
 /** The session of a valid token, or null for anything else (tampered, expired, other algorithm). */
 export async function verifyAccessToken(token: string, key: Uint8Array): Promise<SessionUser | null> {
+  const known = verified.get(key)?.get(token);
+  if (known) {
+    if (known.expiresAtSec > Date.now() / 1000) {
+      return known.user;
+    }
+    verified.get(key)?.delete(token);
+  }
   try {
     const { payload } = await jwtVerify(token, key, { algorithms: [ALGORITHM] });
     const claims = ClaimsSchema.safeParse(payload);
-    return claims.success ? { id: Number(claims.data.sub), roles: claims.data.roles } : null;
+    if (!claims.success || payload.exp === undefined) {
+      return null;
+    }
+    const user = { id: Number(claims.data.sub), roles: claims.data.roles };
+    remember(key, token, user, payload.exp);
+    return user;
   } catch (error) {
     if (error instanceof errors.JOSEError) {
       return null;

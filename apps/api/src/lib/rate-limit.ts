@@ -1,5 +1,5 @@
 import { type DbOrTx, schema } from "@app/db";
-import { eq, sql } from "drizzle-orm";
+import { inArray, sql } from "drizzle-orm";
 import { AppError } from "./app-error";
 
 export interface Limit {
@@ -46,16 +46,26 @@ export async function hit(db: DbOrTx, key: string, limit: Limit): Promise<void> 
   }
 }
 
-/** Refuses with 429 when the limit is reached, without counting (for limits that count failures only). */
-export async function ensureNotLimited(db: DbOrTx, key: string, limit: Limit): Promise<void> {
+/**
+ * Refuses with 429 when any of the limits is reached, without counting (for limits that count failures
+ * only). One query for all of them: login checks two on every attempt.
+ */
+export async function ensureNotLimited(db: DbOrTx, checks: [key: string, limit: Limit][]): Promise<void> {
   const { rateLimits } = schema;
-  const [row] = await db
-    .select({ hits: rateLimits.hits })
+  const rows = await db
+    .select({ key: rateLimits.key, hits: rateLimits.hits, windowStart: rateLimits.windowStart })
     .from(rateLimits)
     .where(
-      sql`${eq(rateLimits.key, key)} AND ${rateLimits.windowStart} >= now() - make_interval(secs => ${limit.windowSeconds})`,
+      inArray(
+        rateLimits.key,
+        checks.map(([key]) => key),
+      ),
     );
-  if ((row?.hits ?? 0) >= limit.max) {
-    throw tooMany(key);
+  const now = Date.now();
+  for (const [key, limit] of checks) {
+    const row = rows.find((r) => r.key === key);
+    if (row && row.windowStart.getTime() >= now - limit.windowSeconds * 1000 && row.hits >= limit.max) {
+      throw tooMany(key);
+    }
   }
 }

@@ -16,10 +16,15 @@ const envelope = z.object({}).loose();
 const idParam = (req: FastifyRequest) => Number((req.params as { id?: string }).id) as number;
 export const isAdmin = (ctx: Context) => ctx.user?.roles.includes("ROLE_ADMIN") ?? false;
 
+/** Reads an admin form only after the role check: nobody else gets a body (or an upload) read at all. */
+export async function adminForm(caller: Caller, req: FastifyRequest): Promise<FormData> {
+  await caller.admin.check();
+  return readForm(req);
+}
+
 /** Reads the form after the role check, and stores an uploaded picture (field newPicture) when there is one. */
 async function formWithPicture(caller: Caller, req: FastifyRequest, ctx: Context, field: string) {
-  await caller.admin.check();
-  const form: FormData = await readForm(req);
+  const form = await adminForm(caller, req);
   const data = jsonField(form, field, envelope) as Record<string, unknown>;
   const file = form.files.find((f) => f.fieldName === "newPicture");
   return file ? { ...data, picture: await storeImage(ctx.db, file.data) } : data;
@@ -69,7 +74,9 @@ export const adminRestRoutes: RestRoute[] = [
     method: "POST",
     url: "/user",
     handler: async (caller, req) =>
-      caller.admin.users.save(jsonField(await readForm(req), "userData", envelope) as TUserUpdateInput),
+      caller.admin.users.save(
+        jsonField(await adminForm(caller, req), "userData", envelope) as TUserUpdateInput,
+      ),
   },
   {
     method: "DELETE",
@@ -87,7 +94,7 @@ export const adminRestRoutes: RestRoute[] = [
     url: "/congress-content",
     handler: async (caller, req) =>
       caller.admin.contents.saveForRest(
-        jsonField(await readForm(req), "congressContentData", envelope) as TContentInput,
+        jsonField(await adminForm(caller, req), "congressContentData", envelope) as TContentInput,
       ),
   },
   {
@@ -110,14 +117,14 @@ export const adminRestRoutes: RestRoute[] = [
     url: "/mail-template",
     handler: async (caller, req) =>
       caller.admin.mailTemplates.save(
-        jsonField(await readForm(req), "mailTemplateData", envelope) as TMailTemplateInput,
+        jsonField(await adminForm(caller, req), "mailTemplateData", envelope) as TMailTemplateInput,
       ),
   },
   {
     method: "POST",
     url: "/mail-template/copy",
     handler: async (caller, req) => {
-      const { fields } = await readForm(req);
+      const { fields } = await adminForm(caller, req);
       await caller.admin.mailTemplates.copy({
         copy_from: fields.copy_from as unknown as number,
         copy_to: fields.copy_to as unknown as number,
@@ -131,8 +138,7 @@ export const adminRestRoutes: RestRoute[] = [
     url: "/images",
     status: 201,
     handler: async (caller, req, _reply, ctx) => {
-      await caller.admin.check();
-      const file = (await readForm(req)).files[0];
+      const file = (await adminForm(caller, req)).files[0];
       const fileName = await storeImage(ctx.db, file?.data ?? Buffer.alloc(0));
       return { fileName, url: `/uploads/images/${fileName}` };
     },

@@ -2,7 +2,8 @@ import type { TAdminPackageOrderInput, TAdminTicketOrderInput, TOrderListInput }
 import type { FastifyRequest } from "fastify";
 import { z } from "zod";
 import type { RestRoute } from "./adapter";
-import { jsonField, readForm } from "./form";
+import { adminForm } from "./admin";
+import { jsonField } from "./form";
 
 const envelope = z.object({}).loose();
 
@@ -24,7 +25,7 @@ export const orderRestRoutes: RestRoute[] = [
     url: "/congress-package-order",
     status: 201,
     handler: async (caller, req) => {
-      const data = jsonField(await readForm(req), "congressPackageOrderData", envelope);
+      const data = jsonField(await adminForm(caller, req), "congressPackageOrderData", envelope);
       return caller.orders.createPackageOrders(data as TAdminPackageOrderInput);
     },
   },
@@ -38,7 +39,7 @@ export const orderRestRoutes: RestRoute[] = [
     url: "/congress-ticket-order",
     status: 201,
     handler: async (caller, req) => {
-      const data = jsonField(await readForm(req), "congressTicketOrderData", envelope);
+      const data = jsonField(await adminForm(caller, req), "congressTicketOrderData", envelope);
       return caller.orders.createTicketOrders(data as TAdminTicketOrderInput);
     },
   },

@@ -31,6 +31,22 @@ export async function getProfile(db: DbOrTx, userId: number): Promise<Profile> {
     // deleted or deactivated since the token was issued
     throw new AppError("UNAUTHORIZED", `user ${userId} missing or inactive`);
   }
-  const { active: _active, ...profile } = row;
-  return { ...profile, roles: profile.roles as Role[] };
+  return toProfile(row);
+}
+
+/** The profile of an account row (the caller has checked that it is active). */
+export function toProfile(
+  row: Pick<
+    typeof schema.users.$inferSelect,
+    "id" | "email" | "firstname" | "lastname" | "roles" | "newsletter"
+  >,
+): Profile {
+  return {
+    id: row.id,
+    email: row.email,
+    firstname: row.firstname,
+    lastname: row.lastname,
+    roles: row.roles as Role[],
+    newsletter: row.newsletter,
+  };
 }

@@ -39,6 +39,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     LOG_LEVEL: "silent",
     APP_URL: "http://app.test",
     SMTP_URL: options.mail ? smtp.url : "smtp://127.0.0.1:1",
+    // tests write events with fixtures, past the admin procedures that clear the cache
+    CATALOGUE_CACHE_MS: "0",
     ...options.env,
   });
   const transport = createMailTransport(env.SMTP_URL);

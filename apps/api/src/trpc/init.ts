@@ -1,7 +1,12 @@
+import { schema } from "@app/db";
 import { initTRPC } from "@trpc/server";
+import { eq } from "drizzle-orm";
 import superjson from "superjson";
 import { AppError, toErrorResponse, toTRPCError } from "../lib/app-error";
+import { clearCatalogue } from "../services/visitor/catalogue";
 import type { Context } from "./context";
+
+const { users } = schema;
 
 const t = initTRPC.context<Context>().create({
   transformer: superjson,
@@ -37,9 +42,28 @@ export const userProcedure = publicProcedure.use(({ ctx, next }) => {
   return next({ ctx: { ...ctx, user: ctx.user } });
 });
 
-export const adminProcedure = userProcedure.use(({ ctx, next }) => {
+/** Admins only. Every admin write clears the overview's shared lists of this instance (catalogue.ts). */
+export const adminProcedure = userProcedure.use(async ({ ctx, next, type }) => {
   if (!ctx.user.roles.includes("ROLE_ADMIN")) {
     throw new AppError("FORBIDDEN", "ROLE_ADMIN required");
   }
-  return next({ ctx });
+  // unlike visitors' tokens, an admin's token is checked against the account on every call: a demoted,
+  // deactivated or deleted admin loses access at once, not when the token expires (few calls, cheap)
+  const [account] = await ctx.db
+    .select({ active: users.active, roles: users.roles })
+    .from(users)
+    .where(eq(users.id, ctx.user.id));
+  if (!account?.active) {
+    throw new AppError("UNAUTHORIZED", `admin ${ctx.user.id} missing or inactive`);
+  }
+  if (!account.roles.includes("ROLE_ADMIN")) {
+    throw new AppError("FORBIDDEN", `user ${ctx.user.id} no longer ROLE_ADMIN`);
+  }
+  try {
+    return await next({ ctx });
+  } finally {
+    if (type === "mutation") {
+      clearCatalogue(ctx.db);
+    }
+  }
 });

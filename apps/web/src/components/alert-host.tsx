@@ -1,10 +1,10 @@
-import { MSG } from "@app/shared";
 import { XIcon } from "lucide-react";
-import { useSyncExternalStore } from "react";
+import { lazy, Suspense, useSyncExternalStore } from "react";
 import { alerts } from "@/lib/alerts";
 import { Alert } from "./ui/alert";
-import { Button } from "./ui/button";
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogTitle } from "./ui/dialog";
+
+// the dialog (Radix, about 12 KB) loads with the first question or message, not with the first page
+const AlertDialog = lazy(() => import("./alert-dialog").then((m) => ({ default: m.AlertDialog })));
 
 /** Renders the queued alerts (newest first, announced politely) and the current dialog. */
 export function AlertHost() {
@@ -39,47 +39,11 @@ export function AlertHost() {
           </Alert>
         ))}
       </section>
-      <Dialog
-        open={dialog !== undefined}
-        onOpenChange={(open) => {
-          if (!open && dialog) {
-            alerts.answer(dialog.id, false);
-          }
-        }}
-      >
-        {dialog && (
-          <DialogContent
-            role={dialog.mode === "error" || dialog.mode === "question" ? "alertdialog" : "dialog"}
-          >
-            <DialogTitle
-              className={
-                dialog.mode === "error"
-                  ? "text-red-800"
-                  : dialog.mode === "success"
-                    ? "text-green-800"
-                    : undefined
-              }
-            >
-              {dialog.title}
-            </DialogTitle>
-            <DialogDescription>{dialog.detail}</DialogDescription>
-            <DialogFooter>
-              {dialog.mode === "question" ? (
-                <>
-                  <Button variant="secondary" onClick={() => alerts.answer(dialog.id, false)}>
-                    {dialog.cancelLabel ?? "Abbrechen"}
-                  </Button>
-                  <Button onClick={() => alerts.answer(dialog.id, true)}>
-                    {dialog.confirmLabel ?? MSG.deleteConfirmButton}
-                  </Button>
-                </>
-              ) : (
-                <Button onClick={() => alerts.answer(dialog.id, true)}>OK</Button>
-              )}
-            </DialogFooter>
-          </DialogContent>
-        )}
-      </Dialog>
+      {dialog && (
+        <Suspense fallback={null}>
+          <AlertDialog key={dialog.id} dialog={dialog} />
+        </Suspense>
+      )}
     </>
   );
 }

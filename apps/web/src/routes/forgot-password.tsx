@@ -1,4 +1,4 @@
-import { MSG, ZEmailInput } from "@app/shared";
+import { MSG } from "@app/shared";
 import { useMutation } from "@tanstack/react-query";
 import { createFileRoute, Link } from "@tanstack/react-router";
 import type { FormEvent } from "react";
@@ -8,18 +8,18 @@ import { Card } from "@/components/ui/card";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { alerts, showError } from "@/lib/alerts";
-import { useZodForm } from "@/lib/form";
+import { authSchema, useZodForm } from "@/lib/form";
 import { trpc } from "@/lib/trpc";
 
 export const Route = createFileRoute("/forgot-password")({ component: ForgotPassword });
 
 function ForgotPassword() {
-  const form = useZodForm(ZEmailInput, { email: "" });
+  const form = useZodForm(authSchema("ZEmailInput"), { email: "" });
   const request = useMutation(trpc.auth.requestPasswordReset.mutationOptions());
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
-    const input = form.validate();
+    const input = await form.validate();
     if (!input) {
       return;
     }

@@ -1,12 +1,14 @@
 import { createFileRoute, redirect } from "@tanstack/react-router";
-import { z } from "zod";
 import { Page } from "@/components/layout/page";
 import { afterLoginTarget } from "@/lib/guards";
+import { optionalString } from "@/lib/search";
 import { LoginForm } from "./-components/login-form";
 import { RegisterForm } from "./-components/register-form";
 
 export const Route = createFileRoute("/login/{-$congressId}/{-$showVideo}")({
-  validateSearch: z.object({ redirect: z.string().optional() }),
+  validateSearch: (search: Record<string, unknown>): { redirect?: string | undefined } => ({
+    redirect: optionalString(search.redirect),
+  }),
   // an already logged-in visitor goes where a login would take them
   beforeLoad: ({ context, params, search }) => {
     if (context.auth.getState().user) {

@@ -1,4 +1,4 @@
-import { MSG, ZMigrationSetPasswordInput } from "@app/shared";
+import { MSG } from "@app/shared";
 import { useMutation } from "@tanstack/react-query";
 import { createFileRoute, useNavigate } from "@tanstack/react-router";
 import type { FormEvent } from "react";
@@ -8,7 +8,7 @@ import { Card } from "@/components/ui/card";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { alerts, showError } from "@/lib/alerts";
-import { useZodForm } from "@/lib/form";
+import { authSchema, useZodForm } from "@/lib/form";
 import { trpc } from "@/lib/trpc";
 
 export const Route = createFileRoute("/migration/set-password/$userId/$hash")({
@@ -18,12 +18,17 @@ export const Route = createFileRoute("/migration/set-password/$userId/$hash")({
 function MigrationSetPassword() {
   const { userId, hash } = Route.useParams();
   const navigate = useNavigate();
-  const form = useZodForm(ZMigrationSetPasswordInput, { userId, hash, password: "", passwordConfirm: "" });
+  const form = useZodForm(authSchema("ZMigrationSetPasswordInput"), {
+    userId,
+    hash,
+    password: "",
+    passwordConfirm: "",
+  });
   const save = useMutation(trpc.auth.migrationSetPassword.mutationOptions());
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
-    const input = form.validate();
+    const input = await form.validate();
     if (!input) {
       const { password, passwordConfirm } = form.values;
       if (passwordConfirm !== "" && password !== passwordConfirm && password.length >= 8) {

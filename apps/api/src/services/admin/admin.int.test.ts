@@ -533,6 +533,43 @@ describe("access", () => {
   };
   it.each(trpcCalls.map(trpcCase))("tRPC admin.%s: admin 2xx", trpcAsAdmin);
 
+  it("an admin token stops working at once when the admin is demoted, deactivated or deleted", async () => {
+    for (const change of ["demote", "deactivate", "delete"] as const) {
+      const other = await createUser(db(), {
+        email: `admin.${change}.${unique()}@example.com`,
+        roles: ["ROLE_USER", "ROLE_ADMIN"],
+      });
+      const token = await t.tokenFor(other.id, ["ROLE_USER", "ROLE_ADMIN"]);
+      expect((await trpcQuery(t, "admin.check", undefined, { token })).status).toBe(200);
+      if (change === "delete") {
+        await db().delete(schema.users).where(eq(schema.users.id, other.id));
+      } else {
+        await db()
+          .update(schema.users)
+          .set(change === "demote" ? { roles: ["ROLE_USER"] } : { active: false })
+          .where(eq(schema.users.id, other.id));
+      }
+      const after = await trpcQuery(t, "admin.check", undefined, { token });
+      expect(after.status, change).toBe(change === "demote" ? 403 : 401);
+    }
+  });
+
+  it("reads no admin form before the role check: anonymous and visitors get 401/403, not 400", async () => {
+    const visitorToken = await t.tokenFor(visitor.id);
+    for (const url of [
+      "/api/user/",
+      "/api/congress-content/",
+      "/api/mail-template/",
+      "/api/mail-template/copy",
+      "/api/congress-package-order/",
+      "/api/congress-ticket-order/",
+      "/api/images",
+    ]) {
+      expect((await rest("POST", url, undefined, form({}))).statusCode, url).toBe(401);
+      expect((await rest("POST", url, visitorToken, form({}))).statusCode, url).toBe(403);
+    }
+  });
+
   it("GET /api/congress and /api/congress-package: admins get everything, visitors their own view", async () => {
     const hidden = await createCongress(db(), { visible: false, title: `Verborgen ${unique()}` });
     const past = await createCongress(db(), { firstDay: relDay(-20), lastDay: relDay(-19) });

@@ -6,10 +6,11 @@ import {
   type ZUserListInput,
   type ZUserUpdateInput,
 } from "@app/shared";
-import { and, asc, count, desc, eq, ilike, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, ilike, type SQL, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { AppError } from "../../lib/app-error";
 import { containsPattern } from "../../lib/like";
+import { boundedCount } from "../../lib/paging";
 import { uniqueViolation } from "./db-errors";
 
 const { users, participations, congresses, refreshTokens } = schema;
@@ -32,7 +33,8 @@ export async function listUsers(db: Db, input: z.output<typeof ZUserListInput>) 
     filters.push(ilike(sql`lower(${users.email})`, containsPattern(input.email)));
   }
   const where = filters.length > 0 ? and(...filters) : undefined;
-  const [total] = await db.select({ n: count() }).from(users).where(where);
+  const offset = (input.page - 1) * ADMIN_USERS_PAGE_SIZE;
+  const { total, exact } = await boundedCount(db, users, where, offset);
   const rows = await db
     .select({
       id: users.id,
@@ -51,8 +53,8 @@ export async function listUsers(db: Db, input: z.output<typeof ZUserListInput>) 
     .where(where)
     .orderBy(asc(users.lastname), asc(users.firstname), asc(users.id))
     .limit(ADMIN_USERS_PAGE_SIZE)
-    .offset((input.page - 1) * ADMIN_USERS_PAGE_SIZE);
-  return { items: rows, total: total?.n ?? 0, page: input.page, pageSize: ADMIN_USERS_PAGE_SIZE };
+    .offset(offset);
+  return { items: rows, total, totalExact: exact, page: input.page, pageSize: ADMIN_USERS_PAGE_SIZE };
 }
 
 /** The edit dialog: the user and their participations with congress title and time. */

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { schema } from "@app/db";
 import { hashPassword, verifyPassword } from "@app/db/password";
-import { MSG, type Role } from "@app/shared";
+import { MSG } from "@app/shared";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { signAccessToken } from "../../auth/access-token";
 import { AppError } from "../../lib/app-error";
@@ -9,7 +9,7 @@ import { ensureNotLimited, hit, LIMITS } from "../../lib/rate-limit";
 import { hashToken, newToken } from "../../lib/tokens";
 import { queueMail } from "../../mail/outbox";
 import type { Context } from "../../trpc/context";
-import { getProfile, type Profile } from "../account";
+import { getProfile, type Profile, toProfile } from "../account";
 import { appLink, findUserByEmail, type UserRow, userMailVariables } from "./users";
 
 export const REFRESH_COOKIE = "refresh_token";
@@ -36,8 +36,10 @@ export const invalidCredentials = () =>
 export async function login(ctx: Ctx, email: string, password: string): Promise<Session> {
   const accountKey = `login:account:${email.trim().toLowerCase()}`;
   const ipKey = `login:ip:${ctx.ip}`;
-  await ensureNotLimited(ctx.db, ipKey, LIMITS.loginFailuresPerIp);
-  await ensureNotLimited(ctx.db, accountKey, LIMITS.loginFailuresPerAccount);
+  await ensureNotLimited(ctx.db, [
+    [ipKey, LIMITS.loginFailuresPerIp],
+    [accountKey, LIMITS.loginFailuresPerAccount],
+  ]);
   const countFailure = async () => {
     await hit(ctx.db, ipKey, LIMITS.loginFailuresPerIp);
     await hit(ctx.db, accountKey, LIMITS.loginFailuresPerAccount);
@@ -69,7 +71,7 @@ export async function login(ctx: Ctx, email: string, password: string): Promise<
     }
     throw new AppError("FORBIDDEN", "account disabled", MSG.accountDisabled);
   }
-  return issueSession(ctx, user.id, randomUUID());
+  return issueSession(ctx, toProfile(user), randomUUID());
 }
 
 /** Mails the set-password link to a migrated account, at most once an hour. */
@@ -88,16 +90,17 @@ async function sendMigrationMail(ctx: Ctx, user: UserRow): Promise<void> {
   await ctx.mail.dispatch([outboxId]);
 }
 
-async function issueSession(ctx: Ctx, userId: number, familyId: string): Promise<Session> {
-  const user = await getProfile(ctx.db, userId);
+async function issueSession(ctx: Ctx, user: Profile, familyId: string): Promise<Session> {
   const refreshToken = newToken();
-  await ctx.db.insert(schema.refreshTokens).values({
-    userId,
-    familyId,
-    tokenHash: hashToken(refreshToken),
-    expiresAt: new Date(Date.now() + REFRESH_LIFETIME_MS),
-  });
-  const { token, expiresAt } = await signAccessToken({ id: userId, roles: user.roles as Role[] }, ctx.jwtKey);
+  const [{ token, expiresAt }] = await Promise.all([
+    signAccessToken({ id: user.id, roles: user.roles }, ctx.jwtKey),
+    ctx.db.insert(schema.refreshTokens).values({
+      userId: user.id,
+      familyId,
+      tokenHash: hashToken(refreshToken),
+      expiresAt: new Date(Date.now() + REFRESH_LIFETIME_MS),
+    }),
+  ]);
   return { token, refreshToken, expiresAt, user };
 }
 
@@ -129,7 +132,7 @@ export async function refresh(ctx: Ctx, refreshToken: string): Promise<Session> 
     throw new AppError("UNAUTHORIZED", "refresh token reused", MSG.sessionExpired);
   }
   try {
-    return await issueSession(ctx, row.userId, row.familyId);
+    return await issueSession(ctx, await getProfile(ctx.db, row.userId), row.familyId);
   } catch (error) {
     // deleted or deactivated since: end the session for good
     await revokeFamily(ctx, row.familyId);

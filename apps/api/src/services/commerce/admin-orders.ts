@@ -6,10 +6,11 @@ import {
   type OrderStatus,
   type ZOrderListInput,
 } from "@app/shared";
-import { count, desc, eq, inArray, sql } from "drizzle-orm";
+import { desc, eq, inArray, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { AppError } from "../../lib/app-error";
 import { containsPattern } from "../../lib/like";
+import { boundedCount } from "../../lib/paging";
 import type { Context } from "../../trpc/context";
 import { applyOrder, findProduct, queueOrderMail } from "./grant";
 
@@ -54,15 +55,16 @@ async function orderPage(db: Db, table: OrderTableSchema, input: z.output<typeof
         SELECT o.id FROM ${table} o WHERE lower(o.external_id) = ${needle}
       )`
     : undefined;
-  const [total] = await db.select({ n: count() }).from(table).where(matching);
+  const offset = (input.page - 1) * ADMIN_ORDERS_PAGE_SIZE;
+  const counted = await boundedCount(db, table, matching, offset);
   const rows = await db
     .select({ id: table.id })
     .from(table)
     .where(matching)
     .orderBy(desc(table.createdAt), desc(table.id))
     .limit(ADMIN_ORDERS_PAGE_SIZE)
-    .offset((input.page - 1) * ADMIN_ORDERS_PAGE_SIZE);
-  return { ids: rows.map((r) => r.id), total: total?.n ?? 0 };
+    .offset(offset);
+  return { ids: rows.map((r) => r.id), ...counted };
 }
 
 const byIdOrder = <T extends { id: number }>(rows: T[], ids: number[]) =>
@@ -121,19 +123,16 @@ async function ticketOrderRows(db: Db, ids: number[]): Promise<TicketOrderRow[]>
 
 /** One page of the package orders table, newest first. */
 export async function listPackageOrders(db: Db, input: z.output<typeof ZOrderListInput>) {
-  const { ids, total } = await orderPage(db, congressPackageOrders, input);
-  return {
-    items: await packageOrderRows(db, ids),
-    total,
-    page: input.page,
-    pageSize: ADMIN_ORDERS_PAGE_SIZE,
-  };
+  const { ids, total, exact } = await orderPage(db, congressPackageOrders, input);
+  const items = await packageOrderRows(db, ids);
+  return { items, total, totalExact: exact, page: input.page, pageSize: ADMIN_ORDERS_PAGE_SIZE };
 }
 
 /** One page of the ticket orders table, newest first. */
 export async function listTicketOrders(db: Db, input: z.output<typeof ZOrderListInput>) {
-  const { ids, total } = await orderPage(db, congressTicketOrders, input);
-  return { items: await ticketOrderRows(db, ids), total, page: input.page, pageSize: ADMIN_ORDERS_PAGE_SIZE };
+  const { ids, total, exact } = await orderPage(db, congressTicketOrders, input);
+  const items = await ticketOrderRows(db, ids);
+  return { items, total, totalExact: exact, page: input.page, pageSize: ADMIN_ORDERS_PAGE_SIZE };
 }
 
 type AdminCtx = Pick<Context, "db" | "env" | "mail">;

@@ -6,12 +6,11 @@ import {
   type IsoDate,
   isTicketed,
   MSG,
-  OVERVIEW_MAX_EVENTS,
   type StoredDay,
   vimeoEmbedUrl,
   visibleDays,
 } from "@app/shared";
-import { and, asc, desc, eq, gte, sql } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import { AppError } from "../../lib/app-error";
 import { loadViewer, type Viewer, type ViewerCtx } from "./viewer";
 
@@ -60,7 +59,7 @@ function selectEvents(db: DbOrTx, userId: number) {
 
 type EventRow = Awaited<ReturnType<ReturnType<typeof selectEvents>["where"]>>[number];
 
-function toEventView(row: EventRow, today: IsoDate, viewer: Viewer): EventView {
+export function toEventView(row: EventRow, today: IsoDate, viewer: Viewer): EventView {
   const c = row.congress;
   const ticketed = isTicketed(c);
   const participating = row.participationId !== null && (!ticketed || row.ticketBought);
@@ -82,20 +81,6 @@ function toEventView(row: EventRow, today: IsoDate, viewer: Viewer): EventView {
     currentUserParticipating: participating,
     ticketBought: row.ticketBought,
   };
-}
-
-/** Overview: at most 6 visible events that are in progress or in the future, newest first. */
-export async function overviewEvents(db: DbOrTx, viewer: Viewer, today = berlinDate()): Promise<EventView[]> {
-  const rows = await selectEvents(db, viewer.id)
-    .where(
-      and(
-        eq(congresses.visible, true),
-        gte(sql`coalesce(${congresses.lastDay}, ${congresses.firstDay})`, today),
-      ),
-    )
-    .orderBy(desc(congresses.createdAt), desc(congresses.id))
-    .limit(OVERVIEW_MAX_EVENTS);
-  return rows.map((row) => toEventView(row, today, viewer));
 }
 
 /** One event as the participation and purchase screens see it; invisible events exist only for staff. */

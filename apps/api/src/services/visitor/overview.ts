@@ -1,7 +1,10 @@
 import type { Db } from "@app/db";
-import { type EventView, overviewEvents } from "./events";
-import { overviewPackages, type PackageView } from "./packages";
-import { loadViewer, type ViewerCtx } from "./viewer";
+import { berlinDate, OVERVIEW_MAX_PACKAGES } from "@app/shared";
+import { AppError } from "../../lib/app-error";
+import { type CatalogueEntry, catalogue } from "./catalogue";
+import { type EventView, toEventView } from "./events";
+import { type PackageView, toPackageView } from "./packages";
+import { toViewer, type Viewer, type ViewerCtx } from "./viewer";
 
 export interface Overview {
   user: { firstname: string; lastname: string };
@@ -9,12 +12,102 @@ export interface Overview {
   packages: PackageView[];
 }
 
-/** Everything the overview shows, for one request: the greeting, up to 6 events and up to 8 packages. */
+/** The visitor and everything of theirs the overview needs, in one round trip (a prepared statement). */
+const VIEWER_STATE = {
+  name: "overview_viewer_state",
+  text: `SELECT u.id, u.email, u.firstname, u.lastname, u.digistore_hash AS "digistoreHash", u.active,
+    coalesce((SELECT json_agg(json_build_array(p.congress_id, p.id)) FROM participations p
+      WHERE p.user_id = u.id AND p.congress_id = ANY($2::int[])), '[]') AS participations,
+    coalesce((SELECT json_agg(DISTINCT t.congress_id) FROM congress_ticket_orders t
+      WHERE t.user_id = u.id AND t.status = 'paid' AND t.congress_id = ANY($2::int[])), '[]') AS tickets,
+    coalesce((SELECT json_agg(json_build_array(o.congress_package_id, o.status) ORDER BY o.created_at DESC, o.id DESC)
+      FROM congress_package_orders o WHERE o.user_id = u.id), '[]') AS orders,
+    coalesce((SELECT json_agg(k.congress_package_id) FROM package_unlocks k WHERE k.user_id = u.id), '[]') AS unlocks
+  FROM users u WHERE u.id = $1`,
+};
+
+interface ViewerState {
+  id: number;
+  email: string;
+  firstname: string;
+  lastname: string;
+  digistoreHash: string;
+  active: boolean;
+  participations: [congressId: number, participationId: number][];
+  tickets: number[];
+  /** newest first */
+  orders: [packageId: number, status: string][];
+  unlocks: number[];
+}
+
+function eventsOf(entry: CatalogueEntry, state: ViewerState, viewer: Viewer): EventView[] {
+  const participation = new Map(state.participations);
+  const tickets = new Set(state.tickets);
+  return entry.events.map((congress) =>
+    toEventView(
+      {
+        congress,
+        participationId: participation.get(congress.id) ?? null,
+        ticketBought: tickets.has(congress.id),
+      },
+      entry.today,
+      viewer,
+    ),
+  );
+}
+
+/**
+ * The visitor's packages (ordered or unlocked) first, then the newest visible ones; at most 8. Only the
+ * chosen packages are looked at closely: the catalogue may hold thousands.
+ */
+function packagesOf(entry: CatalogueEntry, state: ViewerState): PackageView[] {
+  const ordersOf = new Map<number, string[]>();
+  for (const [packageId, status] of state.orders) {
+    ordersOf.set(packageId, [...(ordersOf.get(packageId) ?? []), status]);
+  }
+  const unlocked = new Set(state.unlocks);
+  const owned = (id: number) => ordersOf.has(id) || unlocked.has(id);
+  const chosen = entry.packages.filter((row) => owned(row.pkg.id)).slice(0, OVERVIEW_MAX_PACKAGES);
+  for (const row of entry.packages) {
+    if (chosen.length >= OVERVIEW_MAX_PACKAGES) {
+      break;
+    }
+    if (row.congressVisible && !owned(row.pkg.id)) {
+      chosen.push(row);
+    }
+  }
+  return chosen.map((row) => {
+    const statuses = ordersOf.get(row.pkg.id) ?? [];
+    const view = {
+      ...row,
+      orderCount: statuses.length,
+      paid: statuses.includes("paid"),
+      lastStatus: statuses[0] ?? null,
+      unlocked: unlocked.has(row.pkg.id),
+    };
+    return toPackageView(view, entry.today);
+  });
+}
+
+/**
+ * Everything the overview shows, for one request: the greeting, up to 6 events and up to 8 packages. The
+ * event and package lists are shared by all visitors (cached, see catalogue.ts); the visitor's own state
+ * is one query. A deleted or deactivated account is refused like in `loadViewer`.
+ */
 export async function overview(ctx: ViewerCtx & { db: Db }): Promise<Overview> {
-  const viewer = await loadViewer(ctx);
-  const [events, packages] = await Promise.all([
-    overviewEvents(ctx.db, viewer),
-    overviewPackages(ctx.db, viewer),
-  ]);
-  return { user: { firstname: viewer.firstname, lastname: viewer.lastname }, events, packages };
+  const entry = await catalogue(ctx.db, berlinDate(), ctx.env.CATALOGUE_CACHE_MS);
+  const { rows } = await ctx.db.$client.query<ViewerState>({
+    ...VIEWER_STATE,
+    values: [ctx.user.id, entry.events.map((e) => e.id)],
+  });
+  const state = rows[0];
+  if (!state?.active) {
+    throw new AppError("UNAUTHORIZED", `user ${ctx.user.id} missing or inactive`);
+  }
+  const viewer = toViewer(state, ctx.env);
+  return {
+    user: { firstname: viewer.firstname, lastname: viewer.lastname },
+    events: eventsOf(entry, state, viewer),
+    packages: packagesOf(entry, state),
+  };
 }

@@ -6,7 +6,6 @@ import {
   GATED_PACKAGE_DEATH_CONGRESS_ID,
   type IsoDate,
   MSG,
-  OVERVIEW_MAX_PACKAGES,
 } from "@app/shared";
 import { desc, eq, sql } from "drizzle-orm";
 import { AppError } from "../../lib/app-error";
@@ -56,7 +55,7 @@ function selectPackages(db: DbOrTx, userId: number) {
 
 type PackageRow = Awaited<ReturnType<ReturnType<typeof selectPackages>["where"]>>[number];
 
-function toPackageView(row: PackageRow, today: IsoDate): PackageView {
+export function toPackageView(row: PackageRow, today: IsoDate): PackageView {
   const p = row.pkg;
   const availableFrom = p.availabilityDate && p.availabilityDate > today ? p.availabilityDate : null;
   const qualified = row.paid || row.unlocked;
@@ -90,9 +89,6 @@ export async function listPackages(db: DbOrTx, viewer: Viewer, limit?: number): 
   const today = berlinDate();
   return rows.map((row) => toPackageView(row, today));
 }
-
-export const overviewPackages = (db: DbOrTx, viewer: Viewer) =>
-  listPackages(db, viewer, OVERVIEW_MAX_PACKAGES);
 
 async function findPackage(db: DbOrTx, viewer: Viewer, id: number): Promise<PackageView> {
   const [row] = await selectPackages(db, viewer.id).where(eq(congressPackages.id, id));

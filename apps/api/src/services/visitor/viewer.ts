@@ -32,6 +32,17 @@ export async function loadViewer(ctx: ViewerCtx): Promise<Viewer> {
   if (!row?.active) {
     throw new AppError("UNAUTHORIZED", `user ${ctx.user.id} missing or inactive`);
   }
-  const { active: _active, ...viewer } = row;
-  return { ...viewer, isStaff: ctx.env.STAFF_EMAILS.includes(row.email.toLowerCase()) };
+  return toViewer(row, ctx.env);
+}
+
+/** The viewer of an account row; staff by the e-mail whitelist. */
+export function toViewer(row: Omit<Viewer, "isStaff">, env: Pick<Context["env"], "STAFF_EMAILS">): Viewer {
+  return {
+    id: row.id,
+    email: row.email,
+    firstname: row.firstname,
+    lastname: row.lastname,
+    digistoreHash: row.digistoreHash,
+    isStaff: env.STAFF_EMAILS.includes(row.email.toLowerCase()),
+  };
 }

@@ -212,6 +212,49 @@ describe("overview", () => {
   });
 });
 
+describe("overview cache", () => {
+  // a long cache time: only admin writes and a new day may change what the overview shows
+  const s = useApp(() => ({ CATALOGUE_CACHE_MS: "600000" }));
+
+  it("keeps the shared lists until an admin write, which shows the change at once", async () => {
+    const db = s.t.db.db;
+    const visitor = await createUser(db);
+    const admin = await createUser(db, { roles: ["ROLE_USER", "ROLE_ADMIN"] });
+    const first = await createCongress(db, { firstDay: relDay(1), lastDay: relDay(2) });
+    const token = await s.t.tokenFor(visitor.id);
+    const titles = async () =>
+      ((await trpcQuery(s.t, "congress.overview", undefined, { token })).data.events as { id: number }[]).map(
+        (e) => e.id,
+      );
+    expect(await titles()).toEqual([first.id]);
+
+    // written past the admin procedures (as another instance would): not seen while cached
+    const second = await createCongress(db, { firstDay: relDay(1), lastDay: relDay(3) });
+    expect(await titles()).toEqual([first.id]);
+    // the visitor's own state is never cached
+    await participate(db, visitor.id, first.id);
+    const mine = await trpcQuery(s.t, "congress.overview", undefined, { token });
+    expect(mine.data.events[0].currentUserParticipating).toBe(true);
+
+    const saved = await trpcMutation(
+      s.t,
+      "admin.congresses.save",
+      {
+        title: "Neu vom Team",
+        description: "Beschreibung",
+        visible: true,
+        firstCongressDay: { date: relDay(2) },
+        lastCongressDay: { date: relDay(2) },
+      },
+      { token: await s.t.tokenFor(admin.id, ["ROLE_USER", "ROLE_ADMIN"]) },
+    );
+    expect(saved.status, saved.body).toBe(200);
+    const ids = await titles();
+    expect(ids).toContain(second.id);
+    expect(ids).toHaveLength(3);
+  });
+});
+
 describe("event content", () => {
   const s = useApp(() => ({ STAFF_EMAILS: "staff@example.com" }));
   let user: typeof schema.users.$inferSelect;

@@ -5,7 +5,6 @@ import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogFooter, DialogTitle } from "@/components/ui/dialog";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { alerts, errorBody } from "@/lib/alerts";
-import { cn } from "@/lib/utils";
 
 export const PAGE_SIZE = 10;
 
@@ -80,11 +79,14 @@ export function Pager({
   pages,
   onPage,
   total,
+  exact = true,
 }: {
   page: number;
   pages: number;
   onPage: (p: number) => void;
   total: number;
+  /** false when the server stopped counting early (very large tables): "mindestens …" */
+  exact?: boolean;
 }) {
   if (total <= PAGE_SIZE) {
     return null;
@@ -92,7 +94,9 @@ export function Pager({
   return (
     <nav aria-label="Seiten" className="mt-3 flex items-center justify-end gap-2 text-sm">
       <span className="text-slate-600">
-        Seite {page} von {pages} ({total} Einträge)
+        {exact
+          ? `Seite ${page} von ${pages} (${total.toLocaleString("de-DE")} Einträge)`
+          : `Seite ${page} (mindestens ${total.toLocaleString("de-DE")} Einträge)`}
       </span>
       <Button variant="secondary" size="sm" disabled={page <= 1} onClick={() => onPage(page - 1)}>
         <ChevronLeftIcon aria-hidden="true" className="size-4" /> Zurück
@@ -186,7 +190,7 @@ export function EditDialog({
 }) {
   return (
     <Dialog open onOpenChange={(open) => !open && onClose()}>
-      <DialogContent className={cn("max-h-[90vh] overflow-y-auto", wide ? "max-w-3xl" : "max-w-xl")}>
+      <DialogContent size={wide ? "3xl" : "xl"}>
         <DialogTitle>{title}</DialogTitle>
         <form onSubmit={onSubmit} className="flex flex-col gap-4" noValidate>
           {children}

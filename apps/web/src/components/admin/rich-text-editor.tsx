@@ -50,8 +50,8 @@ function ToolButton({
       disabled={disabled}
       onClick={onClick}
       className={cn(
-        "rounded p-1.5 text-slate-700 hover:bg-slate-200 disabled:opacity-40",
-        active && "bg-slate-200 text-slate-900",
+        "rounded p-1.5 hover:bg-slate-200 disabled:opacity-40",
+        active ? "bg-slate-200 text-slate-900" : "text-slate-700",
       )}
     >
       {children}

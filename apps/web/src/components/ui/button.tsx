@@ -12,13 +12,15 @@ export const buttonVariants = cva(
         secondary: "bg-white text-slate-900 border border-slate-300 hover:bg-slate-100",
         destructive: "bg-red-700 text-white hover:bg-red-800",
         ghost: "text-slate-800 hover:bg-slate-100",
-        link: "text-brand-700 underline underline-offset-4 hover:text-brand-900 px-0",
+        link: "text-brand-700 underline underline-offset-4 hover:text-brand-900",
       },
       size: {
         default: "h-10 px-4 py-2",
         sm: "h-9 px-3",
         lg: "h-11 px-6 text-base",
         icon: "h-10 w-10",
+        /** a link inside running text */
+        inline: "h-auto p-0",
       },
     },
     defaultVariants: { variant: "default", size: "default" },

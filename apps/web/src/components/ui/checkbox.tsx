@@ -1,20 +1,26 @@
-import { CheckIcon } from "lucide-react";
-import { Checkbox as CheckboxPrimitive } from "radix-ui";
 import type { ComponentProps } from "react";
 import { cn } from "@/lib/utils";
 
-export function Checkbox({ className, ...props }: ComponentProps<typeof CheckboxPrimitive.Root>) {
+type Props = Omit<ComponentProps<"input">, "type" | "checked" | "onChange"> & {
+  checked: boolean;
+  onCheckedChange: (checked: boolean) => void;
+};
+
+/**
+ * A native checkbox in our colours: keyboard, forms and screen readers work without script, and the
+ * registration on the first page needs no extra library.
+ */
+export function Checkbox({ className, checked, onCheckedChange, ...props }: Props) {
   return (
-    <CheckboxPrimitive.Root
+    <input
+      type="checkbox"
+      checked={checked}
+      onChange={(event) => onCheckedChange(event.target.checked)}
       className={cn(
-        "mt-0.5 flex size-5 shrink-0 items-center justify-center rounded border border-slate-500 bg-white data-[state=checked]:border-brand-700 data-[state=checked]:bg-brand-700 data-[state=checked]:text-white aria-invalid:border-red-700",
+        "mt-0.5 size-5 shrink-0 cursor-pointer accent-brand-600 aria-invalid:outline-2 aria-invalid:outline-red-700",
         className,
       )}
       {...props}
-    >
-      <CheckboxPrimitive.Indicator>
-        <CheckIcon aria-hidden="true" className="size-4" />
-      </CheckboxPrimitive.Indicator>
-    </CheckboxPrimitive.Root>
+    />
   );
 }

@@ -8,18 +8,25 @@ export const DialogTrigger = DialogPrimitive.Trigger;
 export const DialogClose = DialogPrimitive.Close;
 
 /** A modal dialog: traps focus, closes on Escape and returns focus to the trigger (Radix). */
+const DIALOG_WIDTHS = { md: "max-w-lg", xl: "max-w-xl", "3xl": "max-w-3xl" };
+
 export function DialogContent({
   className,
   children,
   hideClose = false,
+  size = "md",
   ...props
-}: ComponentProps<typeof DialogPrimitive.Content> & { hideClose?: boolean }) {
+}: ComponentProps<typeof DialogPrimitive.Content> & {
+  hideClose?: boolean;
+  size?: keyof typeof DIALOG_WIDTHS;
+}) {
   return (
     <DialogPrimitive.Portal>
       <DialogPrimitive.Overlay className="fixed inset-0 z-40 bg-slate-900/50" />
       <DialogPrimitive.Content
         className={cn(
-          "fixed left-1/2 top-1/2 z-50 max-h-[90vh] w-[calc(100vw-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-lg bg-white p-6 shadow-xl",
+          "fixed left-1/2 top-1/2 z-50 max-h-[90vh] w-[calc(100vw-2rem)] -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-lg bg-white p-6 shadow-xl",
+          DIALOG_WIDTHS[size],
           className,
         )}
         {...props}

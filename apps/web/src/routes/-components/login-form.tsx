@@ -1,4 +1,4 @@
-import { MSG, ZLoginInput } from "@app/shared";
+import { MSG } from "@app/shared";
 import { useMutation } from "@tanstack/react-query";
 import { Link, useNavigate } from "@tanstack/react-router";
 import { TRPCClientError } from "@trpc/client";
@@ -10,7 +10,7 @@ import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { alerts, errorBody } from "@/lib/alerts";
 import { session } from "@/lib/auth";
-import { useZodForm } from "@/lib/form";
+import { authSchema, useZodForm } from "@/lib/form";
 import { afterLoginTarget } from "@/lib/guards";
 import { trpc } from "@/lib/trpc";
 
@@ -22,14 +22,14 @@ interface Props {
 
 export function LoginForm({ congressId, showVideo, redirectTo }: Props) {
   const navigate = useNavigate();
-  const form = useZodForm(ZLoginInput, { email: "", password: "" });
+  const form = useZodForm(authSchema("ZLoginInput"), { email: "", password: "" });
   const [failure, setFailure] = useState<{ detail: string; unconfirmed: boolean } | null>(null);
   const login = useMutation(trpc.auth.login.mutationOptions());
   const resend = useMutation(trpc.auth.resendConfirmation.mutationOptions());
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
-    const input = form.validate();
+    const input = await form.validate();
     if (!input) {
       return;
     }
@@ -77,7 +77,13 @@ export function LoginForm({ congressId, showVideo, redirectTo }: Props) {
           <Alert mode="error" role="alert">
             <p>{failure.detail}</p>
             {failure.unconfirmed && (
-              <Button variant="link" onClick={onResend} disabled={resend.isPending} className="mt-1 h-auto">
+              <Button
+                variant="link"
+                size="inline"
+                onClick={onResend}
+                disabled={resend.isPending}
+                className="mt-1"
+              >
                 Bestätigungs-E-Mail erneut senden
               </Button>
             )}

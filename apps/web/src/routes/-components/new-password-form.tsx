@@ -1,4 +1,4 @@
-import { MSG, ZResetPasswordInput } from "@app/shared";
+import { MSG } from "@app/shared";
 import { useMutation } from "@tanstack/react-query";
 import { useNavigate } from "@tanstack/react-router";
 import type { FormEvent } from "react";
@@ -7,7 +7,7 @@ import { Card } from "@/components/ui/card";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { alerts, showError } from "@/lib/alerts";
-import { useZodForm } from "@/lib/form";
+import { authSchema, useZodForm } from "@/lib/form";
 import { trpc } from "@/lib/trpc";
 
 /** sessionStorage key of a validated reset token (spec section 4, password reset). */
@@ -16,12 +16,12 @@ export const RESET_TOKEN_KEY = "resetPasswordToken";
 export function NewPasswordForm() {
   const navigate = useNavigate();
   const token = sessionStorage.getItem(RESET_TOKEN_KEY) ?? "";
-  const form = useZodForm(ZResetPasswordInput, { token, password: "", passwordConfirm: "" });
+  const form = useZodForm(authSchema("ZResetPasswordInput"), { token, password: "", passwordConfirm: "" });
   const reset = useMutation(trpc.auth.resetPassword.mutationOptions());
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
-    const input = form.validate();
+    const input = await form.validate();
     if (!input) {
       return;
     }

@@ -1,4 +1,4 @@
-import { MSG, ZRegisterInput } from "@app/shared";
+import { MSG } from "@app/shared";
 import { useMutation } from "@tanstack/react-query";
 import type { FormEvent, ReactNode } from "react";
 import { Button } from "@/components/ui/button";
@@ -7,7 +7,7 @@ import { Checkbox } from "@/components/ui/checkbox";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { alerts, showError } from "@/lib/alerts";
-import { useZodForm } from "@/lib/form";
+import { authSchema, useZodForm } from "@/lib/form";
 import { trpc } from "@/lib/trpc";
 
 interface Props {
@@ -25,13 +25,13 @@ const EMPTY = {
 };
 
 export function RegisterForm({ congressId, showVideo }: Props) {
-  const form = useZodForm(ZRegisterInput, EMPTY);
+  const form = useZodForm(authSchema("ZRegisterInput"), EMPTY);
   const register = useMutation(trpc.auth.register.mutationOptions());
   const values = form.values;
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
-    const input = form.validate();
+    const input = await form.validate();
     if (!input) {
       return;
     }
@@ -113,7 +113,7 @@ function CheckboxField(props: {
         <Checkbox
           id={props.id}
           checked={props.checked}
-          onCheckedChange={(v) => props.onChange(v === true)}
+          onCheckedChange={props.onChange}
           aria-invalid={props.error ? true : undefined}
           aria-describedby={errorId}
         />

@@ -1,7 +1,7 @@
 import { createFileRoute, useNavigate } from "@tanstack/react-router";
-import { z } from "zod";
 import { Page } from "@/components/layout/page";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
+import { oneOf } from "@/lib/search";
 import { ContentsTab } from "./-components/contents-tab";
 import { EventsTab } from "./-components/events-tab";
 import { KnowledgeTab } from "./-components/knowledge-tab";
@@ -10,7 +10,21 @@ import { OrdersTab } from "./-components/orders-tab";
 import { PackagesTab } from "./-components/packages-tab";
 import { UsersTab } from "./-components/users-tab";
 
-const TABS = [
+// The search schema uses only the tab names: anything the route options reference is loaded with the
+// route tree by every visitor, so the tab components must stay out of it (they load with the page).
+const TAB_VALUES = [
+  "events",
+  "packages",
+  "package-orders",
+  "ticket-orders",
+  "users",
+  "contents",
+  "mail-templates",
+  "knowledge",
+] as const;
+type TabValue = (typeof TAB_VALUES)[number];
+
+const TABS: { value: TabValue; label: string; content: React.ReactNode }[] = [
   { value: "events", label: "Veranstaltungen", content: <EventsTab /> },
   { value: "packages", label: "Kongresspakete", content: <PackagesTab /> },
   { value: "package-orders", label: "Paketbestellungen", content: <OrdersTab kind="package" /> },
@@ -19,15 +33,11 @@ const TABS = [
   { value: "contents", label: "Videoinhalte", content: <ContentsTab /> },
   { value: "mail-templates", label: "E-Mail-Templates", content: <MailTemplatesTab /> },
   { value: "knowledge", label: "Wissensdatenbank", content: <KnowledgeTab /> },
-] as const;
-type TabValue = (typeof TABS)[number]["value"];
+];
 
 export const Route = createFileRoute("/_admin/admin/manage")({
-  validateSearch: z.object({
-    tab: z
-      .enum(TABS.map((t) => t.value) as [TabValue, ...TabValue[]])
-      .catch("events")
-      .optional(),
+  validateSearch: (search: Record<string, unknown>): { tab?: TabValue | undefined } => ({
+    tab: oneOf(search.tab, TAB_VALUES, "events"),
   }),
   component: AdminManage,
 });

@@ -2,17 +2,19 @@ import { checkoutReturnMessage, MSG, parseCustom } from "@app/shared";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { createFileRoute, useNavigate } from "@tanstack/react-router";
 import { useEffect, useRef } from "react";
-import { z } from "zod";
 import { Page } from "@/components/layout/page";
 import { Button } from "@/components/ui/button";
 import { EventCard } from "@/components/visitor/event-card";
 import { PackageCard } from "@/components/visitor/package-card";
 import { alerts, showError } from "@/lib/alerts";
+import { optionalString } from "@/lib/search";
 import { trpc } from "@/lib/trpc";
 import type { EventView } from "@/lib/types";
 
 export const Route = createFileRoute("/_user/")({
-  validateSearch: z.object({ custom: z.string().max(500).optional().catch(undefined) }),
+  validateSearch: (search: Record<string, unknown>): { custom?: string | undefined } => ({
+    custom: optionalString(search.custom, 500),
+  }),
   component: Overview,
 });
 

@@ -127,10 +127,10 @@ function EventDialog({ initial, onClose }: { initial: EventForm; onClose: () => 
       <PictureField value={form.picture} onChange={(v) => set("picture", v)} />
       <div className="flex flex-wrap gap-6">
         <InlineField label="Sichtbar">
-          <Checkbox checked={form.visible} onCheckedChange={(v) => set("visible", v === true)} />
+          <Checkbox checked={form.visible} onCheckedChange={(v) => set("visible", v)} />
         </InlineField>
         <InlineField label="Webinar">
-          <Checkbox checked={form.webinar} onCheckedChange={(v) => set("webinar", v === true)} />
+          <Checkbox checked={form.webinar} onCheckedChange={(v) => set("webinar", v)} />
         </InlineField>
       </div>
       {form.webinar && (

@@ -126,7 +126,7 @@ function CreateOrderDialog({ kind, onClose }: { kind: OrderKind; onClose: () => 
 
   return (
     <Dialog open onOpenChange={(open) => !open && onClose()}>
-      <DialogContent className="max-h-[90vh] max-w-xl overflow-y-auto">
+      <DialogContent size="xl">
         <DialogTitle>
           {kind === "package" ? "Paketbestellung anlegen" : "Ticketbestellung anlegen"}
         </DialogTitle>
@@ -227,7 +227,13 @@ export function OrdersTab({ kind }: { kind: OrderKind }) {
           { header: "Angelegt", cell: (o) => `${formatGermanDateTime(o.createdAt)} Uhr` },
         ]}
       />
-      <Pager page={page} pages={Math.max(1, Math.ceil(total / PAGE_SIZE))} onPage={setPage} total={total} />
+      <Pager
+        page={page}
+        pages={Math.max(1, Math.ceil(total / PAGE_SIZE))}
+        onPage={setPage}
+        total={total}
+        exact={list.data?.totalExact ?? true}
+      />
       {creating && <CreateOrderDialog kind={kind} onClose={() => setCreating(false)} />}
     </section>
   );

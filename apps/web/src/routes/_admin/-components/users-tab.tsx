@@ -52,7 +52,7 @@ function UserDialog({ id, onClose }: { id: number; onClose: () => void }) {
 
   return (
     <Dialog open onOpenChange={(open) => !open && onClose()}>
-      <DialogContent className="max-h-[90vh] max-w-xl overflow-y-auto">
+      <DialogContent size="xl">
         <DialogTitle>Benutzer:in bearbeiten</DialogTitle>
         {!form ? (
           <p role="status">Wird geladen …</p>
@@ -212,6 +212,7 @@ export function UsersTab() {
           pages={Math.max(1, Math.ceil(data.total / data.pageSize))}
           onPage={setPage}
           total={data.total}
+          exact={data.totalExact}
         />
       )}
       {editing !== null && <UserDialog id={editing} onClose={() => setEditing(null)} />}

@@ -1,0 +1,30 @@
+import { ACCESS_TOKEN_LIFETIME_MS } from "@app/shared";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { secretKey, signAccessToken, verifyAccessToken } from "./access-token";
+
+const key = secretKey("a-test-secret-of-at-least-32-characters!");
+const user = { id: 42, roles: ["ROLE_USER" as const] };
+
+describe("verifyAccessToken", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("accepts the same token again (from the cache) and still refuses any changed copy", async () => {
+    const { token } = await signAccessToken(user, key);
+    expect(await verifyAccessToken(token, key)).toEqual(user);
+    expect(await verifyAccessToken(token, key)).toEqual(user);
+    const [header, payload, signature] = token.split(".");
+    const flipped = `${signature?.slice(0, -2)}${signature?.endsWith("AA") ? "BB" : "AA"}`;
+    expect(await verifyAccessToken(`${header}.${payload}.${flipped}`, key)).toBeNull();
+    expect(await verifyAccessToken(token, secretKey("another-secret-of-at-least-32-characters"))).toBeNull();
+  });
+
+  it("refuses a remembered token once it has expired", async () => {
+    vi.useFakeTimers({ now: new Date("2026-11-23T08:00:00Z") });
+    const { token } = await signAccessToken(user, key);
+    expect(await verifyAccessToken(token, key)).toEqual(user);
+    vi.setSystemTime(Date.now() + ACCESS_TOKEN_LIFETIME_MS + 1000);
+    expect(await verifyAccessToken(token, key)).toBeNull();
+  });
+});

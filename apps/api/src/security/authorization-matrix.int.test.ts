@@ -1,0 +1,928 @@
+import { randomUUID } from "node:crypto";
+import { schema } from "@app/db";
+import { hashPassword } from "@app/db/password";
+import { and, eq, getTableName, type SQL } from "drizzle-orm";
+import type { PgTable } from "drizzle-orm/pg-core";
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hashToken, newToken } from "../lib/tokens";
+import { storeImage } from "../services/admin/images";
+import { digistoreSignature } from "../services/commerce/signature";
+import {
+  createCongress,
+  createContent,
+  createPackage,
+  createUser,
+  packageOrder,
+  participate,
+  relDay,
+  syncPackageSequence,
+  ticketOrder,
+  trpcMutation,
+  trpcQuery,
+  videoUrl,
+} from "../services/visitor/fixtures";
+import { previewKey } from "../services/visitor/video-preview";
+import { createTestApp, type TestApp } from "../testing/harness";
+import { appRouter } from "../trpc/router";
+
+/**
+ * The authorisation matrix (issue 9): every tRPC procedure and every route of the running app is called as
+ * anonymous, as a user, as another user and as an admin, and each answer is held against one table (MATRIX).
+ * The endpoints are read from the app, so a new procedure or route without a row fails the suite, and so
+ * does a row for something that no longer exists.
+ */
+
+const CALLERS = ["anonymous", "user", "otherUser", "admin"] as const;
+type CallerKind = (typeof CALLERS)[number];
+
+/** "ok": a 2xx answer (every call sends valid input, so an allowed call really succeeds); a number: that status */
+type Outcome = "ok" | 401 | 403 | 404;
+type Access = "public" | "user" | "admin" | "owner" | "paid" | "signed";
+
+const RULES: Record<Access, Record<CallerKind, Outcome>> = {
+  public: { anonymous: "ok", user: "ok", otherUser: "ok", admin: "ok" },
+  user: { anonymous: 401, user: "ok", otherUser: "ok", admin: "ok" },
+  admin: { anonymous: 401, user: 403, otherUser: 403, admin: "ok" },
+  /** the resource belongs to `user`; to everybody else (admins too: the visitor area is personal) it does not exist */
+  owner: { anonymous: 401, user: "ok", otherUser: 404, admin: 404 },
+  /** `user` has paid (or knows the password); `otherUser` and `admin` have not */
+  paid: { anonymous: 401, user: "ok", otherUser: 403, admin: 403 },
+  /** the checkout provider's notifications: refused without a valid signature (the matrix sends none) */
+  signed: { anonymous: 403, user: 403, otherUser: 403, admin: 403 },
+};
+
+type User = typeof schema.users.$inferSelect;
+
+interface Scene {
+  caller: CallerKind;
+  /** the calling account; undefined for anonymous */
+  me: User | undefined;
+}
+
+interface Answer {
+  status: number;
+  body: string;
+  // biome-ignore lint/suspicious/noExplicitAny: answers are checked field by field
+  data: any;
+  /** tRPC only: the machine-readable reason of a refusal */
+  reason?: string | undefined;
+}
+
+interface Checks {
+  /** what an allowed caller sees, and what a refused one does not */
+  check?: (answer: Answer) => void | Promise<void>;
+  /** after a refused call: nothing changed */
+  intact?: () => Promise<void>;
+}
+
+/** The data of one call, made afresh before every call, so calls that change state never share data. */
+interface Fixture extends Checks {
+  data: Record<string, unknown>;
+}
+type Make = (s: Scene) => Fixture | Promise<Fixture>;
+
+interface RequestBody {
+  type: string;
+  payload: string | Buffer;
+}
+
+interface Call extends Checks {
+  /** tRPC input */
+  input?: unknown;
+  /** REST: the URL with its parameters filled in (default: the route's URL) */
+  url?: string;
+  body?: RequestBody;
+}
+
+interface Expectation {
+  access: Access;
+  call?: (s: Scene) => Call | Promise<Call>;
+  /** outcomes that differ from the access rule's */
+  except?: Partial<Record<CallerKind, Outcome>>;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// the application and the data every row shares
+
+let t: TestApp;
+const db = () => t.db.db;
+const { congresses, congressContents, congressPackages, mailTemplates, participations, users } = schema;
+const { congressPackageOrders, congressTicketOrders, packageUnlocks, paymentNotifications } = schema;
+
+const PASSWORD = "Matrix-Passwort-1";
+let passwordHash: string;
+let png: Buffer;
+/** the callers and the data most rows share (set up once in beforeAll) */
+const world = {} as {
+  user: User;
+  otherUser: User;
+  admin: User;
+  tokens: Record<Exclude<CallerKind, "anonymous">, string>;
+  /** visible, running, free; `user` has a paid order for its package */
+  event: typeof congresses.$inferSelect;
+  pkg: typeof congressPackages.$inferSelect;
+  /** running ticketed webinar: `user` has a paid ticket, `otherUser` a cancelled one */
+  webinar: typeof congresses.$inferSelect;
+  /** a video of the package behind the couple-therapy gated page (package 1) */
+  gatedVideo: string;
+};
+
+let seq = 0;
+const unique = () => `${Date.now().toString(36)}${++seq}`;
+let ipSeq = 0;
+/** every call from an address of its own: the per-IP rate limits of the account flows never add up */
+const nextIp = () => {
+  ipSeq += 1;
+  return `10.${Math.floor(ipSeq / 62_500) % 250}.${Math.floor(ipSeq / 250) % 250}.${(ipSeq % 250) + 1}`;
+};
+
+const freshUser = (values: Partial<typeof users.$inferInsert> = {}) =>
+  createUser(db(), { email: `matrix.${unique()}@example.com`, ...values });
+const freshEvent = (values: Partial<typeof congresses.$inferInsert> = {}) => createCongress(db(), values);
+const inAnHour = () => new Date(Date.now() + 60 * 60 * 1000);
+
+/** After a refused call: `where` still matches `n` rows of `table`. */
+const rowsStay = (table: PgTable, where: SQL | undefined, n: number) => async () => {
+  expect(await db().$count(table, where), `rows of ${getTableName(table)} after a refused call`).toBe(n);
+};
+
+beforeAll(async () => {
+  t = await createTestApp();
+  passwordHash = await hashPassword(PASSWORD);
+  png = await sharp({ create: { width: 4, height: 4, channels: 3, background: "#3366aa" } })
+    .png()
+    .toBuffer();
+  // the gated pages open packages 1 and 3: created first, on a database of our own
+  const archive = await createCongress(db(), {
+    visible: false,
+    firstDay: relDay(-400),
+    lastDay: relDay(-399),
+  });
+  world.gatedVideo = videoUrl();
+  await createContent(db(), archive.id, [{ urls: [world.gatedVideo] }]);
+  for (const id of [1, 2, 3]) {
+    await createPackage(db(), archive.id, { id });
+  }
+  await syncPackageSequence(db());
+
+  world.user = await freshUser({ firstname: "Ulla" });
+  world.otherUser = await freshUser({ firstname: "Otto" });
+  world.admin = await freshUser({ firstname: "Ada", roles: ["ROLE_USER", "ROLE_ADMIN"] });
+  world.tokens = {
+    user: await t.tokenFor(world.user.id),
+    otherUser: await t.tokenFor(world.otherUser.id),
+    admin: await t.tokenFor(world.admin.id, ["ROLE_USER", "ROLE_ADMIN"]),
+  };
+  world.event = await freshEvent();
+  world.pkg = await createPackage(db(), world.event.id);
+  await packageOrder(db(), world.user.id, world.pkg.id, "paid");
+  world.webinar = await freshEvent({
+    digistoreIdTicket: 4711,
+    webinar: true,
+    webinarUrl: `https://webinar.example/${randomUUID()}`,
+  });
+  await participate(db(), world.user.id, world.webinar.id);
+  await ticketOrder(db(), world.user.id, world.webinar.id, "paid");
+  await participate(db(), world.otherUser.id, world.webinar.id);
+  await ticketOrder(db(), world.otherUser.id, world.webinar.id, "canceled");
+});
+
+afterAll(async () => {
+  await t?.close();
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// fixtures: valid data for one call, what its answer must show, and what a refused call must leave alone
+
+const fixed =
+  (data: () => Record<string, unknown>): Make =>
+  () => ({ data: data() });
+
+const registration: Make = () => ({
+  data: {
+    firstname: "Rita",
+    lastname: "Registriert",
+    email: `neu.${unique()}@example.com`,
+    password: PASSWORD,
+    dataProtection: true,
+  },
+});
+const emailOfFreshUser: Make = async () => ({ data: { email: (await freshUser()).email } });
+const credentials: Make = async () => ({
+  data: { email: (await freshUser({ passwordHash })).email, password: PASSWORD },
+});
+
+const refreshToken: Make = async () => {
+  const { id: userId } = await freshUser();
+  const token = newToken();
+  const values = { userId, familyId: randomUUID(), tokenHash: hashToken(token), expiresAt: inAnHour() };
+  await db().insert(schema.refreshTokens).values(values);
+  return { data: { refreshToken: token } };
+};
+
+const confirmationLink: Make = async () => {
+  const { id: userId } = await freshUser({ active: false });
+  const hash = newToken();
+  const values = { userId, tokenHash: hashToken(hash), expiresAt: inAnHour() };
+  await db().insert(schema.emailConfirmationTokens).values(values);
+  return { data: { userId, hash } };
+};
+
+const resetLink: Make = async () => {
+  const { id: userId } = await freshUser();
+  const token = newToken();
+  const values = { userId, tokenHash: hashToken(token), expiresAt: inAnHour() };
+  await db().insert(schema.passwordResetTokens).values(values);
+  return { data: { token, password: PASSWORD, passwordConfirm: PASSWORD } };
+};
+
+const migrationLink: Make = async () => {
+  const hash = `migration-${unique()}`;
+  const { id: userId } = await freshUser({ passwordHash: null, migrationHash: hash });
+  return { data: { userId, hash, password: PASSWORD } };
+};
+
+const ownProfile: Make = (s) => ({
+  data: {},
+  check: (a) => {
+    if (s.me) {
+      expect(a.data).toMatchObject({ id: s.me.id, email: s.me.email, firstname: s.me.firstname });
+      expect(a.body).not.toMatch(/passwordHash|migrationHash|digistoreHash/);
+    }
+  },
+});
+
+const ownOverview: Make = (s) => ({
+  data: {},
+  check: (a) => expect(a.data?.user?.firstname).toBe(s.me?.firstname),
+});
+
+/** The webinar link is what a ticket pays for: only `user` sees it. */
+const webinarEvent: Make = (s) => ({
+  data: { congressId: world.webinar.id },
+  check: (a) => {
+    if (s.caller === "user") {
+      expect(a.data.webinarUrl).toBe(world.webinar.webinarUrl);
+    } else {
+      expect(a.body).not.toContain(world.webinar.webinarUrl);
+    }
+  },
+});
+
+const freeEvent: Make = async () => ({ data: { congressId: (await freshEvent()).id } });
+
+/** The package `user` paid for: nobody else's view shows it as bought. */
+const boughtPackage: Make = (s) => ({
+  data: { packageId: world.pkg.id },
+  check: (a) => {
+    if (s.caller === "user") {
+      expect(a.data).toMatchObject({ bought: true, qualified: true });
+    } else if (s.me) {
+      expect(a.data).toMatchObject({ bought: false, orderStatus: null, qualified: false });
+    }
+  },
+});
+
+/** A participation of `user` in a free event; everybody else must leave it alone. */
+const participationOfUser: Make = async () => {
+  const id = await participate(db(), world.user.id, (await freshEvent()).id);
+  return { data: { participationId: id }, intact: rowsStay(participations, eq(participations.id, id), 1) };
+};
+
+/** A running ticketed event with a video: `user` paid, `otherUser` participates with a cancelled order. */
+const ticketedEventContent: Make = async (s) => {
+  const congress = await freshEvent({ digistoreIdTicket: 4711 });
+  const url = videoUrl();
+  await createContent(db(), congress.id, [{ urls: [url] }]);
+  await participate(db(), world.user.id, congress.id);
+  await ticketOrder(db(), world.user.id, congress.id, "paid");
+  await participate(db(), world.otherUser.id, congress.id);
+  await ticketOrder(db(), world.otherUser.id, congress.id, "canceled");
+  return {
+    data: { congressId: congress.id },
+    check: (a) => {
+      if (s.caller === "user") {
+        expect(a.body).toContain(url);
+        return;
+      }
+      expect(a.body).not.toContain(url);
+      if (s.me) {
+        expect(a.reason).toBe("not-participating");
+      }
+    },
+  };
+};
+
+/** A package with a video: `user` paid for it, `otherUser` has a cancelled order. */
+const paidPackagePage: Make = async (s) => {
+  const congress = await freshEvent({ firstDay: relDay(-30), lastDay: relDay(-29) });
+  const url = videoUrl();
+  await createContent(db(), congress.id, [{ urls: [url] }]);
+  const pkg = await createPackage(db(), congress.id);
+  await packageOrder(db(), world.user.id, pkg.id, "paid");
+  await packageOrder(db(), world.otherUser.id, pkg.id, "canceled");
+  return {
+    data: { packageId: pkg.id },
+    check: (a) => {
+      if (s.caller === "user") {
+        expect(a.data.isQualified).toBe(true);
+        expect(a.body).toContain(url);
+        return;
+      }
+      expect(a.body).not.toContain(url);
+      if (s.me) {
+        expect(a.data.isQualified).toBe(false);
+      }
+    },
+  };
+};
+
+const checkoutOfOwnAccount: Make = (s) => ({
+  data: { category: "pac", id: world.pkg.id },
+  check: (a) => {
+    if (s.me) {
+      expect(a.data.url).toContain(`uid-${s.me.digistoreHash}`);
+    }
+  },
+});
+
+const gatedPath: Make = () => ({ data: { path: t.env.GATED_PATH_COUPLE_THERAPY } });
+
+/** `user` knows the password of the gated page, the others try a wrong one. */
+const gatedPassword: Make = (s) => ({
+  data: {
+    path: t.env.GATED_PATH_COUPLE_THERAPY,
+    password: s.caller === "user" ? t.env.GATED_PASSWORD_COUPLE_THERAPY : "falsches-Passwort",
+  },
+  intact: rowsStay(
+    packageUnlocks,
+    and(eq(packageUnlocks.userId, s.me?.id ?? 0), eq(packageUnlocks.congressPackageId, 1)),
+    0,
+  ),
+});
+
+/** The admin's order tables show `user`'s order to the admin; nobody else sees it. */
+const ordersOfUser: Make = (s) => ({
+  data: { search: world.user.email },
+  check: (a) => {
+    if (s.caller === "admin") {
+      expect(a.body).toContain(world.user.email);
+    } else {
+      expect(a.body).not.toContain(world.user.email);
+    }
+  },
+});
+
+const newCongress: Make = () => {
+  const title = `Matrix-Kongress ${unique()}`;
+  return {
+    data: { title, description: "Beschreibung", firstCongressDay: { date: relDay(10) } },
+    intact: rowsStay(congresses, eq(congresses.title, title), 0),
+  };
+};
+
+const existingCongress: Make = async () => {
+  const { id } = await freshEvent();
+  return { data: { id }, intact: rowsStay(congresses, eq(congresses.id, id), 1) };
+};
+
+const newPackage: Make = () => {
+  const name = `Matrix-Paket ${unique()}`;
+  return {
+    data: { name, congress: world.event.id, externalId: 5000 + seq, description: "Beschreibung" },
+    intact: rowsStay(congressPackages, eq(congressPackages.name, name), 0),
+  };
+};
+
+const existingPackage: Make = async () => {
+  const { id } = await createPackage(db(), world.event.id);
+  return { data: { id }, intact: rowsStay(congressPackages, eq(congressPackages.id, id), 1) };
+};
+
+/** A user or otherUser tries to make themselves admin; the admin promotes a fresh account. */
+const promotion: Make = async (s) => {
+  const target = s.me && s.caller !== "admin" ? s.me : await freshUser();
+  const { id, firstname, lastname, email } = target;
+  return {
+    data: { id, firstname, lastname, email, active: true, admin: true },
+    intact: rowsStay(users, and(eq(users.id, id), eq(users.admin, false)), 1),
+  };
+};
+
+const deactivation: Make = async () => {
+  const { id } = await freshUser();
+  return {
+    data: { id, active: false },
+    intact: rowsStay(users, and(eq(users.id, id), eq(users.active, true)), 1),
+  };
+};
+
+const existingUser: Make = async () => {
+  const { id } = await freshUser();
+  return { data: { id }, intact: rowsStay(users, eq(users.id, id), 1) };
+};
+
+const newContent: Make = async () => {
+  const { id } = await freshEvent();
+  return {
+    data: { congress: id, data: { days: [{ name: "Tag 1", videos: [{ url: videoUrl(), comment: "" }] }] } },
+    intact: rowsStay(congressContents, eq(congressContents.congressId, id), 0),
+  };
+};
+
+const existingContent: Make = async () => {
+  const { id: congressId } = await freshEvent();
+  const [row] = await db()
+    .insert(congressContents)
+    .values({ congressId, data: { days: [] } })
+    .returning();
+  const id = row?.id ?? 0;
+  return { data: { id }, intact: rowsStay(congressContents, eq(congressContents.id, id), 1) };
+};
+
+const TEMPLATE = { name: "participation-confirmation", subject: "Betreff", content: "<p>Hallo</p>" };
+
+const newTemplate: Make = async () => {
+  const { id } = await freshEvent();
+  return {
+    data: { ...TEMPLATE, congress: id },
+    intact: rowsStay(mailTemplates, eq(mailTemplates.congressId, id), 0),
+  };
+};
+
+const templateCopy: Make = async () => {
+  const from = await freshEvent();
+  const to = await freshEvent();
+  await db()
+    .insert(mailTemplates)
+    .values({ ...TEMPLATE, congressId: from.id });
+  return {
+    data: { copy_from: from.id, copy_to: to.id },
+    intact: rowsStay(mailTemplates, eq(mailTemplates.congressId, to.id), 0),
+  };
+};
+
+const testMail: Make = (s) => ({
+  data: TEMPLATE,
+  check: (a) => {
+    if (s.caller === "admin") {
+      expect(a.data.to).toBe(world.admin.email);
+    }
+  },
+});
+
+/** An admin order for a fresh account; a refused call leaves it without orders. */
+const adminOrder =
+  (kind: "package" | "ticket"): Make =>
+  async () => {
+    const { id } = await freshUser();
+    if (kind === "package") {
+      const intact = rowsStay(congressPackageOrders, eq(congressPackageOrders.userId, id), 0);
+      return { data: { users: [id], congressPackage: world.pkg.id }, intact };
+    }
+    const intact = rowsStay(congressTicketOrders, eq(congressTicketOrders.userId, id), 0);
+    return { data: { users: [id], congress: world.event.id }, intact };
+  };
+
+/** A payment notification for `user` as the checkout sends it, but without `sha_sign`. */
+const unsignedPayment: Make = () => {
+  const orderId = `ORD-${unique()}`;
+  return {
+    data: {
+      event: "on_payment",
+      order_id: orderId,
+      product_id: String(world.pkg.externalId),
+      transaction_id: `TX-${orderId}`,
+      email: world.user.email,
+      custom: `uid-${world.user.digistoreHash}|pid-${world.pkg.id}|cat-pac`,
+    },
+    intact: async () => {
+      await rowsStay(paymentNotifications, eq(paymentNotifications.orderId, orderId), 0)();
+      await rowsStay(congressPackageOrders, eq(congressPackageOrders.externalId, orderId), 0)();
+    },
+  };
+};
+
+const storedImage: Make = async () => ({ data: { fileName: await storeImage(db(), png) } });
+
+const videoThumbnail: Make = async () => {
+  const url = videoUrl();
+  const key = previewKey(url);
+  const values = { key, url, title: "Vortrag", thumbnail: png, thumbnailType: "image/png" };
+  await db().insert(schema.videoPreviews).values(values);
+  return { data: { key } };
+};
+
+// ---------------------------------------------------------------------------------------------------------
+// turning a fixture into a tRPC or a REST call
+
+/** The fixture's data as the procedure's input. */
+const trpc =
+  (make: Make) =>
+  async (s: Scene): Promise<Call> => {
+    const { data, ...checks } = await make(s);
+    return { input: data, ...checks };
+  };
+
+/** How a REST call sends the fixture's data: JSON, multipart fields, one multipart field holding JSON, url-encoded. */
+type Encoding = "json" | "form" | { jsonField: string } | "urlencoded";
+
+function multipart(fields: Record<string, string>, image?: Buffer): RequestBody {
+  const boundary = "----matrix-boundary-5d1e";
+  const part = (name: string, extra = "") =>
+    `--${boundary}\r\nContent-Disposition: form-data; name="${name}"${extra}\r\n`;
+  const chunks: Buffer[] = Object.entries(fields).map(([name, value]) =>
+    Buffer.from(`${part(name)}\r\n${value}\r\n`),
+  );
+  if (image) {
+    const head = part("file", '; filename="bild.png"\r\nContent-Type: image/png');
+    chunks.push(Buffer.from(`${head}\r\n`), image, Buffer.from("\r\n"));
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return { type: `multipart/form-data; boundary=${boundary}`, payload: Buffer.concat(chunks) };
+}
+
+function encode(encoding: Encoding, data: Record<string, unknown>): RequestBody {
+  const strings = () => Object.fromEntries(Object.entries(data).map(([k, v]) => [k, String(v)]));
+  if (encoding === "json") {
+    return { type: "application/json", payload: JSON.stringify(data) };
+  }
+  if (encoding === "form") {
+    return multipart(strings());
+  }
+  if (encoding === "urlencoded") {
+    return { type: "application/x-www-form-urlencoded", payload: new URLSearchParams(strings()).toString() };
+  }
+  return multipart({ [encoding.jsonField]: JSON.stringify(data) });
+}
+
+/** The fixture's data in the URL (`url`) and/or the body (`body`). */
+const rest =
+  // biome-ignore lint/suspicious/noExplicitAny: URL builders read the fixture's fields
+    (make: Make, options: { url?: (data: any) => string; body?: Encoding } = {}) =>
+    async (s: Scene): Promise<Call> => {
+      const { data, ...checks } = await make(s);
+      return { url: options.url?.(data), body: options.body && encode(options.body, data), ...checks };
+    };
+
+// ---------------------------------------------------------------------------------------------------------
+// the table: one row per procedure path and per "METHOD url" of the app
+
+const MATRIX: Record<string, Expectation> = {
+  // --- tRPC: account and sign-in flows (public by design; every call gets an account or token of its own)
+  "account.profile": { access: "user", call: trpc(ownProfile) },
+  "auth.register": { access: "public", call: trpc(registration) },
+  "auth.confirmMail": { access: "public", call: trpc(confirmationLink) },
+  "auth.resendConfirmation": { access: "public", call: trpc(emailOfFreshUser) },
+  "auth.login": { access: "public", call: trpc(credentials) },
+  "auth.refresh": { access: "public", call: trpc(refreshToken) },
+  "auth.logout": { access: "public", call: trpc(refreshToken) },
+  "auth.requestPasswordReset": { access: "public", call: trpc(emailOfFreshUser) },
+  "auth.validateResetToken": { access: "public", call: trpc(resetLink) },
+  "auth.resetPassword": { access: "public", call: trpc(resetLink) },
+  "auth.migrationSetPassword": { access: "public", call: trpc(migrationLink) },
+  "system.ping": { access: "public" },
+
+  // --- tRPC: visitor area
+  "congress.overview": { access: "user", call: trpc(ownOverview) },
+  "congress.get": { access: "user", call: trpc(webinarEvent) },
+  "congress.content": { access: "paid", call: trpc(ticketedEventContent) },
+  "participation.create": { access: "user", call: trpc(freeEvent) },
+  "participation.cancel": { access: "owner", call: trpc(participationOfUser) },
+  "packages.list": { access: "user" },
+  "packages.get": { access: "user", call: trpc(boughtPackage) },
+  // everybody may open a package page; only who paid gets its videos
+  "packages.page": { access: "paid", except: { otherUser: "ok", admin: "ok" }, call: trpc(paidPackagePage) },
+  "checkout.url": { access: "user", call: trpc(checkoutOfOwnAccount) },
+  "video.preview": { access: "user", call: trpc(fixed(() => ({ url: "https://player.vimeo.com/video/1" }))) },
+  "gated.resolve": { access: "public", call: trpc(gatedPath) },
+  "gated.status": { access: "user", call: trpc(gatedPath) },
+  "gated.unlock": { access: "paid", call: trpc(gatedPassword) },
+
+  // --- tRPC: administration (the order tables are the only place listing other people's orders)
+  "admin.check": { access: "admin" },
+  "admin.congresses.list": { access: "admin" },
+  "admin.congresses.save": { access: "admin", call: trpc(newCongress) },
+  "admin.congresses.delete": { access: "admin", call: trpc(existingCongress) },
+  "admin.packages.list": { access: "admin" },
+  "admin.packages.save": { access: "admin", call: trpc(newPackage) },
+  "admin.packages.delete": { access: "admin", call: trpc(existingPackage) },
+  "admin.users.list": { access: "admin", call: trpc(fixed(() => ({}))) },
+  "admin.users.get": { access: "admin", call: trpc(fixed(() => ({ id: world.user.id }))) },
+  "admin.users.save": { access: "admin", call: trpc(promotion) },
+  "admin.users.setActive": { access: "admin", call: trpc(deactivation) },
+  "admin.users.delete": { access: "admin", call: trpc(existingUser) },
+  "admin.mailTemplates.catalogue": { access: "admin" },
+  "admin.mailTemplates.list": { access: "admin" },
+  "admin.mailTemplates.save": { access: "admin", call: trpc(newTemplate) },
+  "admin.mailTemplates.copy": { access: "admin", call: trpc(templateCopy) },
+  "admin.mailTemplates.preview": { access: "admin", call: trpc(fixed(() => TEMPLATE)) },
+  "admin.mailTemplates.sendTest": { access: "admin", call: trpc(testMail) },
+  "admin.contents.list": { access: "admin" },
+  "admin.contents.save": { access: "admin", call: trpc(newContent) },
+  "admin.contents.saveForRest": { access: "admin", call: trpc(newContent) },
+  "admin.contents.delete": { access: "admin", call: trpc(existingContent) },
+  "orders.packageOrders": { access: "admin", call: trpc(ordersOfUser) },
+  "orders.ticketOrders": { access: "admin", call: trpc(ordersOfUser) },
+  "orders.createPackageOrders": { access: "admin", call: trpc(adminOrder("package")) },
+  "orders.createTicketOrders": { access: "admin", call: trpc(adminOrder("ticket")) },
+
+  // --- REST: account and sign-in flows (spec section 7)
+  "GET /api/account/profile": { access: "user", call: rest(ownProfile) },
+  "POST /api/auth/login": { access: "public", call: rest(credentials, { body: "json" }) },
+  "POST /api/auth/token/refresh": { access: "public", call: rest(refreshToken, { body: "json" }) },
+  "POST /api/auth/logout": { access: "public", call: rest(refreshToken, { body: "json" }) },
+  "POST /api/register": { access: "public", call: rest(registration, { body: { jsonField: "user" } }) },
+  "POST /api/register/resend": { access: "public", call: rest(emailOfFreshUser, { body: "json" }) },
+  "POST /api/confirm-mail": { access: "public", call: rest(confirmationLink, { body: "form" }) },
+  "POST /api/auth/resetPassword": { access: "public", call: rest(emailOfFreshUser, { body: "json" }) },
+  "GET /api/auth/resetPassword/validate/:token": {
+    access: "public",
+    call: rest(resetLink, { url: (d) => `/api/auth/resetPassword/validate/${d.token}` }),
+  },
+  "POST /api/auth/resetPassword/reset/:token": {
+    access: "public",
+    call: rest(resetLink, { url: (d) => `/api/auth/resetPassword/reset/${d.token}`, body: "json" }),
+  },
+  "POST /api/migration/set-password": { access: "public", call: rest(migrationLink, { body: "form" }) },
+
+  // --- REST: visitor area
+  "GET /api/congress": { access: "user" },
+  "GET /api/congress/:id": {
+    access: "user",
+    call: rest(webinarEvent, { url: (d) => `/api/congress/${d.congressId}` }),
+  },
+  "POST /api/participation": { access: "user", call: rest(freeEvent, { body: "form" }) },
+  "DELETE /api/participation/:id": {
+    access: "owner",
+    call: rest(participationOfUser, { url: (d) => `/api/participation/${d.participationId}` }),
+  },
+  "GET /api/congress-package/is-user-qualified/:id": {
+    access: "paid",
+    except: { otherUser: "ok", admin: "ok" },
+    call: rest(paidPackagePage, { url: (d) => `/api/congress-package/is-user-qualified/${d.packageId}` }),
+  },
+  "GET /api/congress-package/:id": {
+    access: "user",
+    call: rest(boughtPackage, { url: (d) => `/api/congress-package/${d.packageId}` }),
+  },
+  "GET /api/congress-package": { access: "user" },
+
+  // --- REST: administration
+  "GET /api/congress-package-order": {
+    access: "admin",
+    call: rest(ordersOfUser, {
+      url: (d) => `/api/congress-package-order?search=${encodeURIComponent(d.search)}`,
+    }),
+  },
+  "POST /api/congress-package-order": {
+    access: "admin",
+    call: rest(adminOrder("package"), { body: { jsonField: "congressPackageOrderData" } }),
+  },
+  "GET /api/congress-ticket-order": {
+    access: "admin",
+    call: rest(ordersOfUser, {
+      url: (d) => `/api/congress-ticket-order?search=${encodeURIComponent(d.search)}`,
+    }),
+  },
+  "POST /api/congress-ticket-order": {
+    access: "admin",
+    call: rest(adminOrder("ticket"), { body: { jsonField: "congressTicketOrderData" } }),
+  },
+  "POST /api/congress": { access: "admin", call: rest(newCongress, { body: { jsonField: "congressData" } }) },
+  "DELETE /api/congress/:id": {
+    access: "admin",
+    call: rest(existingCongress, { url: (d) => `/api/congress/${d.id}` }),
+  },
+  "POST /api/congress-package": {
+    access: "admin",
+    call: rest(newPackage, { body: { jsonField: "congressPackageData" } }),
+  },
+  "DELETE /api/congress-package/:id": {
+    access: "admin",
+    call: rest(existingPackage, { url: (d) => `/api/congress-package/${d.id}` }),
+  },
+  "GET /api/user": { access: "admin" },
+  "POST /api/user": { access: "admin", call: rest(promotion, { body: { jsonField: "userData" } }) },
+  "DELETE /api/user/:id": { access: "admin", call: rest(existingUser, { url: (d) => `/api/user/${d.id}` }) },
+  "GET /api/congress-content": { access: "admin" },
+  "POST /api/congress-content": {
+    access: "admin",
+    call: rest(newContent, { body: { jsonField: "congressContentData" } }),
+  },
+  "DELETE /api/congress-content/:id": {
+    access: "admin",
+    call: rest(existingContent, { url: (d) => `/api/congress-content/${d.id}` }),
+  },
+  "GET /api/mail-template": { access: "admin" },
+  "POST /api/mail-template": {
+    access: "admin",
+    call: rest(newTemplate, { body: { jsonField: "mailTemplateData" } }),
+  },
+  "POST /api/mail-template/copy": { access: "admin", call: rest(templateCopy, { body: "form" }) },
+  "POST /api/images": { access: "admin", call: () => ({ body: multipart({}, png) }) },
+
+  // --- REST: the checkout provider, operations, files
+  "POST /api/digistore/ipn": { access: "signed", call: rest(unsignedPayment, { body: "urlencoded" }) },
+  "GET /healthz": { access: "public" },
+  "GET /readyz": { access: "public" },
+  "GET /uploads/images/:fileName": {
+    access: "public",
+    call: rest(storedImage, { url: (d) => `/uploads/images/${d.fileName}` }),
+  },
+  "GET /uploads/video-previews/:key": {
+    access: "public",
+    call: rest(videoThumbnail, { url: (d) => `/uploads/video-previews/${d.key}` }),
+  },
+};
+
+// ---------------------------------------------------------------------------------------------------------
+// enumerating the app and calling it
+
+type ProcedureType = "query" | "mutation" | "subscription";
+const procedures = appRouter._def.procedures as unknown as Record<string, { _def: { type: ProcedureType } }>;
+
+/** Every procedure path, and every "METHOD url" outside /trpc (tRPC's own route carries the procedures). */
+function endpointsOfApp(): string[] {
+  const routes = t.app.routeList.flatMap(({ method, url }) =>
+    (Array.isArray(method) ? method : [method])
+      // Fastify adds a HEAD route for every GET by itself
+      .filter((m) => m !== "HEAD" && !url.startsWith("/trpc/"))
+      .map((m) => `${m} ${url}`),
+  );
+  return [...Object.keys(procedures), ...new Set(routes)];
+}
+
+const isRoute = (key: string) => key.includes(" ");
+
+async function callProcedure(path: string, call: Call, token: string | undefined): Promise<Answer> {
+  const options = { token, ip: nextIp() };
+  const res =
+    procedures[path]?._def.type === "mutation"
+      ? await trpcMutation(t, path, call.input, options)
+      : await trpcQuery(t, path, call.input, options);
+  return { status: res.status, body: res.body, data: res.data, reason: res.error?.reason };
+}
+
+async function callRoute(key: string, call: Call, token: string | undefined): Promise<Answer> {
+  const [method, url] = key.split(" ") as ["GET" | "POST" | "DELETE", string];
+  const res = await t.app.inject({
+    method,
+    url: call.url ?? url,
+    remoteAddress: nextIp(),
+    headers: {
+      ...(token && { authorization: `Bearer ${token}` }),
+      ...(call.body && { "content-type": call.body.type }),
+    },
+    ...(call.body && { payload: call.body.payload }),
+  });
+  const isJson = String(res.headers["content-type"] ?? "").includes("json");
+  return { status: res.statusCode, body: res.body, data: isJson ? res.json() : undefined };
+}
+
+const outcomeOf = (row: Expectation, caller: CallerKind): Outcome =>
+  row.except?.[caller] ?? RULES[row.access][caller];
+
+async function runRow(key: string, row: Expectation, caller: CallerKind): Promise<void> {
+  const scene: Scene = { caller, me: caller === "anonymous" ? undefined : world[caller] };
+  const token = caller === "anonymous" ? undefined : world.tokens[caller];
+  const call = (await row.call?.(scene)) ?? {};
+  const answer = isRoute(key) ? await callRoute(key, call, token) : await callProcedure(key, call, token);
+  const expected = outcomeOf(row, caller);
+  const context = `${key} as ${caller}: ${answer.status} ${answer.body.slice(0, 300)}`;
+  if (expected === "ok") {
+    expect(answer.status >= 200 && answer.status < 300, context).toBe(true);
+  } else {
+    expect(answer.status, context).toBe(expected);
+    await call.intact?.();
+  }
+  await call.check?.(answer);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// the tests
+
+describe("authorisation matrix", () => {
+  it("has a row for every procedure and route of the app, and none for anything else", () => {
+    const endpoints = endpointsOfApp();
+    // `missing`: procedures or routes without a row; `stale`: rows for procedures or routes that do not exist
+    const missing = endpoints.filter((e) => !(e in MATRIX));
+    const stale = Object.keys(MATRIX).filter((k) => !endpoints.includes(k));
+    expect({ missing, stale }, "MATRIX must have exactly one row per endpoint of the app").toEqual({
+      missing: [],
+      stale: [],
+    });
+    expect(t.app.routeList.some((r) => r.url === "/trpc/:path")).toBe(true);
+  });
+
+  describe.each(Object.entries(MATRIX))("%s", (key, row) => {
+    const cases = CALLERS.map((caller) => ({ caller, outcome: outcomeOf(row, caller) }));
+    it.each(cases)("$caller: $outcome", async ({ caller }) => {
+      await runRow(key, row, caller);
+    });
+  });
+});
+
+describe("ownership and paid access, step by step", () => {
+  const as = async (user: User) => ({ token: await t.tokenFor(user.id), ip: nextIp() });
+
+  it("lets only the owner cancel a participation", async () => {
+    const [owner, other] = [await freshUser(), await freshUser()];
+    const id = await participate(db(), owner.id, (await freshEvent()).id);
+    const refused = await trpcMutation(t, "participation.cancel", { participationId: id }, await as(other));
+    expect(refused.status).toBe(404);
+    await rowsStay(participations, eq(participations.id, id), 1)();
+    const done = await trpcMutation(t, "participation.cancel", { participationId: id }, await as(owner));
+    expect(done.status).toBe(200);
+    expect(await db().$count(participations, eq(participations.id, id))).toBe(0);
+  });
+
+  it("shows the content of a running ticketed event only once the ticket is paid", async () => {
+    const visitor = await freshUser();
+    const congress = await freshEvent({ digistoreIdTicket: 4711 });
+    const url = videoUrl();
+    await createContent(db(), congress.id, [{ urls: [url] }]);
+    await participate(db(), visitor.id, congress.id);
+    const content = async () =>
+      trpcQuery(t, "congress.content", { congressId: congress.id }, await as(visitor));
+
+    for (const order of [undefined, "canceled"] as const) {
+      if (order) {
+        await ticketOrder(db(), visitor.id, congress.id, order);
+      }
+      const refused = await content();
+      expect(refused.status).toBe(403);
+      expect(refused.body).not.toContain(url);
+    }
+    await ticketOrder(db(), visitor.id, congress.id, "paid");
+    const paid = await content();
+    expect(paid.status).toBe(200);
+    expect(paid.body).toContain(url);
+  });
+
+  it("sends the videos of a package only to who paid for it", async () => {
+    const buyer = await freshUser();
+    const congress = await freshEvent({ firstDay: relDay(-20), lastDay: relDay(-19) });
+    const url = videoUrl();
+    await createContent(db(), congress.id, [{ urls: [url] }]);
+    const pkg = await createPackage(db(), congress.id);
+    const page = async (user: User) => trpcQuery(t, "packages.page", { packageId: pkg.id }, await as(user));
+
+    for (const order of [undefined, "canceled"] as const) {
+      if (order) {
+        await packageOrder(db(), buyer.id, pkg.id, order);
+      }
+      const refused = await page(buyer);
+      expect(refused.data.isQualified).toBe(false);
+      expect(refused.body).not.toContain(url);
+    }
+    await packageOrder(db(), buyer.id, pkg.id, "paid");
+    const paid = await page(buyer);
+    expect(paid.data.isQualified).toBe(true);
+    expect(paid.body).toContain(url);
+    // another visitor's view of the same package knows nothing of the purchase
+    const other = await page(await freshUser());
+    expect(other.data.packageData).toMatchObject({ bought: false, orderStatus: null, qualified: false });
+    expect(other.body).not.toContain(url);
+  });
+
+  it("opens a gated page only for a signed-in visitor with the right password", async () => {
+    const path = t.env.GATED_PATH_COUPLE_THERAPY;
+    const password = t.env.GATED_PASSWORD_COUPLE_THERAPY;
+    expect((await trpcMutation(t, "gated.unlock", { path, password }, { ip: nextIp() })).status).toBe(401);
+    const visitor = await freshUser();
+    const wrong = await trpcMutation(
+      t,
+      "gated.unlock",
+      { path, password: password.toUpperCase() },
+      await as(visitor),
+    );
+    expect(wrong.status).toBe(403);
+    const locked = await trpcQuery(t, "packages.page", { packageId: 1 }, await as(visitor));
+    expect(locked.data.isQualified).toBe(false);
+    expect(locked.body).not.toContain(world.gatedVideo);
+    expect((await trpcMutation(t, "gated.unlock", { path, password }, await as(visitor))).status).toBe(200);
+    const open = await trpcQuery(t, "packages.page", { packageId: 1 }, await as(visitor));
+    expect(open.data.isQualified).toBe(true);
+    expect(open.body).toContain(world.gatedVideo);
+  });
+
+  it("accepts a payment notification only with a valid signature", async () => {
+    const fields = { event: "connection_test" };
+    const post = (payload: Record<string, string>) =>
+      t.app.inject({
+        method: "POST",
+        url: "/api/digistore/ipn",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        payload: new URLSearchParams(payload).toString(),
+      });
+    expect((await post(fields)).statusCode).toBe(403);
+    const signed = await post({
+      ...fields,
+      sha_sign: digistoreSignature(fields, t.env.DIGISTORE_IPN_PASSPHRASE),
+    });
+    expect(signed.statusCode).toBe(200);
+    expect(signed.body.startsWith("OK")).toBe(true);
+  });
+});

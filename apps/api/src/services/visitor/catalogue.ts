@@ -1,0 +1,66 @@
+import { type Db, type DbOrTx, schema } from "@app/db";
+import { type IsoDate, OVERVIEW_MAX_EVENTS } from "@app/shared";
+import { desc, eq, gte, sql } from "drizzle-orm";
+
+const { congresses, congressPackages } = schema;
+
+export type CongressRow = typeof congresses.$inferSelect;
+export interface CatalogueEntry {
+  today: IsoDate;
+  /** the overview's candidates: visible events not yet over, newest first */
+  events: CongressRow[];
+  /** every package with its congress's title and visibility, newest first */
+  packages: { pkg: typeof congressPackages.$inferSelect; congressTitle: string; congressVisible: boolean }[];
+}
+
+async function loadCatalogue(db: DbOrTx, today: IsoDate): Promise<CatalogueEntry> {
+  const [events, packages] = await Promise.all([
+    db
+      .select()
+      .from(congresses)
+      .where(
+        sql`${congresses.visible} AND ${gte(sql`coalesce(${congresses.lastDay}, ${congresses.firstDay})`, today)}`,
+      )
+      .orderBy(desc(congresses.createdAt), desc(congresses.id))
+      .limit(OVERVIEW_MAX_EVENTS),
+    db
+      .select({ pkg: congressPackages, congressTitle: congresses.title, congressVisible: congresses.visible })
+      .from(congressPackages)
+      .innerJoin(congresses, eq(congresses.id, congressPackages.congressId))
+      .orderBy(desc(congressPackages.id)),
+  ]);
+  return { today, events, packages };
+}
+
+const cached = new WeakMap<object, { at: number; entry: Promise<CatalogueEntry> }>();
+
+/**
+ * The parts of the overview that are the same for every visitor, kept per database for `ttlMs`. At the
+ * congress opening thousands of visitors ask for them within seconds; concurrent misses share one query.
+ * Admin writes clear the entry (`clearCatalogue`, called by the admin procedures); a new day starts fresh.
+ */
+export function catalogue(db: Db, today: IsoDate, ttlMs: number): Promise<CatalogueEntry> {
+  const hit = cached.get(db);
+  if (ttlMs > 0 && hit && performance.now() - hit.at < ttlMs) {
+    return hit.entry.then((entry) => (entry.today === today ? entry : catalogueMiss(db, today, ttlMs)));
+  }
+  return catalogueMiss(db, today, ttlMs);
+}
+
+function catalogueMiss(db: Db, today: IsoDate, ttlMs: number): Promise<CatalogueEntry> {
+  const entry = loadCatalogue(db, today);
+  if (ttlMs > 0) {
+    const slot = { at: performance.now(), entry };
+    cached.set(db, slot);
+    entry.catch(() => {
+      if (cached.get(db) === slot) {
+        cached.delete(db);
+      }
+    });
+  }
+  return entry;
+}
+
+export function clearCatalogue(db: Db): void {
+  cached.delete(db);
+}

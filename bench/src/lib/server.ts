@@ -1,0 +1,94 @@
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { resolve } from "node:path";
+import { freePort } from "@app/db";
+import { repoRoot } from "./report";
+
+export interface ProductionServer {
+  url: string;
+  process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+const serverBundle = resolve(repoRoot, "apps/api/dist/server.mjs");
+
+/** Builds API and web app (turbo answers from its cache when nothing changed), once per run. */
+let built = false;
+export function ensureProductionBuild(): void {
+  if (built) {
+    return;
+  }
+  execFileSync("pnpm", ["build"], {
+    cwd: repoRoot,
+    stdio: ["ignore", "ignore", "inherit"],
+    env: { ...process.env, TURBO_TELEMETRY_DISABLED: "1" },
+  });
+  built = true;
+}
+
+/**
+ * The production build (`node apps/api/dist/server.mjs`, API and web app on one port) against
+ * `databaseUrl`, with production settings and throwaway secrets. Mail goes nowhere (a closed port): the
+ * outbox keeps it, as it would during an SMTP outage.
+ */
+export async function startProductionServer(
+  databaseUrl: string,
+  env: Record<string, string> = {},
+  /** extra node flags, e.g. `--cpu-prof` when looking for hot spots */
+  nodeArgs: string[] = [],
+): Promise<ProductionServer> {
+  ensureProductionBuild();
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const secret = () => randomBytes(24).toString("hex");
+  const child = spawn(process.execPath, [...nodeArgs, serverBundle], {
+    stdio: ["ignore", "inherit", "inherit"],
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      DATABASE_URL: databaseUrl,
+      MIGRATE_ON_START: "false",
+      HOST: "127.0.0.1",
+      PORT: String(port),
+      APP_URL: url,
+      JWT_SECRET: secret(),
+      SMTP_URL: "smtp://127.0.0.1:1",
+      LOG_LEVEL: "warn",
+      DIGISTORE_IPN_PASSPHRASE: secret(),
+      GATED_PATH_COUPLE_THERAPY: `/bench-${secret()}`,
+      GATED_PASSWORD_COUPLE_THERAPY: secret(),
+      GATED_PATH_DEATH_CONGRESS: `/bench-${secret()}`,
+      GATED_PASSWORD_DEATH_CONGRESS: secret(),
+      ...env,
+    },
+  });
+  const exited = new Promise<number | null>((done) => child.once("exit", done));
+  const until = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) {
+      throw new Error(`the API exited with code ${child.exitCode} during start-up`);
+    }
+    const ready = await fetch(`${url}/readyz`).then(
+      (res) => res.ok,
+      () => false,
+    );
+    if (ready) {
+      break;
+    }
+    if (Date.now() > until) {
+      child.kill("SIGKILL");
+      throw new Error("the API did not become ready within 30 s");
+    }
+    await new Promise((done) => setTimeout(done, 200));
+  }
+  return {
+    url,
+    process: child,
+    stop: async () => {
+      if (child.exitCode === null) {
+        child.kill("SIGTERM");
+        await exited;
+      }
+    },
+  };
+}
