@@ -66,11 +66,14 @@ async function headersOf(
   };
 }
 
-/** Hashed assets: cached for a year without revalidation; the HTML shell (any SPA path): always revalidated. */
+/**
+ * Hashed assets: cached for a year without revalidation; the HTML shell (any SPA path) and files with a
+ * fixed name: always revalidated.
+ */
 export async function checkCacheHeaders(
   serverUrl: string,
   hashedAssets: string[],
-  shellPaths: string[],
+  revalidatedPaths: string[],
 ): Promise<CacheCheck[]> {
   const checks: CacheCheck[] = [];
   for (const asset of hashedAssets) {
@@ -80,7 +83,7 @@ export async function checkCacheHeaders(
     const ok = status === 200 && maxAge(cacheControl) >= ONE_YEAR && /\bimmutable\b/.test(cacheControl);
     checks.push({ path, ...headers, ok, expected: "max-age ≥ 1 year, immutable" });
   }
-  for (const path of shellPaths) {
+  for (const path of revalidatedPaths) {
     const headers = await headersOf(serverUrl + path);
     const revalidated = /\bno-cache\b|\bno-store\b|\bmax-age=0\b/.test(headers.cacheControl);
     checks.push({ path, ...headers, ok: headers.status === 200 && revalidated, expected: "no-cache" });
@@ -105,7 +108,7 @@ export function originAndCacheBudgets(foreign: string[], cache: CacheCheck[]): B
     {
       name: "cache headers",
       ok: badCache.length === 0,
-      detail: `${cache.length - badCache.length} of ${cache.length} responses as expected (hashed assets immutable, HTML no-cache)`,
+      detail: `${cache.length - badCache.length} of ${cache.length} responses as expected (hashed assets immutable, HTML and fixed-name files no-cache)`,
       evidence: cache.map(describe).join("\n"),
     },
   ];

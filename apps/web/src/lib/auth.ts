@@ -2,18 +2,42 @@ import { type Role, toErrorBody } from "@app/shared";
 import { useSyncExternalStore } from "react";
 import { createSessionManager, type IssuedSession, type SessionState } from "./session/session-manager";
 
-async function postJson<T>(url: string, body: unknown = {}): Promise<T> {
+type Answer = { ok: boolean; data: unknown };
+
+declare global {
+  interface Window {
+    /** the session refresh public/boot.js started before this script loaded (null: the network failed) */
+    __sessionRestore?: Promise<Answer | null>;
+  }
+}
+
+async function post(url: string, body: unknown = {}): Promise<Answer> {
   const response = await fetch(url, {
     method: "POST",
     credentials: "same-origin",
     headers: { "content-type": "application/json" },
     body: JSON.stringify(body),
   });
-  const data: unknown = await response.json().catch(() => ({}));
-  if (!response.ok) {
-    throw toErrorBody(data);
+  return { ok: response.ok, data: await response.json().catch(() => ({})) };
+}
+
+function unwrap<T>(answer: Answer): T {
+  if (!answer.ok) {
+    throw toErrorBody(answer.data);
   }
-  return data as T;
+  return answer.data as T;
+}
+
+async function postJson<T>(url: string, body: unknown = {}): Promise<T> {
+  return unwrap<T>(await post(url, body));
+}
+
+/** The first refresh takes the answer boot.js already asked for (once); later ones ask the server. */
+async function refreshSession(): Promise<IssuedSession> {
+  const early = window.__sessionRestore;
+  window.__sessionRestore = undefined;
+  const answer = (early && (await early)) ?? (await post("/api/auth/token/refresh"));
+  return unwrap<IssuedSession>(answer);
 }
 
 /**
@@ -21,7 +45,7 @@ async function postJson<T>(url: string, body: unknown = {}): Promise<T> {
  * Refresh goes over plain fetch (REST) so it never waits on the tRPC link that needs its token.
  */
 export const session = createSessionManager({
-  refresh: () => postJson<IssuedSession>("/api/auth/token/refresh"),
+  refresh: refreshSession,
 });
 
 export async function logout(): Promise<void> {
