@@ -14,7 +14,7 @@ import { registerHealth } from "./health";
 import type { MailDispatcher } from "./mail/outbox";
 import { registerRestRoutes } from "./rest/adapter";
 import { registerDigistoreIpn } from "./rest/digistore";
-import { installErrorHandlers } from "./rest/errors";
+import { frameworkErrors, installErrorHandlers } from "./rest/errors";
 import { restRoutes } from "./rest/routes";
 import { registerWebApp } from "./static";
 import { createContextFactory } from "./trpc/context";
@@ -64,6 +64,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     genReqId: () => randomUUID(),
     requestIdHeader: "x-request-id",
     bodyLimit: BODY_LIMIT_BYTES,
+    frameworkErrors,
     trustProxy: env.TRUST_PROXY ?? false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 5000 },
   });
@@ -78,6 +79,18 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   app.addHook("onRequest", async (req, reply) => {
     reply.header("x-request-id", req.id);
+  });
+  // Node's server.close() waits for keep-alive connections that were busy when it was called until their
+  // keep-alive timeout (72 s), far past the shutdown grace: answers given while closing end their connection.
+  let closing = false;
+  app.addHook("preClose", async () => {
+    closing = true;
+  });
+  app.addHook("onSend", async (_req, reply, payload) => {
+    if (closing) {
+      reply.header("connection", "close");
+    }
+    return payload;
   });
 
   await app.register(helmet, {
@@ -104,8 +117,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   await app.register(cookie);
   await app.register(formbody);
+  // a form is at most 20 fields and one file; more parts than that are refused (413) before anything is read
   await app.register(multipart, {
-    limits: { fileSize: UPLOAD_LIMIT_BYTES, files: 1, fields: 20, fieldSize: BODY_LIMIT_BYTES },
+    limits: { fileSize: UPLOAD_LIMIT_BYTES, files: 1, fields: 20, parts: 21, fieldSize: BODY_LIMIT_BYTES },
     throwFileSizeLimit: true,
   });
 

@@ -37,6 +37,11 @@ const EnvSchema = z
     /** empty = embedded PostgreSQL (dev only) */
     DATABASE_URL: z.string().url().optional(),
     DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+    /**
+     * longest wait for one database answer (ms) before the request fails and the connection is dropped
+     * (a frozen or unreachable database); raise it when MIGRATE_ON_START runs long migrations
+     */
+    DATABASE_QUERY_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
     JWT_SECRET: z.string().min(32, "mindestens 32 Zeichen").default(DEV_JWT_SECRET),
     /** public base URL used in mails and redirects */
     APP_URL: z.string().url().default("http://localhost:5173"),

@@ -10,7 +10,10 @@ async function main(): Promise<void> {
   const env = loadEnv();
   // Without DATABASE_URL (never in production, see env.ts) an embedded PostgreSQL is started and seeded.
   const local = await openLocalDatabase(env.DATABASE_URL, { stateDir: paths.localState });
-  const database = createDb(local.url, { max: env.DATABASE_POOL_SIZE });
+  const database = createDb(local.url, {
+    max: env.DATABASE_POOL_SIZE,
+    queryTimeoutMs: env.DATABASE_QUERY_TIMEOUT_MS,
+  });
 
   if (env.MIGRATE_ON_START ?? env.NODE_ENV !== "production") {
     await runMigrations(database.pool, paths.migrations);

@@ -24,6 +24,10 @@ export function registerUploads(app: FastifyInstance, db: Db): void {
     return image ? sendImage(reply, image.data, image.type) : notFound(reply);
   });
   app.get<{ Params: { fileName: string } }>("/uploads/images/:fileName", async (req, reply) => {
+    // stored names are `<hash>.webp`; anything else (a NUL, a path, 5000 characters) is not looked up at all
+    if (!/^[\w.-]{1,200}$/.test(req.params.fileName)) {
+      return notFound(reply);
+    }
     const { images } = schema;
     const [image] = await db
       .select({ data: images.data, mimeType: images.mimeType, sha256: images.sha256 })

@@ -20,7 +20,16 @@ export interface CreateDbOptions {
   max?: number;
   /** called for errors of idle clients (e.g. the server restarting), which would otherwise crash the process */
   onError?: (error: Error) => void;
+  /**
+   * client-side limit of one query in ms: a server that stops answering (frozen, or unreachable after a
+   * failover) fails the query instead of hanging the request forever. Off by default: migrations and
+   * seeding may run long; the API sets it.
+   */
+  queryTimeoutMs?: number;
 }
+
+/** `_getActiveQuery` is internal to pg (pg-pool reads internals the same way); absent means unknown. */
+type ClientInternals = { _getActiveQuery?: () => unknown };
 
 // Return PostgreSQL `date` as the plain `YYYY-MM-DD` string instead of a Date at local midnight.
 pg.types.setTypeParser(pg.types.builtins.DATE, (value) => value);
@@ -32,8 +41,18 @@ export function createDb(url: string, options: CreateDbOptions = {}): DbHandle {
     max: options.max ?? 10,
     connectionTimeoutMillis: 5000,
     idleTimeoutMillis: 30_000,
+    ...(options.queryTimeoutMs !== undefined && { query_timeout: options.queryTimeoutMs }),
   });
   pool.on("error", options.onError ?? (() => {}));
+  // A client given back while a query still runs on it (after a query timeout, e.g. in a transaction)
+  // must not be reused: its next user would queue behind the stuck query and, once the server answers,
+  // run inside the transaction whose ROLLBACK never went out. end() sets it ending (the pool then drops
+  // it) and destroys the socket.
+  pool.on("release", (_error, client) => {
+    if ((client as unknown as ClientInternals)._getActiveQuery?.()) {
+      client.end().catch(() => {});
+    }
+  });
   const db = drizzle({ client: pool, schema, casing: undefined });
   return {
     db,

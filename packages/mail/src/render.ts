@@ -22,6 +22,24 @@ const hbs = Handlebars.create();
 const OPTIONS = { knownHelpersOnly: true, knownHelpers: { if: true, unless: true } } as const;
 const RUNTIME = { allowProtoPropertiesByDefault: false, allowProtoMethodsByDefault: false } as const;
 
+/**
+ * Every string among the variables HTML-escaped once. The content is then rendered without further
+ * escaping, so `{{name}}`, `{{{name}}}` and `{{& name}}` all give the same escaped text: a template cannot
+ * ask for a visitor's name (or an event title) as raw markup.
+ */
+function escaped(value: unknown): unknown {
+  if (typeof value === "string") {
+    return hbs.Utils.escapeExpression(value);
+  }
+  if (Array.isArray(value)) {
+    return value.map(escaped);
+  }
+  if (value !== null && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype) {
+    return Object.fromEntries(Object.entries(value).map(([key, v]) => [key, escaped(v)]));
+  }
+  return value;
+}
+
 /** Renders subject and content with the variables (HTML-escaped) inside the mail layout. */
 export async function renderMail(
   template: StoredTemplate,
@@ -32,10 +50,29 @@ export async function renderMail(
     .compile(template.subject, { ...OPTIONS, noEscape: true })(variables, RUNTIME)
     .replace(/\s+/g, " ")
     .trim();
-  const contentHtml = hbs.compile(template.content, OPTIONS)(variables, RUNTIME);
+  const contentHtml = hbs.compile(template.content, { ...OPTIONS, noEscape: true })(
+    escaped(variables),
+    RUNTIME,
+  );
   const element = createElement(MailLayout, { subject, contentHtml });
   const [html, text] = await Promise.all([render(element), render(element, { plainText: true })]);
   return { subject, html, text };
+}
+
+/**
+ * Why a template cannot be rendered (a broken `{{…}}`, an unknown helper, a partial, a NUL character), or
+ * null. Checked before a template is saved, previewed or sent, so a broken template never reaches the mail
+ * job. The trial run without variables finds what only fails at render time (partials).
+ */
+export function templateError(template: StoredTemplate): string | null {
+  for (const source of [template.subject, template.content]) {
+    try {
+      hbs.compile(source, OPTIONS)({}, RUNTIME);
+    } catch (error) {
+      return error instanceof Error ? error.message : String(error);
+    }
+  }
+  return null;
 }
 
 /** Variables a template uses that the mail does not offer (reported to the admin when saving). */

@@ -28,12 +28,27 @@ const flag = z
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "Bitte wählen Sie ein gültiges Datum.");
 const dayRef = z.object({ date: isoDate }).loose();
 const checkoutId = z.coerce.number().int().min(0).max(2_147_483_647).default(0);
+/**
+ * Whether a stored link is safe for an `href`: a web page (http, https) or a path of our site, never
+ * `javascript:`, `data:` or `vbscript:`. The URL parser drops tabs, line breaks and leading spaces before
+ * the scheme just as browsers do, so `java\tscript:` is caught too.
+ */
+export function isWebLink(value: string): boolean {
+  try {
+    const { protocol } = new URL(value, "https://relative.invalid/");
+    return protocol === "https:" || protocol === "http:";
+  } catch {
+    return false;
+  }
+}
+
+const URL_INVALID = "Bitte geben Sie eine gültige Adresse (URL) ein.";
 const optionalUrl = z
   .string()
   .trim()
   .max(2000)
   .transform((v) => (v === "" ? null : v))
-  .pipe(z.url("Bitte geben Sie eine gültige Adresse (URL) ein.").nullable())
+  .pipe(z.url(URL_INVALID).refine(isWebLink, URL_INVALID).nullable())
   .nullish();
 const extraParameters = z
   .record(z.string().trim().min(1).max(100), z.string().max(2000))
@@ -51,6 +66,7 @@ export const MSG_ADMIN = {
   startTimeInvalid: "Bitte geben Sie die Startzeit im Format HH:MM ein.",
   exclusiveDateInvalid: "Bitte geben Sie ein gültiges Datum im Format TT.MM.JJJJ ein.",
   videoUrlRequired: "Bitte geben Sie die Adresse des Videos ein.",
+  videoUrlInvalid: "Bitte geben Sie eine Adresse ein, die mit http:// oder https:// beginnt.",
   dayNameRequired: "Bitte geben Sie dem Tag einen Namen.",
   imageInvalid: "Bitte laden Sie ein Bild im Format PNG, JPEG oder WebP hoch (höchstens 5 MB).",
   eventHasOrders: "Die Veranstaltung hat Bestellungen und kann deshalb nicht gelöscht werden.",
@@ -108,7 +124,8 @@ export const ZPackageInput = z.object({
   externalId: z.coerce
     .number({ error: MSG_ADMIN.externalIdRequired })
     .int()
-    .positive(MSG_ADMIN.externalIdRequired),
+    .positive(MSG_ADMIN.externalIdRequired)
+    .max(2_147_483_647, MSG_ADMIN.externalIdRequired),
   description: required(20_000, MSG_ADMIN.descriptionRequired),
   picture: z.string().max(200).nullish(),
   availabilityDate: isoDate.nullish(),
@@ -156,7 +173,12 @@ export const ZContentInput = z.object({
           videos: z
             .array(
               z.object({
-                url: z.string().trim().min(1, MSG_ADMIN.videoUrlRequired).max(2000),
+                url: z
+                  .string()
+                  .trim()
+                  .min(1, MSG_ADMIN.videoUrlRequired)
+                  .max(2000)
+                  .refine(isWebLink, MSG_ADMIN.videoUrlInvalid),
                 comment: plainText(1000).default(""),
               }),
             )
@@ -191,6 +213,9 @@ export const MSG_TEMPLATES = {
   unknownName: "Diese E-Mail gibt es nicht.",
   copyDifferent: "Bitte wählen Sie zwei verschiedene Veranstaltungen.",
   unknownVariables: "Diese Variablen kennt die E-Mail nicht; sie bleiben leer:",
+  duplicate: "Für diese E-Mail und diese Veranstaltung gibt es bereits eine Vorlage.",
+  syntaxError:
+    "Die Vorlage enthält einen Fehler bei den Platzhaltern ({{…}}) und kann so nicht versendet werden.",
 } as const;
 
 /** The template edit dialog (`mailTemplateData`). */
@@ -210,10 +235,12 @@ export const ZCopyTemplatesInput = z
     copy_from: z.coerce
       .number({ error: MSG_TEMPLATES.copyDifferent })
       .int()
-      .positive(MSG_TEMPLATES.copyDifferent),
+      .positive(MSG_TEMPLATES.copyDifferent)
+      .max(2_147_483_647, MSG_TEMPLATES.copyDifferent),
     copy_to: z.coerce
       .number({ error: MSG_TEMPLATES.copyDifferent })
       .int()
-      .positive(MSG_TEMPLATES.copyDifferent),
+      .positive(MSG_TEMPLATES.copyDifferent)
+      .max(2_147_483_647, MSG_TEMPLATES.copyDifferent),
   })
   .refine((v) => v.copy_from !== v.copy_to, { message: MSG_TEMPLATES.copyDifferent, path: ["copy_to"] });

@@ -17,6 +17,8 @@ export const MSG = {
   tooManyRequestsTitle: "Zu viele Anfragen",
   tooManyRequestsDetail: "Bitte warten Sie einen Moment und versuchen Sie es dann erneut.",
   payloadTooLargeDetail: "Die gesendeten Daten sind zu groß.",
+  invalidValueDetail: "Die Eingabe enthält Zeichen oder Werte, die nicht verarbeitet werden können.",
+  formUnreadableDetail: "Die gesendeten Formulardaten sind unvollständig oder fehlerhaft.",
 
   // spec section 5
   emailRequired: "E-Mail ist ein Pflichtfeld",

@@ -13,6 +13,10 @@ export const MAIL_SWEEP_QUEUE = "mail-sweep";
 export const EVENT_DAY_QUEUE = "event-day";
 /** outbox mails still queued after this long get a new job (lost dispatch, exhausted retries) */
 const SWEEP_AFTER_SECONDS = 60;
+/** mail jobs one worker takes per poll, sent one after another */
+const MAIL_BATCH_SIZE = 20;
+/** how long stop() waits for a mail in delivery */
+const STOP_TIMEOUT_MS = 5000;
 
 export interface JobsOptions {
   databaseUrl: string;
@@ -52,12 +56,32 @@ export async function startJobs(options: JobsOptions): Promise<Jobs> {
   await boss.createQueue(MAIL_SWEEP_QUEUE, { name: MAIL_SWEEP_QUEUE, policy: "singleton" });
 
   const pollingIntervalSeconds = options.fast ? 0.5 : 2;
-  await boss.work<{ outboxId: number }>(MAIL_SEND_QUEUE, { pollingIntervalSeconds }, async ([job]) => {
-    if (job) {
-      const result = await deliverOutboxMail(db, options.transport, options.mailFrom, job.data.outboxId);
-      log.info({ outboxId: job.data.outboxId, result }, "mail delivery");
-    }
-  });
+  let stopping = false;
+  // A worker fetches one batch per polling interval: with pg-boss' default of one job that drained a
+  // backlog (after an SMTP outage, the event-day mails) at one mail per interval.
+  await boss.work<{ outboxId: number }>(
+    MAIL_SEND_QUEUE,
+    { pollingIntervalSeconds, batchSize: MAIL_BATCH_SIZE },
+    async (jobs) => {
+      for (const [index, job] of jobs.entries()) {
+        if (stopping) {
+          // shutting down: the rest of the batch goes back to the queue instead of holding up the exit
+          await boss.fail(
+            MAIL_SEND_QUEUE,
+            jobs.slice(index).map((rest) => rest.id),
+          );
+          return;
+        }
+        try {
+          const result = await deliverOutboxMail(db, options.transport, options.mailFrom, job.data.outboxId);
+          log.info({ outboxId: job.data.outboxId, result }, "mail delivery");
+        } catch (error) {
+          // only this mail goes back for a retry; pg-boss completes the rest of the batch
+          await boss.fail(MAIL_SEND_QUEUE, job.id, { message: String(error) });
+        }
+      }
+    },
+  );
 
   const dispatch = async (ids: Array<number | null>) => {
     for (const id of ids) {
@@ -98,6 +122,11 @@ export async function startJobs(options: JobsOptions): Promise<Jobs> {
   return {
     boss,
     dispatch,
-    stop: () => boss.stop({ graceful: true, wait: true, timeout: 10_000 }),
+    stop: async () => {
+      stopping = true;
+      // well inside close-with-grace's 10 s (server.ts), after the requests in flight: a mail still in
+      // delivery then is failed back to the queue (its stable Message-ID covers a rare duplicate)
+      await boss.stop({ graceful: true, wait: true, timeout: STOP_TIMEOUT_MS });
+    },
   };
 }

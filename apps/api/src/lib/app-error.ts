@@ -2,6 +2,7 @@ import { type ErrorBody, type ErrorCode, MSG } from "@app/shared";
 import { TRPCError } from "@trpc/server";
 import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
 import { ZodError } from "zod";
+import { dataException } from "../services/admin/db-errors";
 
 /**
  * The one error type for expected failures. `message` is for developers and logs; `userMessage`
@@ -87,6 +88,9 @@ export function toErrorResponse(error: unknown): { status: number; body: ErrorBo
   if (zodError) {
     const details = [...new Set(zodError.issues.map((issue) => issue.message))];
     return { status: 400, body: { title: MSG.validationTitle, detail: details.join(" ") } };
+  }
+  if (dataException(error)) {
+    return { status: 400, body: { title: MSG.validationTitle, detail: MSG.invalidValueDetail } };
   }
   if (error instanceof TRPCError) {
     const code = TRPC_TO_CODE[error.code] ?? "INTERNAL";

@@ -23,17 +23,24 @@ export async function readForm(req: FastifyRequest): Promise<FormData> {
   const fields: Record<string, string> = Object.create(null);
   const files: UploadedFile[] = [];
   if (req.isMultipart()) {
-    for await (const part of req.parts()) {
-      if (part.type === "file") {
-        files.push({
-          fieldName: part.fieldname,
-          fileName: part.filename,
-          mimeType: part.mimetype,
-          data: await part.toBuffer(),
-        });
-      } else {
-        fields[part.fieldname] = String(part.value);
+    try {
+      for await (const part of req.parts()) {
+        if (part.type === "file") {
+          files.push({
+            fieldName: part.fieldname,
+            fileName: part.filename,
+            mimeType: part.mimetype,
+            data: await part.toBuffer(),
+          });
+        } else if (part.valueTruncated) {
+          // busboy cuts a field at `fieldSize`; a cut value must never be taken for the whole one
+          throw new AppError("PAYLOAD_TOO_LARGE", `field ${part.fieldname} over the field size limit`);
+        } else {
+          fields[part.fieldname] = String(part.value);
+        }
       }
+    } catch (error) {
+      throw unreadable(error);
     }
     return { fields, files };
   }
@@ -44,6 +51,18 @@ export async function readForm(req: FastifyRequest): Promise<FormData> {
     }
   }
   return { fields, files };
+}
+
+/**
+ * The multipart plugin's own errors carry a 4xx status (limits, prototype keys) and stay as they are; what
+ * busboy throws on a broken body (no boundary, cut off, bad part headers) has none and would become a 500.
+ */
+function unreadable(error: unknown): unknown {
+  const status = (error as { statusCode?: unknown }).statusCode;
+  if (error instanceof AppError || (typeof status === "number" && status < 500)) {
+    return error;
+  }
+  return new AppError("BAD_REQUEST", `multipart unreadable: ${String(error)}`, MSG.formUnreadableDetail);
 }
 
 /** Parses a form field holding JSON (e.g. `congressData`) and validates it. */

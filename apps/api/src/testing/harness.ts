@@ -1,3 +1,4 @@
+import { createDb } from "@app/db";
 import { createTestDatabase, type TestDatabase } from "@app/db/testing";
 import type { Role } from "@app/shared";
 import type { FastifyInstance } from "fastify";
@@ -24,11 +25,23 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   /** run pg-boss and deliver mails to an in-process SMTP server; otherwise mails stay queued in the outbox */
   mail?: boolean;
+  /**
+   * a second API instance on the database of `first` (a pool of its own, like another process); the
+   * database stays until `first` closes
+   */
+  sameDatabaseAs?: TestApp;
+}
+
+/** Another pool on an existing test database; closing it leaves the database to its owner. */
+function secondPool(url: string): TestDatabase {
+  const handle = createDb(url, { max: 5 });
+  return { ...handle, url, destroy: () => handle.close() };
 }
 
 /** The real application on a database of its own; requests go through `app.inject`. */
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const db = await createTestDatabase();
+  const shared = options.sameDatabaseAs?.db;
+  const db = shared ? secondPool(shared.url) : await createTestDatabase();
   const smtp = new TestSmtpServer();
   if (options.mail) {
     await smtp.start();

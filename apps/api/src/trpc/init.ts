@@ -1,8 +1,9 @@
 import { schema } from "@app/db";
-import { initTRPC } from "@trpc/server";
+import { initTRPC, TRPCError } from "@trpc/server";
 import { eq } from "drizzle-orm";
 import superjson from "superjson";
 import { AppError, toErrorResponse, toTRPCError } from "../lib/app-error";
+import { dataException } from "../services/admin/db-errors";
 import { clearCatalogue } from "../services/visitor/catalogue";
 import type { Context } from "./context";
 
@@ -21,11 +22,21 @@ const t = initTRPC.context<Context>().create({
   },
 });
 
-/** Turns an expected AppError thrown anywhere below into the matching tRPC error. */
+/**
+ * Turns an expected AppError thrown anywhere below into the matching tRPC error, and a value PostgreSQL
+ * refused as data (see `dataException`) into BAD_REQUEST instead of a 500.
+ */
 const appErrors = t.middleware(async ({ next }) => {
   const result = await next();
   if (!result.ok && result.error.cause instanceof AppError) {
     throw toTRPCError(result.error.cause);
+  }
+  if (!result.ok && dataException(result.error.cause)) {
+    throw new TRPCError({
+      code: "BAD_REQUEST",
+      message: "value refused by the database",
+      cause: result.error.cause,
+    });
   }
   return result;
 });

@@ -1,17 +1,9 @@
 import { type Role, toErrorBody } from "@app/shared";
 import { useSyncExternalStore } from "react";
+import { type EarlyAnswer, takeEarly } from "./boot";
 import { createSessionManager, type IssuedSession, type SessionState } from "./session/session-manager";
 
-type Answer = { ok: boolean; data: unknown };
-
-declare global {
-  interface Window {
-    /** the session refresh public/boot.js started before this script loaded (null: the network failed) */
-    __sessionRestore?: Promise<Answer | null>;
-  }
-}
-
-async function post(url: string, body: unknown = {}): Promise<Answer> {
+async function post(url: string, body: unknown = {}): Promise<EarlyAnswer> {
   const response = await fetch(url, {
     method: "POST",
     credentials: "same-origin",
@@ -21,7 +13,7 @@ async function post(url: string, body: unknown = {}): Promise<Answer> {
   return { ok: response.ok, data: await response.json().catch(() => ({})) };
 }
 
-function unwrap<T>(answer: Answer): T {
+function unwrap<T>(answer: EarlyAnswer): T {
   if (!answer.ok) {
     throw toErrorBody(answer.data);
   }
@@ -34,8 +26,7 @@ async function postJson<T>(url: string, body: unknown = {}): Promise<T> {
 
 /** The first refresh takes the answer boot.js already asked for (once); later ones ask the server. */
 async function refreshSession(): Promise<IssuedSession> {
-  const early = window.__sessionRestore;
-  window.__sessionRestore = undefined;
+  const early = takeEarly("__sessionRestore");
   const answer = (early && (await early)) ?? (await post("/api/auth/token/refresh"));
   return unwrap<IssuedSession>(answer);
 }

@@ -1,6 +1,14 @@
 import { type Db, schema } from "@app/db";
-import { MAIL_CATALOGUE, MAIL_NAMES, type MailName, renderMail, unknownVariables } from "@app/mail";
-import { MSG_TEMPLATES, type ZCopyTemplatesInput, type ZMailTemplateInput } from "@app/shared";
+import {
+  MAIL_CATALOGUE,
+  MAIL_NAMES,
+  type MailName,
+  renderMail,
+  type StoredTemplate,
+  templateError,
+  unknownVariables,
+} from "@app/mail";
+import { MSG_ADMIN, MSG_TEMPLATES, type ZCopyTemplatesInput, type ZMailTemplateInput } from "@app/shared";
 import { asc, eq, isNull } from "drizzle-orm";
 import sanitizeHtml from "sanitize-html";
 import type { z } from "zod";
@@ -8,6 +16,7 @@ import { AppError } from "../../lib/app-error";
 import { newToken } from "../../lib/tokens";
 import { queueMail } from "../../mail/outbox";
 import type { Context } from "../../trpc/context";
+import { foreignKeyViolation, uniqueViolation } from "./db-errors";
 
 const { mailTemplates, congresses, users } = schema;
 
@@ -71,6 +80,16 @@ const asMailName = (name: string): MailName => {
   return name as MailName;
 };
 
+/** The template as it will be stored and rendered (content sanitised), refused when it cannot render. */
+function renderable(input: { subject: string; content: string }): StoredTemplate {
+  const template = { subject: input.subject, content: sanitizeTemplateHtml(input.content) };
+  const error = templateError(template);
+  if (error) {
+    throw new AppError("BAD_REQUEST", `template does not compile: ${error}`, MSG_TEMPLATES.syntaxError);
+  }
+  return template;
+}
+
 /** General templates, or those of one event. */
 export async function listTemplates(db: Db, congressId: number | null) {
   const rows = await db
@@ -85,26 +104,59 @@ export async function listTemplates(db: Db, congressId: number | null) {
   }));
 }
 
+type TemplateValues = Omit<typeof mailTemplates.$inferInsert, "id" | "createdAt" | "updatedAt">;
+
+/**
+ * Inserts (or, with an id, updates) a template. An event that does not exist and a second template for the
+ * same mail and event are the admin's input, answered with 400 and 409 rather than a database error.
+ */
+async function writeTemplate(db: Db, id: number | undefined, values: TemplateValues) {
+  if (values.congressId !== null && values.congressId !== undefined) {
+    const [congress] = await db
+      .select({ id: congresses.id })
+      .from(congresses)
+      .where(eq(congresses.id, values.congressId));
+    if (!congress) {
+      throw new AppError("BAD_REQUEST", `congress ${values.congressId} missing`, MSG_ADMIN.congressRequired);
+    }
+  }
+  try {
+    const [saved] = id
+      ? await db.update(mailTemplates).set(values).where(eq(mailTemplates.id, id)).returning()
+      : await db
+          .insert(mailTemplates)
+          .values(values)
+          .onConflictDoUpdate({
+            target: [mailTemplates.name, mailTemplates.congressId],
+            set: { subject: values.subject, content: values.content, description: values.description },
+          })
+          .returning();
+    return saved;
+  } catch (error) {
+    if (uniqueViolation(error)) {
+      throw new AppError(
+        "CONFLICT",
+        `template ${values.name} exists for ${values.congressId}`,
+        MSG_TEMPLATES.duplicate,
+      );
+    }
+    if (foreignKeyViolation(error)) {
+      throw new AppError("BAD_REQUEST", `congress ${values.congressId} missing`, MSG_ADMIN.congressRequired);
+    }
+    throw error;
+  }
+}
+
 /** Saves a template with sanitised HTML; variables the mail does not offer are reported, not refused. */
 export async function saveTemplate(db: Db, input: z.output<typeof ZMailTemplateInput>) {
   const name = asMailName(input.name);
   const values = {
     name,
     congressId: input.congress,
-    subject: input.subject,
-    content: sanitizeTemplateHtml(input.content),
+    ...renderable(input),
     description: sanitizeTemplateHtml(input.description),
   };
-  const [saved] = input.id
-    ? await db.update(mailTemplates).set(values).where(eq(mailTemplates.id, input.id)).returning()
-    : await db
-        .insert(mailTemplates)
-        .values(values)
-        .onConflictDoUpdate({
-          target: [mailTemplates.name, mailTemplates.congressId],
-          set: { subject: values.subject, content: values.content, description: values.description },
-        })
-        .returning();
+  const saved = await writeTemplate(db, input.id, values);
   if (!saved) {
     throw new AppError("NOT_FOUND", `template ${input.id}`, "Die Vorlage wurde nicht gefunden.");
   }
@@ -145,10 +197,7 @@ export async function copyTemplates(db: Db, input: z.output<typeof ZCopyTemplate
 /** Renders a template (as edited, not yet saved) with the mail's sample data. */
 export async function previewTemplate(input: { name: string; subject: string; content: string }) {
   const name = asMailName(input.name);
-  const rendered = await renderMail(
-    { subject: input.subject, content: sanitizeTemplateHtml(input.content) },
-    MAIL_CATALOGUE[name].sample,
-  );
+  const rendered = await renderMail(renderable(input), MAIL_CATALOGUE[name].sample);
   return { subject: rendered.subject, html: rendered.html };
 }
 
@@ -158,6 +207,7 @@ export async function sendTestMail(
   input: { name: string; subject: string; content: string },
 ) {
   const name = asMailName(input.name);
+  const template = renderable(input);
   const [admin] = await ctx.db.select({ email: users.email }).from(users).where(eq(users.id, ctx.user.id));
   if (!admin) {
     throw new AppError("UNAUTHORIZED", "admin missing");
@@ -169,7 +219,7 @@ export async function sendTestMail(
     idempotencyKey: `test-mail:${newToken()}`,
     variables: {
       ...MAIL_CATALOGUE[name].sample,
-      __template: { subject: input.subject, content: sanitizeTemplateHtml(input.content) },
+      __template: template,
     },
   });
   await ctx.mail.dispatch([id]);

@@ -5,6 +5,7 @@ import {
   formatGermanDate,
   GATED_PACKAGE_DEATH_CONGRESS_ID,
   type IsoDate,
+  isWebLink,
   MSG,
 } from "@app/shared";
 import { desc, eq, sql } from "drizzle-orm";
@@ -55,6 +56,9 @@ function selectPackages(db: DbOrTx, userId: number) {
 
 type PackageRow = Awaited<ReturnType<ReturnType<typeof selectPackages>["where"]>>[number];
 
+/** The cross-selling link is a free-form extra parameter; the web puts it into an `href` only when it is safe. */
+const safeLink = (link: string | undefined) => (link && isWebLink(link) ? link : null);
+
 export function toPackageView(row: PackageRow, today: IsoDate): PackageView {
   const p = row.pkg;
   const availableFrom = p.availabilityDate && p.availabilityDate > today ? p.availabilityDate : null;
@@ -74,7 +78,7 @@ export function toPackageView(row: PackageRow, today: IsoDate): PackageView {
     qualified,
     openable: qualified && availableFrom === null,
     crosssell: extra.crosssellDescription
-      ? { description: extra.crosssellDescription, link: extra.crosssellLink ?? null }
+      ? { description: extra.crosssellDescription, link: safeLink(extra.crosssellLink) }
       : null,
   };
 }

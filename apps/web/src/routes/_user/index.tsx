@@ -2,11 +2,13 @@ import { checkoutReturnMessage, MSG, parseCustom } from "@app/shared";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { createFileRoute, useNavigate } from "@tanstack/react-router";
 import { useEffect, useRef } from "react";
+import superjson, { type SuperJSONResult } from "superjson";
 import { Page } from "@/components/layout/page";
 import { Button } from "@/components/ui/button";
 import { EventCard } from "@/components/visitor/event-card";
 import { PackageCard } from "@/components/visitor/package-card";
 import { alerts, showError } from "@/lib/alerts";
+import { takeEarly } from "@/lib/boot";
 import { optionalString } from "@/lib/search";
 import { trpc } from "@/lib/trpc";
 import type { EventView } from "@/lib/types";
@@ -15,6 +17,19 @@ export const Route = createFileRoute("/_user/")({
   validateSearch: (search: Record<string, unknown>): { custom?: string | undefined } => ({
     custom: optionalString(search.custom, 500),
   }),
+  // the overview data public/boot.js fetched while the script loaded, if any (at most 2 s of waiting)
+  loader: async ({ context }) => {
+    const early = await Promise.race([
+      takeEarly("__overviewPrefetch") ?? null,
+      new Promise<null>((done) => setTimeout(() => done(null), 2000)),
+    ]);
+    if (early) {
+      context.queryClient.setQueryData(
+        context.trpc.congress.overview.queryKey(),
+        superjson.deserialize(early as SuperJSONResult),
+      );
+    }
+  },
   component: Overview,
 });
 
