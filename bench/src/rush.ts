@@ -64,6 +64,13 @@ async function seedRush(db: Db, users: number): Promise<RushData> {
   await db.execute(sql`
     INSERT INTO participations (user_id, congress_id)
     SELECT id, ${congressId} FROM users WHERE email LIKE 'besucher.%'`);
+  // 9:00 on the congress day: the event-day mails went out at midnight (as queueEventDayMails keys
+  // them), so the server's start-up catch-up finds nothing to render and send during the measurement
+  await db.execute(sql`
+    INSERT INTO mail_outbox (idempotency_key, template_name, congress_id, user_id, to_email, variables, status, sent_at)
+    SELECT 'event-day:' || ${congressId} || ':' || u.id || ':' || ${berlinDate()}, 'event-day', ${congressId},
+           u.id, u.email, '{}'::jsonb, 'sent', now()
+      FROM users u WHERE u.email LIKE 'besucher.%'`);
   await db.execute(sql`ANALYZE`);
   return { congressId, emails: (i) => `besucher.${(i % users) + 1}@example.com`, users };
 }
@@ -248,7 +255,9 @@ export async function runRush(): Promise<BenchResult> {
     const seedStarted = performance.now();
     const data = await seedRush(database.handle.db, users);
     console.log(`seeded ${users} visitors in ${round((performance.now() - seedStarted) / 1000)} s`);
-    const server = await startProductionServer(database.url);
+    // BENCH_PROF=<dir> writes a CPU profile of the API process there (docs/performance.md)
+    const profile = process.env.BENCH_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROF}`] : [];
+    const server = await startProductionServer(database.url, {}, profile);
     stops.unshift(() => server.stop());
     const usage = sampleUsage(server.process.pid ?? 0);
     stops.unshift(() => usage.stop());

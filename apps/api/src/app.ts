@@ -6,7 +6,6 @@ import cookie from "@fastify/cookie";
 import formbody from "@fastify/formbody";
 import helmet from "@fastify/helmet";
 import multipart from "@fastify/multipart";
-import { fastifyTRPCPlugin } from "@trpc/server/adapters/fastify";
 import Fastify, { type FastifyInstance, type FastifyServerOptions, type HTTPMethods } from "fastify";
 import { secretKey } from "./auth/access-token";
 import type { Env } from "./env";
@@ -18,7 +17,8 @@ import { frameworkErrors, installErrorHandlers } from "./rest/errors";
 import { restRoutes } from "./rest/routes";
 import { registerWebApp } from "./static";
 import { createContextFactory } from "./trpc/context";
-import { type AppRouter, appRouter } from "./trpc/router";
+import { trpcHttp } from "./trpc/http";
+import { appRouter } from "./trpc/router";
 import { registerUploads } from "./uploads";
 
 export interface RegisteredRoute {
@@ -131,16 +131,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     jwtKey: secretKey(env.JWT_SECRET),
   });
 
-  await app.register(fastifyTRPCPlugin<AppRouter>, {
+  await app.register(trpcHttp, {
     prefix: "/trpc",
-    trpcOptions: {
-      router: appRouter,
-      createContext: ({ req, res }) => createContext(req, res),
-      onError: ({ error, path, req }) => {
-        if (error.code === "INTERNAL_SERVER_ERROR") {
-          req.log.error({ err: error.cause ?? error, path }, "procedure failed");
-        }
-      },
+    router: appRouter,
+    createContext,
+    onError: ({ error, path, req }) => {
+      if (error.code === "INTERNAL_SERVER_ERROR") {
+        req.log.error({ err: error.cause ?? error, path }, "procedure failed");
+      }
     },
   });
   registerRestRoutes(app, restRoutes, createContext);

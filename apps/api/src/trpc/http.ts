@@ -1,0 +1,142 @@
+import type { AnyTRPCRouter } from "@trpc/server";
+import { fastifyRequestHandler } from "@trpc/server/adapters/fastify";
+import {
+  type AnyProcedure,
+  getErrorShape,
+  getHTTPStatusCode,
+  getTRPCErrorFromUnknown,
+  type TRPCError,
+  type TRPCResponse,
+  transformTRPCResponse,
+} from "@trpc/server/unstable-core-do-not-import";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { Context } from "./context";
+
+export interface TrpcHttpOptions {
+  router: AnyTRPCRouter;
+  createContext: (req: FastifyRequest, reply: FastifyReply) => Promise<Context>;
+  onError: (opts: { error: TRPCError; path: string | undefined; req: FastifyRequest }) => void;
+}
+
+interface QueryCall {
+  path: string;
+  procedure: AnyProcedure;
+  input: unknown;
+}
+
+/**
+ * The tRPC endpoint under `/trpc`. Plain GET queries (single or batched, the bulk of the traffic: the
+ * overview refresh of every visitor) are answered here directly: the same procedures, the same wire
+ * format, but without building a WHATWG Request and AbortSignal per call, which cost more than the
+ * overview's query itself (docs/performance.md). Everything else (mutations, form data, streaming,
+ * malformed calls) goes to tRPC's own Fastify handler, so its error answers stay tRPC's.
+ */
+export async function trpcHttp(app: FastifyInstance, options: TrpcHttpOptions) {
+  const { router, createContext, onError } = options;
+  const transformer = router._def._config.transformer;
+
+  // as fastifyTRPCPlugin: tRPC reads the raw body itself (scoped to this plugin)
+  app.removeContentTypeParser("application/json");
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (_req, body, done) => done(null, body));
+  app.removeContentTypeParser("multipart/form-data");
+  app.addContentTypeParser("multipart/form-data", {}, (_req, body, done) => done(null, body));
+
+  /** The calls of a GET request this endpoint can answer itself, or null to leave it to tRPC. */
+  function queryCalls(
+    req: FastifyRequest<{ Params: { path: string } }>,
+  ): { batch: boolean; calls: QueryCall[] } | null {
+    if (req.method !== "GET" || req.headers["trpc-accept"] !== undefined) {
+      return null;
+    }
+    const query = req.query as Record<string, string | string[] | undefined>;
+    const batch = query.batch === "1";
+    const paths = batch ? req.params.path.split(",") : [req.params.path];
+    const rawInput = query.input;
+    if (Array.isArray(rawInput) || Array.isArray(query.batch)) {
+      return null;
+    }
+    try {
+      const inputs: unknown = rawInput ? JSON.parse(rawInput) : undefined;
+      if (batch && inputs !== undefined && (typeof inputs !== "object" || inputs === null)) {
+        return null;
+      }
+      const calls: QueryCall[] = [];
+      for (const [index, path] of paths.entries()) {
+        const procedure = Object.hasOwn(router._def.procedures, path)
+          ? (router._def.procedures[path] as AnyProcedure)
+          : undefined;
+        if (procedure?._def.type !== "query") {
+          return null;
+        }
+        const raw = batch ? (inputs as Record<string, unknown> | undefined)?.[index] : inputs;
+        calls.push({
+          path,
+          procedure,
+          input: raw === undefined ? undefined : transformer.input.deserialize(raw),
+        });
+      }
+      return { batch, calls };
+    } catch {
+      return null;
+    }
+  }
+
+  app.all<{ Params: { path: string } }>("/:path", async (req, reply) => {
+    const query = queryCalls(req);
+    if (!query) {
+      await fastifyRequestHandler({
+        router,
+        req,
+        res: reply,
+        path: req.params.path,
+        createContext: ({ req: request, res }) => createContext(request, res),
+        onError: ({ error, path }) => onError({ error, path, req }),
+      });
+      return reply;
+    }
+    const { batch, calls } = query;
+    let ctx: Context | undefined;
+    const answers: TRPCResponse[] = await createContext(req, reply).then(
+      (created) => {
+        ctx = created;
+        return Promise.all(
+          calls.map(async (call, batchIndex): Promise<TRPCResponse> => {
+            try {
+              const data = await call.procedure({
+                ctx: created,
+                path: call.path,
+                type: "query",
+                getRawInput: async () => call.input,
+                signal: undefined,
+                batchIndex,
+              });
+              return { result: { data } };
+            } catch (cause) {
+              return failed(cause, call);
+            }
+          }),
+        );
+      },
+      (cause) => calls.map((call) => failed(cause, call)),
+    );
+
+    function failed(cause: unknown, call: QueryCall): TRPCResponse {
+      const error = getTRPCErrorFromUnknown(cause);
+      onError({ error, path: call.path, req });
+      const config = router._def._config;
+      return {
+        error: getErrorShape({ config, error, type: "query", path: call.path, input: call.input, ctx }),
+      };
+    }
+
+    const body = batch ? answers : answers[0];
+    if (body === undefined) {
+      throw new Error("no call answered");
+    }
+    reply
+      .status(getHTTPStatusCode(body))
+      .header("vary", "trpc-accept, accept")
+      .header("content-type", "application/json");
+    return reply.send(JSON.stringify(transformTRPCResponse(router._def._config, body)));
+  });
+}
