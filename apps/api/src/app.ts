@@ -10,6 +10,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions, type HTTPMeth
 import { secretKey } from "./auth/access-token";
 import type { Env } from "./env";
 import { registerHealth } from "./health";
+import { privateLoggerOptions } from "./lib/log-privacy";
 import type { MailDispatcher } from "./mail/outbox";
 import { registerRestRoutes } from "./rest/adapter";
 import { registerDigistoreIpn } from "./rest/digistore";
@@ -41,6 +42,8 @@ export interface BuildAppOptions {
   /** folder of the built web app; served with history fallback when it exists */
   webDistDir?: string | undefined;
   logger?: FastifyServerOptions["logger"];
+  /** where the default (privacy-masking) logger writes its JSON lines instead of stdout; tests capture them */
+  logStream?: { write(line: string): void };
 }
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -51,15 +54,18 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const { env, db } = options;
   const app = Fastify({
     logger: options.logger ?? {
+      // no e-mail address, token, password or name in any line (lib/log-privacy.ts)
+      ...privateLoggerOptions(),
       level: env.LOG_LEVEL,
-      redact: ["req.headers.authorization", "req.headers.cookie", 'res.headers["set-cookie"]'],
+      ...(options.logStream && { stream: options.logStream }),
       // readable lines in `pnpm dev`; JSON lines everywhere else
-      ...(env.NODE_ENV === "development" && {
-        transport: {
-          target: "pino-pretty",
-          options: { colorize: true, singleLine: true, ignore: "pid,hostname" },
-        },
-      }),
+      ...(env.NODE_ENV === "development" &&
+        !options.logStream && {
+          transport: {
+            target: "pino-pretty",
+            options: { colorize: true, singleLine: true, ignore: "pid,hostname" },
+          },
+        }),
     },
     genReqId: () => randomUUID(),
     requestIdHeader: "x-request-id",

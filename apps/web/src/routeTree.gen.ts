@@ -11,6 +11,7 @@
 import { Route as rootRouteImport } from './routes/__root'
 import { Route as AdminRouteImport } from './routes/_admin'
 import { Route as UserRouteImport } from './routes/_user'
+import { Route as BarrierefreiheitRouteImport } from './routes/barrierefreiheit'
 import { Route as DatenschutzRouteImport } from './routes/datenschutz'
 import { Route as ForgotPasswordRouteImport } from './routes/forgot-password'
 import { Route as ImpressumRouteImport } from './routes/impressum'
@@ -36,6 +37,11 @@ const AdminRoute = AdminRouteImport.update({
 } as any)
 const UserRoute = UserRouteImport.update({
   id: '/_user',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const BarrierefreiheitRoute = BarrierefreiheitRouteImport.update({
+  id: '/barrierefreiheit',
+  path: '/barrierefreiheit',
   getParentRoute: () => rootRouteImport,
 } as any)
 const DatenschutzRoute = DatenschutzRouteImport.update({
@@ -141,6 +147,7 @@ const ConfirmMailChar123UserIdChar125Char123HashChar125Char123CongressIdChar125C
 
 export interface FileRoutesByFullPath {
   '/': typeof UserIndexRoute
+  '/barrierefreiheit': typeof BarrierefreiheitRoute
   '/datenschutz': typeof DatenschutzRoute
   '/forgot-password': typeof ForgotPasswordRoute
   '/impressum': typeof ImpressumRoute
@@ -161,6 +168,7 @@ export interface FileRoutesByFullPath {
 }
 export interface FileRoutesByTo {
   '/': typeof UserIndexRoute
+  '/barrierefreiheit': typeof BarrierefreiheitRoute
   '/datenschutz': typeof DatenschutzRoute
   '/forgot-password': typeof ForgotPasswordRoute
   '/impressum': typeof ImpressumRoute
@@ -183,6 +191,7 @@ export interface FileRoutesById {
   __root__: typeof rootRouteImport
   '/_admin': typeof AdminRouteWithChildren
   '/_user': typeof UserRouteWithChildren
+  '/barrierefreiheit': typeof BarrierefreiheitRoute
   '/datenschutz': typeof DatenschutzRoute
   '/forgot-password': typeof ForgotPasswordRoute
   '/impressum': typeof ImpressumRoute
@@ -206,6 +215,7 @@ export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
   fullPaths:
     | '/'
+    | '/barrierefreiheit'
     | '/datenschutz'
     | '/forgot-password'
     | '/impressum'
@@ -226,6 +236,7 @@ export interface FileRouteTypes {
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
+    | '/barrierefreiheit'
     | '/datenschutz'
     | '/forgot-password'
     | '/impressum'
@@ -247,6 +258,7 @@ export interface FileRouteTypes {
     | '__root__'
     | '/_admin'
     | '/_user'
+    | '/barrierefreiheit'
     | '/datenschutz'
     | '/forgot-password'
     | '/impressum'
@@ -270,6 +282,7 @@ export interface FileRouteTypes {
 export interface RootRouteChildren {
   AdminRoute: typeof AdminRouteWithChildren
   UserRoute: typeof UserRouteWithChildren
+  BarrierefreiheitRoute: typeof BarrierefreiheitRoute
   DatenschutzRoute: typeof DatenschutzRoute
   ForgotPasswordRoute: typeof ForgotPasswordRoute
   ImpressumRoute: typeof ImpressumRoute
@@ -295,6 +308,13 @@ declare module '@tanstack/react-router' {
       path: ''
       fullPath: '/'
       preLoaderRoute: typeof UserRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/barrierefreiheit': {
+      id: '/barrierefreiheit'
+      path: '/barrierefreiheit'
+      fullPath: '/barrierefreiheit'
+      preLoaderRoute: typeof BarrierefreiheitRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/datenschutz': {
@@ -467,6 +487,7 @@ const UserRouteWithChildren = UserRoute._addFileChildren(UserRouteChildren)
 const rootRouteChildren: RootRouteChildren = {
   AdminRoute: AdminRouteWithChildren,
   UserRoute: UserRouteWithChildren,
+  BarrierefreiheitRoute: BarrierefreiheitRoute,
   DatenschutzRoute: DatenschutzRoute,
   ForgotPasswordRoute: ForgotPasswordRoute,
   ImpressumRoute: ImpressumRoute,

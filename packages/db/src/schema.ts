@@ -66,6 +66,11 @@ export const users = pgTable(
     /** The id handed to the checkout in `custom` (uid-...). Random, never the database id. */
     digistoreHash: text("digistore_hash").notNull().default(sql`replace(gen_random_uuid()::text, '-', '')`),
     emailConfirmedAt: timestamp("email_confirmed_at", { withTimezone: true }),
+    /**
+     * Set when the owner deleted an account that has orders: the row stays, without personal data, so the
+     * orders the law makes us keep still have their customer number (decision 37).
+     */
+    deletedAt: timestamp("deleted_at", { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -404,4 +409,35 @@ export const videoPreviews = pgTable("video_previews", {
   /** when the host could not be reached; retried after a while */
   failedAt: timestamp("failed_at", { withTimezone: true }),
   fetchedAt: timestamp("fetched_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * Every consent given or withdrawn (privacy policy at registration, newsletter at registration or in the
+ * profile), never updated: the history is the proof. Deleted with the account.
+ */
+export const consentRecords = pgTable(
+  "consent_records",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** privacy-policy or newsletter; see @app/shared CONSENT_KINDS */
+    kind: text("kind").notNull(),
+    granted: boolean("granted").notNull(),
+    /** registration or profile */
+    source: text("source").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("consent_records_user_idx").on(t.userId, t.createdAt)],
+);
+
+/** The legal pages (Datenschutz, Impressum, Erklärung zur Barrierefreiheit) as admins wrote them. */
+export const legalPages = pgTable("legal_pages", {
+  /** datenschutz, impressum or barrierefreiheit; see @app/shared LEGAL_PAGES */
+  slug: text("slug").primaryKey(),
+  /** sanitised HTML */
+  html: text("html").notNull(),
+  updatedBy: integer("updated_by").references(() => users.id, { onDelete: "set null" }),
+  updatedAt: updatedAt(),
 });

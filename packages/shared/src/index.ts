@@ -7,4 +7,5 @@ export * from "./errors";
 export * from "./events";
 export * from "./messages";
 export * from "./orders";
+export * from "./privacy";
 export * from "./text";

@@ -4,13 +4,18 @@ import { and, eq, lt, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { Transporter } from "nodemailer";
 import PgBoss from "pg-boss";
+import { describeError } from "../lib/log-privacy";
 import { deliverOutboxMail } from "../mail/deliver";
 import type { MailDispatcher } from "../mail/outbox";
 import { queueEventDayMails } from "../services/mail/event-day";
+import { runRetention } from "../services/privacy/retention";
 
 export const MAIL_SEND_QUEUE = "mail-send";
 export const MAIL_SWEEP_QUEUE = "mail-sweep";
 export const EVENT_DAY_QUEUE = "event-day";
+export const RETENTION_QUEUE = "privacy-retention";
+/** the daily privacy clean-up, at a quiet hour (Berlin time) */
+export const RETENTION_CRON = "30 3 * * *";
 /** outbox mails still queued after this long get a new job (lost dispatch, exhausted retries) */
 const SWEEP_AFTER_SECONDS = 60;
 /** mail jobs one worker takes per poll, sent one after another */
@@ -76,8 +81,10 @@ export async function startJobs(options: JobsOptions): Promise<Jobs> {
           const result = await deliverOutboxMail(db, options.transport, options.mailFrom, job.data.outboxId);
           log.info({ outboxId: job.data.outboxId, result }, "mail delivery");
         } catch (error) {
+          // the SMTP answer names the recipient: the log and the job's output get it masked
+          log.warn({ err: error, outboxId: job.data.outboxId }, "mail delivery failed");
           // only this mail goes back for a retry; pg-boss completes the rest of the batch
-          await boss.fail(MAIL_SEND_QUEUE, job.id, { message: String(error) });
+          await boss.fail(MAIL_SEND_QUEUE, job.id, { message: describeError(error) });
         }
       }
     },
@@ -118,6 +125,17 @@ export async function startJobs(options: JobsOptions): Promise<Jobs> {
   await boss.schedule(EVENT_DAY_QUEUE, "0 0 * * *", {}, { tz: "Europe/Berlin" });
   // a run missed while the server was down is caught up at start-up on the same day
   await eventDay().catch((error: unknown) => log.error({ err: error }, "event-day catch-up failed"));
+
+  // unconfirmed accounts and spent tokens; only counts are logged, never who was deleted
+  const retention = async () => {
+    const counts = await runRetention(db);
+    log.info(counts, "privacy retention done");
+  };
+  await boss.createQueue(RETENTION_QUEUE, { name: RETENTION_QUEUE, policy: "singleton" });
+  await boss.work(RETENTION_QUEUE, { pollingIntervalSeconds }, retention);
+  await boss.schedule(RETENTION_QUEUE, RETENTION_CRON, {}, { tz: "Europe/Berlin" });
+  // idempotent: a run missed while the server was down happens at start-up
+  await retention().catch((error: unknown) => log.error({ err: error }, "privacy retention catch-up failed"));
 
   return {
     boss,

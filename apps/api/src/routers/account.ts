@@ -1,6 +1,35 @@
+import { MSG_PRIVACY, ZDeleteAccountInput, ZLegalSlug, ZNewsletterInput } from "@app/shared";
+import { z } from "zod";
 import { getProfile } from "../services/account";
-import { router, userProcedure } from "../trpc/init";
+import { REFRESH_COOKIE } from "../services/auth/session";
+import {
+  consentHistory,
+  deleteAccount,
+  exportAccountData,
+  setNewsletter,
+} from "../services/privacy/account-data";
+import { getLegalPage } from "../services/privacy/legal-pages";
+import { publicProcedure, router, userProcedure } from "../trpc/init";
 
+/** The signed-in visitor's own account, including the DSGVO self-service of the profile page. */
 export const accountRouter = router({
   profile: userProcedure.query(({ ctx }) => getProfile(ctx.db, ctx.user.id)),
+  consents: userProcedure.query(({ ctx }) => consentHistory(ctx.db, ctx.user.id)),
+  setNewsletter: userProcedure.input(ZNewsletterInput).mutation(async ({ ctx, input }) => {
+    const newsletter = await setNewsletter(ctx.db, ctx.user.id, input.newsletter, "profile");
+    return { newsletter, detail: newsletter ? MSG_PRIVACY.newsletterOn : MSG_PRIVACY.newsletterOff };
+  }),
+  export: userProcedure.query(({ ctx }) => exportAccountData(ctx.db, ctx.user.id)),
+  delete: userProcedure.input(ZDeleteAccountInput).mutation(async ({ ctx, input }) => {
+    await deleteAccount(ctx.db, ctx.user.id, input.password);
+    ctx.cookies.clear(REFRESH_COOKIE);
+    return { title: MSG_PRIVACY.deleteTitle, detail: MSG_PRIVACY.accountDeleted };
+  }),
+});
+
+/** Datenschutz, Impressum and the accessibility statement, for everybody. */
+export const legalRouter = router({
+  page: publicProcedure
+    .input(z.object({ slug: ZLegalSlug }))
+    .query(({ ctx, input }) => getLegalPage(ctx.db, input.slug)),
 });

@@ -3,6 +3,7 @@ import {
   ZCongressInput,
   ZContentInput,
   ZCopyTemplatesInput,
+  ZLegalPageInput,
   ZMailTemplateInput,
   ZPackageInput,
   ZUserListInput,
@@ -25,6 +26,7 @@ import {
 } from "../services/admin/mail-templates";
 import { deletePackage, listAllPackages, savePackage } from "../services/admin/packages";
 import { deleteUser, getUser, listUsers, setUserActive, updateUser } from "../services/admin/users";
+import { saveLegalPage } from "../services/privacy/legal-pages";
 import { adminProcedure, router } from "../trpc/init";
 
 const templateDraft = z.object({
@@ -60,6 +62,11 @@ export const adminRouter = router({
     delete: adminProcedure
       .input(byId)
       .mutation(({ ctx, input }) => deleteUser(ctx.db, ctx.user.id, input.id)),
+  }),
+  legalPages: router({
+    save: adminProcedure
+      .input(ZLegalPageInput)
+      .mutation(({ ctx, input }) => saveLegalPage(ctx.db, input, ctx.user.id)),
   }),
   mailTemplates: router({
     /** every mail with its variables, for the help pages (generated from the catalogue, never drifts) */

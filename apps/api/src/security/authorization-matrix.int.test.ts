@@ -36,8 +36,11 @@ import { appRouter } from "../trpc/router";
 const CALLERS = ["anonymous", "user", "otherUser", "admin"] as const;
 type CallerKind = (typeof CALLERS)[number];
 
-/** "ok": a 2xx answer (every call sends valid input, so an allowed call really succeeds); a number: that status */
-type Outcome = "ok" | 401 | 403 | 404;
+/**
+ * "ok": a 2xx answer (every call sends valid input, so an allowed call really succeeds); a number: that
+ * status (400 only where success would destroy a shared caller, see account.delete)
+ */
+type Outcome = "ok" | 400 | 401 | 403 | 404;
 type Access = "public" | "user" | "admin" | "owner" | "paid" | "signed";
 
 const RULES: Record<Access, Record<CallerKind, Outcome>> = {
@@ -252,6 +255,43 @@ const ownProfile: Make = (s) => ({
     }
   },
 });
+
+/** The caller's consents and data export: their own, never another account's. */
+const ownConsents: Make = (s) => ({
+  data: {},
+  check: async (a) => {
+    if (s.me) {
+      const mine = await db().$count(schema.consentRecords, eq(schema.consentRecords.userId, s.me.id));
+      expect(a.data).toHaveLength(mine);
+    }
+  },
+});
+const ownExport: Make = (s) => ({
+  data: {},
+  check: (a) => {
+    if (s.me) {
+      expect(a.data.account).toMatchObject({ id: s.me.id, email: s.me.email });
+      expect(a.body).not.toMatch(/passwordHash|migrationHash|digistoreHash/);
+    }
+    for (const other of [world.user, world.otherUser, world.admin].filter((u) => u.id !== s.me?.id)) {
+      expect(a.body).not.toContain(other.email);
+    }
+  },
+});
+
+const legalPageText: Make = () => {
+  const html = `<p>Impressum ${unique()}</p>`;
+  return {
+    data: { slug: "impressum", html },
+    intact: async () => {
+      const [row] = await db()
+        .select()
+        .from(schema.legalPages)
+        .where(eq(schema.legalPages.slug, "impressum"));
+      expect(row?.html).not.toBe(html);
+    },
+  };
+};
 
 const ownOverview: Make = (s) => ({
   data: {},
@@ -572,6 +612,17 @@ const rest =
 const MATRIX: Record<string, Expectation> = {
   // --- tRPC: account and sign-in flows (public by design; every call gets an account or token of its own)
   "account.profile": { access: "user", call: trpc(ownProfile) },
+  "account.consents": { access: "user", call: trpc(ownConsents) },
+  "account.setNewsletter": { access: "user", call: trpc(fixed(() => ({ newsletter: false }))) },
+  "account.export": { access: "user", call: trpc(ownExport) },
+  // deleting the shared callers would end the suite: a wrong password shows that every signed-in caller
+  // reaches only the password check of their own account (privacy.int.test.ts deletes real accounts)
+  "account.delete": {
+    access: "user",
+    call: trpc(fixed(() => ({ password: "nicht-das-Passwort" }))),
+    except: { user: 400, otherUser: 400, admin: 400 },
+  },
+  "legal.page": { access: "public", call: trpc(fixed(() => ({ slug: "impressum" }))) },
   "auth.register": { access: "public", call: trpc(registration) },
   "auth.confirmMail": { access: "public", call: trpc(confirmationLink) },
   "auth.resendConfirmation": { access: "public", call: trpc(emailOfFreshUser) },
@@ -613,6 +664,7 @@ const MATRIX: Record<string, Expectation> = {
   "admin.users.save": { access: "admin", call: trpc(promotion) },
   "admin.users.setActive": { access: "admin", call: trpc(deactivation) },
   "admin.users.delete": { access: "admin", call: trpc(existingUser) },
+  "admin.legalPages.save": { access: "admin", call: trpc(legalPageText) },
   "admin.mailTemplates.catalogue": { access: "admin" },
   "admin.mailTemplates.list": { access: "admin" },
   "admin.mailTemplates.save": { access: "admin", call: trpc(newTemplate) },

@@ -2,7 +2,7 @@ import { createDb } from "@app/db";
 import { createTestDatabase, type TestDatabase } from "@app/db/testing";
 import type { Role } from "@app/shared";
 import type { FastifyInstance } from "fastify";
-import { buildApp } from "../app";
+import { type BuildAppOptions, buildApp } from "../app";
 import { secretKey, signAccessToken } from "../auth/access-token";
 import { type Env, loadEnv } from "../env";
 import { type Jobs, startJobs } from "../jobs/boss";
@@ -30,6 +30,8 @@ export interface TestAppOptions {
    * database stays until `first` closes
    */
   sameDatabaseAs?: TestApp;
+  /** receives every line of the app's own logger (set `env.LOG_LEVEL`, silent by default) */
+  logStream?: BuildAppOptions["logStream"];
 }
 
 /** Another pool on an existing test database; closing it leaves the database to its owner. */
@@ -62,6 +64,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     env,
     db: db.db,
     webDistDir: options.webDistDir,
+    logStream: options.logStream,
     mail: { dispatch: (ids) => jobs?.dispatch(ids) ?? Promise.resolve() },
   });
   if (options.mail) {

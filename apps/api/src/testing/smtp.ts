@@ -15,11 +15,24 @@ export class TestSmtpServer {
   private server: SMTPServer | undefined;
   private waiters: Array<() => void> = [];
   port = 0;
+  /** recipients the server refuses (550), for delivery failures */
+  readonly refuse = new Set<string>();
 
   async start(port = 0): Promise<void> {
     this.server = new SMTPServer({
       disabledCommands: ["STARTTLS", "AUTH"],
       logger: false,
+      onRcptTo: (address, _session, callback) => {
+        if (this.refuse.has(address.address.toLowerCase())) {
+          callback(
+            Object.assign(new Error(`<${address.address}>: Recipient address rejected`), {
+              responseCode: 550,
+            }),
+          );
+          return;
+        }
+        callback();
+      },
       onData: (stream, _session, callback) => {
         simpleParser(stream)
           .then((parsed: ParsedMail) => {

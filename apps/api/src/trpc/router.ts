@@ -1,6 +1,6 @@
 // Fastify type augmentations must be visible wherever AppRouter is typed (also in the web app).
 import type {} from "@fastify/cookie";
-import { accountRouter } from "../routers/account";
+import { accountRouter, legalRouter } from "../routers/account";
 import { adminRouter } from "../routers/admin";
 import { authRouter } from "../routers/auth";
 import {
@@ -22,6 +22,7 @@ export const appRouter = router({
   checkout: checkoutRouter,
   congress: congressRouter,
   gated: gatedRouter,
+  legal: legalRouter,
   orders: ordersRouter,
   packages: packagesRouter,
   participation: participationRouter,

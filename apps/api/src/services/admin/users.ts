@@ -6,7 +6,7 @@ import {
   type ZUserListInput,
   type ZUserUpdateInput,
 } from "@app/shared";
-import { and, asc, desc, eq, ilike, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, ilike, isNull, type SQL, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { AppError } from "../../lib/app-error";
 import { containsPattern } from "../../lib/like";
@@ -102,7 +102,8 @@ export async function updateUser(db: Db, actorId: number, input: z.output<typeof
           active: input.active,
           roles,
         })
-        .where(eq(users.id, input.id))
+        // a deleted account (decision 37) is only kept for its orders: nobody edits it back to life
+        .where(and(eq(users.id, input.id), isNull(users.deletedAt)))
         .returning({ id: users.id, email: users.email, active: users.active, admin: users.admin });
       if (!saved) {
         throw new AppError("NOT_FOUND", `user ${input.id}`, NOT_FOUND);
@@ -130,7 +131,7 @@ export async function setUserActive(db: Db, actorId: number, id: number, active:
     const [saved] = await tx
       .update(users)
       .set({ active })
-      .where(eq(users.id, id))
+      .where(and(eq(users.id, id), isNull(users.deletedAt)))
       .returning({ id: users.id, active: users.active });
     if (!saved) {
       throw new AppError("NOT_FOUND", `user ${id}`, NOT_FOUND);

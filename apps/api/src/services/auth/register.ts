@@ -8,6 +8,7 @@ import { hit, LIMITS } from "../../lib/rate-limit";
 import { hashToken, newToken } from "../../lib/tokens";
 import { queueMail } from "../../mail/outbox";
 import type { Context } from "../../trpc/context";
+import { recordConsent } from "../privacy/account-data";
 import { appLink, findUserByEmail, userMailVariables } from "./users";
 
 const CONFIRMATION_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
@@ -39,6 +40,10 @@ export async function register(ctx: Ctx, input: RegisterInput): Promise<{ userId
         .returning();
       if (!user) {
         throw new AppError("INTERNAL", "user insert returned nothing");
+      }
+      await recordConsent(tx, user.id, "privacy-policy", true, "registration");
+      if (input.newsletter) {
+        await recordConsent(tx, user.id, "newsletter", true, "registration");
       }
       await tx.insert(schema.emailConfirmationTokens).values({
         userId: user.id,

@@ -5,6 +5,7 @@ import { oneOf } from "@/lib/search";
 import { ContentsTab } from "./-components/contents-tab";
 import { EventsTab } from "./-components/events-tab";
 import { KnowledgeTab } from "./-components/knowledge-tab";
+import { LegalPagesTab } from "./-components/legal-pages-tab";
 import { MailTemplatesTab } from "./-components/mail-templates-tab";
 import { OrdersTab } from "./-components/orders-tab";
 import { PackagesTab } from "./-components/packages-tab";
@@ -20,6 +21,7 @@ const TAB_VALUES = [
   "users",
   "contents",
   "mail-templates",
+  "legal-pages",
   "knowledge",
 ] as const;
 type TabValue = (typeof TAB_VALUES)[number];
@@ -32,6 +34,7 @@ const TABS: { value: TabValue; label: string; content: React.ReactNode }[] = [
   { value: "users", label: "Benutzer:innen", content: <UsersTab /> },
   { value: "contents", label: "Videoinhalte", content: <ContentsTab /> },
   { value: "mail-templates", label: "E-Mail-Templates", content: <MailTemplatesTab /> },
+  { value: "legal-pages", label: "Rechtliche Seiten", content: <LegalPagesTab /> },
   { value: "knowledge", label: "Wissensdatenbank", content: <KnowledgeTab /> },
 ];
 

@@ -1,7 +1,31 @@
-import { useQuery } from "@tanstack/react-query";
-import { createFileRoute } from "@tanstack/react-router";
+import {
+  CONSENT_KIND_LABELS,
+  CONSENT_SOURCE_LABELS,
+  type ConsentKind,
+  type ConsentSource,
+  formatGermanDateTime,
+  MSG_PRIVACY,
+} from "@app/shared";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { createFileRoute, useNavigate } from "@tanstack/react-router";
+import { DownloadIcon } from "lucide-react";
+import { type FormEvent, useState } from "react";
 import { Page } from "@/components/layout/page";
-import { Card } from "@/components/ui/card";
+import { Button } from "@/components/ui/button";
+import { Card, CardTitle } from "@/components/ui/card";
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogTitle,
+  DialogTrigger,
+} from "@/components/ui/dialog";
+import { FormField, InlineField } from "@/components/ui/form-field";
+import { Input } from "@/components/ui/input";
+import { Switch } from "@/components/ui/switch";
+import { alerts, errorBody, showError } from "@/lib/alerts";
+import { session } from "@/lib/auth";
 import { trpc } from "@/lib/trpc";
 
 export const Route = createFileRoute("/_user/profile")({
@@ -16,16 +40,191 @@ function Profile() {
   }
   return (
     <Page title="Mein Profil">
-      <Card className="max-w-xl">
-        <dl className="grid grid-cols-[max-content_1fr] gap-x-6 gap-y-3">
-          <dt className="font-medium text-slate-700">Name</dt>
-          <dd>
-            {profile.firstname} {profile.lastname}
-          </dd>
-          <dt className="font-medium text-slate-700">E-Mail</dt>
-          <dd>{profile.email}</dd>
-        </dl>
-      </Card>
+      <div className="flex max-w-2xl flex-col gap-6">
+        <Card>
+          <dl className="grid grid-cols-[max-content_1fr] gap-x-6 gap-y-3">
+            <dt className="font-medium text-slate-700">Name</dt>
+            <dd>
+              {profile.firstname} {profile.lastname}
+            </dd>
+            <dt className="font-medium text-slate-700">E-Mail</dt>
+            <dd className="break-all">{profile.email}</dd>
+          </dl>
+        </Card>
+        <Newsletter subscribed={profile.newsletter} />
+        <DataDownload />
+        <DeleteAccount />
+      </div>
     </Page>
+  );
+}
+
+/** The newsletter consent, given or withdrawn at any time, with its history (DSGVO Art. 7). */
+function Newsletter({ subscribed }: { subscribed: boolean }) {
+  const queryClient = useQueryClient();
+  const consents = useQuery(trpc.account.consents.queryOptions());
+  const change = useMutation(
+    trpc.account.setNewsletter.mutationOptions({
+      onSuccess: async (answer) => {
+        alerts.success(answer.detail);
+        await Promise.all([
+          queryClient.invalidateQueries(trpc.account.profile.queryFilter()),
+          queryClient.invalidateQueries(trpc.account.consents.queryFilter()),
+        ]);
+      },
+      onError: (error) => void showError(error),
+    }),
+  );
+  return (
+    <Card aria-labelledby="newsletter-title">
+      <CardTitle id="newsletter-title">Newsletter und Einwilligungen</CardTitle>
+      <InlineField label="Ich möchte den Newsletter erhalten">
+        <Switch
+          checked={subscribed}
+          disabled={change.isPending}
+          onCheckedChange={(newsletter) => change.mutate({ newsletter })}
+        />
+      </InlineField>
+      <p className="mt-2 text-sm text-slate-700">
+        Sie können Ihre Einwilligung jederzeit hier widerrufen; jede Änderung wird mit Zeitpunkt festgehalten.
+      </p>
+      <h3 className="mt-5 font-semibold text-slate-900">Ihre Einwilligungen</h3>
+      {consents.isPending ? (
+        <p role="status" className="mt-2 text-sm text-slate-600">
+          Einwilligungen werden geladen …
+        </p>
+      ) : consents.data?.length ? (
+        <ul className="mt-2 space-y-1 text-sm text-slate-800">
+          {consents.data.map((consent) => (
+            <li key={`${consent.kind}-${String(consent.at)}-${consent.granted}`}>
+              {formatGermanDateTime(new Date(consent.at))}: {CONSENT_KIND_LABELS[consent.kind as ConsentKind]}{" "}
+              – {consent.granted ? "Einwilligung erteilt" : "Einwilligung widerrufen"}{" "}
+              {CONSENT_SOURCE_LABELS[consent.source as ConsentSource]}
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="mt-2 text-sm text-slate-700">Es sind keine Einwilligungen gespeichert.</p>
+      )}
+    </Card>
+  );
+}
+
+/** Everything we keep about the visitor as one JSON file (DSGVO Art. 15 and 20). */
+function DataDownload() {
+  const queryClient = useQueryClient();
+  const [busy, setBusy] = useState(false);
+  const download = async () => {
+    setBusy(true);
+    try {
+      const data = await queryClient.fetchQuery({ ...trpc.account.export.queryOptions(), staleTime: 0 });
+      const blob = new Blob([JSON.stringify(data, null, 2)], { type: "application/json" });
+      const url = URL.createObjectURL(blob);
+      const link = document.createElement("a");
+      link.href = url;
+      link.download = `meine-daten-${new Date().toISOString().slice(0, 10)}.json`;
+      link.click();
+      URL.revokeObjectURL(url);
+    } catch (error) {
+      await showError(error);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Card aria-labelledby="download-title">
+      <CardTitle id="download-title">Meine Daten</CardTitle>
+      <p className="text-slate-700">
+        Laden Sie alle Daten herunter, die wir zu Ihrem Konto speichern: Profil, Anmeldungen, Bestellungen,
+        freigeschaltete Pakete, Einwilligungen und die E-Mails, die wir Ihnen geschickt haben (JSON-Datei).
+      </p>
+      <Button className="mt-4" variant="secondary" onClick={() => void download()} disabled={busy}>
+        <DownloadIcon aria-hidden="true" className="size-4" />
+        {busy ? "Daten werden zusammengestellt …" : "Meine Daten herunterladen"}
+      </Button>
+    </Card>
+  );
+}
+
+/** Deleting the account, after the password (DSGVO Art. 17). */
+function DeleteAccount() {
+  const navigate = useNavigate();
+  const [open, setOpen] = useState(false);
+  const [password, setPassword] = useState("");
+  const [error, setError] = useState<string>();
+  const remove = useMutation(
+    trpc.account.delete.mutationOptions({
+      onSuccess: async (answer) => {
+        setOpen(false);
+        session.signOut();
+        await navigate({ to: "/login/{-$congressId}/{-$showVideo}" });
+        await alerts.successDialog(answer.title, answer.detail);
+      },
+      onError: (failure) => {
+        const body = errorBody(failure);
+        if (body.detail === MSG_PRIVACY.passwordWrong) {
+          setError(body.detail);
+        } else {
+          void showError(failure);
+        }
+      },
+    }),
+  );
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!password) {
+      setError(MSG_PRIVACY.passwordRequired);
+      return;
+    }
+    setError(undefined);
+    remove.mutate({ password });
+  };
+  return (
+    <Card aria-labelledby="delete-title">
+      <CardTitle id="delete-title">Konto löschen</CardTitle>
+      <p className="text-slate-700">
+        Ihr Konto, Ihre Anmeldungen, freigeschalteten Pakete und Einwilligungen werden gelöscht. Bestellungen
+        müssen wir aus handels- und steuerrechtlichen Gründen aufbewahren; sie bleiben ohne Ihren Namen und
+        Ihre E-Mail-Adresse erhalten.
+      </p>
+      <Dialog
+        open={open}
+        onOpenChange={(next) => {
+          setOpen(next);
+          setPassword("");
+          setError(undefined);
+        }}
+      >
+        <DialogTrigger asChild>
+          <Button className="mt-4" variant="destructive">
+            Konto löschen …
+          </Button>
+        </DialogTrigger>
+        <DialogContent>
+          <form onSubmit={submit} noValidate>
+            <DialogTitle>Konto endgültig löschen?</DialogTitle>
+            <DialogDescription>
+              Das lässt sich nicht rückgängig machen. Bitte bestätigen Sie mit Ihrem Passwort.
+            </DialogDescription>
+            <FormField label="Passwort" error={error} className="mt-4">
+              <Input
+                type="password"
+                autoComplete="current-password"
+                value={password}
+                onChange={(event) => setPassword(event.target.value)}
+              />
+            </FormField>
+            <DialogFooter>
+              <Button type="button" variant="secondary" onClick={() => setOpen(false)}>
+                Abbrechen
+              </Button>
+              <Button type="submit" variant="destructive" disabled={remove.isPending}>
+                {remove.isPending ? "Konto wird gelöscht …" : "Konto endgültig löschen"}
+              </Button>
+            </DialogFooter>
+          </form>
+        </DialogContent>
+      </Dialog>
+    </Card>
   );
 }

@@ -1,0 +1,263 @@
+import { type Db, type DbOrTx, schema } from "@app/db";
+import { verifyPassword } from "@app/db/password";
+import {
+  type ConsentKind,
+  type ConsentSource,
+  DELETED_ACCOUNT_NAME,
+  deletedAccountEmail,
+  MSG_PRIVACY,
+} from "@app/shared";
+import { and, asc, eq, isNull, ne, sql } from "drizzle-orm";
+import { AppError } from "../../lib/app-error";
+import { ensureNotLimited, hit, LIMITS } from "../../lib/rate-limit";
+
+/** DSGVO self-service: what we keep about a visitor, the consent history, and deleting the account. */
+
+const { users, participations, congresses, congressTicketOrders, congressPackageOrders, congressPackages } =
+  schema;
+const { packageUnlocks, consentRecords, mailOutbox, refreshTokens, paymentNotifications } = schema;
+
+export async function recordConsent(
+  db: DbOrTx,
+  userId: number,
+  kind: ConsentKind,
+  granted: boolean,
+  source: ConsentSource,
+): Promise<void> {
+  await db.insert(consentRecords).values({ userId, kind, granted, source });
+}
+
+export interface ConsentEntry {
+  kind: ConsentKind;
+  granted: boolean;
+  source: ConsentSource;
+  at: Date;
+}
+
+export async function consentHistory(db: DbOrTx, userId: number): Promise<ConsentEntry[]> {
+  const rows = await db
+    .select({
+      kind: consentRecords.kind,
+      granted: consentRecords.granted,
+      source: consentRecords.source,
+      at: consentRecords.createdAt,
+    })
+    .from(consentRecords)
+    .where(eq(consentRecords.userId, userId))
+    .orderBy(asc(consentRecords.createdAt), asc(consentRecords.id));
+  return rows as ConsentEntry[];
+}
+
+/**
+ * Grants or withdraws the newsletter consent and records it; the same state twice records nothing new.
+ * Answers the new state.
+ */
+export async function setNewsletter(
+  db: Db,
+  userId: number,
+  newsletter: boolean,
+  source: ConsentSource,
+): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const [changed] = await tx
+      .update(users)
+      .set({ newsletter, newsletterConsentAt: newsletter ? new Date() : null })
+      .where(and(eq(users.id, userId), ne(users.newsletter, newsletter)))
+      .returning({ id: users.id });
+    if (changed) {
+      await recordConsent(tx, userId, "newsletter", newsletter, source);
+    }
+    return newsletter;
+  });
+}
+
+/**
+ * Everything we keep about the visitor (DSGVO Art. 15 and 20), as one JSON document: account, event
+ * sign-ups, orders, unlocked packages, consents and the mails we sent. Never hashes or tokens.
+ */
+export async function exportAccountData(db: Db, userId: number) {
+  const [account] = await db
+    .select({
+      id: users.id,
+      email: users.email,
+      firstname: users.firstname,
+      lastname: users.lastname,
+      roles: users.roles,
+      active: users.active,
+      newsletter: users.newsletter,
+      newsletterConsentAt: users.newsletterConsentAt,
+      emailConfirmedAt: users.emailConfirmedAt,
+      createdAt: users.createdAt,
+      updatedAt: users.updatedAt,
+    })
+    .from(users)
+    .where(and(eq(users.id, userId), isNull(users.deletedAt)));
+  if (!account) {
+    throw new AppError("UNAUTHORIZED", `user ${userId} missing`);
+  }
+  const [signUps, tickets, packages, unlocks, consents, mails] = await Promise.all([
+    db
+      .select({
+        congressId: congresses.id,
+        congress: congresses.title,
+        firstDay: congresses.firstDay,
+        lastDay: congresses.lastDay,
+        signedUpAt: participations.createdAt,
+      })
+      .from(participations)
+      .innerJoin(congresses, eq(congresses.id, participations.congressId))
+      .where(eq(participations.userId, userId))
+      .orderBy(asc(participations.createdAt)),
+    db
+      .select({
+        orderNumber: congressTicketOrders.externalId,
+        congress: congresses.title,
+        status: congressTicketOrders.status,
+        createdAt: congressTicketOrders.createdAt,
+        updatedAt: congressTicketOrders.updatedAt,
+      })
+      .from(congressTicketOrders)
+      .innerJoin(congresses, eq(congresses.id, congressTicketOrders.congressId))
+      .where(eq(congressTicketOrders.userId, userId))
+      .orderBy(asc(congressTicketOrders.createdAt)),
+    db
+      .select({
+        orderNumber: congressPackageOrders.externalId,
+        congressPackage: congressPackages.name,
+        status: congressPackageOrders.status,
+        createdAt: congressPackageOrders.createdAt,
+        updatedAt: congressPackageOrders.updatedAt,
+      })
+      .from(congressPackageOrders)
+      .innerJoin(congressPackages, eq(congressPackages.id, congressPackageOrders.congressPackageId))
+      .where(eq(congressPackageOrders.userId, userId))
+      .orderBy(asc(congressPackageOrders.createdAt)),
+    db
+      .select({ congressPackage: congressPackages.name, unlockedAt: packageUnlocks.createdAt })
+      .from(packageUnlocks)
+      .innerJoin(congressPackages, eq(congressPackages.id, packageUnlocks.congressPackageId))
+      .where(eq(packageUnlocks.userId, userId)),
+    consentHistory(db, userId),
+    db
+      .select({
+        template: mailOutbox.templateName,
+        to: mailOutbox.toEmail,
+        status: mailOutbox.status,
+        createdAt: mailOutbox.createdAt,
+        sentAt: mailOutbox.sentAt,
+      })
+      .from(mailOutbox)
+      .where(eq(mailOutbox.userId, userId))
+      .orderBy(asc(mailOutbox.createdAt)),
+  ]);
+  return {
+    exportedAt: new Date(),
+    account,
+    participations: signUps,
+    ticketOrders: tickets,
+    packageOrders: packages,
+    packageUnlocks: unlocks,
+    consents,
+    mails,
+  };
+}
+export type AccountExport = Awaited<ReturnType<typeof exportAccountData>>;
+
+/** Words in the field names of a payment notification that name or reach the buyer (buyer_email, address_city, …). */
+export const PERSONAL_IPN_WORDS = new Set([
+  "email",
+  "mail",
+  "name",
+  "address",
+  "street",
+  "city",
+  "zip",
+  "zipcode",
+  "phone",
+  "company",
+  "country",
+  "state",
+  "ip",
+  "tax",
+  "vat",
+  "salutation",
+]);
+/** snake_case field names; the retention job applies the same rule in SQL */
+const isPersonalField = (name: string) =>
+  name
+    .toLowerCase()
+    .split("_")
+    .some((w) => PERSONAL_IPN_WORDS.has(w));
+
+/**
+ * Deletes the account after the password check (DSGVO Art. 17). Without orders the row goes and the
+ * database cascades everything else. With orders (commercial and tax law make us keep them, §147 AO, HGB
+ * §257) the row stays as a tombstone without personal data, the orders keep their customer number and
+ * everything else of the visitor is removed: sign-ups, unlocks, consents, sessions, mails, the personal
+ * fields of the stored payment notifications (decision 37). One transaction.
+ */
+export async function deleteAccount(db: Db, userId: number, password: string): Promise<void> {
+  const key = `delete-account:${userId}`;
+  await ensureNotLimited(db, [[key, LIMITS.loginFailuresPerAccount]]);
+  const [account] = await db
+    .select({ passwordHash: users.passwordHash, roles: users.roles, email: users.email })
+    .from(users)
+    .where(and(eq(users.id, userId), isNull(users.deletedAt)));
+  if (!account) {
+    throw new AppError("UNAUTHORIZED", `user ${userId} missing`);
+  }
+  if (!account.passwordHash || !(await verifyPassword(account.passwordHash, password))) {
+    await hit(db, key, LIMITS.loginFailuresPerAccount);
+    throw new AppError("BAD_REQUEST", "wrong password", MSG_PRIVACY.passwordWrong, MSG_PRIVACY.deleteTitle);
+  }
+  await db.transaction(async (tx) => {
+    if (account.roles.includes("ROLE_ADMIN")) {
+      // serialises concurrent admin deletions: two last admins must not delete each other away
+      await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext('delete-admin-account'))`);
+      const [others] = await tx
+        .select({ count: sql<number>`count(*)::int` })
+        .from(users)
+        .where(and(ne(users.id, userId), eq(users.active, true), sql`'ROLE_ADMIN' = ANY(${users.roles})`));
+      if (!others?.count) {
+        throw new AppError("CONFLICT", "last admin", MSG_PRIVACY.lastAdmin, MSG_PRIVACY.deleteTitle);
+      }
+    }
+    const hasOrders = await tx.execute<{ any: boolean }>(sql`
+      SELECT EXISTS (SELECT 1 FROM ${congressTicketOrders} WHERE user_id = ${userId})
+          OR EXISTS (SELECT 1 FROM ${congressPackageOrders} WHERE user_id = ${userId}) AS any`);
+    // rate-limit windows name the address (login:account:<email>)
+    await tx.execute(sql`DELETE FROM rate_limits WHERE key LIKE '%:' || ${account.email.toLowerCase()}`);
+    if (!hasOrders.rows[0]?.any) {
+      await tx.delete(users).where(eq(users.id, userId));
+      return;
+    }
+    for (const table of [participations, packageUnlocks, consentRecords, mailOutbox, refreshTokens]) {
+      await tx.delete(table).where(eq(table.userId, userId));
+    }
+    await tx.delete(schema.passwordResetTokens).where(eq(schema.passwordResetTokens.userId, userId));
+    await tx.delete(schema.emailConfirmationTokens).where(eq(schema.emailConfirmationTokens.userId, userId));
+    const [tombstone] = await tx
+      .update(users)
+      .set({
+        ...DELETED_ACCOUNT_NAME,
+        email: deletedAccountEmail(userId),
+        passwordHash: null,
+        migrationHash: null,
+        active: false,
+        newsletter: false,
+        newsletterConsentAt: null,
+        roles: ["ROLE_USER"],
+        deletedAt: new Date(),
+      })
+      .where(eq(users.id, userId))
+      .returning({ digistoreHash: users.digistoreHash });
+    const notifications = await tx
+      .select({ id: paymentNotifications.id, payload: paymentNotifications.payload })
+      .from(paymentNotifications)
+      .where(sql`${paymentNotifications.custom} LIKE '%' || ${tombstone?.digistoreHash ?? "-"} || '%'`);
+    for (const { id, payload } of notifications) {
+      const kept = Object.fromEntries(Object.entries(payload).filter(([name]) => !isPersonalField(name)));
+      await tx.update(paymentNotifications).set({ payload: kept }).where(eq(paymentNotifications.id, id));
+    }
+  });
+}

@@ -1,0 +1,107 @@
+import { type Db, schema } from "@app/db";
+import { LEGAL_PAGE_TITLES, type LegalPageSlug, MSG_PRIVACY, type TLegalPageInput } from "@app/shared";
+import { eq } from "drizzle-orm";
+import sanitizeHtml from "sanitize-html";
+import { AppError } from "../../lib/app-error";
+
+/**
+ * The legal pages as the operators wrote them in the admin area. Until they save one, a starting text
+ * with clearly marked gaps is shown (decision 38).
+ */
+
+const { legalPages } = schema;
+
+/**
+ * Text formatting and links only. Images must be our own uploads (`/uploads/images/…`, made relative):
+ * a legal page must not make the browser contact anybody else before consent.
+ */
+export function sanitizeLegalHtml(html: string): string {
+  return sanitizeHtml(html, {
+    allowedTags: [
+      ...["p", "br", "h2", "h3", "strong", "b", "em", "i", "u", "s", "ul", "ol", "li", "blockquote"],
+      ...["a", "img", "hr", "address"],
+    ],
+    allowedAttributes: { a: ["href", "target", "rel"], img: ["src", "alt", "width", "height"] },
+    allowedSchemes: ["http", "https", "mailto", "tel"],
+    allowedSchemesByTag: { img: [] },
+    allowProtocolRelative: false,
+    exclusiveFilter: (frame) => frame.tag === "img" && !frame.attribs.src?.startsWith("/uploads/images/"),
+    transformTags: {
+      // the editor inserts uploads with the page's origin (mails need that); here they become relative
+      img: (tagName, attribs) => ({
+        tagName,
+        attribs: {
+          ...attribs,
+          src: attribs.src?.replace(/^https?:\/\/[^/]+(?=\/uploads\/images\/)/, "") ?? "",
+        },
+      }),
+      a: (tagName, attribs) => ({
+        tagName,
+        attribs: attribs.target === "_blank" ? { ...attribs, rel: "noopener noreferrer" } : attribs,
+      }),
+    },
+  });
+}
+
+const DEFAULTS: Record<LegalPageSlug, string> = {
+  datenschutz: `<h2>Verantwortliche Stelle</h2>
+<p>[Name und Anschrift der Betreibenden, E-Mail-Adresse, ggf. Datenschutzbeauftragte:r – bitte in der Administration ergänzen]</p>
+<h2>Welche Daten wir verarbeiten</h2>
+<p>Für Ihr Konto speichern wir Vorname, Nachname, E-Mail-Adresse, Ihr Passwort (nur als sicheren Hash), Ihre Anmeldungen zu Veranstaltungen, Ihre Bestellungen und Ihre Einwilligungen (Datenschutzerklärung, Newsletter) mit Zeitpunkt. Rechtsgrundlage ist die Erfüllung des Vertrags (Art. 6 Abs. 1 lit. b DSGVO), für den Newsletter Ihre Einwilligung (Art. 6 Abs. 1 lit. a DSGVO), die Sie jederzeit in Ihrem Profil widerrufen können.</p>
+<h2>Zahlung</h2>
+<p>Die Zahlung wickelt unser Zahlungsdienstleister Digistore24 ab; wir erhalten Bestellnummer, Produkt und Zahlungsstatus. Bestellungen bewahren wir wegen handels- und steuerrechtlicher Pflichten bis zu zehn Jahre auf.</p>
+<h2>Videos</h2>
+<p>Videos werden erst nach Ihrem Klick vom Videoanbieter Vimeo geladen; erst dann erhält Vimeo Ihre IP-Adresse. Vorschaubilder liefern wir selbst aus.</p>
+<h2>Keine Analyse, keine Dritten</h2>
+<p>Wir verwenden keine Analyse- oder Werbedienste. Schriften und Bilder liefern wir selbst aus.</p>
+<h2>Speicherdauer</h2>
+<p>Nicht bestätigte Registrierungen löschen wir nach 30 Tagen, abgelaufene Anmelde- und Bestätigungscodes täglich. Von versandten E-Mails behalten wir nach 30 Tagen nur Vorlage, Empfänger und Zeitpunkt; Namen und Anschrift aus den Zahlungsbenachrichtigungen löschen wir nach 90 Tagen.</p>
+<h2>Ihre Rechte</h2>
+<p>Sie können in Ihrem Profil alle Ihre Daten herunterladen (Art. 15 und 20 DSGVO), den Newsletter abbestellen und Ihr Konto löschen (Art. 17 DSGVO). Außerdem haben Sie das Recht auf Berichtigung, Einschränkung und Widerspruch sowie auf Beschwerde bei einer Datenschutz-Aufsichtsbehörde.</p>`,
+  impressum: `<p>Angaben gemäß § 5 DDG:</p>
+<address>[Name der Betreibenden]<br>[Straße und Hausnummer]<br>[Postleitzahl und Ort]</address>
+<p>E-Mail: [E-Mail-Adresse]<br>Telefon: [Telefonnummer]</p>
+<p>[Vertretungsberechtigte Person, Registergericht und Registernummer, Umsatzsteuer-Identifikationsnummer – bitte in der Administration ergänzen]</p>`,
+  barrierefreiheit: `<p>Wir möchten, dass alle Menschen unsere Kongresse und Webinare nutzen können. Diese Erklärung gilt für diese Plattform und beschreibt, wie weit sie die Anforderungen des Barrierefreiheitsstärkungsgesetzes (BFSG) und der Norm EN 301 549 bzw. der WCAG 2.1 auf Stufe AA erfüllt.</p>
+<h2>Stand der Vereinbarkeit</h2>
+<p>Die Plattform ist weitgehend barrierefrei. Alle Seiten und Dialoge werden bei jeder Änderung automatisch auf die Kriterien der WCAG 2.1 AA geprüft; die wichtigsten Abläufe sind vollständig mit der Tastatur bedienbar, Farben sind nie das einzige Unterscheidungsmerkmal, Animationen werden bei entsprechender Systemeinstellung abgeschaltet, und die Seiten funktionieren bei 200 % Vergrößerung und ab 320 Pixeln Breite.</p>
+<h2>Nicht barrierefreie Inhalte</h2>
+<p>Die Videos werden vom Videoanbieter Vimeo abgespielt. Untertitel und Audiodeskriptionen hängen davon ab, ob die Vortragenden sie bereitstellen; nicht jedes Video hat Untertitel.</p>
+<h2>Erstellung dieser Erklärung</h2>
+<p>Diese Erklärung beruht auf einer Selbstbewertung mit automatischen Prüfungen (axe-core) und manuellen Tests mit der Tastatur. [Datum der letzten Überprüfung – bitte in der Administration ergänzen]</p>
+<h2>Feedback und Kontakt</h2>
+<p>Sind Ihnen Barrieren aufgefallen? Schreiben Sie uns: [E-Mail-Adresse und Telefonnummer der Betreibenden]. Wir antworten innerhalb von zwei Wochen.</p>
+<h2>Durchsetzungsverfahren</h2>
+<p>Wenn Sie mit unserer Antwort nicht zufrieden sind, können Sie sich an die Marktüberwachungsstelle der Länder für die Barrierefreiheit von Produkten und Dienstleistungen (MLBF) in Magdeburg wenden.</p>`,
+};
+
+export interface LegalPage {
+  slug: LegalPageSlug;
+  title: string;
+  html: string;
+  /** null while the starting text is shown */
+  updatedAt: Date | null;
+}
+
+export async function getLegalPage(db: Db, slug: LegalPageSlug): Promise<LegalPage> {
+  const [row] = await db.select().from(legalPages).where(eq(legalPages.slug, slug));
+  return {
+    slug,
+    title: LEGAL_PAGE_TITLES[slug],
+    html: row?.html ?? DEFAULTS[slug],
+    updatedAt: row?.updatedAt ?? null,
+  };
+}
+
+export async function saveLegalPage(db: Db, input: TLegalPageInput, adminId: number): Promise<LegalPage> {
+  const html = sanitizeLegalHtml(input.html);
+  if (sanitizeHtml(html, { allowedTags: [], allowedAttributes: {} }).trim() === "") {
+    throw new AppError("BAD_REQUEST", "legal page without text", MSG_PRIVACY.legalPageEmpty);
+  }
+  const [row] = await db
+    .insert(legalPages)
+    .values({ slug: input.slug, html, updatedBy: adminId })
+    .onConflictDoUpdate({ target: legalPages.slug, set: { html, updatedBy: adminId, updatedAt: new Date() } })
+    .returning();
+  return { slug: input.slug, title: LEGAL_PAGE_TITLES[input.slug], html, updatedAt: row?.updatedAt ?? null };
+}
