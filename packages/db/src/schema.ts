@@ -71,6 +71,9 @@ export const users = pgTable(
      * orders the law makes us keep still have their customer number (decision 37).
      */
     deletedAt: timestamp("deleted_at", { withTimezone: true }),
+    /** base32 TOTP secret of an admin's authenticator app; set during setup, active once totpEnabledAt is set */
+    totpSecret: text("totp_secret"),
+    totpEnabledAt: timestamp("totp_enabled_at", { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -441,3 +444,72 @@ export const legalPages = pgTable("legal_pages", {
   updatedBy: integer("updated_by").references(() => users.id, { onDelete: "set null" }),
   updatedAt: updatedAt(),
 });
+
+/** Single-use recovery codes of an admin's two-factor login (stored hashed). */
+export const recoveryCodes = pgTable(
+  "recovery_codes",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** sha256 of the code */
+    codeHash: text("code_hash").notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("recovery_codes_user_idx").on(t.userId)],
+);
+
+/**
+ * Who attended an online event: one row per user, event and day (Europe/Berlin), written when the visitor
+ * opens a video after the consent click or the webinar link; repeated opens change nothing.
+ */
+export const attendances = pgTable(
+  "attendances",
+  {
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    congressId: integer("congress_id")
+      .notNull()
+      .references(() => congresses.id, { onDelete: "cascade" }),
+    day: date("day", { mode: "string" }).notNull(),
+    /** video or webinar: what was opened first that day */
+    source: text("source").notNull(),
+    firstSeenAt: timestamp("first_seen_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.congressId, t.day] }),
+    index("attendances_congress_day_idx").on(t.congressId, t.day),
+  ],
+);
+
+/**
+ * Every admin write and every payment notification: who, when, what and the changed fields. Only ever
+ * inserted; nothing in the product updates or deletes an entry (the actor becomes null when the admin's
+ * account is deleted).
+ */
+export const auditLog = pgTable(
+  "audit_log",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    at: timestamp("at", { withTimezone: true }).notNull().defaultNow(),
+    /** the admin; null for payment notifications and system jobs, or once the admin's account is deleted */
+    actorId: integer("actor_id").references(() => users.id, { onDelete: "set null" }),
+    /** admin, payment-notification or system */
+    actorKind: text("actor_kind").notNull(),
+    /** e.g. congress.save, user.delete, order.create, template.copy, ipn.payment */
+    action: text("action").notNull(),
+    /** congress, package, content, user, order, mail-template, legal-page, payment-notification */
+    entity: text("entity").notNull(),
+    entityId: text("entity_id"),
+    /** changed fields: { field: [before, after] }; for creations only the new values */
+    changes: jsonb("changes").$type<Record<string, unknown>>().notNull().default({}),
+  },
+  (t) => [
+    index("audit_log_at_idx").on(t.at.desc(), t.id.desc()),
+    index("audit_log_entity_idx").on(t.entity, t.entityId),
+    index("audit_log_actor_idx").on(t.actorId),
+  ],
+);

@@ -73,7 +73,8 @@ export async function setNewsletter(
 
 /**
  * Everything we keep about the visitor (DSGVO Art. 15 and 20), as one JSON document: account, event
- * sign-ups, orders, unlocked packages, consents and the mails we sent. Never hashes or tokens.
+ * sign-ups, orders, unlocked packages, attendance, consents and the mails we sent. Never hashes, tokens
+ * or the two-factor secret.
  */
 export async function exportAccountData(db: Db, userId: number) {
   const [account] = await db
@@ -95,7 +96,8 @@ export async function exportAccountData(db: Db, userId: number) {
   if (!account) {
     throw new AppError("UNAUTHORIZED", `user ${userId} missing`);
   }
-  const [signUps, tickets, packages, unlocks, consents, mails] = await Promise.all([
+  const { attendances } = schema;
+  const [signUps, tickets, packages, unlocks, consents, mails, attended] = await Promise.all([
     db
       .select({
         congressId: congresses.id,
@@ -149,6 +151,12 @@ export async function exportAccountData(db: Db, userId: number) {
       .from(mailOutbox)
       .where(eq(mailOutbox.userId, userId))
       .orderBy(asc(mailOutbox.createdAt)),
+    db
+      .select({ congress: congresses.title, day: attendances.day, firstSeenAt: attendances.firstSeenAt })
+      .from(attendances)
+      .innerJoin(congresses, eq(congresses.id, attendances.congressId))
+      .where(eq(attendances.userId, userId))
+      .orderBy(asc(attendances.day)),
   ]);
   return {
     exportedAt: new Date(),
@@ -157,6 +165,7 @@ export async function exportAccountData(db: Db, userId: number) {
     ticketOrders: tickets,
     packageOrders: packages,
     packageUnlocks: unlocks,
+    attendance: attended,
     consents,
     mails,
   };
@@ -231,7 +240,16 @@ export async function deleteAccount(db: Db, userId: number, password: string): P
       await tx.delete(users).where(eq(users.id, userId));
       return;
     }
-    for (const table of [participations, packageUnlocks, consentRecords, mailOutbox, refreshTokens]) {
+    const { attendances, recoveryCodes } = schema;
+    for (const table of [
+      participations,
+      packageUnlocks,
+      consentRecords,
+      mailOutbox,
+      refreshTokens,
+      attendances,
+      recoveryCodes,
+    ]) {
       await tx.delete(table).where(eq(table.userId, userId));
     }
     await tx.delete(schema.passwordResetTokens).where(eq(schema.passwordResetTokens.userId, userId));
@@ -247,6 +265,8 @@ export async function deleteAccount(db: Db, userId: number, password: string): P
         newsletter: false,
         newsletterConsentAt: null,
         roles: ["ROLE_USER"],
+        totpSecret: null,
+        totpEnabledAt: null,
         deletedAt: new Date(),
       })
       .where(eq(users.id, userId))

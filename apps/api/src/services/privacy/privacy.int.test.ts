@@ -105,6 +105,9 @@ describe("data export", () => {
     await packageOrder(t.db.db, user.id, pkg.id, "canceled");
     await packageOrder(t.db.db, other.user.id, pkg.id, "paid");
     await t.db.db.insert(schema.packageUnlocks).values({ userId: user.id, congressPackageId: pkg.id });
+    await t.db.db
+      .insert(schema.attendances)
+      .values({ userId: user.id, congressId: congress.id, day: "2026-11-22", source: "webinar" });
     await t.db.db.insert(schema.mailOutbox).values({
       idempotencyKey: `export-test-${user.id}`,
       templateName: "participation-confirmation",
@@ -126,6 +129,9 @@ describe("data export", () => {
       expect.objectContaining({ congressPackage: "Export-Paket", status: "canceled" }),
     ]);
     expect(data.packageUnlocks).toEqual([expect.objectContaining({ congressPackage: "Export-Paket" })]);
+    expect(data.attendance).toEqual([
+      expect.objectContaining({ congress: "Export-Kongress", day: "2026-11-22" }),
+    ]);
     expect(data.consents).toEqual([expect.objectContaining({ kind: "newsletter", granted: true })]);
     expect(data.mails).toEqual([
       expect.objectContaining({ template: "participation-confirmation", to: user.email, status: "queued" }),
@@ -187,6 +193,9 @@ describe("account deletion", () => {
     await ticketOrder(t.db.db, user.id, congress.id, "paid");
     await packageOrder(t.db.db, user.id, pkg.id, "paid");
     await t.db.db.insert(schema.packageUnlocks).values({ userId: user.id, congressPackageId: pkg.id });
+    await t.db.db
+      .insert(schema.attendances)
+      .values({ userId: user.id, congressId: congress.id, day: "2026-11-23", source: "video" });
     await trpcMutation(t, "account.setNewsletter", { newsletter: true }, { token });
     await t.db.db.insert(schema.mailOutbox).values({
       idempotencyKey: `delete-test-${user.id}`,
@@ -233,6 +242,7 @@ describe("account deletion", () => {
       "consent_records",
       "mail_outbox",
       "refresh_tokens",
+      "attendances",
     ]) {
       expect(await count(table, user.id), table).toBe(0);
     }
