@@ -212,9 +212,12 @@ test("an admin edits a template with bold text and a link button, previews it, s
   await page.keyboard.type(" und ");
   await page.keyboard.type("Programm");
   await page.keyboard.press("Shift+Home");
-  const answers = ["https://example.com/programm", ""];
-  page.on("dialog", (d) => void (d.type() === "prompt" ? d.accept(answers.shift() ?? "") : d.accept()));
   await dialog.getByRole("button", { name: "Link" }).click();
+  const linkDialog = page.getByRole("dialog", { name: "Link einfügen" });
+  await linkDialog.getByLabel("Adresse des Links").fill("example.com/programm");
+  await linkDialog.getByRole("checkbox", { name: "Als Button darstellen" }).check();
+  await linkDialog.getByRole("button", { name: "Übernehmen" }).click();
+  await expect(linkDialog).toHaveCount(0);
   await expect(editor.locator("strong", { hasText: "Wichtiger Hinweis" })).toBeVisible();
   await expect(editor.locator('a.button[href="https://example.com/programm"]')).toBeVisible();
 
@@ -230,6 +233,8 @@ test("an admin edits a template with bold text and a link button, previews it, s
   await expect(page.getByRole("table", { name: "E-Mail-Templates" }).getByText(subject)).toBeVisible();
 
   // copy: the general templates are not an event's; copying between two events needs a source with templates
+  // the spec asks with the browser's own confirmation before copying
+  page.on("dialog", (question) => void question.accept());
   const copy = page.getByRole("form", { name: "Vorlagen kopieren" });
   await copy.getByLabel("Von Veranstaltung").selectOption({ label: "Frühjahrskongress Resilienz" });
   await copy.getByLabel("Nach Veranstaltung").selectOption({ label: "Frühjahrskongress Resilienz" });

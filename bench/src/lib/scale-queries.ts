@@ -1,6 +1,7 @@
 import type { Db } from "@app/db";
 import { sql } from "drizzle-orm";
 import { loadEnv } from "../../../apps/api/src/env";
+import { loadDashboard } from "../../../apps/api/src/services/admin/dashboard";
 import { deleteUser, listUsers } from "../../../apps/api/src/services/admin/users";
 import { listPackageOrders, listTicketOrders } from "../../../apps/api/src/services/commerce/admin-orders";
 import { overview } from "../../../apps/api/src/services/visitor/overview";
@@ -132,6 +133,7 @@ export function scaleQueries(url: string, fixtures: Fixtures): ScaleQuery[] {
       run: (db) => overview({ db, env, user: { id: fixtures.heavyUserId } }),
     },
     { name: "delete user (cascade)", run: (db) => deleteUser(db, fixtures.actorId, nextVictim()) },
+    { name: "admin dashboard (all aggregates)", run: (db) => loadDashboard(db) },
   ];
 }
 

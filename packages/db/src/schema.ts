@@ -86,6 +86,8 @@ export const users = pgTable(
       sql`lower(${t.firstname} || ' ' || ${t.lastname}) gin_trgm_ops`,
     ),
     index("users_email_trgm_idx").using("gin", sql`lower(${t.email}) gin_trgm_ops`),
+    // the dashboard's registrations per day
+    index("users_created_idx").on(t.createdAt),
     check("users_roles_known", sql`${t.roles} <@ ARRAY['ROLE_USER','ROLE_ADMIN']::text[]`),
   ],
 );
@@ -372,6 +374,11 @@ export const mailOutbox = pgTable(
     index("mail_outbox_status_idx").on(t.status, t.createdAt),
     // deleting a user cascades here; without it every delete scans the whole outbox
     index("mail_outbox_user_idx").on(t.userId),
+    // the dashboard's "sent today"
+    index("mail_outbox_sent_idx").on(t.sentAt),
+    // the admin's outbox list, newest first, all or by template (NULLS FIRST matches `ORDER BY … DESC`)
+    index("mail_outbox_created_idx").on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index("mail_outbox_template_created_idx").on(t.templateName, t.createdAt.desc().nullsFirst()),
   ],
 );
 
@@ -508,8 +515,11 @@ export const auditLog = pgTable(
     changes: jsonb("changes").$type<Record<string, unknown>>().notNull().default({}),
   },
   (t) => [
-    index("audit_log_at_idx").on(t.at.desc(), t.id.desc()),
+    index("audit_log_at_idx").on(t.at.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index("audit_log_entity_idx").on(t.entity, t.entityId),
+    // the Protokoll tab filtered by entity or action, newest first
+    index("audit_log_entity_at_idx").on(t.entity, t.at.desc().nullsFirst()),
+    index("audit_log_action_at_idx").on(t.action, t.at.desc().nullsFirst()),
     index("audit_log_actor_idx").on(t.actorId),
   ],
 );

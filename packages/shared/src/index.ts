@@ -1,4 +1,7 @@
 export * from "./admin";
+export * from "./attendance";
+export * from "./attendance-input";
+export * from "./audit";
 export * from "./auth";
 export * from "./checkout";
 export * from "./constants";
@@ -8,4 +11,7 @@ export * from "./events";
 export * from "./messages";
 export * from "./orders";
 export * from "./privacy";
+export * from "./privacy-input";
 export * from "./text";
+export * from "./two-factor";
+export * from "./two-factor-input";

@@ -1,8 +1,7 @@
-import { z } from "zod";
-import "./zod-locale";
-import { MSG } from "./messages";
-
-/** DSGVO self-service (profile page) and the admin-editable legal pages. */
+/**
+ * DSGVO self-service (profile page) and the admin-editable legal pages. No zod here: visitor pages import
+ * these texts; the input schemas are in privacy-input.ts.
+ */
 
 export const CONSENT_KINDS = ["privacy-policy", "newsletter"] as const;
 export type ConsentKind = (typeof CONSENT_KINDS)[number];
@@ -43,17 +42,3 @@ export const MSG_PRIVACY = {
   legalPageEmpty: "Bitte geben Sie einen Text ein.",
   legalPageTooLong: "Der Text ist zu lang (höchstens 200.000 Zeichen).",
 } as const;
-
-export const ZDeleteAccountInput = z.object({
-  password: z.string().min(1, MSG_PRIVACY.passwordRequired).max(256, MSG.passwordTooLong),
-});
-export type TDeleteAccountInput = z.infer<typeof ZDeleteAccountInput>;
-
-export const ZNewsletterInput = z.object({ newsletter: z.boolean() });
-
-export const ZLegalSlug = z.enum(LEGAL_PAGES);
-export const ZLegalPageInput = z.object({
-  slug: ZLegalSlug,
-  html: z.string().trim().min(1, MSG_PRIVACY.legalPageEmpty).max(200_000, MSG_PRIVACY.legalPageTooLong),
-});
-export type TLegalPageInput = z.infer<typeof ZLegalPageInput>;

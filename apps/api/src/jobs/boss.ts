@@ -78,7 +78,13 @@ export async function startJobs(options: JobsOptions): Promise<Jobs> {
           return;
         }
         try {
-          const result = await deliverOutboxMail(db, options.transport, options.mailFrom, job.data.outboxId);
+          const result = await deliverOutboxMail(
+            db,
+            options.transport,
+            options.mailFrom,
+            job.data.outboxId,
+            options.appUrl,
+          );
           log.info({ outboxId: job.data.outboxId, result }, "mail delivery");
         } catch (error) {
           // the SMTP answer names the recipient: the log and the job's output get it masked

@@ -1,7 +1,9 @@
 import { type Db, schema } from "@app/db";
 import { MAIL_CATALOGUE, type MailName, renderMail, type StoredTemplate } from "@app/mail";
+import { MAIL_MAX_ATTEMPTS } from "@app/shared";
 import { and, eq, isNull, or, sql } from "drizzle-orm";
 import type { Transporter } from "nodemailer";
+import { mailAttachments } from "./attachments";
 
 /**
  * The template for a mail: the congress-specific one, else the general one, else the built-in default
@@ -44,6 +46,8 @@ export async function deliverOutboxMail(
   transport: Transporter,
   from: string,
   outboxId: number,
+  /** public address of the web app, for the links in attached calendar files */
+  appUrl: string,
 ): Promise<DeliveryResult> {
   const { mailOutbox } = schema;
   try {
@@ -66,6 +70,7 @@ export async function deliverOutboxMail(
         subject: rendered.subject,
         html: rendered.html,
         text: rendered.text,
+        attachments: await mailAttachments(db, appUrl, mail),
         // the same mail keeps its Message-ID across retries, so receivers can drop a rare duplicate
         messageId: `<${mail.idempotencyKey.replace(/[^\w.-]/g, "-")}.${mail.id}@kongress-plattform>`,
       });
@@ -81,10 +86,15 @@ export async function deliverOutboxMail(
       return "sent" as const;
     });
   } catch (error) {
+    // after MAIL_MAX_ATTEMPTS the mail is given up: the sweeper only retries queued mails, an admin may resend
     await db
       .update(mailOutbox)
-      .set({ attempts: sql`${mailOutbox.attempts} + 1`, lastError: String(error).slice(0, 500) })
-      .where(eq(mailOutbox.id, outboxId));
+      .set({
+        attempts: sql`${mailOutbox.attempts} + 1`,
+        lastError: String(error).slice(0, 500),
+        status: sql`CASE WHEN ${mailOutbox.attempts} + 1 >= ${MAIL_MAX_ATTEMPTS} THEN 'failed' ELSE ${mailOutbox.status} END`,
+      })
+      .where(and(eq(mailOutbox.id, outboxId), eq(mailOutbox.status, "queued")));
     throw error;
   }
 }

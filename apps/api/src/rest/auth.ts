@@ -17,6 +17,18 @@ export const authRestRoutes: RestRoute[] = [
     },
   },
   {
+    // the second step of a login with two-factor authentication: the challenge of /auth/login and a code
+    method: "POST",
+    url: "/auth/login/two-factor",
+    handler: async (caller, req) => {
+      const form = await readForm(req);
+      return caller.auth.loginTwoFactor({
+        challenge: form.fields.challenge ?? "",
+        code: form.fields.code ?? "",
+      });
+    },
+  },
+  {
     method: "POST",
     url: "/auth/token/refresh",
     handler: (caller, req) => caller.auth.refresh(body(req.body)),

@@ -1,6 +1,8 @@
 import type { RestRoute } from "./adapter";
 import { adminRestRoutes } from "./admin";
 import { authRestRoutes } from "./auth";
+import { exportRestRoutes } from "./exports";
+import { fileRestRoutes } from "./files";
 import { orderRestRoutes } from "./orders";
 import { visitorRestRoutes } from "./visitor";
 
@@ -9,6 +11,8 @@ export const restRoutes: RestRoute[] = [
   { method: "GET", url: "/account/profile", handler: (caller) => caller.account.profile() },
   ...authRestRoutes,
   ...visitorRestRoutes,
+  ...fileRestRoutes,
   ...orderRestRoutes,
   ...adminRestRoutes,
+  ...exportRestRoutes,
 ];

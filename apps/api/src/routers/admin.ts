@@ -1,15 +1,18 @@
 import { MAIL_CATALOGUE, MAIL_NAMES } from "@app/mail";
 import {
+  ZAuditListInput,
   ZCongressInput,
   ZContentInput,
   ZCopyTemplatesInput,
   ZLegalPageInput,
+  ZMailOutboxListInput,
   ZMailTemplateInput,
   ZPackageInput,
   ZUserListInput,
   ZUserUpdateInput,
 } from "@app/shared";
 import { z } from "zod";
+import { listAudit, listAuditActors } from "../services/admin/audit-log";
 import { deleteCongress, listCongresses, saveCongress } from "../services/admin/congresses";
 import {
   deleteContent,
@@ -17,6 +20,8 @@ import {
   saveContent,
   saveContentAnswerCongresses,
 } from "../services/admin/contents";
+import { loadDashboard } from "../services/admin/dashboard";
+import { listOutbox, resendMail } from "../services/admin/mail-outbox";
 import {
   copyTemplates,
   listTemplates,
@@ -28,6 +33,7 @@ import { deletePackage, listAllPackages, savePackage } from "../services/admin/p
 import { deleteUser, getUser, listUsers, setUserActive, updateUser } from "../services/admin/users";
 import { saveLegalPage } from "../services/privacy/legal-pages";
 import { adminProcedure, router } from "../trpc/init";
+import { twoFactorRouter } from "./two-factor";
 
 const templateDraft = z.object({
   name: z.string().max(100),
@@ -40,15 +46,24 @@ const byId = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647
 export const adminRouter = router({
   /** lets the REST adapters refuse non-admins before they read an upload */
   check: adminProcedure.query(() => true),
+  dashboard: adminProcedure.query(({ ctx }) => loadDashboard(ctx.db)),
   congresses: router({
     list: adminProcedure.query(({ ctx }) => listCongresses(ctx.db)),
-    save: adminProcedure.input(ZCongressInput).mutation(({ ctx, input }) => saveCongress(ctx.db, input)),
-    delete: adminProcedure.input(byId).mutation(({ ctx, input }) => deleteCongress(ctx.db, input.id)),
+    save: adminProcedure
+      .input(ZCongressInput)
+      .mutation(({ ctx, input }) => saveCongress(ctx.db, input, ctx.user.id)),
+    delete: adminProcedure
+      .input(byId)
+      .mutation(({ ctx, input }) => deleteCongress(ctx.db, input.id, ctx.user.id)),
   }),
   packages: router({
     list: adminProcedure.query(({ ctx }) => listAllPackages(ctx.db)),
-    save: adminProcedure.input(ZPackageInput).mutation(({ ctx, input }) => savePackage(ctx.db, input)),
-    delete: adminProcedure.input(byId).mutation(({ ctx, input }) => deletePackage(ctx.db, input.id)),
+    save: adminProcedure
+      .input(ZPackageInput)
+      .mutation(({ ctx, input }) => savePackage(ctx.db, input, ctx.user.id)),
+    delete: adminProcedure
+      .input(byId)
+      .mutation(({ ctx, input }) => deletePackage(ctx.db, input.id, ctx.user.id)),
   }),
   users: router({
     list: adminProcedure.input(ZUserListInput).query(({ ctx, input }) => listUsers(ctx.db, input)),
@@ -84,22 +99,38 @@ export const adminRouter = router({
           .default({ congressId: null }),
       )
       .query(({ ctx, input }) => listTemplates(ctx.db, input.congressId)),
-    save: adminProcedure.input(ZMailTemplateInput).mutation(({ ctx, input }) => saveTemplate(ctx.db, input)),
+    save: adminProcedure
+      .input(ZMailTemplateInput)
+      .mutation(({ ctx, input }) => saveTemplate(ctx.db, input, ctx.user.id)),
     copy: adminProcedure
       .input(ZCopyTemplatesInput)
-      .mutation(({ ctx, input }) => copyTemplates(ctx.db, input)),
+      .mutation(({ ctx, input }) => copyTemplates(ctx.db, input, ctx.user.id)),
     preview: adminProcedure.input(templateDraft).mutation(({ input }) => previewTemplate(input)),
     sendTest: adminProcedure.input(templateDraft).mutation(({ ctx, input }) => sendTestMail(ctx, input)),
+  }),
+  twoFactor: twoFactorRouter,
+  /** read only: no procedure changes or deletes an entry */
+  audit: router({
+    list: adminProcedure.input(ZAuditListInput).query(({ ctx, input }) => listAudit(ctx.db, input)),
+    actors: adminProcedure.query(({ ctx }) => listAuditActors(ctx.db)),
+  }),
+  mailOutbox: router({
+    list: adminProcedure.input(ZMailOutboxListInput).query(({ ctx, input }) => listOutbox(ctx.db, input)),
+    resend: adminProcedure.input(byId).mutation(({ ctx, input }) => resendMail(ctx, input.id)),
   }),
   contents: router({
     list: adminProcedure
       .input(z.object({ search: z.string().trim().max(200).default("") }).default({ search: "" }))
       .query(({ ctx, input }) => listContents(ctx.db, input.search)),
-    save: adminProcedure.input(ZContentInput).mutation(({ ctx, input }) => saveContent(ctx.db, input)),
+    save: adminProcedure
+      .input(ZContentInput)
+      .mutation(({ ctx, input }) => saveContent(ctx.db, input, ctx.user.id)),
     /** the spec's REST answer: the list of congresses */
     saveForRest: adminProcedure
       .input(ZContentInput)
-      .mutation(({ ctx, input }) => saveContentAnswerCongresses(ctx.db, input)),
-    delete: adminProcedure.input(byId).mutation(({ ctx, input }) => deleteContent(ctx.db, input.id)),
+      .mutation(({ ctx, input }) => saveContentAnswerCongresses(ctx.db, input, ctx.user.id)),
+    delete: adminProcedure
+      .input(byId)
+      .mutation(({ ctx, input }) => deleteContent(ctx.db, input.id, ctx.user.id)),
   }),
 });

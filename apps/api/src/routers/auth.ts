@@ -8,6 +8,7 @@ import {
   ZRegisterInput,
   ZResetPasswordInput,
   ZResetTokenInput,
+  ZTwoFactorLoginInput,
 } from "@app/shared";
 import { AppError } from "../lib/app-error";
 import {
@@ -25,6 +26,7 @@ import {
   refresh,
   type Session,
 } from "../services/auth/session";
+import { completeTwoFactorLogin } from "../services/auth/two-factor-login";
 import type { Context } from "../trpc/context";
 import { publicProcedure, router } from "../trpc/init";
 
@@ -45,9 +47,16 @@ export const authRouter = router({
   resendConfirmation: publicProcedure
     .input(ZEmailInput)
     .mutation(({ ctx, input }) => resendConfirmation(ctx, input.email)),
-  login: publicProcedure
-    .input(ZLoginInput)
-    .mutation(async ({ ctx, input }) => withCookie(ctx, await login(ctx, input.email, input.password))),
+  /** a session, or for an account with two-factor login a challenge for `loginTwoFactor` */
+  login: publicProcedure.input(ZLoginInput).mutation(async ({ ctx, input }) => {
+    const result = await login(ctx, input.email, input.password);
+    return "challenge" in result ? result : withCookie(ctx, result);
+  }),
+  loginTwoFactor: publicProcedure
+    .input(ZTwoFactorLoginInput)
+    .mutation(async ({ ctx, input }) =>
+      withCookie(ctx, await completeTwoFactorLogin(ctx, input.challenge, input.code)),
+    ),
   refresh: publicProcedure.input(ZRefreshInput).mutation(async ({ ctx, input }) => {
     const presented = input.refreshToken ?? ctx.cookies.get(REFRESH_COOKIE);
     if (!presented) {

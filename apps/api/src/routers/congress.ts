@@ -1,5 +1,6 @@
 import { CHECKOUT_CATEGORIES } from "@app/shared";
 import { z } from "zod";
+import { visitorCalendar } from "../services/calendar/event-calendar";
 import { checkoutUrl } from "../services/visitor/checkout";
 import { eventContent, getEvent } from "../services/visitor/events";
 import { gatedStatus, resolveGatedPath, unlockGated } from "../services/visitor/gated";
@@ -21,6 +22,10 @@ export const congressRouter = router({
   content: userProcedure
     .input(z.object({ congressId: id }))
     .query(({ ctx, input }) => eventContent(ctx, input.congressId)),
+  /** the event's calendar file (.ics) */
+  calendar: userProcedure
+    .input(z.object({ congressId: id }))
+    .query(({ ctx, input }) => visitorCalendar(ctx, input.congressId)),
 });
 
 export const participationRouter = router({

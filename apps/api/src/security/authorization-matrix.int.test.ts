@@ -1,12 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { schema } from "@app/db";
 import { hashPassword } from "@app/db/password";
-import { and, eq, getTableName, type SQL } from "drizzle-orm";
+import { and, eq, getTableName, isNotNull, isNull, type SQL } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashToken, newToken } from "../lib/tokens";
 import { storeImage } from "../services/admin/images";
+import { newTotpSecret, totpFor } from "../services/auth/totp";
 import { digistoreSignature } from "../services/commerce/signature";
 import {
   createCongress,
@@ -246,6 +247,45 @@ const migrationLink: Make = async () => {
   return { data: { userId, hash, password: PASSWORD } };
 };
 
+/** A fresh account with two-factor login, its challenge from the password step and a current code. */
+const twoFactorLogin: Make = async () => {
+  const secret = newTotpSecret();
+  const user = await freshUser({ passwordHash, totpSecret: secret, totpEnabledAt: new Date() });
+  const first = await t.app.inject({
+    method: "POST",
+    url: "/api/auth/login",
+    remoteAddress: nextIp(),
+    payload: { email: user.email, password: PASSWORD },
+  });
+  return { data: { challenge: first.json().challenge, code: totpFor(secret).generate() } };
+};
+
+/**
+ * The caller's own two-factor login in the state the call needs (`enabled` or only begun), with a current
+ * code; the last used time step is forgotten, so the shared callers can go through it more than once.
+ */
+const ownTwoFactor =
+  (enabled: boolean): Make =>
+  async (s) => {
+    if (!s.me) {
+      return { data: { code: "123456" } };
+    }
+    const secret = newTotpSecret();
+    const id = s.me.id;
+    await db()
+      .update(users)
+      .set({ totpSecret: secret, totpEnabledAt: enabled ? new Date() : null })
+      .where(eq(users.id, id));
+    await db()
+      .delete(schema.rateLimits)
+      .where(eq(schema.rateLimits.key, `totp:last-step:${id}`));
+    const state = enabled ? isNotNull(users.totpEnabledAt) : isNull(users.totpEnabledAt);
+    return {
+      data: { code: totpFor(secret).generate() },
+      intact: rowsStay(users, and(eq(users.id, id), state), 1),
+    };
+  };
+
 const ownProfile: Make = (s) => ({
   data: {},
   check: (a) => {
@@ -309,6 +349,46 @@ const webinarEvent: Make = (s) => ({
     }
   },
 });
+
+/** The calendar file shows the webinar link only to `user` (paid ticket). */
+const webinarCalendar: Make = (s) => ({
+  data: { congressId: world.webinar.id },
+  check: (a) => {
+    const content = String(a.data?.content ?? a.body);
+    if (s.caller === "user") {
+      expect(content.replace(/\r\n /g, "")).toContain(world.webinar.webinarUrl);
+    } else {
+      expect(content.replace(/\r\n /g, "")).not.toContain(world.webinar.webinarUrl);
+    }
+  },
+});
+
+/** Opening the running webinar `user` paid for; the others' calls leave no attendance behind. */
+const webinarAttendance: Make = (s) => ({
+  data: { congressId: world.webinar.id, source: "webinar" },
+  intact: rowsStay(
+    schema.attendances,
+    and(eq(schema.attendances.userId, s.me?.id ?? 0), eq(schema.attendances.congressId, world.webinar.id)),
+    0,
+  ),
+});
+
+/** An event `user` attended: only `user` gets a confirmation. */
+const attendedEvent: Make = async (s) => {
+  const congress = await freshEvent();
+  await db()
+    .insert(schema.attendances)
+    .values({ userId: world.user.id, congressId: congress.id, day: relDay(0), source: "video" });
+  return {
+    data: { congressId: congress.id },
+    check: (a) => {
+      if (s.caller === "user") {
+        const pdf = a.data?.base64 ? Buffer.from(a.data.base64, "base64").toString("latin1") : a.body;
+        expect(pdf.startsWith("%PDF-")).toBe(true);
+      }
+    },
+  };
+};
 
 const freeEvent: Make = async () => ({ data: { congressId: (await freshEvent()).id } });
 
@@ -544,6 +624,37 @@ const unsignedPayment: Make = () => {
   };
 };
 
+/** A mail given up after its attempts; a refused resend leaves it failed. */
+const failedMail: Make = async () => {
+  const [row] = await db()
+    .insert(schema.mailOutbox)
+    .values({
+      idempotencyKey: `matrix-failed:${unique()}`,
+      templateName: "password-reset",
+      toEmail: `fehlgeschlagen.${unique()}@example.com`,
+      status: "failed",
+      attempts: 8,
+    })
+    .returning({ id: schema.mailOutbox.id });
+  const id = row?.id ?? 0;
+  const stays = and(eq(schema.mailOutbox.id, id), eq(schema.mailOutbox.status, "failed"));
+  return { data: { id }, intact: rowsStay(schema.mailOutbox, stays, 1) };
+};
+
+/** The ticketed webinar's participants: only an admin gets the file, and it lists both of them. */
+const participantsOfWebinar: Make = () => ({
+  data: { congressId: world.webinar.id },
+  check: (a) => {
+    for (const user of [world.user, world.otherUser]) {
+      if (a.status === 200) {
+        expect(a.body).toContain(user.email);
+      } else {
+        expect(a.body).not.toContain(user.email);
+      }
+    }
+  },
+});
+
 const storedImage: Make = async () => ({ data: { fileName: await storeImage(db(), png) } });
 
 const videoThumbnail: Make = async () => {
@@ -627,6 +738,7 @@ const MATRIX: Record<string, Expectation> = {
   "auth.confirmMail": { access: "public", call: trpc(confirmationLink) },
   "auth.resendConfirmation": { access: "public", call: trpc(emailOfFreshUser) },
   "auth.login": { access: "public", call: trpc(credentials) },
+  "auth.loginTwoFactor": { access: "public", call: trpc(twoFactorLogin) },
   "auth.refresh": { access: "public", call: trpc(refreshToken) },
   "auth.logout": { access: "public", call: trpc(refreshToken) },
   "auth.requestPasswordReset": { access: "public", call: trpc(emailOfFreshUser) },
@@ -638,6 +750,10 @@ const MATRIX: Record<string, Expectation> = {
   // --- tRPC: visitor area
   "congress.overview": { access: "user", call: trpc(ownOverview) },
   "congress.get": { access: "user", call: trpc(webinarEvent) },
+  "congress.calendar": { access: "user", call: trpc(webinarCalendar) },
+  "attendance.record": { access: "paid", call: trpc(webinarAttendance) },
+  "attendance.mine": { access: "user" },
+  "attendance.certificate": { access: "paid", call: trpc(attendedEvent) },
   "congress.content": { access: "paid", call: trpc(ticketedEventContent) },
   "participation.create": { access: "user", call: trpc(freeEvent) },
   "participation.cancel": { access: "owner", call: trpc(participationOfUser) },
@@ -653,6 +769,14 @@ const MATRIX: Record<string, Expectation> = {
 
   // --- tRPC: administration (the order tables are the only place listing other people's orders)
   "admin.check": { access: "admin" },
+  "admin.twoFactor.status": { access: "admin" },
+  "admin.twoFactor.begin": {
+    access: "admin",
+    call: trpc(async (s) => ({ ...(await ownTwoFactor(false)(s)), data: {} })),
+  },
+  "admin.twoFactor.enable": { access: "admin", call: trpc(ownTwoFactor(false)) },
+  "admin.twoFactor.disable": { access: "admin", call: trpc(ownTwoFactor(true)) },
+  "admin.dashboard": { access: "admin" },
   "admin.congresses.list": { access: "admin" },
   "admin.congresses.save": { access: "admin", call: trpc(newCongress) },
   "admin.congresses.delete": { access: "admin", call: trpc(existingCongress) },
@@ -671,6 +795,10 @@ const MATRIX: Record<string, Expectation> = {
   "admin.mailTemplates.copy": { access: "admin", call: trpc(templateCopy) },
   "admin.mailTemplates.preview": { access: "admin", call: trpc(fixed(() => TEMPLATE)) },
   "admin.mailTemplates.sendTest": { access: "admin", call: trpc(testMail) },
+  "admin.audit.list": { access: "admin", call: trpc(fixed(() => ({ entity: "congress" }))) },
+  "admin.audit.actors": { access: "admin" },
+  "admin.mailOutbox.list": { access: "admin", call: trpc(fixed(() => ({ status: "failed" }))) },
+  "admin.mailOutbox.resend": { access: "admin", call: trpc(failedMail) },
   "admin.contents.list": { access: "admin" },
   "admin.contents.save": { access: "admin", call: trpc(newContent) },
   "admin.contents.saveForRest": { access: "admin", call: trpc(newContent) },
@@ -683,6 +811,7 @@ const MATRIX: Record<string, Expectation> = {
   // --- REST: account and sign-in flows (spec section 7)
   "GET /api/account/profile": { access: "user", call: rest(ownProfile) },
   "POST /api/auth/login": { access: "public", call: rest(credentials, { body: "json" }) },
+  "POST /api/auth/login/two-factor": { access: "public", call: rest(twoFactorLogin, { body: "json" }) },
   "POST /api/auth/token/refresh": { access: "public", call: rest(refreshToken, { body: "json" }) },
   "POST /api/auth/logout": { access: "public", call: rest(refreshToken, { body: "json" }) },
   "POST /api/register": { access: "public", call: rest(registration, { body: { jsonField: "user" } }) },
@@ -706,6 +835,14 @@ const MATRIX: Record<string, Expectation> = {
     call: rest(webinarEvent, { url: (d) => `/api/congress/${d.congressId}` }),
   },
   "POST /api/participation": { access: "user", call: rest(freeEvent, { body: "form" }) },
+  "GET /api/congress/:id/calendar.ics": {
+    access: "user",
+    call: rest(webinarCalendar, { url: (d) => `/api/congress/${d.congressId}/calendar.ics` }),
+  },
+  "GET /api/congress/:id/attendance-confirmation.pdf": {
+    access: "paid",
+    call: rest(attendedEvent, { url: (d) => `/api/congress/${d.congressId}/attendance-confirmation.pdf` }),
+  },
   "DELETE /api/participation/:id": {
     access: "owner",
     call: rest(participationOfUser, { url: (d) => `/api/participation/${d.participationId}` }),
@@ -774,6 +911,26 @@ const MATRIX: Record<string, Expectation> = {
   },
   "POST /api/mail-template/copy": { access: "admin", call: rest(templateCopy, { body: "form" }) },
   "POST /api/images": { access: "admin", call: () => ({ body: multipart({}, png) }) },
+  "GET /api/admin/exports/participants/:congressId.:format": {
+    access: "admin",
+    call: rest(participantsOfWebinar, {
+      url: (d) => `/api/admin/exports/participants/${d.congressId}.csv`,
+    }),
+  },
+  "GET /api/admin/exports/package-orders.:format": {
+    access: "admin",
+    call: () => ({ url: "/api/admin/exports/package-orders.xlsx" }),
+  },
+  "GET /api/admin/exports/ticket-orders.:format": {
+    access: "admin",
+    call: rest(ordersOfUser, {
+      url: (d) => `/api/admin/exports/ticket-orders.csv?search=${encodeURIComponent(d.search)}`,
+    }),
+  },
+  "GET /api/admin/exports/users.:format": {
+    access: "admin",
+    call: () => ({ url: "/api/admin/exports/users.csv?email=matrix." }),
+  },
 
   // --- REST: the checkout provider, operations, files
   "POST /api/digistore/ipn": { access: "signed", call: rest(unsignedPayment, { body: "urlencoded" }) },

@@ -162,6 +162,7 @@ const WATCHED: Record<string, string> = {
   mail_templates: "id",
   mail_outbox: "id",
   images: "id",
+  audit_log: "id",
 };
 
 async function snapshot(): Promise<Record<string, string>> {

@@ -7,6 +7,7 @@ export interface CapturedMail {
   html: string;
   text: string;
   messageId: string;
+  attachments: Array<{ filename: string; contentType: string; content: string }>;
 }
 
 /** A real SMTP server in the test process; mails are parsed and kept in `mails`. Can be stopped and restarted. */
@@ -43,6 +44,11 @@ export class TestSmtpServer {
               html: typeof parsed.html === "string" ? parsed.html : "",
               text: parsed.text ?? "",
               messageId: parsed.messageId ?? "",
+              attachments: parsed.attachments.map((a) => ({
+                filename: a.filename ?? "",
+                contentType: a.contentType,
+                content: a.content.toString("utf8"),
+              })),
             });
             for (const wake of this.waiters.splice(0)) {
               wake();

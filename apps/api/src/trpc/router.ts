@@ -2,6 +2,7 @@
 import type {} from "@fastify/cookie";
 import { accountRouter, legalRouter } from "../routers/account";
 import { adminRouter } from "../routers/admin";
+import { attendanceRouter } from "../routers/attendance";
 import { authRouter } from "../routers/auth";
 import {
   checkoutRouter,
@@ -18,6 +19,7 @@ import { createCallerFactory, router } from "./init";
 export const appRouter = router({
   account: accountRouter,
   admin: adminRouter,
+  attendance: attendanceRouter,
   auth: authRouter,
   checkout: checkoutRouter,
   congress: congressRouter,

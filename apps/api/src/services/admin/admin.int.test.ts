@@ -424,6 +424,12 @@ describe("access", () => {
       type: "mutation",
       input: async () => ({ id: (await createPackage(db(), (await createCongress(db())).id)).id }),
     },
+    { path: "dashboard", type: "query", input: async () => undefined },
+    {
+      path: "legalPages.save",
+      type: "mutation",
+      input: async () => ({ slug: "impressum", html: "<p>Impressum</p>" }),
+    },
     { path: "users.list", type: "query", input: async () => ({ name: "", email: "", page: 1 }) },
     { path: "users.get", type: "query", input: async () => ({ id: (await createUser(db())).id }) },
     {
@@ -504,10 +510,33 @@ describe("access", () => {
       type: "mutation",
       input: async () => templateDraft(),
     },
+    { path: "audit.list", type: "query", input: async () => ({ entity: "congress" }) },
+    { path: "audit.actors", type: "query", input: async () => undefined },
+    { path: "mailOutbox.list", type: "query", input: async () => ({ status: "failed" }) },
+    {
+      path: "mailOutbox.resend",
+      type: "mutation",
+      input: async () => {
+        const [mail] = await db()
+          .insert(schema.mailOutbox)
+          .values({
+            idempotencyKey: `admin-test-failed:${unique()}`,
+            templateName: "password-reset",
+            toEmail: `fehlgeschlagen.${unique()}@example.com`,
+            status: "failed",
+            attempts: 8,
+          })
+          .returning({ id: schema.mailOutbox.id });
+        return { id: mail?.id };
+      },
+    },
   ];
 
   it("the table covers every admin.* procedure", () => {
-    expect(trpcCalls.map((c) => c.path).sort()).toEqual(Object.keys(adminRouter._def.procedures).sort());
+    // the second factor needs codes of the caller's own authenticator: two-factor.int.test.ts and the
+    // authorisation matrix cover those four procedures
+    const procedures = Object.keys(adminRouter._def.procedures).filter((p) => !p.startsWith("twoFactor."));
+    expect(trpcCalls.map((c) => c.path).sort()).toEqual(procedures.sort());
   });
 
   const send = async (call: TrpcCall, token?: string) => {

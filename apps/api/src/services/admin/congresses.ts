@@ -3,6 +3,7 @@ import { MSG, MSG_ADMIN, type ZCongressInput } from "@app/shared";
 import { count, desc, eq } from "drizzle-orm";
 import type { z } from "zod";
 import { AppError } from "../../lib/app-error";
+import { adminActor, changedFields, createdFields, deletedFields, recordAudit } from "./audit";
 import { foreignKeyViolation } from "./db-errors";
 
 const { congresses, participations } = schema;
@@ -23,7 +24,7 @@ export async function listCongresses(db: Db) {
 }
 
 /** Creates or updates an event; `picture` is a stored image's file name (see images.ts) or null. */
-export async function saveCongress(db: Db, input: CongressInput) {
+export async function saveCongress(db: Db, input: CongressInput, actorId: number) {
   const values = {
     title: input.title,
     description: input.description,
@@ -38,22 +39,43 @@ export async function saveCongress(db: Db, input: CongressInput) {
     digistoreIdTicketAndPackage: input.digistoreIdTicketAndPackage,
     extraParameters: input.extraParameters,
   };
-  const [saved] = input.id
-    ? await db.update(congresses).set(values).where(eq(congresses.id, input.id)).returning()
-    : await db.insert(congresses).values(values).returning();
-  if (!saved) {
-    throw new AppError("NOT_FOUND", `congress ${input.id}`, NOT_FOUND);
-  }
-  return saved;
+  return db.transaction(async (tx) => {
+    const id = input.id;
+    const [before] = id ? await tx.select().from(congresses).where(eq(congresses.id, id)).for("update") : [];
+    const [saved] = id
+      ? await tx.update(congresses).set(values).where(eq(congresses.id, id)).returning()
+      : await tx.insert(congresses).values(values).returning();
+    if (!saved) {
+      throw new AppError("NOT_FOUND", `congress ${input.id}`, NOT_FOUND);
+    }
+    await recordAudit(tx, {
+      actor: adminActor(actorId),
+      action: before ? "congress.save" : "congress.create",
+      entity: "congress",
+      entityId: saved.id,
+      changes: before ? changedFields(before, values) : createdFields(values),
+    });
+    return saved;
+  });
 }
 
 /** Deletes an event with its contents, packages and participations; refused while orders exist. */
-export async function deleteCongress(db: Db, id: number): Promise<{ id: number }> {
+export async function deleteCongress(db: Db, id: number, actorId: number): Promise<{ id: number }> {
   try {
-    const deleted = await db.delete(congresses).where(eq(congresses.id, id)).returning({ id: congresses.id });
-    if (deleted.length === 0) {
-      throw new AppError("NOT_FOUND", `congress ${id}`, NOT_FOUND);
-    }
+    await db.transaction(async (tx) => {
+      const [deleted] = await tx.delete(congresses).where(eq(congresses.id, id)).returning();
+      if (!deleted) {
+        throw new AppError("NOT_FOUND", `congress ${id}`, NOT_FOUND);
+      }
+      const changes = deletedFields(deleted, ["title", "firstDay", "lastDay"]);
+      await recordAudit(tx, {
+        actor: adminActor(actorId),
+        action: "congress.delete",
+        entity: "congress",
+        entityId: id,
+        changes,
+      });
+    });
   } catch (error) {
     if (foreignKeyViolation(error)) {
       throw new AppError(

@@ -4,6 +4,7 @@ import { desc, eq, ilike, or, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { AppError } from "../../lib/app-error";
 import { containsPattern } from "../../lib/like";
+import { adminActor, changedFields, createdFields, deletedFields, recordAudit } from "./audit";
 import { listCongresses } from "./congresses";
 
 const { congressContents, congresses } = schema;
@@ -40,7 +41,7 @@ export async function listContents(db: Db, search = "") {
   }));
 }
 
-export async function saveContent(db: Db, input: ContentInput) {
+export async function saveContent(db: Db, input: ContentInput, actorId: number) {
   const [congress] = await db
     .select({ id: congresses.id })
     .from(congresses)
@@ -53,28 +54,48 @@ export async function saveContent(db: Db, input: ContentInput) {
     );
   }
   const values = { congressId: input.congress, type: input.type, data: input.data };
-  const [saved] = input.id
-    ? await db.update(congressContents).set(values).where(eq(congressContents.id, input.id)).returning()
-    : await db.insert(congressContents).values(values).returning();
-  if (!saved) {
-    throw new AppError("NOT_FOUND", `content ${input.id}`, NOT_FOUND);
-  }
-  return saved;
+  return db.transaction(async (tx) => {
+    const id = input.id;
+    const [before] = id
+      ? await tx.select().from(congressContents).where(eq(congressContents.id, id)).for("update")
+      : [];
+    const [saved] = id
+      ? await tx.update(congressContents).set(values).where(eq(congressContents.id, id)).returning()
+      : await tx.insert(congressContents).values(values).returning();
+    if (!saved) {
+      throw new AppError("NOT_FOUND", `content ${input.id}`, NOT_FOUND);
+    }
+    await recordAudit(tx, {
+      actor: adminActor(actorId),
+      action: before ? "content.save" : "content.create",
+      entity: "content",
+      entityId: saved.id,
+      changes: before ? changedFields(before, values) : createdFields(values),
+    });
+    return saved;
+  });
 }
 
 /** The spec's REST answer to saving content: the list of congresses. */
-export async function saveContentAnswerCongresses(db: Db, input: ContentInput) {
-  await saveContent(db, input);
+export async function saveContentAnswerCongresses(db: Db, input: ContentInput, actorId: number) {
+  await saveContent(db, input, actorId);
   return listCongresses(db);
 }
 
-export async function deleteContent(db: Db, id: number): Promise<{ id: number }> {
-  const deleted = await db
-    .delete(congressContents)
-    .where(eq(congressContents.id, id))
-    .returning({ id: congressContents.id });
-  if (deleted.length === 0) {
-    throw new AppError("NOT_FOUND", `content ${id}`, NOT_FOUND);
-  }
+export async function deleteContent(db: Db, id: number, actorId: number): Promise<{ id: number }> {
+  await db.transaction(async (tx) => {
+    const [deleted] = await tx.delete(congressContents).where(eq(congressContents.id, id)).returning();
+    if (!deleted) {
+      throw new AppError("NOT_FOUND", `content ${id}`, NOT_FOUND);
+    }
+    const changes = deletedFields(deleted, ["congressId", "type"]);
+    await recordAudit(tx, {
+      actor: adminActor(actorId),
+      action: "content.delete",
+      entity: "content",
+      entityId: id,
+      changes,
+    });
+  });
   return { id };
 }

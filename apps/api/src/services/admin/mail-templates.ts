@@ -1,4 +1,4 @@
-import { type Db, schema } from "@app/db";
+import { type Db, type DbOrTx, schema } from "@app/db";
 import {
   MAIL_CATALOGUE,
   MAIL_NAMES,
@@ -9,13 +9,14 @@ import {
   unknownVariables,
 } from "@app/mail";
 import { MSG_ADMIN, MSG_TEMPLATES, type ZCopyTemplatesInput, type ZMailTemplateInput } from "@app/shared";
-import { asc, eq, isNull } from "drizzle-orm";
+import { and, asc, eq, isNull } from "drizzle-orm";
 import sanitizeHtml from "sanitize-html";
 import type { z } from "zod";
 import { AppError } from "../../lib/app-error";
 import { newToken } from "../../lib/tokens";
 import { queueMail } from "../../mail/outbox";
 import type { Context } from "../../trpc/context";
+import { adminActor, changedFields, createdFields, recordAudit } from "./audit";
 import { foreignKeyViolation, uniqueViolation } from "./db-errors";
 
 const { mailTemplates, congresses, users } = schema;
@@ -110,7 +111,7 @@ type TemplateValues = Omit<typeof mailTemplates.$inferInsert, "id" | "createdAt"
  * Inserts (or, with an id, updates) a template. An event that does not exist and a second template for the
  * same mail and event are the admin's input, answered with 400 and 409 rather than a database error.
  */
-async function writeTemplate(db: Db, id: number | undefined, values: TemplateValues) {
+async function writeTemplate(db: DbOrTx, id: number | undefined, values: TemplateValues) {
   if (values.congressId !== null && values.congressId !== undefined) {
     const [congress] = await db
       .select({ id: congresses.id })
@@ -148,7 +149,7 @@ async function writeTemplate(db: Db, id: number | undefined, values: TemplateVal
 }
 
 /** Saves a template with sanitised HTML; variables the mail does not offer are reported, not refused. */
-export async function saveTemplate(db: Db, input: z.output<typeof ZMailTemplateInput>) {
+export async function saveTemplate(db: Db, input: z.output<typeof ZMailTemplateInput>, actorId: number) {
   const name = asMailName(input.name);
   const values = {
     name,
@@ -156,16 +157,41 @@ export async function saveTemplate(db: Db, input: z.output<typeof ZMailTemplateI
     ...renderable(input),
     description: sanitizeTemplateHtml(input.description),
   };
-  const saved = await writeTemplate(db, input.id, values);
-  if (!saved) {
-    throw new AppError("NOT_FOUND", `template ${input.id}`, "Die Vorlage wurde nicht gefunden.");
-  }
+  const saved = await db.transaction(async (tx) => {
+    // the row this save replaces: by id, or the one the upsert below meets (same mail and event)
+    const [before] = await tx
+      .select()
+      .from(mailTemplates)
+      .where(
+        input.id
+          ? eq(mailTemplates.id, input.id)
+          : and(
+              eq(mailTemplates.name, name),
+              values.congressId == null
+                ? isNull(mailTemplates.congressId)
+                : eq(mailTemplates.congressId, values.congressId),
+            ),
+      )
+      .for("update");
+    const row = await writeTemplate(tx, input.id, values);
+    if (!row) {
+      throw new AppError("NOT_FOUND", `template ${input.id}`, "Die Vorlage wurde nicht gefunden.");
+    }
+    await recordAudit(tx, {
+      actor: adminActor(actorId),
+      action: "template.save",
+      entity: "mail-template",
+      entityId: row.id,
+      changes: before ? changedFields(before, values) : createdFields(values),
+    });
+    return row;
+  });
   const unknown = unknownVariables(saved, Object.keys(MAIL_CATALOGUE[name].variables));
   return { template: saved, unknownVariables: unknown };
 }
 
 /** Upserts every template of one event onto another in one transaction. */
-export async function copyTemplates(db: Db, input: z.output<typeof ZCopyTemplatesInput>) {
+export async function copyTemplates(db: Db, input: z.output<typeof ZCopyTemplatesInput>, actorId: number) {
   await db.transaction(async (tx) => {
     const found = await tx
       .select({ id: congresses.id })
@@ -190,6 +216,13 @@ export async function copyTemplates(db: Db, input: z.output<typeof ZCopyTemplate
           set: { subject: t.subject, content: t.content, description: t.description },
         });
     }
+    await recordAudit(tx, {
+      actor: adminActor(actorId),
+      action: "template.copy",
+      entity: "mail-template",
+      entityId: null,
+      changes: { copyFrom: input.copy_from, copyTo: input.copy_to, templates: source.map((t) => t.name) },
+    });
   });
   return listTemplates(db, input.copy_to);
 }

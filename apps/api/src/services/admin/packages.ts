@@ -3,6 +3,7 @@ import { MSG, MSG_ADMIN, type ZPackageInput } from "@app/shared";
 import { desc, eq } from "drizzle-orm";
 import type { z } from "zod";
 import { AppError } from "../../lib/app-error";
+import { adminActor, changedFields, createdFields, deletedFields, recordAudit } from "./audit";
 import { foreignKeyViolation } from "./db-errors";
 
 const { congressPackages, congresses } = schema;
@@ -23,7 +24,7 @@ export async function listAllPackages(db: Db) {
   }));
 }
 
-export async function savePackage(db: Db, input: PackageInput) {
+export async function savePackage(db: Db, input: PackageInput, actorId: number) {
   const [congress] = await db
     .select({ id: congresses.id })
     .from(congresses)
@@ -40,25 +41,45 @@ export async function savePackage(db: Db, input: PackageInput) {
     availabilityDate: input.availabilityDate ?? null,
     extraParameters: input.extraParameters,
   };
-  const [saved] = input.id
-    ? await db.update(congressPackages).set(values).where(eq(congressPackages.id, input.id)).returning()
-    : await db.insert(congressPackages).values(values).returning();
-  if (!saved) {
-    throw new AppError("NOT_FOUND", `package ${input.id}`, NOT_FOUND);
-  }
-  return saved;
+  return db.transaction(async (tx) => {
+    const id = input.id;
+    const [before] = id
+      ? await tx.select().from(congressPackages).where(eq(congressPackages.id, id)).for("update")
+      : [];
+    const [saved] = id
+      ? await tx.update(congressPackages).set(values).where(eq(congressPackages.id, id)).returning()
+      : await tx.insert(congressPackages).values(values).returning();
+    if (!saved) {
+      throw new AppError("NOT_FOUND", `package ${input.id}`, NOT_FOUND);
+    }
+    await recordAudit(tx, {
+      actor: adminActor(actorId),
+      action: before ? "package.save" : "package.create",
+      entity: "package",
+      entityId: saved.id,
+      changes: before ? changedFields(before, values) : createdFields(values),
+    });
+    return saved;
+  });
 }
 
 /** Deletes a package; refused while orders exist. */
-export async function deletePackage(db: Db, id: number): Promise<{ id: number }> {
+export async function deletePackage(db: Db, id: number, actorId: number): Promise<{ id: number }> {
   try {
-    const deleted = await db
-      .delete(congressPackages)
-      .where(eq(congressPackages.id, id))
-      .returning({ id: congressPackages.id });
-    if (deleted.length === 0) {
-      throw new AppError("NOT_FOUND", `package ${id}`, NOT_FOUND);
-    }
+    await db.transaction(async (tx) => {
+      const [deleted] = await tx.delete(congressPackages).where(eq(congressPackages.id, id)).returning();
+      if (!deleted) {
+        throw new AppError("NOT_FOUND", `package ${id}`, NOT_FOUND);
+      }
+      const changes = deletedFields(deleted, ["name", "congressId", "externalId"]);
+      await recordAudit(tx, {
+        actor: adminActor(actorId),
+        action: "package.delete",
+        entity: "package",
+        entityId: id,
+        changes,
+      });
+    });
   } catch (error) {
     if (foreignKeyViolation(error)) {
       throw new AppError(

@@ -11,6 +11,8 @@ import type { z } from "zod";
 import { AppError } from "../../lib/app-error";
 import { containsPattern } from "../../lib/like";
 import { boundedCount } from "../../lib/paging";
+import { attendanceOfUser } from "../attendance/record";
+import { adminActor, changedFields, recordAudit } from "./audit";
 import { uniqueViolation } from "./db-errors";
 
 const { users, participations, congresses, refreshTokens } = schema;
@@ -18,11 +20,8 @@ const NOT_FOUND = "Die Person wurde nicht gefunden.";
 
 /** `%text%` for ILIKE with the wildcards of the search text escaped. */
 
-/**
- * One page of the users table, filtered on the server by name (first plus last name) and e-mail, both
- * case-insensitive "contains" (trigram indexes keep it fast with many users).
- */
-export async function listUsers(db: Db, input: z.output<typeof ZUserListInput>) {
+/** The users table's filter: first plus last name and e-mail, each "contains", any case (the export uses it too). */
+export function userFilter(input: { name: string; email: string }): SQL | undefined {
   const filters: SQL[] = [];
   if (input.name) {
     filters.push(
@@ -32,7 +31,15 @@ export async function listUsers(db: Db, input: z.output<typeof ZUserListInput>) 
   if (input.email) {
     filters.push(ilike(sql`lower(${users.email})`, containsPattern(input.email)));
   }
-  const where = filters.length > 0 ? and(...filters) : undefined;
+  return filters.length > 0 ? and(...filters) : undefined;
+}
+
+/**
+ * One page of the users table, filtered on the server by name (first plus last name) and e-mail, both
+ * case-insensitive "contains" (trigram indexes keep it fast with many users).
+ */
+export async function listUsers(db: Db, input: z.output<typeof ZUserListInput>) {
+  const where = userFilter(input);
   const offset = (input.page - 1) * ADMIN_USERS_PAGE_SIZE;
   const { total, exact } = await boundedCount(db, users, where, offset);
   const rows = await db
@@ -79,8 +86,17 @@ export async function getUser(db: Db, id: number) {
     .innerJoin(congresses, eq(congresses.id, participations.congressId))
     .where(eq(participations.userId, id))
     .orderBy(desc(participations.createdAt));
-  return { ...user, participations: list };
+  return { ...user, participations: list, attendance: await attendanceOfUser(db, id) };
 }
+
+/** The fields of the edit dialog as the audit log compares them. */
+const auditedUserFields = {
+  firstname: users.firstname,
+  lastname: users.lastname,
+  email: users.email,
+  active: users.active,
+  admin: users.admin,
+};
 
 /** Saves the edit dialog. An admin cannot take their own admin role or deactivate themselves. */
 export async function updateUser(db: Db, actorId: number, input: z.output<typeof ZUserUpdateInput>) {
@@ -93,6 +109,11 @@ export async function updateUser(db: Db, actorId: number, input: z.output<typeof
   const roles: Role[] = input.admin ? ["ROLE_USER", "ROLE_ADMIN"] : ["ROLE_USER"];
   try {
     return await db.transaction(async (tx) => {
+      const [before] = await tx
+        .select(auditedUserFields)
+        .from(users)
+        .where(and(eq(users.id, input.id), isNull(users.deletedAt)))
+        .for("update");
       const [saved] = await tx
         .update(users)
         .set({
@@ -112,6 +133,14 @@ export async function updateUser(db: Db, actorId: number, input: z.output<typeof
         // a deactivated account loses its sessions at once
         await tx.delete(refreshTokens).where(eq(refreshTokens.userId, input.id));
       }
+      const after = { firstname: input.firstname, lastname: input.lastname, email: input.email };
+      await recordAudit(tx, {
+        actor: adminActor(actorId),
+        action: "user.save",
+        entity: "user",
+        entityId: input.id,
+        changes: changedFields(before ?? {}, { ...after, active: input.active, admin: input.admin }),
+      });
       return saved;
     });
   } catch (error) {
@@ -128,6 +157,11 @@ export async function setUserActive(db: Db, actorId: number, id: number, active:
     throw new AppError("FORBIDDEN", "self deactivation", MSG_ADMIN.cannotDeactivateSelf);
   }
   return db.transaction(async (tx) => {
+    const [before] = await tx
+      .select({ active: users.active })
+      .from(users)
+      .where(and(eq(users.id, id), isNull(users.deletedAt)))
+      .for("update");
     const [saved] = await tx
       .update(users)
       .set({ active })
@@ -139,6 +173,13 @@ export async function setUserActive(db: Db, actorId: number, id: number, active:
     if (!active) {
       await tx.delete(refreshTokens).where(eq(refreshTokens.userId, id));
     }
+    await recordAudit(tx, {
+      actor: adminActor(actorId),
+      action: "user.active",
+      entity: "user",
+      entityId: id,
+      changes: changedFields(before ?? {}, { active }),
+    });
     return saved;
   });
 }
@@ -148,9 +189,23 @@ export async function deleteUser(db: Db, actorId: number, id: number): Promise<{
   if (id === actorId) {
     throw new AppError("FORBIDDEN", "self delete", MSG_ADMIN.cannotDeleteSelf);
   }
-  const deleted = await db.delete(users).where(eq(users.id, id)).returning({ id: users.id });
-  if (deleted.length === 0) {
-    throw new AppError("NOT_FOUND", `user ${id}`, NOT_FOUND);
-  }
+  await db.transaction(async (tx) => {
+    // no personal values: the entry stays after the account is gone
+    const [deleted] = await tx
+      .delete(users)
+      .where(eq(users.id, id))
+      .returning({ id: users.id, admin: users.admin });
+    if (!deleted) {
+      throw new AppError("NOT_FOUND", `user ${id}`, NOT_FOUND);
+    }
+    const changes = { admin: [deleted.admin, null] };
+    await recordAudit(tx, {
+      actor: adminActor(actorId),
+      action: "user.delete",
+      entity: "user",
+      entityId: id,
+      changes,
+    });
+  });
   return { id };
 }

@@ -10,6 +10,7 @@ import { hashToken, newToken } from "../../lib/tokens";
 import { queueMail } from "../../mail/outbox";
 import type { Context } from "../../trpc/context";
 import { getProfile, type Profile, toProfile } from "../account";
+import { signChallenge, type TwoFactorChallenge } from "./challenge";
 import { appLink, findUserByEmail, type UserRow, userMailVariables } from "./users";
 
 export const REFRESH_COOKIE = "refresh_token";
@@ -33,17 +34,34 @@ const dummyHash = hashPassword("timing-equaliser-not-a-password");
 export const invalidCredentials = () =>
   new AppError("UNAUTHORIZED", MSG.loginServerInvalid, MSG.loginInvalid, MSG.loginServerInvalidTranslated);
 
-export async function login(ctx: Ctx, email: string, password: string): Promise<Session> {
+/** The failure limits of a sign-in, per address and per account; a wrong second factor counts like a wrong password. */
+export function loginLimits(ctx: Pick<Ctx, "db" | "ip">, email: string) {
   const accountKey = `login:account:${email.trim().toLowerCase()}`;
   const ipKey = `login:ip:${ctx.ip}`;
-  await ensureNotLimited(ctx.db, [
-    [ipKey, LIMITS.loginFailuresPerIp],
-    [accountKey, LIMITS.loginFailuresPerAccount],
-  ]);
-  const countFailure = async () => {
-    await hit(ctx.db, ipKey, LIMITS.loginFailuresPerIp);
-    await hit(ctx.db, accountKey, LIMITS.loginFailuresPerAccount);
+  return {
+    ensure: () =>
+      ensureNotLimited(ctx.db, [
+        [ipKey, LIMITS.loginFailuresPerIp],
+        [accountKey, LIMITS.loginFailuresPerAccount],
+      ]),
+    countFailure: async () => {
+      await hit(ctx.db, ipKey, LIMITS.loginFailuresPerIp);
+      await hit(ctx.db, accountKey, LIMITS.loginFailuresPerAccount);
+    },
   };
+}
+
+/**
+ * The password step. An account with two-factor login gets no session yet but a short-lived challenge,
+ * which `completeTwoFactorLogin` (two-factor-login.ts) turns into a session with a code.
+ */
+export async function login(
+  ctx: Ctx,
+  email: string,
+  password: string,
+): Promise<Session | TwoFactorChallenge> {
+  const { ensure, countFailure } = loginLimits(ctx, email);
+  await ensure();
 
   const user = await findUserByEmail(ctx.db, email);
   if (user && !user.passwordHash && user.migrationHash) {
@@ -71,6 +89,9 @@ export async function login(ctx: Ctx, email: string, password: string): Promise<
     }
     throw new AppError("FORBIDDEN", "account disabled", MSG.accountDisabled);
   }
+  if (user.totpEnabledAt && user.totpSecret) {
+    return signChallenge(user, ctx.jwtKey);
+  }
   return issueSession(ctx, toProfile(user), randomUUID());
 }
 
@@ -90,7 +111,7 @@ async function sendMigrationMail(ctx: Ctx, user: UserRow): Promise<void> {
   await ctx.mail.dispatch([outboxId]);
 }
 
-async function issueSession(ctx: Ctx, user: Profile, familyId: string): Promise<Session> {
+export async function issueSession(ctx: Ctx, user: Profile, familyId: string): Promise<Session> {
   const refreshToken = newToken();
   const [{ token, expiresAt }] = await Promise.all([
     signAccessToken({ id: user.id, roles: user.roles }, ctx.jwtKey),

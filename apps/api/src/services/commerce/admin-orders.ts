@@ -6,12 +6,13 @@ import {
   type OrderStatus,
   type ZOrderListInput,
 } from "@app/shared";
-import { desc, eq, inArray, sql } from "drizzle-orm";
+import { desc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { AppError } from "../../lib/app-error";
 import { containsPattern } from "../../lib/like";
 import { boundedCount } from "../../lib/paging";
 import type { Context } from "../../trpc/context";
+import { adminActor, recordAudit } from "../admin/audit";
 import { applyOrder, findProduct, queueOrderMail } from "./grant";
 
 const { congressPackageOrders, congressTicketOrders, congressPackages, congresses, users } = schema;
@@ -38,16 +39,12 @@ export interface TicketOrderRow {
   createdAt: Date;
 }
 
-type OrderTableSchema = typeof congressPackageOrders | typeof congressTicketOrders;
+export type OrderTableSchema = typeof congressPackageOrders | typeof congressTicketOrders;
 
-/**
- * The ids of one page of an order table, newest first, and the number of matches. The search runs as a
- * union of two index-backed lookups (trigram index on the e-mail, b-tree on the lower-cased order number) so it stays
- * fast with hundreds of thousands of orders.
- */
-async function orderPage(db: Db, table: OrderTableSchema, input: z.output<typeof ZOrderListInput>) {
-  const needle = input.search.toLowerCase();
-  const matching = needle
+/** The order tables' search (buyer's e-mail contains, or the whole order number, any case); the exports use it too. */
+export function orderSearch(table: OrderTableSchema, search: string): SQL | undefined {
+  const needle = search.toLowerCase();
+  return needle
     ? sql`${table.id} IN (
         SELECT o.id FROM ${table} o JOIN ${users} u ON u.id = o.user_id
           WHERE lower(u.email) LIKE ${containsPattern(needle)}
@@ -55,6 +52,15 @@ async function orderPage(db: Db, table: OrderTableSchema, input: z.output<typeof
         SELECT o.id FROM ${table} o WHERE lower(o.external_id) = ${needle}
       )`
     : undefined;
+}
+
+/**
+ * The ids of one page of an order table, newest first, and the number of matches. The search runs as a
+ * union of two index-backed lookups (trigram index on the e-mail, b-tree on the lower-cased order number) so it stays
+ * fast with hundreds of thousands of orders.
+ */
+async function orderPage(db: Db, table: OrderTableSchema, input: z.output<typeof ZOrderListInput>) {
+  const matching = orderSearch(table, input.search);
   const offset = (input.page - 1) * ADMIN_ORDERS_PAGE_SIZE;
   const counted = await boundedCount(db, table, matching, offset);
   const rows = await db
@@ -135,7 +141,7 @@ export async function listTicketOrders(db: Db, input: z.output<typeof ZOrderList
   return { items, total, totalExact: exact, page: input.page, pageSize: ADMIN_ORDERS_PAGE_SIZE };
 }
 
-type AdminCtx = Pick<Context, "db" | "env" | "mail">;
+type AdminCtx = Pick<Context, "db" | "env" | "mail"> & { user: { id: number } };
 
 /**
  * Orders created by an admin for chosen users: one FAKE-ORDER per user, paid, with the same access as a
@@ -172,6 +178,13 @@ async function createAdminOrders(
       const target = { category, userId, productId, orderNumber: FAKE_ORDER_NUMBER };
       const { orderId } = await applyOrder(tx, target, "paid");
       createdIds.push(orderId);
+      await recordAudit(tx, {
+        actor: adminActor(ctx.user.id),
+        action: "order.create",
+        entity: "order",
+        entityId: `${category === "pac" ? "package" : "ticket"}:${orderId}`,
+        changes: { category, productId, userId, orderNumber: FAKE_ORDER_NUMBER, status: "paid" },
+      });
       mailIds.push(
         await queueOrderMail(
           tx,

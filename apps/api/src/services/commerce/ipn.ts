@@ -1,9 +1,10 @@
 import { type Db, schema } from "@app/db";
-import { parseCustom } from "@app/shared";
+import { AUDIT_ACTION_LABELS, type AuditAction, parseCustom } from "@app/shared";
 import { and, eq, ne, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { Env } from "../../env";
 import type { MailDispatcher } from "../../mail/outbox";
+import { recordAudit } from "../admin/audit";
 import { applyOrder, findProduct, queueOrderMail } from "./grant";
 import { orderStatus } from "./order-state";
 import { verifyDigistoreSignature } from "./signature";
@@ -53,11 +54,25 @@ export async function handleIpn(deps: IpnDeps, fields: Record<string, string>): 
         payload: fields,
       })
       .returning({ id: paymentNotifications.id });
-    const finish = async (outcome: string, detail: string | null) => {
+    const finish = async (outcome: string, detail: string | null, orderStatus?: string) => {
       await tx
         .update(paymentNotifications)
         .set({ outcome, outcomeDetail: detail, processedAt: new Date() })
         .where(eq(paymentNotifications.id, notification?.id ?? 0));
+      // only facts about the order, never the buyer (names, e-mail, address stay in the notification)
+      await recordAudit(tx, {
+        actor: { kind: "payment-notification" },
+        action: ipnAction(event),
+        entity: "payment-notification",
+        entityId: notification?.id ?? null,
+        changes: {
+          event,
+          orderNumber: orderNumber || null,
+          productId: fields.product_id ?? null,
+          outcome,
+          ...(orderStatus && { orderStatus }),
+        },
+      });
     };
 
     const custom = parseCustom(fields.custom);
@@ -107,7 +122,7 @@ export async function handleIpn(deps: IpnDeps, fields: Record<string, string>): 
     }
     const target = { category: custom.cat, userId: user.id, productId: custom.pid, orderNumber };
     const { newlyPaid } = await applyOrder(tx, target, status);
-    await finish("processed", `order ${status}`);
+    await finish("processed", `order ${status}`, status);
     if (!newlyPaid) {
       return [];
     }
@@ -116,4 +131,10 @@ export async function handleIpn(deps: IpnDeps, fields: Record<string, string>): 
   });
   await deps.mail.dispatch(mailIds);
   return OK;
+}
+
+/** `on_payment` → `ipn.payment`, `payment_denial` → `ipn.payment-denial`; unknown events → `ipn.other`. */
+function ipnAction(event: string): AuditAction {
+  const action = `ipn.${event.replace(/^on_/, "").replace(/_/g, "-")}`;
+  return action in AUDIT_ACTION_LABELS ? (action as AuditAction) : "ipn.other";
 }

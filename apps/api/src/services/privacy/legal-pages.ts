@@ -3,6 +3,7 @@ import { LEGAL_PAGE_TITLES, type LegalPageSlug, MSG_PRIVACY, type TLegalPageInpu
 import { eq } from "drizzle-orm";
 import sanitizeHtml from "sanitize-html";
 import { AppError } from "../../lib/app-error";
+import { adminActor, changedFields, recordAudit } from "../admin/audit";
 
 /**
  * The legal pages as the operators wrote them in the admin area. Until they save one, a starting text
@@ -98,10 +99,30 @@ export async function saveLegalPage(db: Db, input: TLegalPageInput, adminId: num
   if (sanitizeHtml(html, { allowedTags: [], allowedAttributes: {} }).trim() === "") {
     throw new AppError("BAD_REQUEST", "legal page without text", MSG_PRIVACY.legalPageEmpty);
   }
-  const [row] = await db
-    .insert(legalPages)
-    .values({ slug: input.slug, html, updatedBy: adminId })
-    .onConflictDoUpdate({ target: legalPages.slug, set: { html, updatedBy: adminId, updatedAt: new Date() } })
-    .returning();
+  const row = await db.transaction(async (tx) => {
+    const [before] = await tx
+      .select({ html: legalPages.html })
+      .from(legalPages)
+      .where(eq(legalPages.slug, input.slug))
+      .for("update");
+    const [saved] = await tx
+      .insert(legalPages)
+      .values({ slug: input.slug, html, updatedBy: adminId })
+      .onConflictDoUpdate({
+        target: legalPages.slug,
+        set: { html, updatedBy: adminId, updatedAt: new Date() },
+      })
+      .returning();
+    // the first save replaces the starting text, which was never stored
+    const changes = changedFields({ html: before?.html ?? DEFAULTS[input.slug] }, { html });
+    await recordAudit(tx, {
+      actor: adminActor(adminId),
+      action: "legal-page.save",
+      entity: "legal-page",
+      entityId: input.slug,
+      changes,
+    });
+    return saved;
+  });
   return { slug: input.slug, title: LEGAL_PAGE_TITLES[input.slug], html, updatedAt: row?.updatedAt ?? null };
 }

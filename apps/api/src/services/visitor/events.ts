@@ -43,7 +43,7 @@ const paidTicket = (userId: number) =>
   sql<boolean>`EXISTS (SELECT 1 FROM ${congressTicketOrders} WHERE ${congressTicketOrders.congressId} = ${congresses.id} AND ${congressTicketOrders.userId} = ${userId} AND ${congressTicketOrders.status} = 'paid')`;
 
 /** Events with the visitor's participation and ticket state, in one query. */
-function selectEvents(db: DbOrTx, userId: number) {
+export function selectEvents(db: DbOrTx, userId: number) {
   return db
     .select({
       congress: congresses,

@@ -94,7 +94,7 @@ export async function listPackages(db: DbOrTx, viewer: Viewer, limit?: number): 
   return rows.map((row) => toPackageView(row, today));
 }
 
-async function findPackage(db: DbOrTx, viewer: Viewer, id: number): Promise<PackageView> {
+export async function findPackage(db: DbOrTx, viewer: Viewer, id: number): Promise<PackageView> {
   const [row] = await selectPackages(db, viewer.id).where(eq(congressPackages.id, id));
   if (!row) {
     throw new AppError("NOT_FOUND", `package ${id}`, MSG.defaultErrorDetail, MSG.defaultErrorTitle);

@@ -1,6 +1,6 @@
 import Image from "@tiptap/extension-image";
 import Link from "@tiptap/extension-link";
-import { type Editor, EditorContent, useEditor, useEditorState } from "@tiptap/react";
+import { EditorContent, useEditor, useEditorState } from "@tiptap/react";
 import StarterKit from "@tiptap/starter-kit";
 import {
   BoldIcon,
@@ -16,10 +16,12 @@ import {
   UnderlineIcon,
   Undo2Icon,
 } from "lucide-react";
-import { type ReactNode, useRef } from "react";
+import { Toolbar } from "radix-ui";
+import { type ReactNode, useRef, useState } from "react";
 import { alerts, errorBody } from "@/lib/alerts";
 import { uploadImage } from "@/lib/upload";
 import { cn } from "@/lib/utils";
+import { LinkDialog } from "./link-dialog";
 
 /** Links may carry the class "button": the mail layout draws them as a button. */
 const ButtonLink = Link.extend({
@@ -42,7 +44,7 @@ function ToolButton({
   children: ReactNode;
 }) {
   return (
-    <button
+    <Toolbar.Button
       type="button"
       aria-label={label}
       title={label}
@@ -55,31 +57,14 @@ function ToolButton({
       )}
     >
       {children}
-    </button>
+    </Toolbar.Button>
   );
 }
 
-async function setLink(editor: Editor) {
-  const previous = (editor.getAttributes("link").href as string | undefined) ?? "https://";
-  const href = window.prompt("Adresse des Links (leer lassen zum Entfernen)", previous);
-  if (href === null) {
-    return;
-  }
-  if (href.trim() === "") {
-    editor.chain().focus().extendMarkRange("link").unsetLink().run();
-    return;
-  }
-  const asButton = window.confirm("Soll der Link als Button erscheinen?");
-  const url = /^[a-z][a-z0-9+.-]*:/i.test(href.trim()) ? href.trim() : `https://${href.trim()}`;
-  editor
-    .chain()
-    .focus()
-    .extendMarkRange("link")
-    .setLink({ href: url, class: asButton ? "button" : null } as { href: string })
-    .run();
-}
-
-/** The template editor with the toolbar of the spec. */
+/**
+ * The template editor with the toolbar of the spec. The toolbar is one tab stop; the arrow keys, Home and End
+ * move between its buttons (WAI-ARIA toolbar pattern, Radix roving focus).
+ */
 export function RichTextEditor({
   value,
   onChange,
@@ -90,6 +75,7 @@ export function RichTextEditor({
   label: string;
 }) {
   const fileInput = useRef<HTMLInputElement>(null);
+  const [linkOpen, setLinkOpen] = useState(false);
   const editor = useEditor({
     extensions: [
       StarterKit.configure({ link: false, heading: { levels: [1, 2, 3] } }),
@@ -97,7 +83,13 @@ export function RichTextEditor({
       Image,
     ],
     content: value,
-    editorProps: { attributes: { "aria-label": label, class: "prose-mail min-h-48 p-3 focus:outline-none" } },
+    editorProps: {
+      attributes: {
+        "aria-label": label,
+        class:
+          "prose-mail min-h-48 p-3 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-brand-600",
+      },
+    },
     onUpdate: ({ editor: e }) => onChange(e.getHTML()),
   });
   const state = useEditorState({
@@ -135,8 +127,7 @@ export function RichTextEditor({
   };
   return (
     <div className="rounded-md border border-slate-300">
-      <div
-        role="toolbar"
+      <Toolbar.Root
         aria-label="Formatierung"
         className="flex flex-wrap gap-0.5 border-b border-slate-200 p-1"
       >
@@ -193,7 +184,7 @@ export function RichTextEditor({
         <ToolButton label="Bild hochladen" onClick={() => fileInput.current?.click()}>
           <ImageIcon className="size-4" />
         </ToolButton>
-        <ToolButton label="Link" active={state.link} onClick={() => void setLink(editor)}>
+        <ToolButton label="Link" active={state.link} onClick={() => setLinkOpen(true)}>
           <LinkIcon className="size-4" />
         </ToolButton>
         <input
@@ -205,8 +196,9 @@ export function RichTextEditor({
           aria-hidden="true"
           onChange={(e) => void onImage(e.target.files?.[0])}
         />
-      </div>
+      </Toolbar.Root>
       <EditorContent editor={editor} />
+      {linkOpen && <LinkDialog editor={editor} onClose={() => setLinkOpen(false)} />}
     </div>
   );
 }

@@ -1,6 +1,14 @@
-import type { ReactNode } from "react";
+import { type ReactNode, useEffect, useRef } from "react";
 
-/** A page with its one h1. */
+const SITE_NAME = "Kongress-Plattform";
+
+/** false until the first page has been shown: the first page keeps the browser's own focus start */
+let shownBefore = false;
+
+/**
+ * A page with its one h1. It names the browser tab after the page, and after a navigation inside the app
+ * it moves the focus to the h1, so screen readers announce the new page and Tab starts at its content.
+ */
 export function Page({
   title,
   children,
@@ -10,9 +18,27 @@ export function Page({
   children?: ReactNode;
   narrow?: boolean;
 }) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    document.title = `${title} – ${SITE_NAME}`;
+  }, [title]);
+  useEffect(() => {
+    const active = document.activeElement;
+    // a dialog that opened with the page keeps the focus
+    if (shownBefore && !active?.closest('[role="dialog"], [role="alertdialog"]')) {
+      heading.current?.focus({ preventScroll: true });
+    }
+    shownBefore = true;
+  }, []);
   return (
     <div className={narrow ? "mx-auto max-w-xl" : undefined}>
-      <h1 className="mb-6 text-2xl font-bold text-slate-900 sm:text-3xl">{title}</h1>
+      <h1
+        ref={heading}
+        tabIndex={-1}
+        className="mb-6 text-2xl font-bold text-slate-900 focus:outline-none sm:text-3xl"
+      >
+        {title}
+      </h1>
       {children}
     </div>
   );

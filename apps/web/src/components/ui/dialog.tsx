@@ -1,25 +1,32 @@
 import { XIcon } from "lucide-react";
 import { Dialog as DialogPrimitive } from "radix-ui";
-import type { ComponentProps } from "react";
+import { type ComponentProps, useState } from "react";
 import { cn } from "@/lib/utils";
 
 export const Dialog = DialogPrimitive.Root;
 export const DialogTrigger = DialogPrimitive.Trigger;
 export const DialogClose = DialogPrimitive.Close;
 
-/** A modal dialog: traps focus, closes on Escape and returns focus to the trigger (Radix). */
 const DIALOG_WIDTHS = { md: "max-w-lg", xl: "max-w-xl", "3xl": "max-w-3xl" };
 
+/**
+ * A modal dialog: traps focus and closes on Escape (Radix). On closing, focus returns to the element that had
+ * it when the dialog opened: Radix returns it only to a DialogTrigger, and most of our dialogs open from
+ * state (a table row's button, the alert system).
+ */
 export function DialogContent({
   className,
   children,
   hideClose = false,
   size = "md",
+  onCloseAutoFocus,
   ...props
 }: ComponentProps<typeof DialogPrimitive.Content> & {
   hideClose?: boolean;
   size?: keyof typeof DIALOG_WIDTHS;
 }) {
+  // read on the first render, before Radix moves the focus into the dialog
+  const [opener] = useState(() => document.activeElement);
   return (
     <DialogPrimitive.Portal>
       <DialogPrimitive.Overlay className="fixed inset-0 z-40 bg-slate-900/50" />
@@ -29,6 +36,18 @@ export function DialogContent({
           DIALOG_WIDTHS[size],
           className,
         )}
+        onCloseAutoFocus={(event) => {
+          onCloseAutoFocus?.(event);
+          if (
+            !event.defaultPrevented &&
+            opener instanceof HTMLElement &&
+            opener !== document.body &&
+            opener.isConnected
+          ) {
+            event.preventDefault();
+            opener.focus();
+          }
+        }}
         {...props}
       >
         {children}

@@ -8,16 +8,28 @@ import {
   PlayCircleIcon,
 } from "lucide-react";
 import { Button } from "@/components/ui/button";
+import { useRecordAttendance } from "@/lib/attendance";
 import type { EventView } from "@/lib/types";
+import { CalendarButton, CertificateButton } from "./event-files";
 import { OverviewCard } from "./overview-card";
 
 function WebinarLink({ event }: { event: EventView }) {
+  const recordAttendance = useRecordAttendance();
   if (!event.webinarUrl) {
     return <p className="text-sm text-slate-600">Der Link zum Webinar wird noch bekannt gegeben.</p>;
   }
   return (
     <Button asChild>
-      <a href={event.webinarUrl} target="_blank" rel="noopener noreferrer">
+      <a
+        href={event.webinarUrl}
+        target="_blank"
+        rel="noopener noreferrer"
+        onClick={() => {
+          if (event.inProgress) {
+            recordAttendance({ congressId: event.id, source: "webinar" });
+          }
+        }}
+      >
         Zum Webinar <ExternalLinkIcon aria-hidden="true" className="size-4" />
         <span className="sr-only">(öffnet in einem neuen Fenster)</span>
       </a>
@@ -66,7 +78,30 @@ function EventActions({ event, onCancel }: { event: EventView; onCancel: (event:
   );
 }
 
-export function EventCard({ event, onCancel }: { event: EventView; onCancel: (event: EventView) => void }) {
+/** Files of the event: the calendar for participants of a coming or running event, the confirmation once attended. */
+function EventFiles({ event, attended }: { event: EventView; attended: boolean }) {
+  const calendar = event.currentUserParticipating && !event.inPast;
+  if (!calendar && !attended) {
+    return null;
+  }
+  return (
+    <div className="mt-3 flex flex-wrap gap-2 border-t border-slate-200 pt-3">
+      {calendar && <CalendarButton congressId={event.id} title={event.title} />}
+      {attended && <CertificateButton congressId={event.id} title={event.title} />}
+    </div>
+  );
+}
+
+export function EventCard({
+  event,
+  onCancel,
+  attended = false,
+}: {
+  event: EventView;
+  onCancel: (event: EventView) => void;
+  /** the visitor's attendance is recorded for at least one day */
+  attended?: boolean;
+}) {
   return (
     <OverviewCard
       headingId={`event-${event.id}`}
@@ -92,7 +127,12 @@ export function EventCard({ event, onCancel }: { event: EventView; onCancel: (ev
           )}
         </p>
       }
-      actions={<EventActions event={event} onCancel={onCancel} />}
+      actions={
+        <>
+          <EventActions event={event} onCancel={onCancel} />
+          <EventFiles event={event} attended={attended} />
+        </>
+      }
     />
   );
 }

@@ -2,7 +2,16 @@ import type { PlayableDay } from "@/lib/types";
 import { VideoPlayer } from "./video-player";
 
 /** The days of an event or package, each with its videos. */
-export function VideoDays({ days, emptyText }: { days: PlayableDay[]; emptyText: string }) {
+export function VideoDays({
+  days,
+  emptyText,
+  onPlay,
+}: {
+  days: PlayableDay[];
+  emptyText: string;
+  /** a video started (after the consent click) */
+  onPlay?: () => void;
+}) {
   if (days.length === 0) {
     return <p className="text-slate-700">{emptyText}</p>;
   }
@@ -22,7 +31,11 @@ export function VideoDays({ days, emptyText }: { days: PlayableDay[]; emptyText:
               {day.videos.map((video, videoIndex) => (
                 // biome-ignore lint/suspicious/noArrayIndexKey: the same video may appear twice in a day
                 <li key={videoIndex} className="flex flex-col gap-2">
-                  <VideoPlayer video={video} label={video.comment || `Video ${videoIndex + 1}`} />
+                  <VideoPlayer
+                    video={video}
+                    label={video.comment || `Video ${videoIndex + 1}`}
+                    onPlay={onPlay}
+                  />
                   {video.comment && <p className="text-sm text-slate-700">{video.comment}</p>}
                 </li>
               ))}

@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { PlayIcon } from "lucide-react";
-import { useState, useSyncExternalStore } from "react";
+import { useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { trpc } from "@/lib/trpc";
 
 const CONSENT_KEY = "video-consent";
@@ -31,9 +31,25 @@ export interface PlayerVideo {
  * A privacy-friendly video: until the visitor agrees, only a placeholder with title and thumbnail from our
  * own server is shown and nothing is requested from the video host. The player then runs with `dnt=1`.
  */
-export function VideoPlayer({ video, label }: { video: PlayerVideo; label: string }) {
+export function VideoPlayer({
+  video,
+  label,
+  onPlay,
+}: {
+  video: PlayerVideo;
+  label: string;
+  /** after the consent click, when the player starts (records attendance) */
+  onPlay?: () => void;
+}) {
   const agreed = useSyncExternalStore(consent.subscribe, consent.get);
   const [started, setStarted] = useState(false);
+  const player = useRef<HTMLIFrameElement>(null);
+  // the player replaces the button that had the focus: keyboard users continue in the player
+  useEffect(() => {
+    if (started) {
+      player.current?.focus();
+    }
+  }, [started]);
   const preview = useQuery({
     ...trpc.video.preview.queryOptions({ url: video.url }),
     enabled: video.embedUrl !== null,
@@ -48,6 +64,7 @@ export function VideoPlayer({ video, label }: { video: PlayerVideo; label: strin
         Dieses Video kann hier nicht abgespielt werden.{" "}
         <a href={video.url} target="_blank" rel="noopener noreferrer" className="underline">
           Video öffnen
+          <span className="sr-only"> (öffnet in einem neuen Fenster)</span>
         </a>
       </p>
     );
@@ -56,6 +73,7 @@ export function VideoPlayer({ video, label }: { video: PlayerVideo; label: strin
     return (
       <div className="aspect-video w-full overflow-hidden rounded-md bg-black">
         <iframe
+          ref={player}
           src={`${video.embedUrl}&autoplay=1`}
           title={title}
           className="h-full w-full"
@@ -68,8 +86,9 @@ export function VideoPlayer({ video, label }: { video: PlayerVideo; label: strin
   const thumbnail = preview.data?.thumbnailUrl;
   return (
     <div className="relative aspect-video w-full overflow-hidden rounded-md bg-slate-800 text-white">
+      {/* dimmed so that white text stays readable (4.5:1) even on a white picture */}
       {thumbnail && (
-        <img src={thumbnail} alt="" className="absolute inset-0 h-full w-full object-cover opacity-60" />
+        <img src={thumbnail} alt="" className="absolute inset-0 h-full w-full object-cover opacity-30" />
       )}
       <div className="relative flex h-full flex-col items-center justify-center gap-3 p-4 text-center">
         <p className="font-semibold drop-shadow">{title}</p>
@@ -78,6 +97,7 @@ export function VideoPlayer({ video, label }: { video: PlayerVideo; label: strin
           onClick={() => {
             consent.give();
             setStarted(true);
+            onPlay?.();
           }}
           className="inline-flex items-center gap-2 rounded-full bg-white px-5 py-2.5 font-semibold text-slate-900 shadow hover:bg-slate-100"
         >

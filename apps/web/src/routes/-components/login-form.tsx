@@ -2,7 +2,7 @@ import { MSG } from "@app/shared";
 import { useMutation } from "@tanstack/react-query";
 import { Link, useNavigate } from "@tanstack/react-router";
 import { TRPCClientError } from "@trpc/client";
-import { type FormEvent, useState } from "react";
+import { type FormEvent, lazy, Suspense, useState } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Card, CardTitle } from "@/components/ui/card";
@@ -12,7 +12,11 @@ import { alerts, errorBody } from "@/lib/alerts";
 import { session } from "@/lib/auth";
 import { authSchema, useZodForm } from "@/lib/form";
 import { afterLoginTarget } from "@/lib/guards";
+import type { IssuedSession } from "@/lib/session/session-manager";
 import { trpc } from "@/lib/trpc";
+
+// only admins with two-factor login see the second step: it loads when the server asks for it
+const TwoFactorStep = lazy(() => import("./two-factor-step").then((m) => ({ default: m.TwoFactorStep })));
 
 interface Props {
   congressId?: string | undefined;
@@ -24,8 +28,15 @@ export function LoginForm({ congressId, showVideo, redirectTo }: Props) {
   const navigate = useNavigate();
   const form = useZodForm(authSchema("ZLoginInput"), { email: "", password: "" });
   const [failure, setFailure] = useState<{ detail: string; unconfirmed: boolean } | null>(null);
+  /** set when the password was right and the account asks for its second factor */
+  const [challenge, setChallenge] = useState<string | null>(null);
   const login = useMutation(trpc.auth.login.mutationOptions());
   const resend = useMutation(trpc.auth.resendConfirmation.mutationOptions());
+
+  const signedIn = async (result: IssuedSession) => {
+    session.signIn(result);
+    await navigate({ href: afterLoginTarget({ congressId, showVideo }, redirectTo) });
+  };
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
@@ -36,8 +47,11 @@ export function LoginForm({ congressId, showVideo, redirectTo }: Props) {
     setFailure(null);
     try {
       const result = await login.mutateAsync(input);
-      session.signIn(result);
-      await navigate({ href: afterLoginTarget({ congressId, showVideo }, redirectTo) });
+      if ("challenge" in result) {
+        setChallenge(result.challenge);
+        return;
+      }
+      await signedIn(result);
     } catch (error) {
       const body = errorBody(error);
       const unconfirmed = error instanceof TRPCClientError && body.title === MSG.emailNotConfirmedTitle;
@@ -55,49 +69,63 @@ export function LoginForm({ congressId, showVideo, redirectTo }: Props) {
   return (
     <Card aria-labelledby="login-title">
       <CardTitle id="login-title">Ich habe bereits ein Konto</CardTitle>
-      {/* Enter in any field submits the form */}
-      <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
-        <FormField label="E-Mail" error={form.errors.email}>
-          <Input
-            type="email"
-            autoComplete="username"
-            value={form.values.email}
-            onChange={(e) => form.set("email", e.target.value)}
+      {challenge ? (
+        <Suspense fallback={<p role="status">Wird geladen …</p>}>
+          <TwoFactorStep
+            challenge={challenge}
+            onSignedIn={signedIn}
+            onRestart={(detail) => {
+              setChallenge(null);
+              form.set("password", "");
+              setFailure(detail ? { detail, unconfirmed: false } : null);
+            }}
           />
-        </FormField>
-        <FormField label="Passwort" error={form.errors.password}>
-          <Input
-            type="password"
-            autoComplete="current-password"
-            value={form.values.password}
-            onChange={(e) => form.set("password", e.target.value)}
-          />
-        </FormField>
-        {failure && (
-          <Alert mode="error" role="alert">
-            <p>{failure.detail}</p>
-            {failure.unconfirmed && (
-              <Button
-                variant="link"
-                size="inline"
-                onClick={onResend}
-                disabled={resend.isPending}
-                className="mt-1"
-              >
-                Bestätigungs-E-Mail erneut senden
-              </Button>
-            )}
-          </Alert>
-        )}
-        <div className="flex flex-wrap items-center justify-between gap-3">
-          <Button type="submit" disabled={login.isPending}>
-            {login.isPending ? "Anmeldung läuft …" : "Anmelden"}
-          </Button>
-          <Link to="/forgot-password" className="text-sm text-brand-700 underline underline-offset-4">
-            Passwort vergessen?
-          </Link>
-        </div>
-      </form>
+        </Suspense>
+      ) : (
+        /* Enter in any field submits the form */
+        <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
+          <FormField label="E-Mail" error={form.errors.email}>
+            <Input
+              type="email"
+              autoComplete="username"
+              value={form.values.email}
+              onChange={(e) => form.set("email", e.target.value)}
+            />
+          </FormField>
+          <FormField label="Passwort" error={form.errors.password}>
+            <Input
+              type="password"
+              autoComplete="current-password"
+              value={form.values.password}
+              onChange={(e) => form.set("password", e.target.value)}
+            />
+          </FormField>
+          {failure && (
+            <Alert mode="error" role="alert">
+              <p>{failure.detail}</p>
+              {failure.unconfirmed && (
+                <Button
+                  variant="link"
+                  size="inline"
+                  onClick={onResend}
+                  disabled={resend.isPending}
+                  className="mt-1"
+                >
+                  Bestätigungs-E-Mail erneut senden
+                </Button>
+              )}
+            </Alert>
+          )}
+          <div className="flex flex-wrap items-center justify-between gap-3">
+            <Button type="submit" disabled={login.isPending}>
+              {login.isPending ? "Anmeldung läuft …" : "Anmelden"}
+            </Button>
+            <Link to="/forgot-password" className="text-sm text-brand-700 underline underline-offset-4">
+              Passwort vergessen?
+            </Link>
+          </div>
+        </form>
+      )}
     </Card>
   );
 }

@@ -81,6 +81,7 @@ export function RegisterForm({ congressId, showVideo }: Props) {
           Ich habe die{" "}
           <a href="/datenschutz" target="_blank" rel="noopener" className="text-brand-700 underline">
             Datenschutzerklärung
+            <span className="sr-only"> (öffnet in einem neuen Fenster)</span>
           </a>{" "}
           zur Kenntnis genommen.
         </CheckboxField>

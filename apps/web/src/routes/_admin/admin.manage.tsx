@@ -2,18 +2,23 @@ import { createFileRoute, useNavigate } from "@tanstack/react-router";
 import { Page } from "@/components/layout/page";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { oneOf } from "@/lib/search";
+import { AuditTab } from "./-components/audit-tab";
 import { ContentsTab } from "./-components/contents-tab";
+import { DashboardTab } from "./-components/dashboard-tab";
 import { EventsTab } from "./-components/events-tab";
 import { KnowledgeTab } from "./-components/knowledge-tab";
 import { LegalPagesTab } from "./-components/legal-pages-tab";
+import { MailOutboxTab } from "./-components/mail-outbox-tab";
 import { MailTemplatesTab } from "./-components/mail-templates-tab";
 import { OrdersTab } from "./-components/orders-tab";
 import { PackagesTab } from "./-components/packages-tab";
+import { TwoFactorPanel } from "./-components/two-factor/two-factor-panel";
 import { UsersTab } from "./-components/users-tab";
 
 // The search schema uses only the tab names: anything the route options reference is loaded with the
 // route tree by every visitor, so the tab components must stay out of it (they load with the page).
 const TAB_VALUES = [
+  "dashboard",
   "events",
   "packages",
   "package-orders",
@@ -22,11 +27,14 @@ const TAB_VALUES = [
   "contents",
   "mail-templates",
   "legal-pages",
+  "mail-outbox",
+  "audit",
   "knowledge",
 ] as const;
 type TabValue = (typeof TAB_VALUES)[number];
 
 const TABS: { value: TabValue; label: string; content: React.ReactNode }[] = [
+  { value: "dashboard", label: "Übersicht", content: <DashboardTab /> },
   { value: "events", label: "Veranstaltungen", content: <EventsTab /> },
   { value: "packages", label: "Kongresspakete", content: <PackagesTab /> },
   { value: "package-orders", label: "Paketbestellungen", content: <OrdersTab kind="package" /> },
@@ -35,21 +43,24 @@ const TABS: { value: TabValue; label: string; content: React.ReactNode }[] = [
   { value: "contents", label: "Videoinhalte", content: <ContentsTab /> },
   { value: "mail-templates", label: "E-Mail-Templates", content: <MailTemplatesTab /> },
   { value: "legal-pages", label: "Rechtliche Seiten", content: <LegalPagesTab /> },
+  { value: "mail-outbox", label: "E-Mail-Versand", content: <MailOutboxTab /> },
+  { value: "audit", label: "Protokoll", content: <AuditTab /> },
   { value: "knowledge", label: "Wissensdatenbank", content: <KnowledgeTab /> },
 ];
 
 export const Route = createFileRoute("/_admin/admin/manage")({
   validateSearch: (search: Record<string, unknown>): { tab?: TabValue | undefined } => ({
-    tab: oneOf(search.tab, TAB_VALUES, "events"),
+    tab: oneOf(search.tab, TAB_VALUES, "dashboard"),
   }),
   component: AdminManage,
 });
 
 function AdminManage() {
-  const { tab = "events" } = Route.useSearch();
+  const { tab = "dashboard" } = Route.useSearch();
   const navigate = useNavigate({ from: Route.fullPath });
   return (
     <Page title="Administration">
+      <TwoFactorPanel />
       <Tabs
         value={tab}
         onValueChange={(value) => void navigate({ search: { tab: value as TabValue }, replace: true })}

@@ -7,6 +7,7 @@ import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { VideoDays } from "@/components/visitor/video-days";
 import { alerts } from "@/lib/alerts";
+import { useRecordAttendance } from "@/lib/attendance";
 import { trpc } from "@/lib/trpc";
 
 export const Route = createFileRoute("/_user/congress-package/$congressPackageId")({
@@ -28,6 +29,7 @@ function Crosssell({ description, link }: { description: string; link: string | 
           ) : (
             <a href={link} target="_blank" rel="noopener noreferrer">
               Mehr erfahren
+              <span className="sr-only"> (öffnet in einem neuen Fenster)</span>
             </a>
           )}
         </Button>
@@ -39,6 +41,7 @@ function Crosssell({ description, link }: { description: string; link: string | 
 function PackagePage() {
   const { congressPackageId } = Route.useParams();
   const navigate = useNavigate();
+  const recordAttendance = useRecordAttendance();
   const page = useQuery({
     ...trpc.packages.page.queryOptions({ packageId: Number(congressPackageId) }),
     retry: false,
@@ -93,6 +96,7 @@ function PackagePage() {
         <VideoDays
           days={pkg.contents}
           emptyText="Für dieses Kongresspaket sind noch keine Videos eingestellt."
+          onPlay={() => recordAttendance({ congressId: pkg.congress.id, packageId: pkg.id, source: "video" })}
         />
       )}
       {pkg.crosssell && <Crosssell description={pkg.crosssell.description} link={pkg.crosssell.link} />}

@@ -5,6 +5,7 @@ import { useEffect } from "react";
 import { Page } from "@/components/layout/page";
 import { VideoDays } from "@/components/visitor/video-days";
 import { alerts, errorBody, errorReason } from "@/lib/alerts";
+import { useRecordAttendance } from "@/lib/attendance";
 import { trpc } from "@/lib/trpc";
 
 export const Route = createFileRoute("/_user/congress/$congressId")({ component: CongressContent });
@@ -12,6 +13,7 @@ export const Route = createFileRoute("/_user/congress/$congressId")({ component:
 function CongressContent() {
   const { congressId } = Route.useParams();
   const navigate = useNavigate();
+  const recordAttendance = useRecordAttendance();
   const content = useQuery({
     ...trpc.congress.content.queryOptions({ congressId: Number(congressId) }),
     retry: false,
@@ -50,6 +52,7 @@ function CongressContent() {
       <VideoDays
         days={data.days}
         emptyText="Für diese Veranstaltung sind noch keine Videos freigeschaltet."
+        onPlay={() => recordAttendance({ congressId: data.congress.id, source: "video" })}
       />
     </Page>
   );

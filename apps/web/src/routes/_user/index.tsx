@@ -67,6 +67,12 @@ function Overview() {
   useCheckoutReturn();
   const queryClient = useQueryClient();
   const overview = useQuery(trpc.congress.overview.queryOptions());
+  // only visitors who may have attended something ask for their attendance
+  const mayHaveAttended = Boolean(
+    overview.data?.events.some((e) => e.currentUserParticipating && !e.inFuture),
+  );
+  const attendance = useQuery({ ...trpc.attendance.mine.queryOptions(), enabled: mayHaveAttended });
+  const attended = new Set(attendance.data?.map((a) => a.congressId));
   const cancel = useMutation(
     trpc.participation.cancel.mutationOptions({
       onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.congress.overview.queryKey() }),
@@ -124,7 +130,7 @@ function Overview() {
         {overview.data && overview.data.events.length > 0 && (
           <div className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
             {overview.data.events.map((event) => (
-              <EventCard key={event.id} event={event} onCancel={onCancel} />
+              <EventCard key={event.id} event={event} onCancel={onCancel} attended={attended.has(event.id)} />
             ))}
           </div>
         )}

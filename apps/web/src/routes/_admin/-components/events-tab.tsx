@@ -14,6 +14,7 @@ import {
   yesNo,
 } from "@/components/admin/admin-kit";
 import { DateRangeField, type IsoRange } from "@/components/admin/date-range-field";
+import { ExportButtons } from "@/components/admin/export-buttons";
 import { PictureField } from "@/components/admin/picture-field";
 import { Button } from "@/components/ui/button";
 import { Checkbox } from "@/components/ui/checkbox";
@@ -208,6 +209,15 @@ export function EventsTab() {
           { header: "Zeitraum", cell: (e) => formatEventDates(e.firstDay, e.lastDay) },
           { header: "Sichtbar", cell: (e) => yesNo(e.visible) },
           { header: "Teilnahmen", cell: (e) => e.participationCount },
+          {
+            header: "Teilnehmende exportieren",
+            cell: (e) => (
+              <ExportButtons
+                path={`/api/admin/exports/participants/${e.id}`}
+                what={`Teilnehmende von ${e.title}`}
+              />
+            ),
+          },
           {
             header: "Aktionen",
             cell: (e) => (

@@ -3,6 +3,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tansta
 import { PlusIcon, XIcon } from "lucide-react";
 import { type FormEvent, useState } from "react";
 import { DataTable, LoadError, PAGE_SIZE, Pager, useDebounced } from "@/components/admin/admin-kit";
+import { ExportButtons } from "@/components/admin/export-buttons";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogTitle } from "@/components/ui/dialog";
 import { FormField } from "@/components/ui/form-field";
@@ -210,9 +211,16 @@ export function OrdersTab({ kind }: { kind: OrderKind }) {
             }}
           />
         </FormField>
-        <Button onClick={() => setCreating(true)}>
-          <PlusIcon aria-hidden="true" className="size-4" /> Bestellung anlegen
-        </Button>
+        <div className="flex flex-wrap items-center gap-3">
+          <ExportButtons
+            path={`/api/admin/exports/${kind}-orders`}
+            query={{ search: search.trim() }}
+            what={label}
+          />
+          <Button onClick={() => setCreating(true)}>
+            <PlusIcon aria-hidden="true" className="size-4" /> Bestellung anlegen
+          </Button>
+        </div>
       </div>
       <DataTable
         label={label}

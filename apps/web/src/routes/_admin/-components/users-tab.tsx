@@ -1,4 +1,4 @@
-import { formatGermanDateTime, MSG, type TUserUpdateInput } from "@app/shared";
+import { formatGermanDate, formatGermanDateTime, MSG, type TUserUpdateInput } from "@app/shared";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useState } from "react";
 import {
@@ -10,6 +10,7 @@ import {
   useDebounced,
   yesNo,
 } from "@/components/admin/admin-kit";
+import { ExportButtons } from "@/components/admin/export-buttons";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogFooter, DialogTitle } from "@/components/ui/dialog";
 import { FormField, InlineField } from "@/components/ui/form-field";
@@ -28,7 +29,7 @@ function UserDialog({ id, onClose }: { id: number; onClose: () => void }) {
   const [form, setForm] = useState<TUserUpdateInput | null>(null);
   useEffect(() => {
     if (user.data && !form) {
-      const { participations: _p, ...fields } = user.data;
+      const { participations: _p, attendance: _a, ...fields } = user.data;
       setForm(fields);
     }
   }, [user.data, form]);
@@ -89,6 +90,25 @@ function UserDialog({ id, onClose }: { id: number; onClose: () => void }) {
                 </ul>
               ) : (
                 <p className="text-sm text-slate-600">Keine Teilnahmen.</p>
+              )}
+            </section>
+            <section aria-labelledby="user-attendance">
+              <h3 id="user-attendance" className="mb-2 text-sm font-semibold">
+                Anwesenheit
+              </h3>
+              {user.data?.attendance.length ? (
+                <ul className="list-disc pl-5 text-sm">
+                  {user.data.attendance.map((a) => (
+                    <li key={a.congressId}>
+                      {a.title}: {a.days.map(formatGermanDate).join(", ")}{" "}
+                      <span className="text-slate-600">
+                        ({a.days.length === 1 ? "1 Tag" : `${a.days.length} Tage`})
+                      </span>
+                    </li>
+                  ))}
+                </ul>
+              ) : (
+                <p className="text-sm text-slate-600">Keine Anwesenheit erfasst.</p>
               )}
             </section>
             <DialogFooter>
@@ -171,6 +191,13 @@ export function UsersTab() {
             }}
           />
         </FormField>
+      </div>
+      <div className="mb-3 flex justify-end">
+        <ExportButtons
+          path="/api/admin/exports/users"
+          query={{ name: name.trim(), email: email.trim() }}
+          what="Benutzer:innen"
+        />
       </div>
       <DataTable
         label="Benutzer:innen"

@@ -1,0 +1,85 @@
+import { ZOrderListInput, ZUserListInput } from "@app/shared";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { z } from "zod";
+import {
+  type NamedExport,
+  packageOrdersExport,
+  participantsExport,
+  ticketOrdersExport,
+  usersExport,
+} from "../services/exports/sources";
+import {
+  CONTENT_TYPES,
+  EXPORT_FORMATS,
+  type ExportFormat,
+  exportStream,
+} from "../services/exports/table-file";
+import type { RestRoute } from "./adapter";
+
+const ZFormat = z.object({
+  format: z.enum(EXPORT_FORMATS, { error: "Unbekanntes Dateiformat: bitte csv oder xlsx." }),
+});
+const ZParticipantsParams = ZFormat.extend({
+  congressId: z.coerce.number().int().min(1).max(2_147_483_647),
+});
+/** the order tables' search, without the page (an export has every matching row) */
+const ZOrderExportQuery = ZOrderListInput.pick({ search: true });
+const ZUserExportQuery = ZUserListInput.pick({ name: true, email: true });
+
+const formatOf = (req: FastifyRequest): ExportFormat => ZFormat.parse(req.params).format;
+
+/** Sends the export as a download; the rows stream from the database while the file goes out. */
+function download<Row>(reply: FastifyReply, file: NamedExport<Row>, format: ExportFormat) {
+  reply
+    .header("content-type", CONTENT_TYPES[format])
+    .header("content-disposition", `attachment; filename="${file.fileName}"`)
+    // personal data: never kept by a browser or proxy cache
+    .header("cache-control", "no-store");
+  return exportStream(file, format);
+}
+
+/**
+ * The admin's exports (CSV or XLSX): participants of an event, package and ticket orders, users. Each
+ * checks the admin (account still active and ROLE_ADMIN) before it reads anything.
+ */
+export const exportRestRoutes: RestRoute[] = [
+  {
+    method: "GET",
+    url: "/admin/exports/participants/:congressId.:format",
+    handler: async (caller, req, reply, ctx) => {
+      await caller.admin.check();
+      const { congressId, format } = ZParticipantsParams.parse(req.params);
+      return download(reply, await participantsExport(ctx.db, congressId, format), format);
+    },
+  },
+  {
+    method: "GET",
+    url: "/admin/exports/package-orders.:format",
+    handler: async (caller, req, reply, ctx) => {
+      await caller.admin.check();
+      const format = formatOf(req);
+      const input = ZOrderExportQuery.parse(req.query);
+      return download(reply, packageOrdersExport(ctx.db, input, format), format);
+    },
+  },
+  {
+    method: "GET",
+    url: "/admin/exports/ticket-orders.:format",
+    handler: async (caller, req, reply, ctx) => {
+      await caller.admin.check();
+      const format = formatOf(req);
+      const input = ZOrderExportQuery.parse(req.query);
+      return download(reply, ticketOrdersExport(ctx.db, input, format), format);
+    },
+  },
+  {
+    method: "GET",
+    url: "/admin/exports/users.:format",
+    handler: async (caller, req, reply, ctx) => {
+      await caller.admin.check();
+      const format = formatOf(req);
+      const input = ZUserExportQuery.parse(req.query);
+      return download(reply, usersExport(ctx.db, input, format), format);
+    },
+  },
+];

@@ -1,0 +1,23 @@
+import { TWO_FACTOR_MSG, ZTwoFactorCodeInput } from "@app/shared";
+import {
+  beginTwoFactorSetup,
+  disableTwoFactor,
+  enableTwoFactor,
+  twoFactorStatus,
+} from "../services/auth/two-factor-setup";
+import { adminProcedure, router } from "../trpc/init";
+
+/** The signed-in admin's own two-factor login (authenticator app and recovery codes). */
+export const twoFactorRouter = router({
+  status: adminProcedure.query(({ ctx }) => twoFactorStatus(ctx, ctx.user.id)),
+  /** a new secret with its QR code (an SVG data URL); active only after `enable` */
+  begin: adminProcedure.mutation(({ ctx }) => beginTwoFactorSetup(ctx, ctx.user.id)),
+  /** the ten recovery codes, shown this once */
+  enable: adminProcedure.input(ZTwoFactorCodeInput).mutation(async ({ ctx, input }) => ({
+    ...(await enableTwoFactor(ctx, ctx.user.id, input.code)),
+    detail: TWO_FACTOR_MSG.enabled,
+  })),
+  disable: adminProcedure
+    .input(ZTwoFactorCodeInput)
+    .mutation(({ ctx, input }) => disableTwoFactor(ctx, ctx.user.id, input.code)),
+});

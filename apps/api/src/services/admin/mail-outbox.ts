@@ -1,0 +1,97 @@
+import { type Db, schema } from "@app/db";
+import { MAIL_CATALOGUE, type MailName } from "@app/mail";
+import {
+  MAIL_MAX_ATTEMPTS,
+  MAIL_OUTBOX_PAGE_SIZE,
+  MAIL_STATUS_LABELS,
+  type MailStatus,
+  MSG_OUTBOX,
+  type ZMailOutboxListInput,
+} from "@app/shared";
+import { and, desc, eq, type SQL } from "drizzle-orm";
+import type { z } from "zod";
+import { AppError } from "../../lib/app-error";
+import { maskEmails, maskText } from "../../lib/log-privacy";
+import { boundedCount } from "../../lib/paging";
+import type { Context } from "../../trpc/context";
+import { adminActor, recordAudit } from "./audit";
+
+const { mailOutbox } = schema;
+
+/**
+ * One page of the outbox, newest first. Recipients and errors are masked like log lines (only the
+ * domain of an address is shown): the table is for delivery problems, not for reading who got what.
+ */
+export async function listOutbox(db: Db, input: z.output<typeof ZMailOutboxListInput>) {
+  const filters: SQL[] = [];
+  if (input.status) {
+    filters.push(eq(mailOutbox.status, input.status));
+  }
+  if (input.template) {
+    filters.push(eq(mailOutbox.templateName, input.template));
+  }
+  const where = filters.length > 0 ? and(...filters) : undefined;
+  const offset = (input.page - 1) * MAIL_OUTBOX_PAGE_SIZE;
+  const { total, exact } = await boundedCount(db, mailOutbox, where, offset);
+  const rows = await db
+    .select({
+      id: mailOutbox.id,
+      templateName: mailOutbox.templateName,
+      toEmail: mailOutbox.toEmail,
+      status: mailOutbox.status,
+      attempts: mailOutbox.attempts,
+      lastError: mailOutbox.lastError,
+      createdAt: mailOutbox.createdAt,
+      sentAt: mailOutbox.sentAt,
+    })
+    .from(mailOutbox)
+    .where(where)
+    .orderBy(desc(mailOutbox.createdAt), desc(mailOutbox.id))
+    .limit(MAIL_OUTBOX_PAGE_SIZE)
+    .offset(offset);
+  const items = rows.map(({ toEmail, lastError, ...row }) => ({
+    ...row,
+    recipient: maskEmails(toEmail),
+    templateDescription: MAIL_CATALOGUE[row.templateName as MailName]?.description ?? row.templateName,
+    statusLabel: MAIL_STATUS_LABELS[row.status as MailStatus] ?? row.status,
+    lastError: lastError === null ? null : maskText(lastError),
+  }));
+  return {
+    items,
+    total,
+    totalExact: exact,
+    page: input.page,
+    pageSize: MAIL_OUTBOX_PAGE_SIZE,
+    maxAttempts: MAIL_MAX_ATTEMPTS,
+  };
+}
+
+/** Puts a failed mail back in the queue with its attempts reset and starts its delivery at once. */
+export async function resendMail(ctx: Pick<Context, "db" | "mail"> & { user: { id: number } }, id: number) {
+  await ctx.db.transaction(async (tx) => {
+    const [mail] = await tx
+      .select({ status: mailOutbox.status, attempts: mailOutbox.attempts })
+      .from(mailOutbox)
+      .where(eq(mailOutbox.id, id))
+      .for("update");
+    if (!mail) {
+      throw new AppError("NOT_FOUND", `mail ${id}`, MSG_OUTBOX.notFound);
+    }
+    if (mail.status !== "failed") {
+      throw new AppError("CONFLICT", `mail ${id} is ${mail.status}`, MSG_OUTBOX.onlyFailed);
+    }
+    await tx
+      .update(mailOutbox)
+      .set({ status: "queued", attempts: 0, lastError: null })
+      .where(eq(mailOutbox.id, id));
+    await recordAudit(tx, {
+      actor: adminActor(ctx.user.id),
+      action: "mail.resend",
+      entity: "mail",
+      entityId: id,
+      changes: { status: ["failed", "queued"], attempts: [mail.attempts, 0] },
+    });
+  });
+  await ctx.mail.dispatch([id]);
+  return { id, status: "queued" as const };
+}

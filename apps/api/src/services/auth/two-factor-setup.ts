@@ -1,0 +1,141 @@
+import { schema } from "@app/db";
+import { TWO_FACTOR_MSG } from "@app/shared";
+import { and, count, eq, isNull } from "drizzle-orm";
+import QRCode from "qrcode";
+import { AppError } from "../../lib/app-error";
+import { ensureNotLimited, hit, LIMITS } from "../../lib/rate-limit";
+import type { Context } from "../../trpc/context";
+import {
+  acceptSecondFactor,
+  acceptTotp,
+  newRecoveryCodes,
+  newTotpSecret,
+  storeRecoveryCodes,
+  totpFor,
+} from "./totp";
+
+type Ctx = Pick<Context, "db">;
+const { users, recoveryCodes } = schema;
+
+export interface TwoFactorStatus {
+  enabled: boolean;
+  enabledAt: Date | null;
+  recoveryCodesLeft: number;
+}
+
+export async function twoFactorStatus(ctx: Ctx, userId: number): Promise<TwoFactorStatus> {
+  const [[user], [codes]] = await Promise.all([
+    ctx.db.select({ enabledAt: users.totpEnabledAt }).from(users).where(eq(users.id, userId)),
+    ctx.db
+      .select({ n: count() })
+      .from(recoveryCodes)
+      .where(and(eq(recoveryCodes.userId, userId), isNull(recoveryCodes.usedAt))),
+  ]);
+  const enabledAt = user?.enabledAt ?? null;
+  return { enabled: enabledAt !== null, enabledAt, recoveryCodesLeft: enabledAt ? (codes?.n ?? 0) : 0 };
+}
+
+async function account(ctx: Ctx, userId: number) {
+  const [user] = await ctx.db
+    .select({
+      id: users.id,
+      email: users.email,
+      totpSecret: users.totpSecret,
+      enabledAt: users.totpEnabledAt,
+    })
+    .from(users)
+    .where(eq(users.id, userId));
+  if (!user) {
+    throw new AppError("NOT_FOUND", `user ${userId} missing`);
+  }
+  return user;
+}
+
+/**
+ * Starts (or restarts) the setup: a new secret is stored, not yet active. The QR code is an SVG rendered
+ * here, so the web app needs no QR library and shows it as an image.
+ */
+export async function beginTwoFactorSetup(ctx: Ctx, userId: number) {
+  const user = await account(ctx, userId);
+  if (user.enabledAt) {
+    throw new AppError("CONFLICT", "two-factor already enabled", TWO_FACTOR_MSG.alreadyEnabled);
+  }
+  const secret = newTotpSecret();
+  await ctx.db
+    .update(users)
+    .set({ totpSecret: secret })
+    .where(and(eq(users.id, userId), isNull(users.totpEnabledAt)));
+  const uri = totpFor(secret, user.email).toString();
+  const svg = await QRCode.toString(uri, { type: "svg", errorCorrectionLevel: "M", margin: 2 });
+  return { secret, uri, qrCode: `data:image/svg+xml;base64,${Buffer.from(svg).toString("base64")}` };
+}
+
+/** Wrong codes of the setup and of switching off count per account, like wrong passwords. */
+async function limited<T>(ctx: Ctx, userId: number, attempt: () => Promise<T | null>): Promise<T> {
+  const key = `two-factor:account:${userId}`;
+  await ensureNotLimited(ctx.db, [[key, LIMITS.loginFailuresPerAccount]]);
+  const result = await attempt();
+  if (result === null) {
+    await hit(ctx.db, key, LIMITS.loginFailuresPerAccount);
+    throw new AppError(
+      "BAD_REQUEST",
+      "two-factor code refused",
+      TWO_FACTOR_MSG.codeInvalid,
+      TWO_FACTOR_MSG.codeInvalidTitle,
+    );
+  }
+  return result;
+}
+
+/** Activates the stored secret with a current code of it and hands out the recovery codes, once. */
+export async function enableTwoFactor(
+  ctx: Ctx,
+  userId: number,
+  code: string,
+): Promise<{ recoveryCodes: string[] }> {
+  const user = await account(ctx, userId);
+  if (user.enabledAt) {
+    throw new AppError("CONFLICT", "two-factor already enabled", TWO_FACTOR_MSG.alreadyEnabled);
+  }
+  const secret = user.totpSecret;
+  if (!secret) {
+    throw new AppError("BAD_REQUEST", "two-factor setup not started", TWO_FACTOR_MSG.setupNotStarted);
+  }
+  return limited(ctx, userId, async () => {
+    if (!(await acceptTotp(ctx.db, userId, secret, code))) {
+      return null;
+    }
+    const codes = newRecoveryCodes();
+    await ctx.db.transaction(async (tx) => {
+      // the secret must still be the one the code was checked against (a second setup tab may have replaced it)
+      const [enabled] = await tx
+        .update(users)
+        .set({ totpEnabledAt: new Date() })
+        .where(and(eq(users.id, userId), eq(users.totpSecret, secret), isNull(users.totpEnabledAt)))
+        .returning({ id: users.id });
+      if (!enabled) {
+        throw new AppError("CONFLICT", "two-factor secret changed", TWO_FACTOR_MSG.setupNotStarted);
+      }
+      await storeRecoveryCodes(tx, userId, codes);
+    });
+    return { recoveryCodes: codes };
+  });
+}
+
+/** Switches two-factor login off; needs a current code (or an unused recovery code, for a lost phone). */
+export async function disableTwoFactor(ctx: Ctx, userId: number, code: string): Promise<{ detail: string }> {
+  const user = await account(ctx, userId);
+  if (!user.enabledAt) {
+    throw new AppError("BAD_REQUEST", "two-factor not enabled", TWO_FACTOR_MSG.notEnabled);
+  }
+  return limited(ctx, userId, async () => {
+    if (!(await acceptSecondFactor(ctx.db, user, code))) {
+      return null;
+    }
+    await ctx.db.transaction(async (tx) => {
+      await tx.update(users).set({ totpSecret: null, totpEnabledAt: null }).where(eq(users.id, userId));
+      await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
+    });
+    return { detail: TWO_FACTOR_MSG.disabled };
+  });
+}

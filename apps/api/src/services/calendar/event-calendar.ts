@@ -1,0 +1,85 @@
+import { type DbOrTx, schema } from "@app/db";
+import { addDays, berlinDate, type IsoDate, MSG, WEBINAR_CALENDAR_MINUTES } from "@app/shared";
+import { eq } from "drizzle-orm";
+import { AppError } from "../../lib/app-error";
+import { appLink } from "../auth/users";
+import { selectEvents, toEventView } from "../visitor/events";
+import { loadViewer, type Viewer, type ViewerCtx } from "../visitor/viewer";
+import { buildCalendar, type CalendarDay } from "./ics";
+
+export interface CalendarFile {
+  fileName: string;
+  content: string;
+}
+
+type CalendarViewer = Pick<Viewer, "id" | "isStaff">;
+
+function eventDays(firstDay: IsoDate, lastDay: IsoDate | null): IsoDate[] {
+  const days: IsoDate[] = [];
+  for (let day = firstDay; day <= (lastDay ?? firstDay); day = addDays(day, 1)) {
+    days.push(day);
+  }
+  return days;
+}
+
+/**
+ * The calendar file of one event as `viewer` may see it: every day of the event, all-day or (webinars) at
+ * the start time in Berlin. The webinar link follows the rule of the event view (participants, and for a
+ * ticketed event only with a paid ticket). Null when the event does not exist.
+ */
+export async function eventCalendar(
+  db: DbOrTx,
+  appUrl: string,
+  congressId: number,
+  viewer: CalendarViewer,
+  now = new Date(),
+): Promise<(CalendarFile & { visible: boolean }) | null> {
+  const [row] = await selectEvents(db, viewer.id).where(eq(schema.congresses.id, congressId));
+  if (!row) {
+    return null;
+  }
+  // only isStaff and id are read by the rule
+  const event = toEventView(row, berlinDate(now), viewer as Viewer);
+  const eventUrl = event.webinar ? appLink(appUrl, "") : appLink(appUrl, "congress", event.id);
+  const timed = event.webinar && event.webinarStartTime ? event.webinarStartTime : null;
+  const description = [
+    event.description,
+    `Zur Veranstaltung: ${eventUrl}`,
+    event.webinar &&
+      (event.webinarUrl
+        ? `Link zum Webinar: ${event.webinarUrl}`
+        : "Den Link zum Webinar finden Sie nach der Anmeldung in Ihrer Übersicht."),
+  ]
+    .filter(Boolean)
+    .join("\n\n");
+  const host = new URL(appUrl).host;
+  const days = eventDays(event.firstDay, event.lastDay);
+  const entries: CalendarDay[] = days.map((day, index) => ({
+    uid: `kongress-${event.id}-${day}@${host}`,
+    day,
+    summary: days.length > 1 ? `${event.title} (Tag ${index + 1} von ${days.length})` : event.title,
+    description,
+    url: eventUrl,
+    location: event.webinarUrl ?? "Online",
+  }));
+  const content = buildCalendar(entries, {
+    name: event.title,
+    startTime: timed,
+    durationMinutes: WEBINAR_CALENDAR_MINUTES,
+    now,
+  });
+  return { fileName: `veranstaltung-${event.id}.ics`, content, visible: row.congress.visible };
+}
+
+/** The calendar file for the signed-in visitor; invisible events exist only for staff (as in `getEvent`). */
+export async function visitorCalendar(
+  ctx: ViewerCtx & { env: { APP_URL: string } },
+  congressId: number,
+): Promise<CalendarFile> {
+  const viewer = await loadViewer(ctx);
+  const file = await eventCalendar(ctx.db, ctx.env.APP_URL, congressId, viewer);
+  if (!file || (!file.visible && !viewer.isStaff)) {
+    throw new AppError("NOT_FOUND", `congress ${congressId}`, MSG.eventNotFound, MSG.eventNotFound);
+  }
+  return { fileName: file.fileName, content: file.content };
+}

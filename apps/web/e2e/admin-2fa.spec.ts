@@ -1,0 +1,120 @@
+import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
+import { Secret, TOTP } from "otpauth";
+import { DEMO, login, newConfirmedUser } from "./fixtures";
+
+/** A code of the authenticator app, `steps` time steps (30 s) from now; the server takes one step either side. */
+const codeOf = (secret: string, steps = 0) =>
+  new TOTP({ secret: Secret.fromBase32(secret) }).generate({ timestamp: Date.now() + steps * 30_000 });
+
+/** A fresh confirmed account made admin by the demo admin over the REST paths (the demo admin stays as is). */
+async function freshAdmin(request: APIRequestContext) {
+  const account = await newConfirmedUser(request, "e2e-admin-2fa");
+  const own = await request.post("/api/auth/login", { data: account });
+  const { user } = await own.json();
+  const demo = await (await request.post("/api/auth/login", { data: DEMO.admin })).json();
+  const promoted = await request.post("/api/user", {
+    headers: { authorization: `Bearer ${demo.token}` },
+    multipart: {
+      userData: JSON.stringify({
+        id: user.id,
+        firstname: user.firstname,
+        lastname: user.lastname,
+        email: user.email,
+        active: true,
+        admin: true,
+      }),
+    },
+  });
+  expect(promoted.status()).toBe(200);
+  return account;
+}
+
+async function signedIn(page: Page) {
+  await expect(page.getByRole("heading", { level: 1, name: /^Hallo / })).toBeVisible();
+}
+
+async function logout(page: Page) {
+  await page.getByRole("button", { name: "Abmelden" }).click();
+  await expect(page).toHaveURL(/\/login/);
+}
+
+test("a new admin sets up two-factor login, then signs in with an app code and with a recovery code", async ({
+  page,
+  request,
+}) => {
+  const admin = await freshAdmin(request);
+  await page.goto("/login");
+  await login(page, admin.email, admin.password);
+  await signedIn(page);
+
+  // entering the administration asks for the setup
+  await page.getByRole("link", { name: "Administration" }).click();
+  const prompt = page.getByRole("region", { name: "Schützen Sie Ihr Administrationskonto" });
+  await expect(prompt).toBeVisible();
+  await prompt.getByRole("button", { name: "Jetzt einrichten" }).click();
+
+  const dialog = page.getByRole("dialog", { name: "Zwei-Faktor-Anmeldung einrichten" });
+  const qr = dialog.getByRole("img", { name: "QR-Code für die Authentifizierungs-App" });
+  await expect(qr).toHaveAttribute("src", /^data:image\/svg\+xml;base64,/);
+  const secret = ((await dialog.getByTestId("totp-secret").textContent()) ?? "").replace(/\s/g, "");
+  expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+  const codeField = dialog.getByLabel("Bestätigungscode aus Ihrer Authentifizierungs-App");
+  await codeField.fill("000000");
+  await dialog.getByRole("button", { name: "Aktivieren" }).click();
+  await expect(dialog.getByRole("alert")).toContainText("Bestätigungscode ist ungültig");
+  await codeField.fill(codeOf(secret));
+  await dialog.getByRole("button", { name: "Aktivieren" }).click();
+
+  const list = dialog.getByRole("list", { name: "Wiederherstellungscodes" });
+  await expect(list.getByRole("listitem")).toHaveCount(10);
+  const recoveryCodes = await list.getByRole("listitem").allInnerTexts();
+  await dialog.getByRole("button", { name: "Ich habe die Codes notiert" }).click();
+  await expect(
+    page.getByText("Zwei-Faktor-Anmeldung aktiv (10 Wiederherstellungscodes übrig)"),
+  ).toBeVisible();
+  await expect(prompt).toBeHidden();
+
+  // the password alone is not enough any more: the app's code (of the next time step: the setup spent this one)
+  await logout(page);
+  await login(page, admin.email, admin.password);
+  const form = page.getByRole("region", { name: "Ich habe bereits ein Konto" });
+  const appCode = form.getByLabel("Bestätigungscode aus Ihrer Authentifizierungs-App");
+  await expect(appCode).toBeFocused();
+  await appCode.fill("123456");
+  await appCode.press("Enter");
+  await expect(form.getByRole("alert")).toContainText("ungültig oder wurde bereits verwendet");
+  await appCode.fill(codeOf(secret, 1));
+  await appCode.press("Enter");
+  await signedIn(page);
+
+  // a recovery code instead, once
+  await logout(page);
+  await login(page, admin.email, admin.password);
+  await form.getByRole("button", { name: "Wiederherstellungscode verwenden" }).click();
+  const recovery = form.getByLabel("Wiederherstellungscode");
+  await recovery.fill(recoveryCodes[0] ?? "");
+  await recovery.press("Enter");
+  await signedIn(page);
+  await page.getByRole("link", { name: "Administration" }).click();
+  await expect(page.getByText("Zwei-Faktor-Anmeldung aktiv (9 Wiederherstellungscodes übrig)")).toBeVisible();
+
+  await logout(page);
+  await login(page, admin.email, admin.password);
+  await form.getByRole("button", { name: "Wiederherstellungscode verwenden" }).click();
+  await recovery.fill(recoveryCodes[0] ?? "");
+  await recovery.press("Enter");
+  await expect(form.getByRole("alert")).toContainText("ungültig oder wurde bereits verwendet");
+});
+
+test("the demo admin without two-factor login can postpone the prompt", async ({ page }) => {
+  await page.goto("/login");
+  await login(page, DEMO.admin.email, DEMO.admin.password);
+  await signedIn(page);
+  await page.getByRole("link", { name: "Administration" }).click();
+  const prompt = page.getByRole("region", { name: "Schützen Sie Ihr Administrationskonto" });
+  await prompt.getByRole("button", { name: "Später" }).click();
+  await expect(prompt).toBeHidden();
+  await page.reload();
+  await expect(page.getByRole("tab", { name: "Veranstaltungen" })).toBeVisible();
+  await expect(prompt).toBeHidden();
+});

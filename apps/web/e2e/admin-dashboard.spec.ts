@@ -1,0 +1,32 @@
+import { expect, test } from "@playwright/test";
+import { DEMO, login } from "./fixtures";
+
+test("the administration opens on the dashboard with its figures and charts", async ({ page }) => {
+  await page.goto("/login");
+  await login(page, DEMO.admin.email, DEMO.admin.password);
+  await expect(page.getByRole("heading", { level: 1, name: /^Hallo / })).toBeVisible();
+  await page.getByRole("link", { name: "Administration" }).click();
+
+  await expect(page.getByRole("tab", { name: "Übersicht" })).toHaveAttribute("aria-selected", "true");
+  const mail = page.getByRole("region", { name: "E-Mail-Versand" });
+  await expect(mail.getByText("Heute versendet")).toBeVisible();
+  const events = page.getByRole("table", { name: "Laufende und kommende Veranstaltungen" });
+  // the demo seed has a running event (4) with the demo participant signed up
+  await expect(events.getByRole("row", { name: /Online-Kongress Beziehung & Bindung.*läuft/ })).toBeVisible();
+
+  for (const title of ["Verkäufe pro Tag (bezahlt)", "Registrierungen pro Tag", /^Anwesenheit pro Tag/]) {
+    const figure = page.getByRole("figure", { name: title });
+    // the drawing (legend icons are small svgs of their own)
+    await expect(figure.locator("svg.recharts-surface").last()).toBeVisible();
+    // the day axis is drawn with German short dates
+    await expect(
+      figure
+        .locator("svg text")
+        .filter({ hasText: /^\d{2}\.\d{2}\.$/ })
+        .first(),
+    ).toBeVisible();
+    await figure.getByText("Werte als Tabelle").click();
+    // one row per day of the 30 days, plus the header
+    await expect(figure.getByRole("row")).toHaveCount(31);
+  }
+});

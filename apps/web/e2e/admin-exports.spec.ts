@@ -1,0 +1,135 @@
+import { readFile } from "node:fs/promises";
+import { expect, type Page, test } from "@playwright/test";
+import ExcelJS from "exceljs";
+import { DEMO, login } from "./fixtures";
+
+const EVENT = "Online-Kongress Beziehung & Bindung";
+const HEADER = [
+  "Vorname",
+  "Nachname",
+  "E-Mail",
+  "Angemeldet am",
+  "Ticket-Bestellnummer",
+  "Ticket-Status",
+  "Anwesende Tage",
+  "Anwesend am",
+];
+
+/** RFC 4180 with `;`: quoted fields may hold separators, doubled quotes and line breaks. */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = "";
+  let quoted = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i += 1;
+      } else if (c === '"') {
+        quoted = false;
+      } else {
+        field += c;
+      }
+    } else if (c === '"') {
+      quoted = true;
+    } else if (c === ";") {
+      row.push(field);
+      field = "";
+    } else if (c === "\r" && text[i + 1] === "\n") {
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = "";
+      i += 1;
+    } else {
+      field += c;
+    }
+  }
+  return rows;
+}
+
+async function openEvents(page: Page) {
+  await page.goto("/login");
+  await login(page, DEMO.admin.email, DEMO.admin.password);
+  await expect(page.getByRole("heading", { level: 1, name: /^Hallo / })).toBeVisible();
+  await page.getByRole("link", { name: "Administration" }).click();
+  await page.getByRole("tab", { name: "Veranstaltungen" }).click();
+}
+
+/** Holds the export's answer back a moment, so the busy state can be seen. */
+async function slowExports(page: Page) {
+  await page.route("**/api/admin/exports/**", async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    await route.continue();
+  });
+}
+
+test("an admin downloads the participants of an event as CSV and as Excel and opens both", async ({
+  page,
+}) => {
+  await openEvents(page);
+  await slowExports(page);
+
+  const csvButton = page.getByRole("button", { name: `Teilnehmende von ${EVENT} als CSV herunterladen` });
+  const csvDownload = page.waitForEvent("download");
+  await csvButton.click();
+  await expect(csvButton).toHaveText("CSV wird erstellt …");
+  await expect(
+    page.getByRole("button", { name: `Teilnehmende von ${EVENT} als Excel herunterladen` }),
+  ).toBeDisabled();
+  const csv = await csvDownload;
+  expect(csv.suggestedFilename()).toMatch(
+    /^teilnehmende-online-kongress-beziehung-bindung-\d{4}-\d{2}-\d{2}\.csv$/,
+  );
+  await expect(csvButton).toHaveText("CSV");
+
+  const bytes = await readFile(await csv.path());
+  // UTF-8 with BOM, so German Excel reads the umlauts right
+  expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+  const rows = parseCsv(bytes.toString("utf8").slice(1));
+  expect(rows[0]).toEqual(HEADER);
+  const participant = rows.find((r) => r[2] === DEMO.participant.email);
+  expect(participant?.slice(4, 6)).toEqual(["DEMO-TICKET-2", "bezahlt"]);
+  expect(participant?.[3]).toMatch(/^\d{2}\.\d{2}\.\d{4} \d{2}:\d{2}$/);
+  expect(rows.every((r) => r.length === HEADER.length)).toBe(true);
+
+  const excelButton = page.getByRole("button", { name: `Teilnehmende von ${EVENT} als Excel herunterladen` });
+  const xlsxDownload = page.waitForEvent("download");
+  await excelButton.click();
+  await expect(excelButton).toHaveText("Excel wird erstellt …");
+  const xlsx = await xlsxDownload;
+  expect(xlsx.suggestedFilename()).toMatch(
+    /^teilnehmende-online-kongress-beziehung-bindung-\d{4}-\d{2}-\d{2}\.xlsx$/,
+  );
+  const workbook = new ExcelJS.Workbook();
+  await workbook.xlsx.load((await readFile(await xlsx.path())) as unknown as ArrayBuffer);
+  const sheet = workbook.getWorksheet("Teilnehmende");
+  if (!sheet) {
+    throw new Error("no sheet Teilnehmende");
+  }
+  expect((sheet.getRow(1).values as unknown[]).slice(1)).toEqual(HEADER);
+  const emails: unknown[] = [];
+  sheet.eachRow((row, n) => {
+    if (n > 1) {
+      emails.push(row.getCell(3).value);
+    }
+  });
+  expect(emails).toContain(DEMO.participant.email);
+  expect(sheet.rowCount).toBe(rows.length);
+});
+
+test("an admin exports the package orders filtered like the table", async ({ page }) => {
+  await page.goto("/login");
+  await login(page, DEMO.admin.email, DEMO.admin.password);
+  await expect(page.getByRole("heading", { level: 1, name: /^Hallo / })).toBeVisible();
+  await page.getByRole("link", { name: "Administration" }).click();
+  await page.getByRole("tab", { name: "Paketbestellungen" }).click();
+  await page.getByLabel("Nach E-Mail oder Bestellnummer suchen").fill("demo-package-3");
+  const download = page.waitForEvent("download");
+  await page.getByRole("button", { name: "Paketbestellungen als CSV herunterladen" }).click();
+  const rows = parseCsv((await readFile(await (await download).path())).toString("utf8").slice(1));
+  expect(rows.map((r) => r[0])).toEqual(["Bestellnummer", "DEMO-PACKAGE-3"]);
+  expect(rows[1]?.[3]).toBe(DEMO.participant.email);
+});

@@ -1,0 +1,100 @@
+import { formatEventDates, formatGermanDate } from "@app/shared";
+import { useQuery } from "@tanstack/react-query";
+import { lazy, type ReactNode, Suspense } from "react";
+import { DataTable, LoadError } from "@/components/admin/admin-kit";
+import { trpc } from "@/lib/trpc";
+import type { RouterOutputs } from "@/lib/types";
+
+// recharts is large: it loads with this tab, not with the admin area
+const DashboardCharts = lazy(() => import("./dashboard-charts"));
+
+export type DashboardData = RouterOutputs["admin"]["dashboard"];
+type UpcomingEvent = DashboardData["upcomingEvents"][number];
+
+function Figure({ label, value, hint, tone }: { label: string; value: number; hint?: string; tone?: "bad" }) {
+  return (
+    <div className="rounded-lg border border-slate-200 bg-white p-4">
+      <dt className="text-sm text-slate-700">{label}</dt>
+      <dd className={tone === "bad" && value > 0 ? "text-2xl font-bold text-red-700" : "text-2xl font-bold"}>
+        {value.toLocaleString("de-DE")}
+        {hint && <span className="ml-2 text-sm font-normal text-slate-700">{hint}</span>}
+      </dd>
+    </div>
+  );
+}
+
+function Section({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <section aria-label={title} className="flex flex-col gap-3">
+      <h2 className="text-lg font-semibold text-slate-900">{title}</h2>
+      {children}
+    </section>
+  );
+}
+
+const eventColumns = [
+  { header: "Veranstaltung", cell: (e: UpcomingEvent) => e.title },
+  { header: "Termin", cell: (e: UpcomingEvent) => formatEventDates(e.firstDay, e.lastDay) },
+  {
+    header: "Status",
+    cell: (e: UpcomingEvent) => `${e.running ? "läuft" : "geplant"}${e.visible ? "" : " (unsichtbar)"}`,
+  },
+  {
+    header: "Teilnehmende",
+    cell: (e: UpcomingEvent) => e.participants.toLocaleString("de-DE"),
+    className: "text-right",
+  },
+  {
+    header: "Heute anwesend",
+    cell: (e: UpcomingEvent) => (e.running ? e.attendingToday.toLocaleString("de-DE") : "–"),
+    className: "text-right",
+  },
+];
+
+/** The first admin tab: what is coming, what sells, who registers and attends, and whether mail flows. */
+export function DashboardTab() {
+  const dashboard = useQuery(trpc.admin.dashboard.queryOptions());
+  if (dashboard.isError) {
+    return <LoadError what="Die Kennzahlen" onRetry={() => void dashboard.refetch()} />;
+  }
+  const data = dashboard.data;
+  if (!data) {
+    return <p role="status">Kennzahlen werden geladen …</p>;
+  }
+  const { tickets, packages } = data.orderStatus;
+  return (
+    <div className="flex flex-col gap-8">
+      <p className="text-sm text-slate-700">
+        Zeitraum der Diagramme und Bestellzahlen: {formatGermanDate(data.from)} bis{" "}
+        {formatGermanDate(data.to)}.
+      </p>
+      <Section title="E-Mail-Versand">
+        <dl className="grid gap-3 sm:grid-cols-3">
+          <Figure label="In der Warteschlange" value={data.mail.queued} />
+          <Figure label="Fehlgeschlagen" value={data.mail.failed} tone="bad" />
+          <Figure label="Heute versendet" value={data.mail.sentToday} />
+        </dl>
+      </Section>
+      <Section title="Bestellungen der letzten 30 Tage">
+        <dl className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
+          <Figure label="Tickets bezahlt" value={tickets.paid} />
+          <Figure label="Tickets storniert" value={tickets.canceled} />
+          <Figure label="Kongresspakete bezahlt" value={packages.paid} />
+          <Figure label="Kongresspakete storniert" value={packages.canceled} />
+        </dl>
+      </Section>
+      <Section title="Laufende und kommende Veranstaltungen">
+        <DataTable
+          label="Laufende und kommende Veranstaltungen"
+          columns={eventColumns}
+          rows={data.upcomingEvents}
+          loading={false}
+          empty="Es sind keine Veranstaltungen geplant."
+        />
+      </Section>
+      <Suspense fallback={<p role="status">Diagramme werden geladen …</p>}>
+        <DashboardCharts data={data} />
+      </Suspense>
+    </div>
+  );
+}

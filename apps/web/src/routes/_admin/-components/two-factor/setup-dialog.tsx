@@ -1,0 +1,109 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useState } from "react";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogTitle } from "@/components/ui/dialog";
+import { errorBody } from "@/lib/alerts";
+import { trpc } from "@/lib/trpc";
+import { CodeForm } from "./code-field";
+
+/** The secret in groups of four, easier to type into an app by hand. */
+const grouped = (secret: string) => secret.match(/.{1,4}/g)?.join(" ") ?? secret;
+
+/**
+ * Setting up the two-factor login: scan the QR code (or type the secret), confirm with a current code,
+ * then note the recovery codes, which are shown only here.
+ */
+export function TwoFactorSetupDialog({ onClose }: { onClose: () => void }) {
+  const queryClient = useQueryClient();
+  const begin = useMutation(trpc.admin.twoFactor.begin.mutationOptions());
+  const enable = useMutation(trpc.admin.twoFactor.enable.mutationOptions());
+  const [recoveryCodes, setRecoveryCodes] = useState<string[] | null>(null);
+
+  const { mutate } = begin;
+  useEffect(() => {
+    mutate();
+  }, [mutate]);
+
+  const onCode = async (code: string) => {
+    const result = await enable.mutateAsync({ code });
+    setRecoveryCodes(result.recoveryCodes);
+    await queryClient.invalidateQueries({ queryKey: trpc.admin.twoFactor.pathKey() });
+  };
+
+  return (
+    <Dialog open onOpenChange={(open) => !open && onClose()}>
+      <DialogContent size="xl">
+        <DialogTitle>Zwei-Faktor-Anmeldung einrichten</DialogTitle>
+        {recoveryCodes ? (
+          <>
+            <DialogDescription>
+              Die Zwei-Faktor-Anmeldung ist eingerichtet. Notieren Sie diese Wiederherstellungscodes und
+              bewahren Sie sie sicher auf: Mit jedem Code können Sie sich einmal ohne Ihre
+              Authentifizierungs-App anmelden. Die Codes werden nur jetzt angezeigt.
+            </DialogDescription>
+            <ul
+              aria-label="Wiederherstellungscodes"
+              className="mt-4 grid grid-cols-2 gap-2 font-mono text-base"
+            >
+              {recoveryCodes.map((code) => (
+                <li
+                  key={code}
+                  className="rounded border border-slate-300 bg-slate-50 px-3 py-1.5 text-center"
+                >
+                  {code}
+                </li>
+              ))}
+            </ul>
+            <DialogFooter>
+              <Button onClick={onClose}>Ich habe die Codes notiert</Button>
+            </DialogFooter>
+          </>
+        ) : (
+          <>
+            <DialogDescription>
+              Scannen Sie den QR-Code mit Ihrer Authentifizierungs-App (zum Beispiel Google Authenticator,
+              Microsoft Authenticator oder FreeOTP) oder geben Sie den Schlüssel von Hand ein. Bestätigen Sie
+              danach mit dem sechsstelligen Code, den die App anzeigt.
+            </DialogDescription>
+            {begin.isError && (
+              <Alert mode="error" role="alert" className="mt-4">
+                <p>{errorBody(begin.error).detail}</p>
+              </Alert>
+            )}
+            {begin.data && (
+              <div className="mt-4 flex flex-col items-center gap-3">
+                <img
+                  src={begin.data.qrCode}
+                  alt="QR-Code für die Authentifizierungs-App"
+                  width={200}
+                  height={200}
+                  className="size-50 border border-slate-200"
+                />
+                <p className="text-center text-sm text-slate-700">
+                  Schlüssel zur Eingabe von Hand:
+                  <br />
+                  <code data-testid="totp-secret" className="font-mono text-base text-slate-900">
+                    {grouped(begin.data.secret)}
+                  </code>
+                </p>
+              </div>
+            )}
+            <div className="mt-4">
+              <CodeForm
+                label="Bestätigungscode aus Ihrer Authentifizierungs-App"
+                submitLabel="Aktivieren"
+                onCode={onCode}
+                pending={enable.isPending || !begin.data}
+              >
+                <Button variant="secondary" onClick={onClose}>
+                  Abbrechen
+                </Button>
+              </CodeForm>
+            </div>
+          </>
+        )}
+      </DialogContent>
+    </Dialog>
+  );
+}

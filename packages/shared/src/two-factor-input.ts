@@ -1,0 +1,15 @@
+import { z } from "zod";
+import "./zod-locale";
+import { TWO_FACTOR_MSG } from "./two-factor";
+
+/** a six-digit TOTP code or a recovery code (XXXXX-XXXXX); spaces and dashes are ignored on the server */
+const code = z.string().trim().min(1, TWO_FACTOR_MSG.codeRequired).max(40, TWO_FACTOR_MSG.codeInvalid);
+
+export const ZTwoFactorCodeInput = z.object({ code });
+export type TTwoFactorCodeInput = z.infer<typeof ZTwoFactorCodeInput>;
+
+export const ZTwoFactorLoginInput = z.object({
+  challenge: z.string().min(1, TWO_FACTOR_MSG.challengeExpired).max(2000, TWO_FACTOR_MSG.challengeExpired),
+  code,
+});
+export type TTwoFactorLoginInput = z.infer<typeof ZTwoFactorLoginInput>;
