@@ -3,6 +3,7 @@
  * a new page or dialog is one more entry in PAGES or DIALOGS.
  */
 import { expect, type Locator, type Page, test } from "@playwright/test";
+import { ADMIN_TAB_VALUES } from "../src/lib/admin-tabs";
 import { E2E_GATED } from "./constants";
 import { DEMO, expectAccessible, login, newConfirmedUser } from "./fixtures";
 
@@ -29,20 +30,7 @@ interface DialogCase {
 }
 
 const admin = (tab: string) => `/admin/manage?tab=${tab}`;
-const ADMIN_TABS = [
-  "dashboard",
-  "events",
-  "packages",
-  "package-orders",
-  "ticket-orders",
-  "users",
-  "contents",
-  "mail-templates",
-  "legal-pages",
-  "mail-outbox",
-  "audit",
-  "knowledge",
-];
+const ADMIN_TABS = ADMIN_TAB_VALUES;
 
 /** Keeps the checkout lookup pending, so the redirect page stays instead of leaving for the checkout. */
 const holdCheckout = (page: Page) => page.route("**/trpc/checkout.url**", () => undefined);
@@ -148,6 +136,12 @@ const DIALOGS: DialogCase[] = [
     path: admin("events"),
     who: "admin",
     open: dialogAfter(button("Neue Veranstaltung")),
+  },
+  {
+    name: "Zwei-Faktor-Anmeldung einrichten",
+    path: admin("dashboard"),
+    who: "admin",
+    open: dialogAfter(button("Jetzt einrichten")),
   },
   {
     name: "Neue Veranstaltung als Webinar",

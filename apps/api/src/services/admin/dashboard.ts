@@ -78,32 +78,17 @@ export async function loadDashboard(db: Db, today: IsoDate = berlinDate()): Prom
   // timestamps from the first Berlin midnight of the range on (index range scans on created_at)
   const since = sql`(${from}::date::timestamp AT TIME ZONE 'Europe/Berlin')`;
 
+  const days = (counted: ReturnType<typeof sql>) => perDay(db, from, to, counted);
+  /** rows of `table` created per Berlin day of the range that match `where` */
+  const createdPerDay = (table: string, where: string) =>
+    days(sql`SELECT ${berlinDay("created_at")} AS day, count(*) AS count FROM ${sql.raw(table)}
+              WHERE created_at >= ${since} AND ${sql.raw(where)} GROUP BY 1`);
+
   const [tickets, packages, registrations, attendance, upcoming, statuses, mail] = await Promise.all([
-    perDay(
-      db,
-      from,
-      to,
-      sql`SELECT ${berlinDay("created_at")} AS day, count(*) AS count FROM congress_ticket_orders
-           WHERE created_at >= ${since} AND status = 'paid' GROUP BY 1`,
-    ),
-    perDay(
-      db,
-      from,
-      to,
-      sql`SELECT ${berlinDay("created_at")} AS day, count(*) AS count FROM congress_package_orders
-           WHERE created_at >= ${since} AND status = 'paid' GROUP BY 1`,
-    ),
-    perDay(
-      db,
-      from,
-      to,
-      sql`SELECT ${berlinDay("created_at")} AS day, count(*) AS count FROM users
-           WHERE created_at >= ${since} AND deleted_at IS NULL GROUP BY 1`,
-    ),
-    perDay(
-      db,
-      from,
-      to,
+    createdPerDay("congress_ticket_orders", "status = 'paid'"),
+    createdPerDay("congress_package_orders", "status = 'paid'"),
+    createdPerDay("users", "deleted_at IS NULL"),
+    days(
       sql`SELECT day, count(DISTINCT user_id) AS count FROM attendances WHERE day >= ${from}::date GROUP BY 1`,
     ),
     db.execute<{

@@ -1,6 +1,7 @@
 import { createFileRoute, useNavigate } from "@tanstack/react-router";
 import { Page } from "@/components/layout/page";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
+import { ADMIN_TAB_VALUES, type AdminTab } from "@/lib/admin-tabs";
 import { oneOf } from "@/lib/search";
 import { AuditTab } from "./-components/audit-tab";
 import { ContentsTab } from "./-components/contents-tab";
@@ -15,25 +16,7 @@ import { PackagesTab } from "./-components/packages-tab";
 import { TwoFactorPanel } from "./-components/two-factor/two-factor-panel";
 import { UsersTab } from "./-components/users-tab";
 
-// The search schema uses only the tab names: anything the route options reference is loaded with the
-// route tree by every visitor, so the tab components must stay out of it (they load with the page).
-const TAB_VALUES = [
-  "dashboard",
-  "events",
-  "packages",
-  "package-orders",
-  "ticket-orders",
-  "users",
-  "contents",
-  "mail-templates",
-  "legal-pages",
-  "mail-outbox",
-  "audit",
-  "knowledge",
-] as const;
-type TabValue = (typeof TAB_VALUES)[number];
-
-const TABS: { value: TabValue; label: string; content: React.ReactNode }[] = [
+const TABS: { value: AdminTab; label: string; content: React.ReactNode }[] = [
   { value: "dashboard", label: "Übersicht", content: <DashboardTab /> },
   { value: "events", label: "Veranstaltungen", content: <EventsTab /> },
   { value: "packages", label: "Kongresspakete", content: <PackagesTab /> },
@@ -49,8 +32,8 @@ const TABS: { value: TabValue; label: string; content: React.ReactNode }[] = [
 ];
 
 export const Route = createFileRoute("/_admin/admin/manage")({
-  validateSearch: (search: Record<string, unknown>): { tab?: TabValue | undefined } => ({
-    tab: oneOf(search.tab, TAB_VALUES, "dashboard"),
+  validateSearch: (search: Record<string, unknown>): { tab?: AdminTab | undefined } => ({
+    tab: oneOf(search.tab, ADMIN_TAB_VALUES, "dashboard"),
   }),
   component: AdminManage,
 });
@@ -63,7 +46,7 @@ function AdminManage() {
       <TwoFactorPanel />
       <Tabs
         value={tab}
-        onValueChange={(value) => void navigate({ search: { tab: value as TabValue }, replace: true })}
+        onValueChange={(value) => void navigate({ search: { tab: value as AdminTab }, replace: true })}
       >
         <TabsList aria-label="Bereiche der Administration">
           {TABS.map((t) => (
