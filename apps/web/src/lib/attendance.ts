@@ -17,7 +17,8 @@ export function useRecordAttendance(): (input: TAttendanceRecordInput) => void {
     trpc.attendance.record.mutationOptions({
       onSuccess: (result) => {
         if (result.recorded) {
-          void queryClient.invalidateQueries({ queryKey: trpc.attendance.mine.queryKey() });
+          // the overview lists attended events (their confirmation buttons)
+          void queryClient.invalidateQueries({ queryKey: trpc.congress.overview.queryKey() });
         }
       },
     }),

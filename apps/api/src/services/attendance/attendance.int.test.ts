@@ -175,6 +175,23 @@ describe("recording attendance", () => {
   });
 });
 
+describe("attendance on the overview", () => {
+  it("comes with the overview for the visitor's own attended events only", async () => {
+    const congress = await createCongress(db(), { firstDay: relDay(-1), lastDay: relDay(1) });
+    const me = await visitor();
+    const other = await visitor();
+    for (const { user } of [me, other]) {
+      await participate(db(), user.id, congress.id);
+    }
+    expect((await record(me.token, { congressId: congress.id, source: "video" })).status).toBe(200);
+
+    const mine = await trpcQuery(t, "congress.overview", undefined, { token: me.token });
+    expect(mine.data.attended).toEqual([congress.id]);
+    const theirs = await trpcQuery(t, "congress.overview", undefined, { token: other.token });
+    expect(theirs.data.attended).toEqual([]);
+  });
+});
+
 describe("attendance confirmation (PDF)", () => {
   it("is a one-page PDF naming the visitor, the event and the attended days", async () => {
     const congress = await createCongress(db(), {

@@ -10,6 +10,8 @@ export interface Overview {
   user: { firstname: string; lastname: string };
   events: EventView[];
   packages: PackageView[];
+  /** events of the list with recorded attendance (their confirmation can be downloaded) */
+  attended: number[];
 }
 
 /** The visitor and everything of theirs the overview needs, in one round trip (a prepared statement). */
@@ -22,7 +24,9 @@ const VIEWER_STATE = {
       WHERE t.user_id = u.id AND t.status = 'paid' AND t.congress_id = ANY($2::int[])), '[]') AS tickets,
     coalesce((SELECT json_agg(json_build_array(o.congress_package_id, o.status) ORDER BY o.created_at DESC, o.id DESC)
       FROM congress_package_orders o WHERE o.user_id = u.id), '[]') AS orders,
-    coalesce((SELECT json_agg(k.congress_package_id) FROM package_unlocks k WHERE k.user_id = u.id), '[]') AS unlocks
+    coalesce((SELECT json_agg(k.congress_package_id) FROM package_unlocks k WHERE k.user_id = u.id), '[]') AS unlocks,
+    coalesce((SELECT json_agg(DISTINCT a.congress_id) FROM attendances a
+      WHERE a.user_id = u.id AND a.congress_id = ANY($2::int[])), '[]') AS attended
   FROM users u WHERE u.id = $1`,
 };
 
@@ -38,6 +42,7 @@ interface ViewerState {
   /** newest first */
   orders: [packageId: number, status: string][];
   unlocks: number[];
+  attended: number[];
 }
 
 function eventsOf(entry: CatalogueEntry, state: ViewerState, viewer: Viewer): EventView[] {
@@ -109,5 +114,6 @@ export async function overview(ctx: ViewerCtx & { db: Db }): Promise<Overview> {
     user: { firstname: viewer.firstname, lastname: viewer.lastname },
     events: eventsOf(entry, state, viewer),
     packages: packagesOf(entry, state),
+    attended: state.attended,
   };
 }

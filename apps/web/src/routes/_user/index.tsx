@@ -67,12 +67,8 @@ function Overview() {
   useCheckoutReturn();
   const queryClient = useQueryClient();
   const overview = useQuery(trpc.congress.overview.queryOptions());
-  // only visitors who may have attended something ask for their attendance
-  const mayHaveAttended = Boolean(
-    overview.data?.events.some((e) => e.currentUserParticipating && !e.inFuture),
-  );
-  const attendance = useQuery({ ...trpc.attendance.mine.queryOptions(), enabled: mayHaveAttended });
-  const attended = new Set(attendance.data?.map((a) => a.congressId));
+  // attendance comes with the overview: the cards render once, with their confirmation buttons
+  const attended = new Set(overview.data?.attended);
   const cancel = useMutation(
     trpc.participation.cancel.mutationOptions({
       onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.congress.overview.queryKey() }),
