@@ -74,6 +74,27 @@ export function usePaged<T>(items: T[]) {
   };
 }
 
+/** One page of a list paged on the server (`{items, total, totalExact, page, pageSize}` answers). */
+export interface ServerPage {
+  page: number;
+  pageSize: number;
+  total: number;
+  totalExact: boolean;
+}
+
+/** The pager under a table whose pages come from the server. */
+export function ServerPager({ data, onPage }: { data: ServerPage; onPage: (p: number) => void }) {
+  return (
+    <Pager
+      page={data.page}
+      pages={Math.max(1, Math.ceil(data.total / data.pageSize))}
+      onPage={onPage}
+      total={data.total}
+      exact={data.totalExact}
+    />
+  );
+}
+
 export function Pager({
   page,
   pages,

@@ -9,7 +9,7 @@ import {
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import type { ComponentProps } from "react";
 import { useState } from "react";
-import { DataTable, LoadError, Pager } from "@/components/admin/admin-kit";
+import { DataTable, LoadError, ServerPager } from "@/components/admin/admin-kit";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { trpc } from "@/lib/trpc";
@@ -133,15 +133,7 @@ export function AuditTab() {
           },
         ]}
       />
-      {data && (
-        <Pager
-          page={data.page}
-          pages={Math.max(1, Math.ceil(data.total / data.pageSize))}
-          onPage={setPage}
-          total={data.total}
-          exact={data.totalExact}
-        />
-      )}
+      {data && <ServerPager data={data} onPage={setPage} />}
     </section>
   );
 }

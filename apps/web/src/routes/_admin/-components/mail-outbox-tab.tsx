@@ -7,7 +7,7 @@ import {
 } from "@app/shared";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { DataTable, LoadError, Pager } from "@/components/admin/admin-kit";
+import { DataTable, LoadError, ServerPager } from "@/components/admin/admin-kit";
 import { Button } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
 import { alerts, showError } from "@/lib/alerts";
@@ -130,15 +130,7 @@ export function MailOutboxTab() {
           },
         ]}
       />
-      {data && (
-        <Pager
-          page={data.page}
-          pages={Math.max(1, Math.ceil(data.total / data.pageSize))}
-          onPage={setPage}
-          total={data.total}
-          exact={data.totalExact}
-        />
-      )}
+      {data && <ServerPager data={data} onPage={setPage} />}
     </section>
   );
 }

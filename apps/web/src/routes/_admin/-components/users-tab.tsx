@@ -5,8 +5,8 @@ import {
   confirmDelete,
   DataTable,
   LoadError,
-  Pager,
   RowActions,
+  ServerPager,
   useDebounced,
   yesNo,
 } from "@/components/admin/admin-kit";
@@ -233,15 +233,7 @@ export function UsersTab() {
           },
         ]}
       />
-      {data && (
-        <Pager
-          page={data.page}
-          pages={Math.max(1, Math.ceil(data.total / data.pageSize))}
-          onPage={setPage}
-          total={data.total}
-          exact={data.totalExact}
-        />
-      )}
+      {data && <ServerPager data={data} onPage={setPage} />}
       {editing !== null && <UserDialog id={editing} onClose={() => setEditing(null)} />}
     </section>
   );
