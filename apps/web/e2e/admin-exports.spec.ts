@@ -58,19 +58,29 @@ async function openEvents(page: Page) {
   await page.getByRole("tab", { name: "Veranstaltungen" }).click();
 }
 
-/** Holds the export's answer back a moment, so the busy state can be seen. */
-async function slowExports(page: Page) {
+/**
+ * Holds each export's answer back until the returned function is called (once per export), so the
+ * busy state is seen however fast the server and the machine are.
+ */
+async function holdExports(page: Page): Promise<() => void> {
+  const waiting: (() => void)[] = [];
+  const held: Promise<void>[] = [];
+  const gate = () => held.push(new Promise<void>((done) => waiting.push(done)));
+  gate();
   await page.route("**/api/admin/exports/**", async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, 700));
+    const mine = held.shift();
+    gate();
+    await mine;
     await route.continue();
   });
+  return () => waiting.shift()?.();
 }
 
 test("an admin downloads the participants of an event as CSV and as Excel and opens both", async ({
   page,
 }) => {
   await openEvents(page);
-  await slowExports(page);
+  const releaseExports = await holdExports(page);
 
   const csvButton = page.getByRole("button", { name: `Teilnehmende von ${EVENT} als CSV herunterladen` });
   const csvDownload = page.waitForEvent("download");
@@ -79,6 +89,7 @@ test("an admin downloads the participants of an event as CSV and as Excel and op
   await expect(
     page.getByRole("button", { name: `Teilnehmende von ${EVENT} als Excel herunterladen` }),
   ).toBeDisabled();
+  releaseExports();
   const csv = await csvDownload;
   expect(csv.suggestedFilename()).toMatch(
     /^teilnehmende-online-kongress-beziehung-bindung-\d{4}-\d{2}-\d{2}\.csv$/,
@@ -99,6 +110,8 @@ test("an admin downloads the participants of an event as CSV and as Excel and op
   const xlsxDownload = page.waitForEvent("download");
   await excelButton.click();
   await expect(excelButton).toHaveText("Excel wird erstellt …");
+  await expect(csvButton).toBeDisabled();
+  releaseExports();
   const xlsx = await xlsxDownload;
   expect(xlsx.suggestedFilename()).toMatch(
     /^teilnehmende-online-kongress-beziehung-bindung-\d{4}-\d{2}-\d{2}\.xlsx$/,

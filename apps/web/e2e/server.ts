@@ -5,6 +5,7 @@
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { createServer } from "node:http";
+import { connect } from "node:net";
 import { resolve } from "node:path";
 import {
   createDb,
@@ -70,6 +71,30 @@ const maildev = spawn(
   ["--ip", "127.0.0.1", "--web-ip", "127.0.0.1", "--smtp", smtpPort, "--web", mailPort],
   { stdio: "ignore" },
 );
+
+/** Resolves once something accepts TCP connections on the port (MailDev needs a moment to start). */
+async function portAccepts(portNumber: string, deadline = Date.now() + 30_000): Promise<void> {
+  for (;;) {
+    const open = await new Promise<boolean>((done) => {
+      const socket = connect(Number(portNumber), "127.0.0.1");
+      socket.once("connect", () => {
+        socket.destroy();
+        done(true);
+      });
+      socket.once("error", () => done(false));
+    });
+    if (open) {
+      return;
+    }
+    if (Date.now() > deadline || maildev.exitCode !== null) {
+      throw new Error(`MailDev is not listening on port ${portNumber}`);
+    }
+    await new Promise((done) => setTimeout(done, 100));
+  }
+}
+// the API sends mail and the tests read MailDev from their first second: both ports must be open first
+await portAccepts(smtpPort);
+await portAccepts(mailPort);
 
 const api = spawn(process.execPath, [resolve(root, "apps/api/dist/server.mjs")], {
   stdio: "inherit",
