@@ -1,3 +1,5 @@
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { DEMO_LOGINS } from "@app/db";
 import { demoSessionCookie, loggedInProblems } from "./demo-session";
 import {
@@ -45,6 +47,17 @@ async function withRetries(audit: () => Promise<PageAudit>, attempts = 3): Promi
   }
 }
 
+/** BENCH_LHR=<dir> keeps the median run's full report there (long tasks, scripts, trace-based audits). */
+async function keepReport(page: string, audit: PageAudit): Promise<void> {
+  const dir = process.env.BENCH_LHR;
+  if (!dir) {
+    return;
+  }
+  await mkdir(dir, { recursive: true });
+  const name = page.replace(/[^a-z0-9]+/gi, "-").replace(/^-|-$/g, "") || "root";
+  await writeFile(join(dir, `${name}.json`), JSON.stringify(audit.lhr));
+}
+
 async function auditRepeatedly(
   page: string,
   runs: number,
@@ -64,6 +77,7 @@ async function auditRepeatedly(
   }
   const problems = [...new Set(results.flatMap((run) => check(run.audit)))];
   const scores = results.map((run) => run.audit.scores.performance);
+  await keepReport(page, median.audit);
   return { page, audit: median.audit, runs: scores, problems, ms: median.ms };
 }
 
