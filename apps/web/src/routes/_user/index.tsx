@@ -1,7 +1,7 @@
 import { checkoutReturnMessage, MSG, parseCustom } from "@app/shared";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { createFileRoute, useNavigate } from "@tanstack/react-router";
-import { useEffect, useRef } from "react";
+import { useDeferredValue, useEffect, useRef } from "react";
 import superjson, { type SuperJSONResult } from "superjson";
 import { Page } from "@/components/layout/page";
 import { Button } from "@/components/ui/button";
@@ -67,8 +67,14 @@ function Overview() {
   useCheckoutReturn();
   const queryClient = useQueryClient();
   const overview = useQuery(trpc.congress.overview.queryOptions());
+  // The cards render in the background, in slices that leave the main thread free between them (a phone
+  // would otherwise be blocked for a few hundred ms while all of them render at once); until then, and
+  // while a newer answer renders, the page shows what it had (at first the skeletons).
+  // (React defers the first render only for an initial value other than undefined)
+  const data = useDeferredValue(overview.data ?? null, null);
+  const pending = data === null && !overview.isError;
   // attendance comes with the overview: the cards render once, with their confirmation buttons
-  const attended = new Set(overview.data?.attended);
+  const attended = new Set(data?.attended);
   const cancel = useMutation(
     trpc.participation.cancel.mutationOptions({
       onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.congress.overview.queryKey() }),
@@ -113,35 +119,35 @@ function Overview() {
           </Button>
         </div>
       )}
-      <section aria-labelledby="events-heading" aria-busy={overview.isPending} className="mb-12">
+      <section aria-labelledby="events-heading" aria-busy={pending} className="mb-12">
         <h2 id="events-heading" className="mb-4 text-xl font-semibold text-slate-900">
           Aktuelle Veranstaltungen
         </h2>
-        {overview.isPending && <CardSkeletons count={3} />}
-        {overview.data && overview.data.events.length === 0 && (
+        {pending && <CardSkeletons count={3} />}
+        {data && data.events.length === 0 && (
           <p className="text-slate-700">
             Zurzeit sind keine Veranstaltungen geplant. Schauen Sie bald wieder vorbei!
           </p>
         )}
-        {overview.data && overview.data.events.length > 0 && (
+        {data && data.events.length > 0 && (
           <div className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
-            {overview.data.events.map((event) => (
+            {data.events.map((event) => (
               <EventCard key={event.id} event={event} onCancel={onCancel} attended={attended.has(event.id)} />
             ))}
           </div>
         )}
       </section>
-      <section aria-labelledby="packages-heading" aria-busy={overview.isPending}>
+      <section aria-labelledby="packages-heading" aria-busy={pending}>
         <h2 id="packages-heading" className="mb-4 text-xl font-semibold text-slate-900">
           Kongresspakete
         </h2>
-        {overview.isPending && <CardSkeletons count={2} />}
-        {overview.data && overview.data.packages.length === 0 && (
+        {pending && <CardSkeletons count={2} />}
+        {data && data.packages.length === 0 && (
           <p className="text-slate-700">Zurzeit sind keine Kongresspakete verfügbar.</p>
         )}
-        {overview.data && overview.data.packages.length > 0 && (
+        {data && data.packages.length > 0 && (
           <div className="grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
-            {overview.data.packages.map((pkg) => (
+            {data.packages.map((pkg) => (
               <PackageCard key={pkg.id} pkg={pkg} />
             ))}
           </div>
