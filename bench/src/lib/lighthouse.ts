@@ -69,6 +69,23 @@ function failingAudits(lhr: Result, category: Category): string[] {
 /** A failed run Lighthouse itself asks to repeat (e.g. NO_NAVSTART, NO_FCP on a busy machine). */
 export class LighthouseRunError extends Error {}
 
+/**
+ * A run takes 8-12 s; now and then one never settles on our headless Chromium (seen twice in one evening),
+ * which would hold the whole benchmark. Such a run counts as failed and is repeated like Lighthouse's own.
+ */
+const RUN_TIMEOUT_MS = 90_000;
+
+function withTimeout<T>(work: Promise<T>, ms: number, url: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new LighthouseRunError(`Lighthouse did not finish ${url} within ${ms / 1000} s`)),
+      ms,
+    );
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
 /** Lighthouse's default config: mobile form factor, simulated slow-4G and 4x CPU throttling. */
 export async function auditPage(
   url: string,
@@ -82,7 +99,7 @@ export async function auditPage(
     onlyCategories: [...CATEGORIES],
     ...(extraHeaders ? { extraHeaders } : {}),
   };
-  const result = await lighthouse(url, flags);
+  const result = await withTimeout(lighthouse(url, flags), RUN_TIMEOUT_MS, url);
   const lhr = result?.lhr;
   if (!lhr) {
     throw new Error(`Lighthouse returned no result for ${url}`);

@@ -37,6 +37,8 @@ export const AUDIT_ACTION_LABELS = {
   "user.save": "Benutzer:in geändert",
   "user.active": "Benutzer:in aktiviert/deaktiviert",
   "user.delete": "Benutzer:in gelöscht",
+  "user.two-factor-on": "Zwei-Faktor-Anmeldung eingeschaltet",
+  "user.two-factor-off": "Zwei-Faktor-Anmeldung ausgeschaltet",
   "order.create": "Bestellung durch Admin angelegt",
   "template.save": "E-Mail-Template gespeichert",
   "template.copy": "E-Mail-Templates kopiert",
@@ -56,6 +58,7 @@ export const AUDIT_ACTIONS = Object.keys(AUDIT_ACTION_LABELS) as AuditAction[];
 
 /** German names of the recorded fields; a field without a label is shown by its technical name. */
 export const AUDIT_FIELD_LABELS: Record<string, string> = {
+  twoFactor: "Zwei-Faktor-Anmeldung",
   title: "Titel",
   description: "Beschreibung",
   picture: "Bild",

@@ -5,6 +5,7 @@ import QRCode from "qrcode";
 import { AppError } from "../../lib/app-error";
 import { ensureNotLimited, hit, LIMITS } from "../../lib/rate-limit";
 import type { Context } from "../../trpc/context";
+import { type AuditEntry, adminActor, recordAudit } from "../admin/audit";
 import {
   acceptSecondFactor,
   acceptTotp,
@@ -87,6 +88,15 @@ async function limited<T>(ctx: Ctx, userId: number, attempt: () => Promise<T | n
   return result;
 }
 
+/** Who switched it and to what (never the secret or codes): the admin's own account, by the admin. */
+const twoFactorEntry = (userId: number, on: boolean): AuditEntry => ({
+  actor: adminActor(userId),
+  action: on ? "user.two-factor-on" : "user.two-factor-off",
+  entity: "user",
+  entityId: userId,
+  changes: { twoFactor: [!on, on] },
+});
+
 /** Activates the stored secret with a current code of it and hands out the recovery codes, once. */
 export async function enableTwoFactor(
   ctx: Ctx,
@@ -117,6 +127,7 @@ export async function enableTwoFactor(
         throw new AppError("CONFLICT", "two-factor secret changed", TWO_FACTOR_MSG.setupNotStarted);
       }
       await storeRecoveryCodes(tx, userId, codes);
+      await recordAudit(tx, twoFactorEntry(userId, true));
     });
     return { recoveryCodes: codes };
   });
@@ -135,6 +146,7 @@ export async function disableTwoFactor(ctx: Ctx, userId: number, code: string): 
     await ctx.db.transaction(async (tx) => {
       await tx.update(users).set({ totpSecret: null, totpEnabledAt: null }).where(eq(users.id, userId));
       await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
+      await recordAudit(tx, twoFactorEntry(userId, false));
     });
     return { detail: TWO_FACTOR_MSG.disabled };
   });

@@ -278,6 +278,35 @@ describe("switching two-factor login off", () => {
     expect(login.json().token).toEqual(expect.any(String));
   });
 
+  it("leaves an audit entry when switched on and off, with no secret or code in it", async () => {
+    const admin = await adminWithTwoFactor();
+    await trpcMutation(t, "admin.twoFactor.disable", { code: admin.recoveryCodes[0] }, admin);
+    const entries = await db()
+      .select()
+      .from(schema.auditLog)
+      .where(and(eq(schema.auditLog.entity, "user"), eq(schema.auditLog.entityId, String(admin.user.id))))
+      .orderBy(schema.auditLog.id);
+    expect(
+      entries.map(({ action, actorKind, actorId, changes }) => ({ action, actorKind, actorId, changes })),
+    ).toEqual([
+      {
+        action: "user.two-factor-on",
+        actorKind: "admin",
+        actorId: admin.user.id,
+        changes: { twoFactor: [false, true] },
+      },
+      {
+        action: "user.two-factor-off",
+        actorKind: "admin",
+        actorId: admin.user.id,
+        changes: { twoFactor: [true, false] },
+      },
+    ]);
+    const logged = JSON.stringify(entries);
+    expect(logged).not.toContain(admin.secret);
+    expect(logged).not.toContain(admin.recoveryCodes[0]);
+  });
+
   it("takes an unused recovery code instead (a lost phone)", async () => {
     const admin = await adminWithTwoFactor();
     const res = await trpcMutation(t, "admin.twoFactor.disable", { code: admin.recoveryCodes[3] }, admin);
