@@ -1,6 +1,6 @@
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
 import { Secret, TOTP } from "otpauth";
-import { DEMO, login, newConfirmedUser } from "./fixtures";
+import { DEMO, expectAccessible, login, newConfirmedUser } from "./fixtures";
 
 /** A code of the authenticator app, `steps` time steps (30 s) from now; the server takes one step either side. */
 const codeOf = (secret: string, steps = 0) =>
@@ -38,15 +38,11 @@ async function logout(page: Page) {
   await expect(page).toHaveURL(/\/login/);
 }
 
-test("a new admin sets up two-factor login, then signs in with an app code and with a recovery code", async ({
-  page,
-  request,
-}) => {
-  const admin = await freshAdmin(request);
-  await page.goto("/login");
-  await login(page, admin.email, admin.password);
-  await signedIn(page);
-
+/**
+ * Sets up two-factor login from the administration's prompt (a wrong code first) and returns the secret and
+ * the recovery codes shown; the current time step is spent afterwards.
+ */
+async function setUpTwoFactor(page: Page) {
   // entering the administration asks for the setup
   await page.getByRole("link", { name: "Administration" }).click();
   const prompt = page.getByRole("region", { name: "Schützen Sie Ihr Administrationskonto" });
@@ -73,6 +69,24 @@ test("a new admin sets up two-factor login, then signs in with an app code and w
     page.getByText("Zwei-Faktor-Anmeldung aktiv (10 Wiederherstellungscodes übrig)"),
   ).toBeVisible();
   await expect(prompt).toBeHidden();
+
+  return { secret, recoveryCodes };
+}
+
+/** A fresh admin, signed in with the password, who has just set up two-factor login. */
+async function signedInWithTwoFactor(page: Page, request: APIRequestContext) {
+  const admin = await freshAdmin(request);
+  await page.goto("/login");
+  await login(page, admin.email, admin.password);
+  await signedIn(page);
+  return { admin, ...(await setUpTwoFactor(page)) };
+}
+
+test("a new admin sets up two-factor login, then signs in with an app code and with a recovery code", async ({
+  page,
+  request,
+}) => {
+  const { admin, secret, recoveryCodes } = await signedInWithTwoFactor(page, request);
 
   // the password alone is not enough any more: the app's code (of the next time step: the setup spent this one)
   await logout(page);
@@ -117,4 +131,44 @@ test("the demo admin without two-factor login can postpone the prompt", async ({
   await page.reload();
   await expect(page.getByRole("tab", { name: "Veranstaltungen" })).toBeVisible();
   await expect(prompt).toBeHidden();
+});
+
+test("an admin renews the recovery codes with an app code; the earlier codes stop working", async ({
+  page,
+  request,
+}) => {
+  const { admin, secret, recoveryCodes } = await signedInWithTwoFactor(page, request);
+
+  await page.getByRole("button", { name: "Neue Wiederherstellungscodes erstellen" }).click();
+  const dialog = page.getByRole("dialog", { name: "Neue Wiederherstellungscodes" });
+  await expectAccessible(page, "Neue Wiederherstellungscodes");
+  const codeField = dialog.getByLabel("Bestätigungscode aus Ihrer Authentifizierungs-App");
+  await codeField.fill(recoveryCodes[0] ?? "");
+  await dialog.getByRole("button", { name: "Neue Codes erstellen" }).click();
+  await expect(dialog.getByRole("alert")).toContainText("Bestätigungscode ist ungültig");
+  // the next time step: the setup spent this one
+  await codeField.fill(codeOf(secret, 1));
+  await dialog.getByRole("button", { name: "Neue Codes erstellen" }).click();
+  const list = dialog.getByRole("list", { name: "Wiederherstellungscodes" });
+  await expect(list.getByRole("listitem")).toHaveCount(10);
+  const renewed = await list.getByRole("listitem").allInnerTexts();
+  expect(renewed.filter((code) => recoveryCodes.includes(code))).toEqual([]);
+  await expectAccessible(page, "Neue Wiederherstellungscodes (Codes)");
+  await dialog.getByRole("button", { name: "Ich habe die Codes notiert" }).click();
+  await expect(page.getByRole("button", { name: "Neue Wiederherstellungscodes erstellen" })).toBeFocused();
+  await expect(
+    page.getByText("Zwei-Faktor-Anmeldung aktiv (10 Wiederherstellungscodes übrig)"),
+  ).toBeVisible();
+
+  await logout(page);
+  await login(page, admin.email, admin.password);
+  const form = page.getByRole("region", { name: "Ich habe bereits ein Konto" });
+  await form.getByRole("button", { name: "Wiederherstellungscode verwenden" }).click();
+  const recovery = form.getByLabel("Wiederherstellungscode");
+  await recovery.fill(recoveryCodes[1] ?? "");
+  await recovery.press("Enter");
+  await expect(form.getByRole("alert")).toContainText("ungültig oder wurde bereits verwendet");
+  await recovery.fill(renewed[0] ?? "");
+  await recovery.press("Enter");
+  await signedIn(page);
 });

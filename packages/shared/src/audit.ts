@@ -39,6 +39,7 @@ export const AUDIT_ACTION_LABELS = {
   "user.delete": "Benutzer:in gelöscht",
   "user.two-factor-on": "Zwei-Faktor-Anmeldung eingeschaltet",
   "user.two-factor-off": "Zwei-Faktor-Anmeldung ausgeschaltet",
+  "user.recovery-codes": "Wiederherstellungscodes neu erstellt",
   "order.create": "Bestellung durch Admin angelegt",
   "template.save": "E-Mail-Template gespeichert",
   "template.copy": "E-Mail-Templates kopiert",

@@ -19,4 +19,5 @@ export const TWO_FACTOR_MSG = {
   setupNotStarted: "Bitte starten Sie die Einrichtung erneut.",
   enabled: "Die Zwei-Faktor-Anmeldung ist eingerichtet.",
   disabled: "Die Zwei-Faktor-Anmeldung wurde deaktiviert.",
+  recoveryCodesRenewed: "Neue Wiederherstellungscodes wurden erstellt. Die bisherigen gelten nicht mehr.",
 } as const;

@@ -3,6 +3,7 @@ import {
   beginTwoFactorSetup,
   disableTwoFactor,
   enableTwoFactor,
+  renewRecoveryCodes,
   twoFactorStatus,
 } from "../services/auth/two-factor-setup";
 import { adminProcedure, router } from "../trpc/init";
@@ -16,6 +17,11 @@ export const twoFactorRouter = router({
   enable: adminProcedure.input(ZTwoFactorCodeInput).mutation(async ({ ctx, input }) => ({
     ...(await enableTwoFactor(ctx, ctx.user.id, input.code)),
     detail: TWO_FACTOR_MSG.enabled,
+  })),
+  /** ten new recovery codes for a current app code, shown this once; the earlier ones stop working */
+  renewRecoveryCodes: adminProcedure.input(ZTwoFactorCodeInput).mutation(async ({ ctx, input }) => ({
+    ...(await renewRecoveryCodes(ctx, ctx.user.id, input.code)),
+    detail: TWO_FACTOR_MSG.recoveryCodesRenewed,
   })),
   disable: adminProcedure
     .input(ZTwoFactorCodeInput)

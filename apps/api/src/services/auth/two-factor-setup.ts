@@ -133,6 +133,40 @@ export async function enableTwoFactor(
   });
 }
 
+/**
+ * Ten new recovery codes in place of all earlier ones (used up, or noted somewhere unsafe). Takes a current
+ * code of the app: whoever has only the recovery codes left switches two-factor login off and sets it up
+ * again instead.
+ */
+export async function renewRecoveryCodes(
+  ctx: Ctx,
+  userId: number,
+  code: string,
+): Promise<{ recoveryCodes: string[] }> {
+  const user = await account(ctx, userId);
+  const secret = user.totpSecret;
+  if (!user.enabledAt || !secret) {
+    throw new AppError("BAD_REQUEST", "two-factor not enabled", TWO_FACTOR_MSG.notEnabled);
+  }
+  return limited(ctx, userId, async () => {
+    if (!(await acceptTotp(ctx.db, userId, secret, code))) {
+      return null;
+    }
+    const codes = newRecoveryCodes();
+    await ctx.db.transaction(async (tx) => {
+      await storeRecoveryCodes(tx, userId, codes);
+      await recordAudit(tx, {
+        actor: adminActor(userId),
+        action: "user.recovery-codes",
+        entity: "user",
+        entityId: userId,
+        changes: {},
+      });
+    });
+    return { recoveryCodes: codes };
+  });
+}
+
 /** Switches two-factor login off; needs a current code (or an unused recovery code, for a lost phone). */
 export async function disableTwoFactor(ctx: Ctx, userId: number, code: string): Promise<{ detail: string }> {
   const user = await account(ctx, userId);

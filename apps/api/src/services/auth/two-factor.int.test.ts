@@ -314,3 +314,64 @@ describe("switching two-factor login off", () => {
     expect((await trpcQuery(t, "admin.twoFactor.status", undefined, admin)).data.enabled).toBe(false);
   });
 });
+
+describe("renewing the recovery codes", () => {
+  it("takes a current app code, replaces every earlier code and records it in the audit log", async () => {
+    const admin = await adminWithTwoFactor();
+    const byRecoveryCode = await trpcMutation(
+      t,
+      "admin.twoFactor.renewRecoveryCodes",
+      { code: admin.recoveryCodes[0] },
+      admin,
+    );
+    expect(byRecoveryCode.status).toBe(400);
+
+    const renewed = await trpcMutation(
+      t,
+      "admin.twoFactor.renewRecoveryCodes",
+      { code: codeOf(admin.secret, 1) },
+      admin,
+    );
+    expect(renewed.status).toBe(200);
+    const fresh: string[] = renewed.data.recoveryCodes;
+    expect(fresh).toHaveLength(10);
+    expect(fresh.some((code) => admin.recoveryCodes.includes(code))).toBe(false);
+    expect((await trpcQuery(t, "admin.twoFactor.status", undefined, admin)).data.recoveryCodesLeft).toBe(10);
+
+    // an old code no longer signs in; a new one does
+    const oldCode = await restSecondStep(
+      await challengeFor(admin.user.email, admin.ip),
+      admin.recoveryCodes[1] ?? "",
+      admin.ip,
+    );
+    expect(oldCode.statusCode).toBe(401);
+    const newCode = await restSecondStep(
+      await challengeFor(admin.user.email, admin.ip),
+      fresh[0] ?? "",
+      admin.ip,
+    );
+    expect(newCode.json().token).toEqual(expect.any(String));
+
+    const [entry] = await db()
+      .select()
+      .from(schema.auditLog)
+      .where(
+        and(
+          eq(schema.auditLog.action, "user.recovery-codes"),
+          eq(schema.auditLog.entityId, String(admin.user.id)),
+        ),
+      );
+    expect(entry).toMatchObject({ actorKind: "admin", actorId: admin.user.id, entity: "user", changes: {} });
+  });
+
+  it("is refused without two-factor login and for visitors", async () => {
+    const admin = await freshAdmin();
+    const res = await trpcMutation(t, "admin.twoFactor.renewRecoveryCodes", { code: "123456" }, admin);
+    expect(res.status).toBe(400);
+    const visitor = await createUser(db(), {});
+    const asVisitor = { token: await t.tokenFor(visitor.id, ["ROLE_USER"]) };
+    expect(
+      (await trpcMutation(t, "admin.twoFactor.renewRecoveryCodes", { code: "123456" }, asVisitor)).status,
+    ).toBe(403);
+  });
+});

@@ -6,21 +6,24 @@ import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { errorBody } from "@/lib/alerts";
 
-/** A one-field form for a code of the authenticator app; shows the server's German refusal below it. */
+/**
+ * A one-field form for a code of the authenticator app, with "Abbrechen" beside the submit button; shows the
+ * server's German refusal below it.
+ */
 export function CodeForm({
   label,
   submitLabel,
   hint,
   onCode,
   pending,
-  children,
+  onCancel,
 }: {
   label: string;
   submitLabel: string;
   hint?: string;
   onCode: (code: string) => Promise<void>;
   pending: boolean;
-  children?: React.ReactNode;
+  onCancel: () => void;
 }) {
   const [code, setCode] = useState("");
   const [error, setError] = useState<string | null>(null);
@@ -55,7 +58,9 @@ export function CodeForm({
         </Alert>
       )}
       <div className="flex flex-wrap justify-end gap-3">
-        {children}
+        <Button variant="secondary" onClick={onCancel}>
+          Abbrechen
+        </Button>
         <Button type="submit" disabled={pending}>
           {submitLabel}
         </Button>

@@ -1,5 +1,4 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from "@/components/ui/dialog";
 import { alerts } from "@/lib/alerts";
 import { trpc } from "@/lib/trpc";
@@ -29,11 +28,8 @@ export function TwoFactorDisableDialog({ onClose }: { onClose: () => void }) {
             submitLabel="Deaktivieren"
             onCode={onCode}
             pending={disable.isPending}
-          >
-            <Button variant="secondary" onClick={onClose}>
-              Abbrechen
-            </Button>
-          </CodeForm>
+            onCancel={onClose}
+          />
         </div>
       </DialogContent>
     </Dialog>

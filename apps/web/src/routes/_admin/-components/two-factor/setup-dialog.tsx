@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { Alert } from "@/components/ui/alert";
-import { Button } from "@/components/ui/button";
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogTitle } from "@/components/ui/dialog";
+import { Dialog, DialogContent, DialogDescription, DialogTitle } from "@/components/ui/dialog";
 import { errorBody } from "@/lib/alerts";
 import { trpc } from "@/lib/trpc";
 import { CodeForm } from "./code-field";
+import { RecoveryCodesShown } from "./recovery-codes-dialog";
 
 /** The secret in groups of four, easier to type into an app by hand. */
 const grouped = (secret: string) => secret.match(/.{1,4}/g)?.join(" ") ?? secret;
@@ -36,29 +36,11 @@ export function TwoFactorSetupDialog({ onClose }: { onClose: () => void }) {
       <DialogContent size="xl">
         <DialogTitle>Zwei-Faktor-Anmeldung einrichten</DialogTitle>
         {recoveryCodes ? (
-          <>
-            <DialogDescription>
-              Die Zwei-Faktor-Anmeldung ist eingerichtet. Notieren Sie diese Wiederherstellungscodes und
-              bewahren Sie sie sicher auf: Mit jedem Code können Sie sich einmal ohne Ihre
-              Authentifizierungs-App anmelden. Die Codes werden nur jetzt angezeigt.
-            </DialogDescription>
-            <ul
-              aria-label="Wiederherstellungscodes"
-              className="mt-4 grid grid-cols-2 gap-2 font-mono text-base"
-            >
-              {recoveryCodes.map((code) => (
-                <li
-                  key={code}
-                  className="rounded border border-slate-300 bg-slate-50 px-3 py-1.5 text-center"
-                >
-                  {code}
-                </li>
-              ))}
-            </ul>
-            <DialogFooter>
-              <Button onClick={onClose}>Ich habe die Codes notiert</Button>
-            </DialogFooter>
-          </>
+          <RecoveryCodesShown
+            codes={recoveryCodes}
+            intro="Die Zwei-Faktor-Anmeldung ist eingerichtet. Notieren Sie diese Wiederherstellungscodes und bewahren Sie sie sicher auf: Mit jedem Code können Sie sich einmal ohne Ihre Authentifizierungs-App anmelden. Die Codes werden nur jetzt angezeigt."
+            onClose={onClose}
+          />
         ) : (
           <>
             <DialogDescription>
@@ -95,11 +77,8 @@ export function TwoFactorSetupDialog({ onClose }: { onClose: () => void }) {
                 submitLabel="Aktivieren"
                 onCode={onCode}
                 pending={enable.isPending || !begin.data}
-              >
-                <Button variant="secondary" onClick={onClose}>
-                  Abbrechen
-                </Button>
-              </CodeForm>
+                onCancel={onClose}
+              />
             </div>
           </>
         )}

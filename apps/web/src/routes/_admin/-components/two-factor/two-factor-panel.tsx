@@ -5,6 +5,7 @@ import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { trpc } from "@/lib/trpc";
 import { TwoFactorDisableDialog } from "./disable-dialog";
+import { RecoveryCodesDialog } from "./recovery-codes-dialog";
 import { TwoFactorSetupDialog } from "./setup-dialog";
 
 /** "Später" hides the prompt until the tab is closed: it returns with the next visit (docs/decisions.md). */
@@ -24,7 +25,7 @@ const isPostponed = () => {
 export function TwoFactorPanel() {
   const status = useQuery(trpc.admin.twoFactor.status.queryOptions());
   const [postponed, setPostponed] = useState(isPostponed);
-  const [dialog, setDialog] = useState<"setup" | "disable" | null>(null);
+  const [dialog, setDialog] = useState<"setup" | "disable" | "codes" | null>(null);
   const close = () => setDialog(null);
 
   let panel: React.ReactNode = null;
@@ -37,6 +38,9 @@ export function TwoFactorPanel() {
           Zwei-Faktor-Anmeldung aktiv (
           {left === 1 ? "1 Wiederherstellungscode" : `${left} Wiederherstellungscodes`} übrig)
         </span>
+        <Button variant="link" size="inline" onClick={() => setDialog("codes")}>
+          Neue Wiederherstellungscodes erstellen
+        </Button>
         <Button variant="link" size="inline" onClick={() => setDialog("disable")}>
           Zwei-Faktor-Anmeldung deaktivieren
         </Button>
@@ -76,6 +80,7 @@ export function TwoFactorPanel() {
       {panel}
       {dialog === "setup" && <TwoFactorSetupDialog onClose={close} />}
       {dialog === "disable" && <TwoFactorDisableDialog onClose={close} />}
+      {dialog === "codes" && <RecoveryCodesDialog onClose={close} />}
     </>
   );
 }
