@@ -775,6 +775,7 @@ const MATRIX: Record<string, Expectation> = {
     call: trpc(async (s) => ({ ...(await ownTwoFactor(false)(s)), data: {} })),
   },
   "admin.twoFactor.enable": { access: "admin", call: trpc(ownTwoFactor(false)) },
+  "admin.twoFactor.renewRecoveryCodes": { access: "admin", call: trpc(ownTwoFactor(true)) },
   "admin.twoFactor.disable": { access: "admin", call: trpc(ownTwoFactor(true)) },
   "admin.dashboard": { access: "admin" },
   "admin.congresses.list": { access: "admin" },
