@@ -44,6 +44,8 @@ function focusIndicator(page: Page) {
  * indicator at each.
  */
 async function expectVisibleFocusOnEachStop(page: Page, stops: number) {
+  // the page has rendered everything it was loading (the overview's cards come after its greeting)
+  await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
   const hidden: string[] = [];
   let seen = 0;
   for (; seen < stops; seen++) {
