@@ -1,11 +1,11 @@
 import { schema } from "@app/db";
-import { TWO_FACTOR_MSG } from "@app/shared";
+import { type AuditAction, TWO_FACTOR_MSG } from "@app/shared";
 import { and, count, eq, isNull } from "drizzle-orm";
 import QRCode from "qrcode";
 import { AppError } from "../../lib/app-error";
 import { ensureNotLimited, hit, LIMITS } from "../../lib/rate-limit";
 import type { Context } from "../../trpc/context";
-import { type AuditEntry, adminActor, recordAudit } from "../admin/audit";
+import { type AuditChanges, type AuditEntry, adminActor, recordAudit } from "../admin/audit";
 import {
   acceptSecondFactor,
   acceptTotp,
@@ -88,13 +88,13 @@ async function limited<T>(ctx: Ctx, userId: number, attempt: () => Promise<T | n
   return result;
 }
 
-/** Who switched it and to what (never the secret or codes): the admin's own account, by the admin. */
-const twoFactorEntry = (userId: number, on: boolean): AuditEntry => ({
+/** An entry on the admin's own account, by the admin (never the secret or a code). */
+const ownAccountEntry = (userId: number, action: AuditAction, changes: AuditChanges = {}): AuditEntry => ({
   actor: adminActor(userId),
-  action: on ? "user.two-factor-on" : "user.two-factor-off",
+  action,
   entity: "user",
   entityId: userId,
-  changes: { twoFactor: [!on, on] },
+  changes,
 });
 
 /** Activates the stored secret with a current code of it and hands out the recovery codes, once. */
@@ -127,7 +127,7 @@ export async function enableTwoFactor(
         throw new AppError("CONFLICT", "two-factor secret changed", TWO_FACTOR_MSG.setupNotStarted);
       }
       await storeRecoveryCodes(tx, userId, codes);
-      await recordAudit(tx, twoFactorEntry(userId, true));
+      await recordAudit(tx, ownAccountEntry(userId, "user.two-factor-on", { twoFactor: [false, true] }));
     });
     return { recoveryCodes: codes };
   });
@@ -155,13 +155,7 @@ export async function renewRecoveryCodes(
     const codes = newRecoveryCodes();
     await ctx.db.transaction(async (tx) => {
       await storeRecoveryCodes(tx, userId, codes);
-      await recordAudit(tx, {
-        actor: adminActor(userId),
-        action: "user.recovery-codes",
-        entity: "user",
-        entityId: userId,
-        changes: {},
-      });
+      await recordAudit(tx, ownAccountEntry(userId, "user.recovery-codes"));
     });
     return { recoveryCodes: codes };
   });
@@ -180,7 +174,7 @@ export async function disableTwoFactor(ctx: Ctx, userId: number, code: string): 
     await ctx.db.transaction(async (tx) => {
       await tx.update(users).set({ totpSecret: null, totpEnabledAt: null }).where(eq(users.id, userId));
       await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
-      await recordAudit(tx, twoFactorEntry(userId, false));
+      await recordAudit(tx, ownAccountEntry(userId, "user.two-factor-off", { twoFactor: [true, false] }));
     });
     return { detail: TWO_FACTOR_MSG.disabled };
   });
