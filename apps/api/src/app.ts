@@ -16,6 +16,8 @@ import { registerRestRoutes } from "./rest/adapter";
 import { registerDigistoreIpn } from "./rest/digistore";
 import { frameworkErrors, installErrorHandlers } from "./rest/errors";
 import { restRoutes } from "./rest/routes";
+import { clearCatalogue } from "./services/visitor/catalogue";
+import { listenForOverviewChanges, OverviewCache } from "./services/visitor/overview-cache";
 import { registerWebApp } from "./static";
 import { createContextFactory } from "./trpc/context";
 import { trpcHttp } from "./trpc/http";
@@ -31,6 +33,10 @@ declare module "fastify" {
   interface FastifyInstance {
     /** every route of the app as registered (including the HEAD routes Fastify adds for GET) */
     routeList: readonly RegisteredRoute[];
+    /** the visitors' kept overview answers (tests look at it) */
+    overviewCache: OverviewCache;
+    /** resolves once the overview change listener's first connection attempt is over */
+    overviewCacheReady: Promise<void>;
   }
 }
 
@@ -130,17 +136,34 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
 
   installErrorHandlers(app);
+  // the visitors' finished overview answers, dropped by the database's change notifications
+  const overviewCache = new OverviewCache({
+    ttlMs: env.OVERVIEW_CACHE_MS,
+    maxEntries: env.OVERVIEW_CACHE_ENTRIES,
+  });
+  const overviewChanges = listenForOverviewChanges({
+    connection: db.$client.options,
+    cache: overviewCache,
+    onAll: () => clearCatalogue(db),
+    log: app.log,
+  });
+  app.decorate("overviewCache", overviewCache);
+  app.decorate("overviewCacheReady", overviewChanges.ready);
+  app.addHook("onClose", () => overviewChanges.close());
+
   const createContext = createContextFactory({
     db,
     env,
     mail: options.mail,
     jwtKey: secretKey(env.JWT_SECRET),
+    overviewCache,
   });
 
   await app.register(trpcHttp, {
     prefix: "/trpc",
     router: appRouter,
     createContext,
+    overview: { path: "congress.overview", cache: overviewCache },
     onError: ({ error, path, req }) => {
       if (error.code === "INTERNAL_SERVER_ERROR") {
         req.log.error({ err: error.cause ?? error, path }, "procedure failed");

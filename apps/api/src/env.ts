@@ -62,6 +62,13 @@ const EnvSchema = z
      * this instance clear it at once, other instances see them after at most this time (0 = no cache)
      */
     CATALOGUE_CACHE_MS: z.coerce.number().int().min(0).max(600_000).default(5_000),
+    /**
+     * how long an API instance keeps a visitor's finished overview answer (0 = not at all); database
+     * triggers announce every change to it, so this is only the safety net (services/visitor/overview-cache.ts)
+     */
+    OVERVIEW_CACHE_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
+    /** how many visitors' overview answers an instance keeps at most (a few KB each) */
+    OVERVIEW_CACHE_ENTRIES: z.coerce.number().int().min(0).max(1_000_000).default(10_000),
     /** staff whitelist (comma-separated e-mail addresses) that bypasses the event and package date checks */
     STAFF_EMAILS: emailList,
     GATED_PATH_COUPLE_THERAPY: gatedPath.default(DEV_GATED.couplePath),

@@ -54,8 +54,10 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     LOG_LEVEL: "silent",
     APP_URL: "http://app.test",
     SMTP_URL: options.mail ? smtp.url : "smtp://127.0.0.1:1",
-    // tests write events with fixtures, past the admin procedures that clear the cache
+    // tests write with fixtures, past the procedures that clear the caches; the database's change
+    // notifications reach the cache a moment later (overview-cache.int.test.ts tests the caches as such)
     CATALOGUE_CACHE_MS: "0",
+    OVERVIEW_CACHE_MS: "0",
     ...options.env,
   });
   const transport = createMailTransport(env.SMTP_URL);

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from "fastify";
 import { bearerToken, type SessionUser, verifyAccessToken } from "../auth/access-token";
 import type { Env } from "../env";
 import type { MailDispatcher } from "../mail/outbox";
+import type { OverviewCache } from "../services/visitor/overview-cache";
 
 export interface CookieJar {
   get(name: string): string | undefined;
@@ -20,6 +21,8 @@ export interface Context {
   jwtKey: Uint8Array;
   mail: MailDispatcher;
   cookies: CookieJar;
+  /** the visitors' kept overview answers of this instance; a visitor's own writes drop theirs */
+  overviewCache: OverviewCache;
 }
 
 export interface AppDeps {
@@ -27,6 +30,7 @@ export interface AppDeps {
   env: Env;
   jwtKey: Uint8Array;
   mail: MailDispatcher;
+  overviewCache: OverviewCache;
 }
 
 function cookieJar(req: FastifyRequest, reply: FastifyReply, secure: boolean): CookieJar {
@@ -52,6 +56,7 @@ export function createContextFactory(deps: AppDeps) {
       env: deps.env,
       jwtKey: deps.jwtKey,
       mail: deps.mail,
+      overviewCache: deps.overviewCache,
       log: req.log,
       user,
       ip: req.ip,

@@ -4,6 +4,7 @@ import superjson from "superjson";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { secretKey } from "../auth/access-token";
 import { createCongress, createUser } from "../services/visitor/fixtures";
+import { OverviewCache } from "../services/visitor/overview-cache";
 import { createTestApp, type TestApp } from "../testing/harness";
 import { createContextFactory } from "./context";
 import { type AppRouter, appRouter } from "./router";
@@ -28,6 +29,7 @@ beforeAll(async () => {
     env: t.env,
     mail: { dispatch: async () => {} },
     jwtKey: secretKey(t.env.JWT_SECRET),
+    overviewCache: new OverviewCache({ ttlMs: 0, maxEntries: 0 }),
   });
   reference = Fastify({ logger: false });
   await reference.register(fastifyTRPCPlugin<AppRouter>, {

@@ -1,3 +1,4 @@
+import { berlinDate } from "@app/shared";
 import type { AnyTRPCRouter } from "@trpc/server";
 import { fastifyRequestHandler } from "@trpc/server/adapters/fastify";
 import {
@@ -10,12 +11,15 @@ import {
   transformTRPCResponse,
 } from "@trpc/server/unstable-core-do-not-import";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { OverviewCache } from "../services/visitor/overview-cache";
 import type { Context } from "./context";
 
 export interface TrpcHttpOptions {
   router: AnyTRPCRouter;
   createContext: (req: FastifyRequest, reply: FastifyReply) => Promise<Context>;
   onError: (opts: { error: TRPCError; path: string | undefined; req: FastifyRequest }) => void;
+  /** the visitor's overview query, answered from the kept serialised answer when there is one */
+  overview?: { path: string; cache: OverviewCache };
 }
 
 interface QueryCall {
@@ -23,6 +27,9 @@ interface QueryCall {
   procedure: AnyProcedure;
   input: unknown;
 }
+
+/** A successful answer whose data is already serialised (a kept overview), or any other answer. */
+type Answer = TRPCResponse | { serialisedData: string };
 
 /**
  * The tRPC endpoint under `/trpc`. Plain GET queries (single or batched, the bulk of the traffic: the
@@ -32,8 +39,9 @@ interface QueryCall {
  * malformed calls) goes to tRPC's own Fastify handler, so its error answers stay tRPC's.
  */
 export async function trpcHttp(app: FastifyInstance, options: TrpcHttpOptions) {
-  const { router, createContext, onError } = options;
-  const transformer = router._def._config.transformer;
+  const { router, createContext, onError, overview } = options;
+  const config = router._def._config;
+  const transformer = config.transformer;
 
   // as fastifyTRPCPlugin: tRPC reads the raw body itself (scoped to this plugin)
   app.removeContentTypeParser("application/json");
@@ -96,13 +104,13 @@ export async function trpcHttp(app: FastifyInstance, options: TrpcHttpOptions) {
     }
     const { batch, calls } = query;
     let ctx: Context | undefined;
-    const answers: TRPCResponse[] = await createContext(req, reply).then(
+    const answers: Answer[] = await createContext(req, reply).then(
       (created) => {
         ctx = created;
         return Promise.all(
-          calls.map(async (call, batchIndex): Promise<TRPCResponse> => {
-            try {
-              const data = await call.procedure({
+          calls.map(async (call, batchIndex): Promise<Answer> => {
+            const run = () =>
+              call.procedure({
                 ctx: created,
                 path: call.path,
                 type: "query",
@@ -110,7 +118,20 @@ export async function trpcHttp(app: FastifyInstance, options: TrpcHttpOptions) {
                 signal: undefined,
                 batchIndex,
               });
-              return { result: { data } };
+            try {
+              // the overview of a signed-in visitor: kept answers are valid (overview-cache.ts), the
+              // procedure would only confirm the token the context already verified
+              if (overview && call.path === overview.path && created.user) {
+                const userId = created.user.id;
+                const day = berlinDate();
+                const serialisedData =
+                  overview.cache.get(userId, day) ??
+                  (await overview.cache.fill(userId, day, async () =>
+                    JSON.stringify(transformer.output.serialize(await run())),
+                  ));
+                return { serialisedData };
+              }
+              return { result: { data: await run() } };
             } catch (cause) {
               return failed(cause, call);
             }
@@ -123,20 +144,27 @@ export async function trpcHttp(app: FastifyInstance, options: TrpcHttpOptions) {
     function failed(cause: unknown, call: QueryCall): TRPCResponse {
       const error = getTRPCErrorFromUnknown(cause);
       onError({ error, path: call.path, req });
-      const config = router._def._config;
       return {
         error: getErrorShape({ config, error, type: "query", path: call.path, input: call.input, ctx }),
       };
     }
 
-    const body = batch ? answers : answers[0];
-    if (body === undefined) {
+    // tRPC's wire format, with already serialised data spliced in as it is
+    const responses = answers.map(
+      (a): TRPCResponse => ("serialisedData" in a ? { result: { data: null } } : a),
+    );
+    const parts = answers.map((a) =>
+      "serialisedData" in a
+        ? `{"result":{"data":${a.serialisedData}}}`
+        : JSON.stringify(transformTRPCResponse(config, a)),
+    );
+    if (parts.length === 0) {
       throw new Error("no call answered");
     }
     reply
-      .status(getHTTPStatusCode(body))
+      .status(getHTTPStatusCode(batch ? responses : (responses[0] as TRPCResponse)))
       .header("vary", "trpc-accept, accept")
       .header("content-type", "application/json");
-    return reply.send(JSON.stringify(transformTRPCResponse(router._def._config, body)));
+    return reply.send(batch ? `[${parts.join(",")}]` : parts[0]);
   });
 }

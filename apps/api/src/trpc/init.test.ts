@@ -1,16 +1,22 @@
 import type { Db } from "@app/db";
+import { berlinDate } from "@app/shared";
 import { describe, expect, it } from "vitest";
 import { loadEnv } from "../env";
+import { OverviewCache } from "../services/visitor/overview-cache";
 import type { Context } from "./context";
 import { adminProcedure, createCallerFactory, router, userProcedure } from "./init";
 
 const probe = router({
   mine: userProcedure.query(({ ctx }) => ctx.user.id),
+  write: userProcedure.mutation(({ ctx }) => ctx.user.id),
+  failingWrite: userProcedure.mutation((): number => {
+    throw new Error("refused");
+  }),
   admin: adminProcedure.query(() => "ok"),
 });
 const createCaller = createCallerFactory(probe);
 
-function ctx(user: Context["user"]): Context {
+function ctx(user: Context["user"], overviewCache = new OverviewCache({ ttlMs: 0, maxEntries: 0 })): Context {
   return {
     db: {} as Db,
     env: loadEnv({}),
@@ -20,6 +26,7 @@ function ctx(user: Context["user"]): Context {
     jwtKey: new Uint8Array(32),
     mail: { dispatch: async () => {} },
     cookies: { get: () => undefined, set: () => {}, clear: () => {} },
+    overviewCache,
   };
 }
 
@@ -33,6 +40,26 @@ describe("role procedures", () => {
     const caller = createCaller(ctx({ id: 1, roles: ["ROLE_USER"] }));
     expect(await caller.mine()).toBe(1);
     await expect(caller.admin()).rejects.toMatchObject({ code: "FORBIDDEN" });
+  });
+
+  it("drop the caller's kept overview after each of their writes, succeeded or not, and not after reads", async () => {
+    const cache = new OverviewCache({ ttlMs: 60_000, maxEntries: 10 });
+    cache.setLive(true);
+    const day = berlinDate();
+    const keep = (userId: number) => cache.fill(userId, day, async () => `overview ${userId}`);
+    await keep(1);
+    await keep(2);
+    const caller = createCaller(ctx({ id: 1, roles: ["ROLE_USER"] }, cache));
+
+    await caller.mine();
+    expect(cache.get(1, day)).toBe("overview 1");
+    await caller.write();
+    expect(cache.get(1, day)).toBeUndefined();
+    expect(cache.get(2, day)).toBe("overview 2");
+
+    await keep(1);
+    await expect(caller.failingWrite()).rejects.toThrow();
+    expect(cache.get(1, day)).toBeUndefined();
   });
 
   // admins pass only after their account is checked in the database: see the admin and matrix

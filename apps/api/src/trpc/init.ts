@@ -46,14 +46,28 @@ export const createCallerFactory = t.createCallerFactory;
 
 export const publicProcedure = t.procedure.use(appErrors);
 
-export const userProcedure = publicProcedure.use(({ ctx, next }) => {
-  if (!ctx.user) {
+/**
+ * Signed-in users. A visitor's own write drops their kept overview answer on this instance before the
+ * answer goes out, so their next overview shows it even before the database's change notification arrives.
+ */
+export const userProcedure = publicProcedure.use(async ({ ctx, next, type }) => {
+  const user = ctx.user;
+  if (!user) {
     throw new AppError("UNAUTHORIZED", "no valid access token");
   }
-  return next({ ctx: { ...ctx, user: ctx.user } });
+  try {
+    return await next({ ctx: { ...ctx, user } });
+  } finally {
+    if (type === "mutation") {
+      ctx.overviewCache.drop([user.id]);
+    }
+  }
 });
 
-/** Admins only. Every admin write clears the overview's shared lists of this instance (catalogue.ts). */
+/**
+ * Admins only. Every admin write clears the overview's shared lists and the kept overview answers of this
+ * instance at once (other instances hear of it from the database, see overview-cache.ts).
+ */
 export const adminProcedure = userProcedure.use(async ({ ctx, next, type }) => {
   if (!ctx.user.roles.includes("ROLE_ADMIN")) {
     throw new AppError("FORBIDDEN", "ROLE_ADMIN required");
@@ -75,6 +89,7 @@ export const adminProcedure = userProcedure.use(async ({ ctx, next, type }) => {
   } finally {
     if (type === "mutation") {
       clearCatalogue(ctx.db);
+      ctx.overviewCache.dropAll();
     }
   }
 });

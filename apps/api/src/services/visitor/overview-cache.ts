@@ -1,0 +1,241 @@
+import type { IsoDate } from "@app/shared";
+import pg from "pg";
+
+/** The channel the database triggers of migration 0009 announce overview changes on. */
+export const OVERVIEW_CHANNEL = "overview_changed";
+/** how the listening connection shows in pg_stat_activity */
+export const OVERVIEW_LISTENER_NAME = "overview-change-listener";
+
+interface Entry {
+  day: IsoDate;
+  answer: string;
+  expiresAt: number;
+}
+
+/** A fill in progress; a change to its visitor while it runs makes its answer unfit to keep. */
+interface Fill {
+  userId: number;
+  stale: boolean;
+}
+
+export interface OverviewCacheOptions {
+  /** how long an answer is kept at most (0 = never kept) */
+  ttlMs: number;
+  /** how many visitors' answers are kept at most; the oldest go first */
+  maxEntries: number;
+}
+
+/**
+ * The finished overview answer of each visitor, serialised, per Berlin day. At the congress opening
+ * thousands of visitors refresh their overview again and again; answering them from here skips the
+ * database, the procedure and the serialisation (docs/performance.md).
+ *
+ * An answer is kept only while this instance hears every change: database triggers announce each write to
+ * a table the overview reads (`OVERVIEW_CHANNEL`), `listenForOverviewChanges` drops the visitors named
+ * there, and while that connection is down nothing is kept or answered from here. A fill that overlaps a
+ * change of its visitor is not kept (it may have read the old state). Answers also expire after `ttlMs`
+ * and when the day changes, as a safety net.
+ */
+export class OverviewCache {
+  readonly #entries = new Map<number, Entry>();
+  readonly #fills = new Set<Fill>();
+  #live = false;
+
+  constructor(private readonly options: OverviewCacheOptions) {}
+
+  get enabled(): boolean {
+    return this.options.ttlMs > 0 && this.options.maxEntries > 0;
+  }
+
+  /** true while changes are heard (answers are kept and served) */
+  get live(): boolean {
+    return this.#live;
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  /** The kept answer of `userId` for `day`, if any. */
+  get(userId: number, day: IsoDate): string | undefined {
+    const entry = this.#entries.get(userId);
+    if (!entry) {
+      return undefined;
+    }
+    if (entry.day !== day || entry.expiresAt <= performance.now()) {
+      this.#entries.delete(userId);
+      return undefined;
+    }
+    return entry.answer;
+  }
+
+  /**
+   * Computes the answer of `userId` for `day` and keeps it, unless the visitor's data changed while it
+   * was computed or changes are not heard right now.
+   */
+  async fill(userId: number, day: IsoDate, compute: () => Promise<string>): Promise<string> {
+    if (!this.#live) {
+      return compute();
+    }
+    const fill: Fill = { userId, stale: false };
+    this.#fills.add(fill);
+    try {
+      const answer = await compute();
+      if (!fill.stale && this.#live) {
+        this.#keep(userId, { day, answer, expiresAt: performance.now() + this.options.ttlMs });
+      }
+      return answer;
+    } finally {
+      this.#fills.delete(fill);
+    }
+  }
+
+  #keep(userId: number, entry: Entry): void {
+    this.#entries.delete(userId);
+    if (this.#entries.size >= this.options.maxEntries) {
+      const oldest = this.#entries.keys().next().value;
+      if (oldest !== undefined) {
+        this.#entries.delete(oldest);
+      }
+    }
+    this.#entries.set(userId, entry);
+  }
+
+  /** Forgets the answers of these visitors (their data changed). */
+  drop(userIds: Iterable<number>): void {
+    const dropped = new Set(userIds);
+    for (const userId of dropped) {
+      this.#entries.delete(userId);
+    }
+    for (const fill of this.#fills) {
+      if (dropped.has(fill.userId)) {
+        fill.stale = true;
+      }
+    }
+  }
+
+  /** Forgets every answer (a change concerning everybody, or changes may have been missed). */
+  dropAll(): void {
+    this.#entries.clear();
+    for (const fill of this.#fills) {
+      fill.stale = true;
+    }
+  }
+
+  /** Whether changes are heard; both ways everything kept so far is forgotten. */
+  setLive(live: boolean): void {
+    this.dropAll();
+    this.#live = live && this.enabled;
+  }
+
+  /** Applies one notification of `OVERVIEW_CHANNEL`: `*` or comma-separated user ids. */
+  applyNotification(payload: string | undefined): "all" | "some" {
+    const ids = (payload ?? "").split(",").map(Number);
+    if (payload === "*" || ids.some((id) => !Number.isSafeInteger(id) || id <= 0)) {
+      this.dropAll();
+      return "all";
+    }
+    this.drop(ids);
+    return "some";
+  }
+}
+
+export interface ChangeListener {
+  /** resolves once the first LISTEN succeeded or failed */
+  ready: Promise<void>;
+  close(): Promise<void>;
+}
+
+interface ListenOptions {
+  /** connection settings of the API's pool; the listener holds one connection of its own */
+  connection: pg.ClientConfig;
+  cache: OverviewCache;
+  /** a change concerning everybody (events, packages) was announced */
+  onAll?: () => void;
+  log: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void };
+  /** first wait before reconnecting (ms); doubles up to 30 s */
+  retryMs?: number;
+}
+
+/**
+ * Listens on `OVERVIEW_CHANNEL` with a connection of its own and applies each notification to `cache`.
+ * The cache is live only while the connection is: when it breaks, everything is dropped and the listener
+ * reconnects with a growing pause; after the new LISTEN everything is dropped again (notifications sent
+ * in between are lost) before answers are kept again.
+ */
+export function listenForOverviewChanges(options: ListenOptions): ChangeListener {
+  const { cache, log } = options;
+  const firstRetryMs = options.retryMs ?? 500;
+  let retryMs = firstRetryMs;
+  let closed = false;
+  let client: pg.Client | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let markReady: () => void = () => {};
+  const ready = new Promise<void>((done) => {
+    markReady = done;
+  });
+
+  const lost = (current: pg.Client, error?: Error) => {
+    if (client !== current) {
+      return;
+    }
+    client = undefined;
+    cache.setLive(false);
+    current.end().catch(() => {});
+    if (closed) {
+      return;
+    }
+    log.warn({ err: error, retryMs }, "overview change listener lost its connection; answers are not kept");
+    timer = setTimeout(connect, retryMs);
+    retryMs = Math.min(retryMs * 2, 30_000);
+  };
+
+  async function connect(): Promise<void> {
+    if (closed) {
+      return;
+    }
+    const current = new pg.Client({
+      ...options.connection,
+      keepAlive: true,
+      application_name: OVERVIEW_LISTENER_NAME,
+    });
+    client = current;
+    current.on("error", (error) => lost(current, error));
+    current.on("end", () => lost(current));
+    current.on("notification", (message) => {
+      if (message.channel === OVERVIEW_CHANNEL && cache.applyNotification(message.payload) === "all") {
+        options.onAll?.();
+      }
+    });
+    try {
+      await current.connect();
+      await current.query(`LISTEN ${OVERVIEW_CHANNEL}`);
+      if (client === current) {
+        cache.setLive(true);
+        options.onAll?.();
+        retryMs = firstRetryMs;
+      }
+    } catch (error) {
+      lost(current, error as Error);
+    } finally {
+      markReady();
+    }
+  }
+
+  if (cache.enabled) {
+    void connect();
+  } else {
+    markReady();
+  }
+  return {
+    ready,
+    close: async () => {
+      closed = true;
+      clearTimeout(timer);
+      const current = client;
+      client = undefined;
+      cache.setLive(false);
+      await current?.end().catch(() => {});
+    },
+  };
+}
