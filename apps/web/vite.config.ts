@@ -1,12 +1,12 @@
 import { readdir, readFile, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { brotliCompress, constants, gzip } from "node:zlib";
 import tailwindcss from "@tailwindcss/vite";
 import { tanstackRouter } from "@tanstack/router-plugin/vite";
 import react from "@vitejs/plugin-react";
-import { defineConfig, type Plugin } from "vite";
+import { defineConfig, type Plugin, type Rolldown } from "vite";
 
 const api = process.env.API_URL ?? "http://127.0.0.1:3000";
 
@@ -40,12 +40,99 @@ function precompress(): Plugin {
   };
 }
 
+/** What public/boot.js carries until the build fills it in (and still carries in dev: no preloads). */
+const PLACEHOLDER = "const routeChunks = {};";
+
+/**
+ * The route chunks public/boot.js preloads (`<link rel="modulepreload">`) while the app's script is still
+ * loading, so that the app finds them in the cache once it runs instead of asking for them only then (a
+ * round trip on a phone's network after the app's first task). Keys are the names boot.js uses.
+ */
+const PRELOADED_ROUTES: Record<string, string> = {
+  overview: "src/routes/_user/index.tsx",
+  login: "src/routes/login.{-$congressId}.{-$showVideo}.tsx",
+};
+
+const isChunk = (item: Rolldown.OutputBundle[string] | undefined): item is Rolldown.OutputChunk =>
+  item?.type === "chunk";
+
+/** The chunks named in `start` and everything they import, leaving out `skip`. */
+function withImports(bundle: Rolldown.OutputBundle, start: string[], skip = new Set<string>()): Set<string> {
+  const seen = new Set<string>();
+  const pending = [...start];
+  for (let name = pending.shift(); name !== undefined; name = pending.shift()) {
+    const chunk = bundle[name];
+    if (isChunk(chunk) && !seen.has(name) && !skip.has(name)) {
+      seen.add(name);
+      pending.push(...chunk.imports);
+    }
+  }
+  return seen;
+}
+
+/** The route's own chunks and what they import, without what index.html loads anyway. */
+function chunksOf(bundle: Rolldown.OutputBundle, routeFile: string): string[] {
+  const chunks = Object.values(bundle).filter(isChunk);
+  const initial = withImports(
+    bundle,
+    chunks.filter((chunk) => chunk.isEntry).map((chunk) => chunk.fileName),
+  );
+  const route = chunks.filter(
+    (chunk) =>
+      chunk.isDynamicEntry &&
+      chunk.moduleIds.some((id) => id === routeFile || id.startsWith(`${routeFile}?`)),
+  );
+  return [
+    ...withImports(
+      bundle,
+      route.map((chunk) => chunk.fileName),
+      initial,
+    ),
+  ];
+}
+
+function routePreloads(root: string): Plugin {
+  let preloads: Record<string, string[]> = {};
+  return {
+    name: "route-preloads",
+    apply: "build",
+    generateBundle(_, bundle) {
+      preloads = Object.fromEntries(
+        Object.entries(PRELOADED_ROUTES).map(([name, file]) => {
+          const files = chunksOf(bundle, resolve(root, file));
+          if (files.length === 0) {
+            this.error(`route-preloads: no chunk for ${file}`);
+          }
+          return [name, files.map((fileName) => `/${fileName}`)];
+        }),
+      );
+    },
+    // before the other writeBundle hooks (precompress) see boot.js
+    writeBundle: {
+      order: "pre",
+      sequential: true,
+      async handler({ dir }) {
+        if (!dir) {
+          return;
+        }
+        const path = join(dir, "boot.js");
+        const boot = await readFile(path, "utf8");
+        if (!boot.includes(PLACEHOLDER)) {
+          this.error(`route-preloads: boot.js lacks \`${PLACEHOLDER}\``);
+        }
+        await writeFile(path, boot.replace(PLACEHOLDER, `const routeChunks = ${JSON.stringify(preloads)};`));
+      },
+    },
+  };
+}
+
 export default defineConfig({
   // the router plugin must run before React's
   plugins: [
     tanstackRouter({ target: "react", autoCodeSplitting: true }),
     react(),
     tailwindcss(),
+    routePreloads(fileURLToPath(new URL(".", import.meta.url))),
     precompress(),
   ],
   resolve: {
