@@ -145,6 +145,7 @@ const eventOf = (answer: Awaited<ReturnType<typeof trpcQuery>>, id: number) =>
 const packageOf = (answer: Awaited<ReturnType<typeof trpcQuery>>, id: number) =>
   answer.data.packages.find((p: { id: number }) => p.id === id);
 const ticketed = (db: Db) => createCongress(db, { digistoreIdTicket: 4711 }).then((c) => c.id);
+const aPackage = async (db: Db) => (await createPackage(db, (await createCongress(db)).id)).id;
 const { users, participations, congressTicketOrders, congressPackageOrders, congresses } = schema;
 
 const changes: Change[] = [
@@ -201,14 +202,14 @@ const changes: Change[] = [
   },
   {
     name: "a paid package (congress_package_orders, insert)",
-    given: async (db) => (await createPackage(db, (await createCongress(db)).id)).id,
+    given: aPackage,
     change: (db, userId, id) => packageOrder(db, userId, id, "paid"),
     shows: (answer, id) => expect(packageOf(answer, id)).toMatchObject({ bought: true, qualified: true }),
   },
   {
     name: "a refunded package (congress_package_orders, update)",
     given: async (db, userId) => {
-      const id = (await createPackage(db, (await createCongress(db)).id)).id;
+      const id = await aPackage(db);
       await packageOrder(db, userId, id, "paid");
       return id;
     },
@@ -222,7 +223,7 @@ const changes: Change[] = [
   },
   {
     name: "a package unlocked with its password (package_unlocks, insert)",
-    given: async (db) => (await createPackage(db, (await createCongress(db)).id)).id,
+    given: aPackage,
     change: (db, userId, id) => db.insert(schema.packageUnlocks).values({ userId, congressPackageId: id }),
     shows: (answer, id) => expect(packageOf(answer, id)).toMatchObject({ qualified: true }),
   },
@@ -254,7 +255,7 @@ const changes: Change[] = [
   {
     name: "all unlocks removed (package_unlocks, truncate: everybody)",
     given: async (db, userId) => {
-      const id = (await createPackage(db, (await createCongress(db)).id)).id;
+      const id = await aPackage(db);
       await db.insert(schema.packageUnlocks).values({ userId, congressPackageId: id });
       return id;
     },
