@@ -119,8 +119,8 @@ export async function trpcHttp(app: FastifyInstance, options: TrpcHttpOptions) {
                 batchIndex,
               });
             try {
-              // the overview of a signed-in visitor: kept answers are valid (overview-cache.ts), the
-              // procedure would only confirm the token the context already verified
+              // the overview of a visitor whose token the context verified: a kept answer stands for the
+              // procedure's own checks too (a deactivated or deleted account drops it, overview-cache.ts)
               if (overview && call.path === overview.path && created.user) {
                 const userId = created.user.id;
                 const day = berlinDate();
