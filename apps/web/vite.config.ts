@@ -98,7 +98,7 @@ function chunksOf(bundle: Rolldown.OutputBundle, routeFile: string): string[] {
   ];
 }
 
-function routePreloads(root: string): Plugin {
+function routePreloads(root: string, preloaded: Set<string>): Plugin {
   let preloads: Record<string, string[]> = {};
   return {
     name: "route-preloads",
@@ -109,6 +109,9 @@ function routePreloads(root: string): Plugin {
           const files = chunksOf(bundle, resolve(root, file));
           if (files.length === 0) {
             this.error(`route-preloads: no chunk for ${file}`);
+          }
+          for (const fileName of files) {
+            preloaded.add(fileName);
           }
           return [name, files.map((fileName) => `/${fileName}`)];
         }),
@@ -139,7 +142,7 @@ function routePreloads(root: string): Plugin {
  * when each is first called during the app's start (most of that chunk runs on every first visit). Only a
  * comment for other engines. It must be the file's first line, so it is added after Vite's own preamble.
  */
-function compileHints(): Plugin {
+function compileHints(preloaded: Set<string>): Plugin {
   const hint = "//# allFunctionsCalledOnLoad";
   return {
     name: "compile-hints",
@@ -148,7 +151,7 @@ function compileHints(): Plugin {
       order: "post",
       handler(_, bundle) {
         for (const chunk of Object.values(bundle)) {
-          if (chunk.type !== "chunk" || chunk.name !== FIRST_LOAD_CHUNK) {
+          if (chunk.type !== "chunk" || (chunk.name !== FIRST_LOAD_CHUNK && !preloaded.has(chunk.fileName))) {
             continue;
           }
           chunk.code = `${hint}\n${chunk.code}`;
@@ -164,14 +167,17 @@ function compileHints(): Plugin {
   };
 }
 
+/** The route chunks boot.js preloads, filled in by routePreloads: they also get the compile hint. */
+const preloadedChunks = new Set<string>();
+
 export default defineConfig({
   // the router plugin must run before React's
   plugins: [
     tanstackRouter({ target: "react", autoCodeSplitting: true }),
     react(),
     tailwindcss(),
-    routePreloads(fileURLToPath(new URL(".", import.meta.url))),
-    compileHints(),
+    routePreloads(fileURLToPath(new URL(".", import.meta.url)), preloadedChunks),
+    compileHints(preloadedChunks),
     precompress(),
   ],
   resolve: {
