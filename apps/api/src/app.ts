@@ -136,15 +136,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
 
   installErrorHandlers(app);
-  // the visitors' finished overview answers, dropped by the database's change notifications
+  // the visitors' finished overview answers, dropped by the database's change notifications; a change of
+  // everybody's (or a missed one) renews the shared event and package lists too
   const overviewCache = new OverviewCache({
     ttlMs: env.OVERVIEW_CACHE_MS,
     maxEntries: env.OVERVIEW_CACHE_ENTRIES,
+    onDropAll: () => clearCatalogue(db),
   });
   const overviewChanges = listenForOverviewChanges({
     connection: db.$client.options,
     cache: overviewCache,
-    onAll: () => clearCatalogue(db),
     log: app.log,
   });
   app.decorate("overviewCache", overviewCache);

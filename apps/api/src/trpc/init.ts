@@ -4,7 +4,6 @@ import { eq } from "drizzle-orm";
 import superjson from "superjson";
 import { AppError, toErrorResponse, toTRPCError } from "../lib/app-error";
 import { dataException } from "../services/admin/db-errors";
-import { clearCatalogue } from "../services/visitor/catalogue";
 import type { Context } from "./context";
 
 const { users } = schema;
@@ -88,7 +87,6 @@ export const adminProcedure = userProcedure.use(async ({ ctx, next, type }) => {
     return await next({ ctx });
   } finally {
     if (type === "mutation") {
-      clearCatalogue(ctx.db);
       ctx.overviewCache.dropAll();
     }
   }

@@ -37,7 +37,9 @@ const cached = new WeakMap<object, { at: number; entry: Promise<CatalogueEntry> 
 /**
  * The parts of the overview that are the same for every visitor, kept per database for `ttlMs`. At the
  * congress opening thousands of visitors ask for them within seconds; concurrent misses share one query.
- * Admin writes clear the entry (`clearCatalogue`, called by the admin procedures); a new day starts fresh.
+ * It is cleared (`clearCatalogue`) whenever the kept overview answers all go: an admin's write, a change
+ * announced for everybody, the change listener's connection lost or found (overview-cache.ts); a new day
+ * starts fresh.
  */
 export function catalogue(db: Db, today: IsoDate, ttlMs: number): Promise<CatalogueEntry> {
   const hit = cached.get(db);

@@ -64,22 +64,29 @@ describe("OverviewCache", () => {
   });
 
   it("drops the named visitors only, and everybody on '*' or a payload it cannot read", async () => {
-    const cache = liveCache();
+    let droppedAll = 0;
+    const cache = new OverviewCache({ ttlMs: 60_000, maxEntries: 100, onDropAll: () => droppedAll++ });
+    cache.setLive(true);
+    droppedAll = 0;
     for (const id of [1, 2, 3]) {
       await cache.fill(id, DAY, async () => `v${id}`);
     }
-    expect(cache.applyNotification("1,3")).toBe("some");
+    cache.applyNotification("1,3");
     expect([cache.get(1, DAY), cache.get(2, DAY), cache.get(3, DAY)]).toEqual([undefined, "v2", undefined]);
+    expect(droppedAll).toBe(0);
 
-    expect(cache.applyNotification("*")).toBe("all");
+    cache.applyNotification("*");
     expect(cache.size).toBe(0);
+    expect(droppedAll).toBe(1);
 
     await cache.fill(2, DAY, async () => "v2");
-    expect(cache.applyNotification("2,kaputt")).toBe("all");
+    cache.applyNotification("2,kaputt");
     expect(cache.size).toBe(0);
+    expect(droppedAll).toBe(2);
     await cache.fill(2, DAY, async () => "v2");
-    expect(cache.applyNotification(undefined)).toBe("all");
+    cache.applyNotification(undefined);
     expect(cache.size).toBe(0);
+    expect(droppedAll).toBe(3);
   });
 
   it("does not keep an answer computed while its visitor changed (it may hold the old state)", async () => {

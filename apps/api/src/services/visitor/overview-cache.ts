@@ -23,6 +23,8 @@ export interface OverviewCacheOptions {
   ttlMs: number;
   /** how many visitors' answers are kept at most; the oldest go first */
   maxEntries: number;
+  /** called whenever everything is dropped: what else is built from the same data goes too */
+  onDropAll?: () => void;
 }
 
 /**
@@ -120,6 +122,7 @@ export class OverviewCache {
     for (const fill of this.#fills) {
       fill.stale = true;
     }
+    this.options.onDropAll?.();
   }
 
   /** Whether changes are heard; both ways everything kept so far is forgotten. */
@@ -129,14 +132,13 @@ export class OverviewCache {
   }
 
   /** Applies one notification of `OVERVIEW_CHANNEL`: `*` or comma-separated user ids. */
-  applyNotification(payload: string | undefined): "all" | "some" {
+  applyNotification(payload: string | undefined): void {
     const ids = (payload ?? "").split(",").map(Number);
     if (payload === "*" || ids.some((id) => !Number.isSafeInteger(id) || id <= 0)) {
       this.dropAll();
-      return "all";
+    } else {
+      this.drop(ids);
     }
-    this.drop(ids);
-    return "some";
   }
 }
 
@@ -150,9 +152,7 @@ interface ListenOptions {
   /** connection settings of the API's pool; the listener holds one connection of its own */
   connection: pg.ClientConfig;
   cache: OverviewCache;
-  /** a change concerning everybody (events, packages) was announced */
-  onAll?: () => void;
-  log: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void };
+  log: { warn(obj: object, msg: string): void };
   /** first wait before reconnecting (ms); doubles up to 30 s */
   retryMs?: number;
 }
@@ -203,8 +203,8 @@ export function listenForOverviewChanges(options: ListenOptions): ChangeListener
     current.on("error", (error) => lost(current, error));
     current.on("end", () => lost(current));
     current.on("notification", (message) => {
-      if (message.channel === OVERVIEW_CHANNEL && cache.applyNotification(message.payload) === "all") {
-        options.onAll?.();
+      if (message.channel === OVERVIEW_CHANNEL) {
+        cache.applyNotification(message.payload);
       }
     });
     try {
@@ -212,7 +212,6 @@ export function listenForOverviewChanges(options: ListenOptions): ChangeListener
       await current.query(`LISTEN ${OVERVIEW_CHANNEL}`);
       if (client === current) {
         cache.setLive(true);
-        options.onAll?.();
         retryMs = firstRetryMs;
       }
     } catch (error) {
