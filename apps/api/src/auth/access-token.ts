@@ -1,3 +1,4 @@
+import type { webcrypto } from "node:crypto";
 import { ACCESS_TOKEN_LIFETIME_MS, ROLES, type Role } from "@app/shared";
 import { errors, jwtVerify, SignJWT } from "jose";
 import { z } from "zod";
@@ -14,6 +15,20 @@ export function secretKey(secret: string): Uint8Array {
   return new TextEncoder().encode(secret);
 }
 
+/** The secret as an HMAC key, imported once per secret (jose imports a raw key again on every call). */
+const imported = new WeakMap<Uint8Array, Promise<webcrypto.CryptoKey>>();
+function hmacKey(secret: Uint8Array): Promise<webcrypto.CryptoKey> {
+  let key = imported.get(secret);
+  if (!key) {
+    key = crypto.subtle.importKey("raw", secret, { name: "HMAC", hash: "SHA-256" }, false, [
+      "sign",
+      "verify",
+    ]);
+    imported.set(secret, key);
+  }
+  return key;
+}
+
 /** A short-lived signed access token; roles travel in it so role checks need no database round trip. */
 export async function signAccessToken(
   user: SessionUser,
@@ -26,7 +41,7 @@ export async function signAccessToken(
     .setSubject(String(user.id))
     .setIssuedAt(Math.floor(now / 1000))
     .setExpirationTime(Math.floor(expiresAt / 1000))
-    .sign(key);
+    .sign(await hmacKey(key));
   return { token, expiresAt };
 }
 
@@ -63,7 +78,7 @@ export async function verifyAccessToken(token: string, key: Uint8Array): Promise
     verified.get(key)?.delete(token);
   }
   try {
-    const { payload } = await jwtVerify(token, key, { algorithms: [ALGORITHM] });
+    const { payload } = await jwtVerify(token, await hmacKey(key), { algorithms: [ALGORITHM] });
     const claims = ClaimsSchema.safeParse(payload);
     if (!claims.success || payload.exp === undefined) {
       return null;
