@@ -264,8 +264,8 @@ export async function runRush(): Promise<BenchResult> {
 
     // 1. login throughput through the whole stack, between two measurements of the raw argon2id verify
     // rate of this machine (their mean: a noisy machine drifts within a run). The API is warmed up with
-    // logins first, so the figure is its steady state rather than its JIT compiling and its connections
-    // opening (the rush below measures the cold start).
+    // logins first, so the figure is its steady state rather than its JIT compiling and its database
+    // connections opening.
     const loginConnections = 8;
     let loginIndex = 0;
     const loginRun = (durationMs: number) =>
