@@ -145,6 +145,12 @@ const eventOf = (answer: Awaited<ReturnType<typeof trpcQuery>>, id: number) =>
 const packageOf = (answer: Awaited<ReturnType<typeof trpcQuery>>, id: number) =>
   answer.data.packages.find((p: { id: number }) => p.id === id);
 const ticketed = (db: Db) => createCongress(db, { digistoreIdTicket: 4711 }).then((c) => c.id);
+/** an event the visitor takes part in */
+const joined = async (db: Db, userId: number) => {
+  const id = (await createCongress(db)).id;
+  await participate(db, userId, id);
+  return id;
+};
 const aPackage = async (db: Db) => (await createPackage(db, (await createCongress(db)).id)).id;
 const { users, participations, congressTicketOrders, congressPackageOrders, congresses } = schema;
 
@@ -172,11 +178,7 @@ const changes: Change[] = [
   },
   {
     name: "a cancelled participation (participations, delete)",
-    given: async (db, userId) => {
-      const id = (await createCongress(db)).id;
-      await participate(db, userId, id);
-      return id;
-    },
+    given: joined,
     change: (db, userId) => db.delete(participations).where(eq(participations.userId, userId)),
     shows: (answer, id) => expect(eventOf(answer, id)).toMatchObject({ currentUserParticipating: false }),
   },
@@ -229,11 +231,7 @@ const changes: Change[] = [
   },
   {
     name: "recorded attendance (attendances, insert)",
-    given: async (db, userId) => {
-      const id = (await createCongress(db)).id;
-      await participate(db, userId, id);
-      return id;
-    },
+    given: joined,
     change: (db, userId, id) =>
       db.insert(schema.attendances).values({ userId, congressId: id, day: berlinDate(), source: "video" }),
     shows: (answer, id) => expect(answer.data.attended).toContain(id),
