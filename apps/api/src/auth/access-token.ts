@@ -1,4 +1,4 @@
-import type { webcrypto } from "node:crypto";
+import { webcrypto } from "node:crypto";
 import { ACCESS_TOKEN_LIFETIME_MS, ROLES, type Role } from "@app/shared";
 import { errors, jwtVerify, SignJWT } from "jose";
 import { z } from "zod";
@@ -20,7 +20,7 @@ const imported = new WeakMap<Uint8Array, Promise<webcrypto.CryptoKey>>();
 function hmacKey(secret: Uint8Array): Promise<webcrypto.CryptoKey> {
   let key = imported.get(secret);
   if (!key) {
-    key = crypto.subtle.importKey("raw", secret, { name: "HMAC", hash: "SHA-256" }, false, [
+    key = webcrypto.subtle.importKey("raw", secret, { name: "HMAC", hash: "SHA-256" }, false, [
       "sign",
       "verify",
     ]);
