@@ -273,6 +273,53 @@ test("the rich-text toolbar and its link dialog work with the keyboard", async (
   await expect(editor).toBeFocused();
 });
 
+test("the toolbar formats a selection made just before the focus left the editor", async ({ page }) => {
+  await loginAs(page, DEMO.admin);
+  await page.goto("/admin/manage?tab=mail-templates");
+  await page.getByRole("button", { name: "participation-confirmation bearbeiten" }).click();
+  const dialog = page.getByRole("dialog");
+  const editor = dialog.getByRole("textbox", { name: "Inhalt" });
+  const bold = dialog.getByRole("toolbar", { name: "Formatierung" }).getByRole("button", { name: "Fett" });
+  await editor.focus();
+  // what a fast Shift+Home, Shift+Tab does on a busy machine: the browser reports the new selection only
+  // after the focus has left the editor
+  await editor.evaluate((el) => {
+    const greeting = [...el.querySelectorAll("p")].find((p) => p.textContent?.startsWith("Hallo "));
+    const text = greeting?.firstChild as Text;
+    window.getSelection()?.setBaseAndExtent(text, 0, text, "Hallo".length);
+    document.querySelector<HTMLElement>('button[aria-label="Fett"]')?.focus();
+  });
+  await expect(bold).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(editor.locator("strong", { hasText: /^Hallo$/ })).toHaveCount(1);
+  await expect(editor).toBeFocused();
+});
+
+test("Escape closes only the dialog it was pressed in, also right after that dialog opened", async ({
+  page,
+}) => {
+  await loginAs(page, DEMO.admin);
+  await page.goto("/admin/manage?tab=mail-templates");
+  await page.getByRole("button", { name: "participation-confirmation bearbeiten" }).click();
+  const template = page.getByRole("dialog");
+  await expect(template.getByRole("textbox", { name: "Inhalt" })).toBeVisible();
+  // Escape the moment the link dialog has the focus, before the next render (a fast key on a busy machine)
+  const focused = await template.getByRole("button", { name: "Link" }).evaluate(async (button) => {
+    (button as HTMLElement).click();
+    for (let i = 0; i < 1000 && document.activeElement?.getAttribute("placeholder") !== "https://"; i++) {
+      await Promise.resolve();
+    }
+    const input = document.activeElement;
+    input?.dispatchEvent(new KeyboardEvent("keydown", { key: "Escape", bubbles: true, cancelable: true }));
+    return input?.getAttribute("placeholder");
+  });
+  expect(focused).toBe("https://");
+  await expect(page.getByRole("dialog", { name: "Link einfügen" })).toHaveCount(0);
+  await expect(template).toHaveCount(1);
+  await expect(template.getByRole("textbox", { name: "Inhalt" })).toBeVisible();
+  expect(await template.evaluate((d) => d.contains(document.activeElement))).toBe(true);
+});
+
 test("form errors are tied to their fields and announced", async ({ page }) => {
   await page.goto("/login");
   const form = page.getByRole("region", { name: "Ich habe bereits ein Konto" });

@@ -1,5 +1,7 @@
 import Image from "@tiptap/extension-image";
 import Link from "@tiptap/extension-link";
+import { TextSelection } from "@tiptap/pm/state";
+import type { EditorView } from "@tiptap/pm/view";
 import { EditorContent, useEditor, useEditorState } from "@tiptap/react";
 import StarterKit from "@tiptap/starter-kit";
 import {
@@ -29,6 +31,26 @@ const ButtonLink = Link.extend({
     return { ...this.parent?.(), class: { default: null } };
   },
 });
+
+/**
+ * A selection made just before the focus leaves the editor (Shift+Home, then at once Shift+Tab into the toolbar)
+ * reaches ProseMirror by a selectionchange event that comes after the blur, and ProseMirror ignores it then;
+ * the toolbar's command would put back the selection from before and format nothing. So on blur the editor
+ * takes over the selection the document shows.
+ */
+function takeDocumentSelection(view: EditorView): void {
+  const selection = view.dom.ownerDocument.getSelection();
+  const inEditor = (node: Node | null | undefined): node is Node => !!node && view.dom.contains(node);
+  if (!selection || !inEditor(selection.anchorNode) || !inEditor(selection.focusNode)) {
+    return;
+  }
+  const { doc, selection: current } = view.state;
+  const anchor = view.posAtDOM(selection.anchorNode, selection.anchorOffset);
+  const head = view.posAtDOM(selection.focusNode, selection.focusOffset);
+  if (anchor !== current.anchor || head !== current.head) {
+    view.dispatch(view.state.tr.setSelection(TextSelection.between(doc.resolve(anchor), doc.resolve(head))));
+  }
+}
 
 function ToolButton({
   label,
@@ -84,6 +106,12 @@ export function RichTextEditor({
     ],
     content: value,
     editorProps: {
+      handleDOMEvents: {
+        blur: (view) => {
+          takeDocumentSelection(view);
+          return false;
+        },
+      },
       attributes: {
         "aria-label": label,
         class:
