@@ -295,6 +295,27 @@ test("the toolbar formats a selection made just before the focus left the editor
   await expect(editor).toBeFocused();
 });
 
+test("a key acts on the selection the browser shows, also before the browser has reported it", async ({
+  page,
+}) => {
+  await loginAs(page, DEMO.admin);
+  await page.goto("/admin/manage?tab=mail-templates");
+  await page.getByRole("button", { name: "participation-confirmation bearbeiten" }).click();
+  const editor = page.getByRole("dialog").getByRole("textbox", { name: "Inhalt" });
+  await editor.focus();
+  // the cursor moved behind "Hallo" and Enter in the same task, as when a key overtakes the selectionchange
+  await editor.evaluate((el) => {
+    const greeting = [...el.querySelectorAll("p")].find((p) => p.textContent?.startsWith("Hallo "));
+    const text = greeting?.firstChild as Text;
+    window.getSelection()?.collapse(text, "Hallo".length);
+    el.dispatchEvent(
+      new KeyboardEvent("keydown", { key: "Enter", keyCode: 13, bubbles: true, cancelable: true }),
+    );
+  });
+  await expect(editor.locator("p", { hasText: /^Hallo$/ })).toHaveCount(1);
+  await expect(editor.locator("p", { hasText: /^ ?\{\{userFullName\}\},$/ })).toHaveCount(1);
+});
+
 test("Escape closes only the dialog it was pressed in, also right after that dialog opened", async ({
   page,
 }) => {

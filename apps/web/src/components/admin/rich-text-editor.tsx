@@ -33,18 +33,28 @@ const ButtonLink = Link.extend({
 });
 
 /**
- * A selection made just before the focus leaves the editor (Shift+Home, then at once Shift+Tab into the toolbar)
- * reaches ProseMirror by a selectionchange event that comes after the blur, and ProseMirror ignores it then;
- * the toolbar's command would put back the selection from before and format nothing. So on blur the editor
- * takes over the selection the document shows.
+ * The browser reports a changed selection by a selectionchange event, which can come after the next key or
+ * after the focus has moved on (keys jump the queue on a busy machine). ProseMirror then acts on the
+ * selection from before: Enter right after Ctrl+End split the text where the cursor had been, and a word
+ * selected with Shift+Home just before Shift+Tab into the toolbar stayed plain, because ProseMirror ignores a
+ * selectionchange once it has lost the focus. So before each key and on blur the editor takes over the
+ * selection the document shows. Not during an IME composition, not when a mark waits for the next letter
+ * (Ctrl+B on no selection) and not for node or gap selections, whose DOM selection is drawn differently.
  */
 function takeDocumentSelection(view: EditorView): void {
+  const { doc, selection: current, storedMarks } = view.state;
   const selection = view.dom.ownerDocument.getSelection();
   const inEditor = (node: Node | null | undefined): node is Node => !!node && view.dom.contains(node);
-  if (!selection || !inEditor(selection.anchorNode) || !inEditor(selection.focusNode)) {
+  if (
+    view.composing ||
+    storedMarks ||
+    !(current instanceof TextSelection) ||
+    !selection ||
+    !inEditor(selection.anchorNode) ||
+    !inEditor(selection.focusNode)
+  ) {
     return;
   }
-  const { doc, selection: current } = view.state;
   const anchor = view.posAtDOM(selection.anchorNode, selection.anchorOffset);
   const head = view.posAtDOM(selection.focusNode, selection.focusOffset);
   if (anchor !== current.anchor || head !== current.head) {
@@ -107,6 +117,10 @@ export function RichTextEditor({
     content: value,
     editorProps: {
       handleDOMEvents: {
+        keydown: (view) => {
+          takeDocumentSelection(view);
+          return false;
+        },
         blur: (view) => {
           takeDocumentSelection(view);
           return false;
