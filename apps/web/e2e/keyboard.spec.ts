@@ -273,12 +273,19 @@ test("the rich-text toolbar and its link dialog work with the keyboard", async (
   await expect(editor).toBeFocused();
 });
 
-test("the toolbar formats a selection made just before the focus left the editor", async ({ page }) => {
+/** Opens a mail template as admin, by mouse: for the tests of fast keys in its dialog. */
+async function openTemplate(page: Page) {
   await loginAs(page, DEMO.admin);
   await page.goto("/admin/manage?tab=mail-templates");
   await page.getByRole("button", { name: "participation-confirmation bearbeiten" }).click();
   const dialog = page.getByRole("dialog");
   const editor = dialog.getByRole("textbox", { name: "Inhalt" });
+  await expect(editor).toBeVisible();
+  return { dialog, editor };
+}
+
+test("the toolbar formats a selection made just before the focus left the editor", async ({ page }) => {
+  const { dialog, editor } = await openTemplate(page);
   const bold = dialog.getByRole("toolbar", { name: "Formatierung" }).getByRole("button", { name: "Fett" });
   await editor.focus();
   // what a fast Shift+Home, Shift+Tab does on a busy machine: the browser reports the new selection only
@@ -298,10 +305,7 @@ test("the toolbar formats a selection made just before the focus left the editor
 test("a key acts on the selection the browser shows, also before the browser has reported it", async ({
   page,
 }) => {
-  await loginAs(page, DEMO.admin);
-  await page.goto("/admin/manage?tab=mail-templates");
-  await page.getByRole("button", { name: "participation-confirmation bearbeiten" }).click();
-  const editor = page.getByRole("dialog").getByRole("textbox", { name: "Inhalt" });
+  const { editor } = await openTemplate(page);
   await editor.focus();
   // the cursor moved behind "Hallo" and Enter in the same task, as when a key overtakes the selectionchange
   await editor.evaluate((el) => {
@@ -319,11 +323,7 @@ test("a key acts on the selection the browser shows, also before the browser has
 test("Escape closes only the dialog it was pressed in, also right after that dialog opened", async ({
   page,
 }) => {
-  await loginAs(page, DEMO.admin);
-  await page.goto("/admin/manage?tab=mail-templates");
-  await page.getByRole("button", { name: "participation-confirmation bearbeiten" }).click();
-  const template = page.getByRole("dialog");
-  await expect(template.getByRole("textbox", { name: "Inhalt" })).toBeVisible();
+  const { dialog: template, editor } = await openTemplate(page);
   // Escape the moment the link dialog has the focus, before the next render (a fast key on a busy machine)
   const focused = await template.getByRole("button", { name: "Link" }).evaluate(async (button) => {
     (button as HTMLElement).click();
@@ -337,7 +337,7 @@ test("Escape closes only the dialog it was pressed in, also right after that dia
   expect(focused).toBe("https://");
   await expect(page.getByRole("dialog", { name: "Link einfügen" })).toHaveCount(0);
   await expect(template).toHaveCount(1);
-  await expect(template.getByRole("textbox", { name: "Inhalt" })).toBeVisible();
+  await expect(editor).toBeVisible();
   expect(await template.evaluate((d) => d.contains(document.activeElement))).toBe(true);
 });
 
