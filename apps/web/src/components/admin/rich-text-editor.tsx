@@ -116,16 +116,8 @@ export function RichTextEditor({
     ],
     content: value,
     editorProps: {
-      handleDOMEvents: {
-        keydown: (view) => {
-          takeDocumentSelection(view);
-          return false;
-        },
-        blur: (view) => {
-          takeDocumentSelection(view);
-          return false;
-        },
-      },
+      // returning nothing leaves the event to ProseMirror
+      handleDOMEvents: { keydown: takeDocumentSelection, blur: takeDocumentSelection },
       attributes: {
         "aria-label": label,
         class:
