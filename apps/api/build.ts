@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { builtinModules } from "node:module";
 import { build } from "esbuild";
+import { bundleOptions } from "./bundle-options";
 
 /**
  * Bundles the API with our workspace packages (TypeScript source) into dist/server.mjs. npm packages
@@ -17,29 +18,10 @@ const packageName = (path: string) =>
     .join("/");
 
 const result = await build({
+  ...bundleOptions,
   entryPoints: ["src/server.ts"],
   outfile: "dist/server.mjs",
-  bundle: true,
-  platform: "node",
-  target: "node20",
-  format: "esm",
-  sourcemap: true,
-  jsx: "automatic",
   metafile: true,
-  logLevel: "warning",
-  plugins: [
-    {
-      name: "externals",
-      setup(b) {
-        b.onResolve({ filter: /^[^./]/ }, (args) => {
-          if (args.path.startsWith("@app/") || args.path.startsWith("node:")) {
-            return undefined;
-          }
-          return { path: args.path, external: true };
-        });
-      },
-    },
-  ],
 });
 
 const missing = new Set<string>();

@@ -10,6 +10,7 @@ const bundle = resolve(apiRoot, "dist/server.mjs");
 const SOURCES = [
   "apps/api/src",
   "apps/api/build.ts",
+  "apps/api/bundle-options.ts",
   "packages/db/src",
   "packages/mail/src",
   "packages/shared/src",
