@@ -22,6 +22,8 @@ const result = await build({
   entryPoints: ["src/server.ts"],
   outfile: "dist/server.mjs",
   metafile: true,
+  // `node dist/server.mjs` means production unless NODE_ENV says otherwise (src/server.ts, decision 53)
+  define: { BUNDLE_DEFAULT_NODE_ENV: JSON.stringify("production") },
 });
 
 const missing = new Set<string>();

@@ -1,11 +1,56 @@
 import { describe, expect, it } from "vitest";
-import { DEV_JWT_SECRET, loadEnv } from "./env";
+import { DEV_GATED, DEV_IPN_PASSPHRASE, DEV_JWT_SECRET, isLoopbackHost, loadEnv } from "./env";
+
+/** Every variable that must have its own value outside loopback-only development (decision 53). */
+const SECRET_KEYS = [
+  "JWT_SECRET",
+  "DIGISTORE_IPN_PASSPHRASE",
+  "GATED_PATH_COUPLE_THERAPY",
+  "GATED_PASSWORD_COUPLE_THERAPY",
+  "GATED_PATH_DEATH_CONGRESS",
+  "GATED_PASSWORD_DEATH_CONGRESS",
+];
+
+const OWN_SECRETS = {
+  JWT_SECRET: "a-real-secret-of-at-least-32-characters!!",
+  DIGISTORE_IPN_PASSPHRASE: "eine-echte-passphrase",
+  GATED_PATH_COUPLE_THERAPY: "/pt-9f8e7d6c5b",
+  GATED_PASSWORD_COUPLE_THERAPY: "geheim-1",
+  GATED_PATH_DEATH_CONGRESS: "/ts-1a2b3c4d5e",
+  GATED_PASSWORD_DEATH_CONGRESS: "geheim-2",
+};
+
+const DEV_SECRETS = {
+  JWT_SECRET: DEV_JWT_SECRET,
+  DIGISTORE_IPN_PASSPHRASE: DEV_IPN_PASSPHRASE,
+  GATED_PATH_COUPLE_THERAPY: DEV_GATED.couplePath,
+  GATED_PASSWORD_COUPLE_THERAPY: DEV_GATED.couplePassword,
+  GATED_PATH_DEATH_CONGRESS: DEV_GATED.deathPath,
+  GATED_PASSWORD_DEATH_CONGRESS: DEV_GATED.deathPassword,
+};
+
+/** The message loadEnv throws for `source`, or "" when it accepts it. */
+function problems(...args: Parameters<typeof loadEnv>): string {
+  try {
+    loadEnv(...args);
+    return "";
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
+/** The keys of the "  KEY: message" lines of a loadEnv message. */
+function namedKeys(message: string): string[] {
+  return [...message.matchAll(/^ {2}([A-Z_]+):/gm)].map((match) => match[1] ?? "");
+}
 
 describe("loadEnv", () => {
   it("has working defaults for development", () => {
     const env = loadEnv({});
     expect(env.PORT).toBe(3000);
     expect(env.NODE_ENV).toBe("development");
+    expect(env.HOST).toBe("127.0.0.1");
+    expect(env.JWT_SECRET).toBe(DEV_JWT_SECRET);
     expect(env.DATABASE_URL).toBeUndefined();
   });
 
@@ -24,19 +69,93 @@ describe("loadEnv", () => {
     );
     const env = loadEnv({
       ...production,
-      GATED_PATH_COUPLE_THERAPY: "/pt-9f8e7d6c5b",
-      GATED_PASSWORD_COUPLE_THERAPY: "geheim-1",
-      GATED_PATH_DEATH_CONGRESS: "/ts-1a2b3c4d5e",
-      GATED_PASSWORD_DEATH_CONGRESS: "geheim-2",
-      DIGISTORE_IPN_PASSPHRASE: "eine-echte-passphrase",
+      ...OWN_SECRETS,
       STAFF_EMAILS: " Team@Example.com, ,b@example.com",
     });
     expect(env.NODE_ENV).toBe("production");
     expect(env.STAFF_EMAILS).toEqual(["team@example.com", "b@example.com"]);
   });
 
+  it("refuses the development values in production even on loopback, each by name", () => {
+    const message = problems({ NODE_ENV: "production", DATABASE_URL: "postgres://a@b/c", ...DEV_SECRETS });
+    expect(namedKeys(message)).toEqual(SECRET_KEYS);
+    expect(message).toMatch(/JWT_SECRET: ist der öffentliche Entwicklungswert/);
+  });
+
+  it("takes the default NODE_ENV it is given (production in the bundle), unless NODE_ENV is set", () => {
+    const unset = problems({}, { defaultNodeEnv: "production" });
+    expect(namedKeys(unset)).toEqual(["DATABASE_URL", ...SECRET_KEYS]);
+    // the message says why a bare `pnpm start` is production and how to try the bundle locally
+    expect(unset).toMatch(/NODE_ENV ist nicht gesetzt[\s\S]*NODE_ENV=development/);
+    expect(loadEnv({ NODE_ENV: "development" }, { defaultNodeEnv: "production" }).NODE_ENV).toBe(
+      "development",
+    );
+    expect(loadEnv({ NODE_ENV: "test" }, { defaultNodeEnv: "production" }).NODE_ENV).toBe("test");
+    const env = loadEnv(
+      { DATABASE_URL: "postgres://a@b/c", ...OWN_SECRETS },
+      { defaultNodeEnv: "production" },
+    );
+    expect(env.NODE_ENV).toBe("production");
+    // an explicit NODE_ENV=production fails for itself, without the hint about the default
+    expect(problems({ NODE_ENV: "production" }, { defaultNodeEnv: "production" })).not.toMatch(
+      /nicht gesetzt/,
+    );
+  });
+
+  it("refuses the development secrets when HOST is reachable from other machines, naming each", () => {
+    for (const NODE_ENV of ["development", "test"]) {
+      const defaulted = problems({ NODE_ENV, HOST: "0.0.0.0" });
+      expect(namedKeys(defaulted)).toEqual(SECRET_KEYS);
+      expect(defaulted).toContain(
+        "  JWT_SECRET: eigener Wert erforderlich, weil HOST=0.0.0.0 nicht nur lokal erreichbar ist (set your own value",
+      );
+      // set to the values of .env.example counts like unset
+      const copied = problems({ NODE_ENV, HOST: "192.168.1.20", ...DEV_SECRETS });
+      expect(namedKeys(copied)).toEqual(SECRET_KEYS);
+      expect(copied).toContain("HOST=192.168.1.20");
+    }
+    for (const HOST of ["::", "example.com", "10.0.0.1"]) {
+      expect(namedKeys(problems({ HOST }))).toEqual(SECRET_KEYS);
+    }
+  });
+
+  it("names only the variables still at their development value", () => {
+    const { JWT_SECRET, GATED_PASSWORD_DEATH_CONGRESS, ...rest } = OWN_SECRETS;
+    expect(namedKeys(problems({ HOST: "0.0.0.0", ...rest }))).toEqual([
+      "JWT_SECRET",
+      "GATED_PASSWORD_DEATH_CONGRESS",
+    ]);
+    const env = loadEnv({ HOST: "0.0.0.0", ...OWN_SECRETS });
+    expect(env.HOST).toBe("0.0.0.0");
+    expect(env.JWT_SECRET).toBe(JWT_SECRET);
+    expect(env.GATED_PASSWORD_DEATH_CONGRESS).toBe(GATED_PASSWORD_DEATH_CONGRESS);
+  });
+
+  it("refuses the development secrets behind a proxy, even on loopback", () => {
+    for (const TRUST_PROXY of ["true", "1"]) {
+      const message = problems({ HOST: "127.0.0.1", TRUST_PROXY });
+      expect(namedKeys(message)).toEqual(SECRET_KEYS);
+      expect(message).toContain(`TRUST_PROXY=${TRUST_PROXY}`);
+    }
+    expect(loadEnv({ TRUST_PROXY: "true", ...OWN_SECRETS }).TRUST_PROXY).toBe(true);
+    expect(loadEnv({ TRUST_PROXY: "false" }).TRUST_PROXY).toBe(false);
+  });
+
+  it("accepts the development secrets on every loopback host", () => {
+    for (const HOST of ["127.0.0.1", "127.1.2.3", "::1", "[::1]", "localhost"]) {
+      expect(loadEnv({ NODE_ENV: "development", HOST, ...DEV_SECRETS }).JWT_SECRET).toBe(DEV_JWT_SECRET);
+    }
+    expect(isLoopbackHost("127.0.0.1")).toBe(true);
+    expect(isLoopbackHost("128.0.0.1")).toBe(false);
+    expect(isLoopbackHost("127.example.com")).toBe(false);
+    expect(isLoopbackHost("0.0.0.0")).toBe(false);
+    expect(isLoopbackHost("::")).toBe(false);
+  });
+
   it("reports every bad field at once", () => {
     expect(() => loadEnv({ PORT: "abc", JWT_SECRET: "short" })).toThrow(/PORT[\s\S]*JWT_SECRET/);
     expect(() => loadEnv({ GATED_PATH_DEATH_CONGRESS: "/a/b" })).toThrow(/GATED_PATH_DEATH_CONGRESS/);
+    // a malformed field and the secrets rule in one message
+    expect(namedKeys(problems({ PORT: "abc", HOST: "0.0.0.0" }))).toEqual(["PORT", ...SECRET_KEYS]);
   });
 });

@@ -1,3 +1,4 @@
+import { isIPv4 } from "node:net";
 import { DEATH_CONGRESS_ACTIVE_FROM } from "@app/shared";
 import { z } from "zod";
 
@@ -29,101 +30,159 @@ const bool = z
   .transform((v) => v === "true" || v === "1")
   .optional();
 
-const EnvSchema = z
-  .object({
-    NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
-    HOST: z.string().default("127.0.0.1"),
-    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-    /** empty = embedded PostgreSQL (dev only) */
-    DATABASE_URL: z.string().url().optional(),
-    DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
-    /**
-     * longest wait for one database answer (ms) before the request fails and the connection is dropped
-     * (a frozen or unreachable database); raise it when MIGRATE_ON_START runs long migrations
-     */
-    DATABASE_QUERY_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
-    JWT_SECRET: z.string().min(32, "mindestens 32 Zeichen").default(DEV_JWT_SECRET),
-    /** public base URL used in mails and redirects */
-    APP_URL: z.string().url().default("http://localhost:5173"),
-    SMTP_URL: z.string().default("smtp://127.0.0.1:1025"),
-    MAIL_FROM: z.string().default("Kongress-Plattform <noreply@example.com>"),
-    LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
-    /** serve the built web app from this folder; default: the folder next to the bundle */
-    WEB_DIST_DIR: z.string().optional(),
-    TRUST_PROXY: bool,
-    /** apply pending migrations at start-up; default on, except in production (run `pnpm db:migrate`) */
-    MIGRATE_ON_START: bool,
-    /** the checkout provider's product URL; the product id is appended */
-    DIGISTORE_PRODUCT_URL: z.string().url().default("https://www.digistore24.com/product/"),
-    /** passphrase of the Digistore24 IPN signature (sha_sign) */
-    DIGISTORE_IPN_PASSPHRASE: z.string().min(8).default(DEV_IPN_PASSPHRASE),
-    /**
-     * how long an API instance keeps the shared event and package lists of the overview; admin writes on
-     * this instance clear it at once, other instances see them after at most this time (0 = no cache)
-     */
-    CATALOGUE_CACHE_MS: z.coerce.number().int().min(0).max(600_000).default(5_000),
-    /**
-     * how long an API instance keeps a visitor's finished overview answer (0 = not at all); database
-     * triggers announce every change to it, so this is only the safety net (services/visitor/overview-cache.ts)
-     */
-    OVERVIEW_CACHE_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
-    /** how many visitors' overview answers an instance keeps at most (a few KB each) */
-    OVERVIEW_CACHE_ENTRIES: z.coerce.number().int().min(0).max(1_000_000).default(10_000),
-    /** staff whitelist (comma-separated e-mail addresses) that bypasses the event and package date checks */
-    STAFF_EMAILS: emailList,
-    GATED_PATH_COUPLE_THERAPY: gatedPath.default(DEV_GATED.couplePath),
-    GATED_PASSWORD_COUPLE_THERAPY: z.string().min(1).default(DEV_GATED.couplePassword),
-    GATED_PATH_DEATH_CONGRESS: gatedPath.default(DEV_GATED.deathPath),
-    GATED_PASSWORD_DEATH_CONGRESS: z.string().min(1).default(DEV_GATED.deathPassword),
-    /** the death-congress package page opens at this instant */
-    DEATH_CONGRESS_ACTIVE_FROM: z.coerce.date().default(new Date(DEATH_CONGRESS_ACTIVE_FROM)),
-    /** oEmbed endpoint of the video host (tests point it at a local fake) */
-    VIMEO_OEMBED_URL: z.string().url().default("https://vimeo.com/api/oembed.json"),
-  })
-  .superRefine((env, ctx) => {
-    if (env.NODE_ENV !== "production") {
-      return;
-    }
-    if (!env.DATABASE_URL) {
-      ctx.addIssue({ code: "custom", path: ["DATABASE_URL"], message: "in Produktion erforderlich" });
-    }
-    const devValues: [keyof typeof env, string][] = [
-      ["DIGISTORE_IPN_PASSPHRASE", DEV_IPN_PASSPHRASE],
-      ["GATED_PATH_COUPLE_THERAPY", DEV_GATED.couplePath],
-      ["GATED_PASSWORD_COUPLE_THERAPY", DEV_GATED.couplePassword],
-      ["GATED_PATH_DEATH_CONGRESS", DEV_GATED.deathPath],
-      ["GATED_PASSWORD_DEATH_CONGRESS", DEV_GATED.deathPassword],
-    ];
-    for (const [key, devValue] of devValues) {
-      if (env[key] === devValue) {
-        ctx.addIssue({
-          code: "custom",
-          path: [key],
-          message: "in Produktion muss ein eigener Wert gesetzt sein",
-        });
-      }
-    }
-    if (env.JWT_SECRET === DEV_JWT_SECRET) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["JWT_SECRET"],
-        message: "in Produktion darf der Entwicklungswert nicht benutzt werden",
-      });
-    }
-  });
+const NODE_ENVS = ["development", "test", "production"] as const;
+export type NodeEnv = (typeof NODE_ENVS)[number];
+
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(NODE_ENVS),
+  HOST: z.string().default("127.0.0.1"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  /** empty = embedded PostgreSQL (dev only) */
+  DATABASE_URL: z.string().url().optional(),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+  /**
+   * longest wait for one database answer (ms) before the request fails and the connection is dropped
+   * (a frozen or unreachable database); raise it when MIGRATE_ON_START runs long migrations
+   */
+  DATABASE_QUERY_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
+  JWT_SECRET: z.string().min(32, "mindestens 32 Zeichen").default(DEV_JWT_SECRET),
+  /** public base URL used in mails and redirects */
+  APP_URL: z.string().url().default("http://localhost:5173"),
+  SMTP_URL: z.string().default("smtp://127.0.0.1:1025"),
+  MAIL_FROM: z.string().default("Kongress-Plattform <noreply@example.com>"),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** serve the built web app from this folder; default: the folder next to the bundle */
+  WEB_DIST_DIR: z.string().optional(),
+  TRUST_PROXY: bool,
+  /** apply pending migrations at start-up; default on, except in production (run `pnpm db:migrate`) */
+  MIGRATE_ON_START: bool,
+  /** the checkout provider's product URL; the product id is appended */
+  DIGISTORE_PRODUCT_URL: z.string().url().default("https://www.digistore24.com/product/"),
+  /** passphrase of the Digistore24 IPN signature (sha_sign) */
+  DIGISTORE_IPN_PASSPHRASE: z.string().min(8).default(DEV_IPN_PASSPHRASE),
+  /**
+   * how long an API instance keeps the shared event and package lists of the overview; admin writes on
+   * this instance clear it at once, other instances see them after at most this time (0 = no cache)
+   */
+  CATALOGUE_CACHE_MS: z.coerce.number().int().min(0).max(600_000).default(5_000),
+  /**
+   * how long an API instance keeps a visitor's finished overview answer (0 = not at all); database
+   * triggers announce every change to it, so this is only the safety net (services/visitor/overview-cache.ts)
+   */
+  OVERVIEW_CACHE_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
+  /** how many visitors' overview answers an instance keeps at most (a few KB each) */
+  OVERVIEW_CACHE_ENTRIES: z.coerce.number().int().min(0).max(1_000_000).default(10_000),
+  /** staff whitelist (comma-separated e-mail addresses) that bypasses the event and package date checks */
+  STAFF_EMAILS: emailList,
+  GATED_PATH_COUPLE_THERAPY: gatedPath.default(DEV_GATED.couplePath),
+  GATED_PASSWORD_COUPLE_THERAPY: z.string().min(1).default(DEV_GATED.couplePassword),
+  GATED_PATH_DEATH_CONGRESS: gatedPath.default(DEV_GATED.deathPath),
+  GATED_PASSWORD_DEATH_CONGRESS: z.string().min(1).default(DEV_GATED.deathPassword),
+  /** the death-congress package page opens at this instant */
+  DEATH_CONGRESS_ACTIVE_FROM: z.coerce.date().default(new Date(DEATH_CONGRESS_ACTIVE_FROM)),
+  /** oEmbed endpoint of the video host (tests point it at a local fake) */
+  VIMEO_OEMBED_URL: z.string().url().default("https://vimeo.com/api/oembed.json"),
+});
 
 export type Env = z.infer<typeof EnvSchema>;
 
 export class EnvError extends Error {}
 
-/** Validates the environment once at start-up and reports every bad field. */
-export function loadEnv(source: Record<string, string | undefined> = process.env): Env {
-  // treat empty strings like unset variables, as .env files often leave them empty
-  const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ""));
-  const result = EnvSchema.safeParse(cleaned);
-  if (!result.success) {
-    const lines = result.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
-    throw new EnvError(`Ungültige Konfiguration:\n${lines.join("\n")}`);
+/** The public values of .env.example (and the schema's defaults) that only a loopback-only API may use. */
+const DEV_SECRETS: Record<string, string> = {
+  JWT_SECRET: DEV_JWT_SECRET,
+  DIGISTORE_IPN_PASSPHRASE: DEV_IPN_PASSPHRASE,
+  GATED_PATH_COUPLE_THERAPY: DEV_GATED.couplePath,
+  GATED_PASSWORD_COUPLE_THERAPY: DEV_GATED.couplePassword,
+  GATED_PATH_DEATH_CONGRESS: DEV_GATED.deathPath,
+  GATED_PASSWORD_DEATH_CONGRESS: DEV_GATED.deathPassword,
+};
+
+/** Whether `host` lets only this machine connect: 127.0.0.0/8, ::1 or localhost. */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, "$1");
+  if (bare === "localhost" || bare === "::1" || bare === "0:0:0:0:0:0:0:1") {
+    return true;
   }
-  return result.data;
+  return isIPv4(bare) && bare.startsWith("127.");
+}
+
+/**
+ * Decision 53: the development secrets are public (.env.example), so only an API that nobody else can
+ * reach may use them. Production never may; development and test only on a loopback HOST without a
+ * proxy in front (TRUST_PROXY=true: requests come from outside through it). Reads the raw variables, so
+ * its lines come together with the schema's whatever else is wrong.
+ */
+function secretProblems(raw: Record<string, string>): string[] {
+  const host = raw.HOST ?? "127.0.0.1";
+  // an invalid NODE_ENV is reported by the schema; the strictest rule applies meanwhile
+  const production = raw.NODE_ENV !== "development" && raw.NODE_ENV !== "test";
+  let required: string;
+  if (production) {
+    required = "in Produktion ist ein eigener Wert erforderlich (production needs its own value)";
+  } else if (!isLoopbackHost(host)) {
+    required =
+      `eigener Wert erforderlich, weil HOST=${host} nicht nur lokal erreichbar ist ` +
+      `(set your own value: HOST=${host} is reachable from other machines)`;
+  } else if (raw.TRUST_PROXY === "true" || raw.TRUST_PROXY === "1") {
+    required =
+      `eigener Wert erforderlich, weil die API mit TRUST_PROXY=${raw.TRUST_PROXY} über einen Proxy von außen erreichbar ist ` +
+      "(set your own value: behind a proxy the API is reachable from outside)";
+  } else {
+    return [];
+  }
+  const problems: string[] = [];
+  if (production && raw.DATABASE_URL === undefined) {
+    problems.push("  DATABASE_URL: in Produktion erforderlich (production needs a PostgreSQL URL)");
+  }
+  for (const [key, devValue] of Object.entries(DEV_SECRETS)) {
+    if (raw[key] === undefined) {
+      problems.push(`  ${key}: ${required}`);
+    } else if (raw[key] === devValue) {
+      problems.push(`  ${key}: ist der öffentliche Entwicklungswert aus .env.example; ${required}`);
+    }
+  }
+  return problems;
+}
+
+export interface LoadEnvOptions {
+  /**
+   * NODE_ENV when the variable is unset: server.ts passes "production" in the esbuild bundle
+   * (`pnpm start`), "development" under tsx and Vitest (decision 53)
+   */
+  defaultNodeEnv?: NodeEnv;
+}
+
+/** Validates the environment once at start-up and reports every bad field. */
+export function loadEnv(
+  source: Record<string, string | undefined> = process.env,
+  options: LoadEnvOptions = {},
+): Env {
+  // treat empty strings like unset variables, as .env files often leave them empty
+  const cleaned = Object.fromEntries(
+    Object.entries(source).filter(
+      (entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== "",
+    ),
+  );
+  const raw = { NODE_ENV: options.defaultNodeEnv ?? "development", ...cleaned };
+  const result = EnvSchema.safeParse(raw);
+  const problems = [
+    ...(result.success
+      ? []
+      : result.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`)),
+    ...secretProblems(raw),
+  ];
+  if (result.success && problems.length === 0) {
+    return result.data;
+  }
+  if (cleaned.NODE_ENV === undefined && raw.NODE_ENV === "production") {
+    problems.push(
+      "NODE_ENV ist nicht gesetzt: das gebaute Bundle läuft dann als production. Zum lokalen Ausprobieren " +
+        "NODE_ENV=development setzen (unset NODE_ENV means production in the bundle; NODE_ENV=development tries it locally).",
+    );
+  }
+  throw new EnvError(`Ungültige Konfiguration:\n${problems.join("\n")}`);
 }

@@ -1,13 +1,21 @@
 import { createDb, isEmpty, openLocalDatabase, runMigrations, seedDemo } from "@app/db";
 import closeWithGrace from "close-with-grace";
 import { buildApp } from "./app";
-import { EnvError, loadEnv } from "./env";
+import { EnvError, loadEnv, type NodeEnv } from "./env";
 import { type Jobs, startJobs } from "./jobs/boss";
 import { createMailTransport } from "./mail/transport";
 import { paths } from "./paths";
 
+/**
+ * "production" in dist/server.mjs (build.ts defines it), undeclared under tsx and Vitest: the built
+ * bundle means production unless NODE_ENV says otherwise (decision 53).
+ */
+declare const BUNDLE_DEFAULT_NODE_ENV: NodeEnv | undefined;
+const defaultNodeEnv: NodeEnv =
+  typeof BUNDLE_DEFAULT_NODE_ENV === "undefined" ? "development" : BUNDLE_DEFAULT_NODE_ENV;
+
 async function main(): Promise<void> {
-  const env = loadEnv();
+  const env = loadEnv(process.env, { defaultNodeEnv });
   // Without DATABASE_URL (never in production, see env.ts) an embedded PostgreSQL is started and seeded.
   const local = await openLocalDatabase(env.DATABASE_URL, { stateDir: paths.localState });
   const database = createDb(local.url, {
