@@ -5,7 +5,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { resolve } from "node:path";
+import { relative, resolve } from "node:path";
 import {
   createDb,
   DEMO_LOGINS,
@@ -23,11 +23,22 @@ if (existsSync(resolve(root, ".env"))) {
   process.loadEnvFile(resolve(root, ".env"));
 }
 
-const API_PORT = 3000;
-const WEB_PORT = 5173;
-const MAIL_WEB_PORT = 1080;
-const SIMULATOR_PORT = 3001;
-const MAIL_SMTP_PORT = 1025;
+/** A port from the environment (or .env), else the documented default. */
+function port(name: string, fallback: number): number {
+  const value = Number(process.env[name] ?? fallback);
+  if (!Number.isInteger(value) || value < 1 || value > 65535) {
+    console.error(`${name}=${process.env[name]} ist kein gültiger Port (1–65535).`);
+    process.exit(1);
+  }
+  return value;
+}
+const API_PORT = port("PORT", 3000);
+const WEB_PORT = port("WEB_PORT", 5173);
+const MAIL_WEB_PORT = port("MAIL_WEB_PORT", 1080);
+const MAIL_SMTP_PORT = port("MAIL_SMTP_PORT", 1025);
+const SIMULATOR_PORT = port("SIMULATOR_PORT", 3001);
+/** database and mail catcher of this checkout; another folder gives a second, separate dev setup */
+const DATA_DIR = resolve(root, process.env.DEV_DATA_DIR ?? defaultLocalStateDir);
 const children: ChildProcess[] = [];
 const log = (line: string) => console.log(`\x1b[36m[dev]\x1b[0m ${line}`);
 
@@ -144,7 +155,7 @@ function supervise(): void {
 }
 
 async function main(): Promise<void> {
-  const database = await openLocalDatabase(process.env.DATABASE_URL, { log });
+  const database = await openLocalDatabase(process.env.DATABASE_URL, { stateDir: DATA_DIR, log });
   stopDatabase = database.stop;
   const handle = createDb(database.url, { max: 2 });
   try {
@@ -167,7 +178,7 @@ async function main(): Promise<void> {
     "--web",
     String(MAIL_WEB_PORT),
     "--mail-directory",
-    `${defaultLocalStateDir}/maildev`,
+    `${DATA_DIR}/maildev`,
   ]);
   const appUrl = process.env.APP_URL ?? `http://localhost:${WEB_PORT}`;
   // the local Digistore24 stand-in: purchases in dev go through the real IPN path (docs/decisions.md)
@@ -201,7 +212,7 @@ async function main(): Promise<void> {
     "web",
     33,
     resolve(webDir, "node_modules/.bin/vite"),
-    [],
+    ["--port", String(WEB_PORT)],
     { API_URL: `http://127.0.0.1:${API_PORT}` },
     webDir,
   );
@@ -220,7 +231,7 @@ async function main(): Promise<void> {
     API:            http://localhost:${API_PORT}  (/readyz, /trpc, /api)
     Mail-Postfach:  http://localhost:${MAIL_WEB_PORT}  (SMTP 127.0.0.1:${MAIL_SMTP_PORT})
     Testkasse:      ${simulator ? `${simulator.url}  (simulierte Digistore24-Bestellungen)` : "aus (DIGISTORE_PRODUCT_URL gesetzt)"}
-    Datenbank:      ${database.embedded ? "eingebettetes PostgreSQL in .data/postgres" : "DATABASE_URL"}
+    Datenbank:      ${database.embedded ? `eingebettetes PostgreSQL in ${relative(root, DATA_DIR) || "."}/postgres` : "DATABASE_URL"}
 
     Demo-Logins:
       Admin:        ${DEMO_LOGINS.admin.email} / ${DEMO_LOGINS.admin.password}

@@ -1,0 +1,27 @@
+import { freePort } from "@app/db";
+import { defineConfig } from "@playwright/test";
+import baseConfig from "../playwright.config";
+
+/**
+ * `pnpm test:dev`: the README's first command as a test (e2e-dev/pnpm-dev.spec.ts). The ports are chosen
+ * here once and handed to `pnpm dev` through the variables it documents; E2E_MAIL_PORT lets the e2e
+ * fixtures read the dev mail catcher.
+ */
+process.env.DEV_TEST_PORT ??= String(await freePort());
+process.env.DEV_TEST_WEB_PORT ??= String(await freePort());
+process.env.DEV_TEST_SMTP_PORT ??= String(await freePort());
+process.env.DEV_TEST_SIMULATOR_PORT ??= String(await freePort());
+process.env.E2E_MAIL_PORT ??= String(await freePort());
+
+export default defineConfig({
+  testDir: ".",
+  workers: 1,
+  retries: 0,
+  forbidOnly: Boolean(process.env.CI),
+  reporter: [["list"]],
+  // two starts of everything (the first one seeds), a user's whole first visit and two shutdowns
+  timeout: 8 * 60_000,
+  expect: { timeout: 20_000 },
+  use: { ...baseConfig.use, baseURL: `http://localhost:${process.env.DEV_TEST_WEB_PORT}` },
+  projects: [{ name: "chromium", use: baseConfig.projects?.[0]?.use ?? {} }],
+});
