@@ -1,0 +1,132 @@
+/**
+ * `pnpm test:prod`: the production start as an operator does it, as a test. Builds (`pnpm build`), starts
+ * a throwaway PostgreSQL, runs `pnpm db:migrate`, starts `node apps/api/dist/server.mjs` with
+ * NODE_ENV=production, its own secrets and TRUST_PROXY=true, and checks what an operator relies on:
+ * /readyz, HSTS and Secure cookies behind an https proxy, the web app's cache headers, the registration
+ * mail through an SMTP server of this test, and a clean SIGTERM. Then it checks that the bundle refuses
+ * the public development secrets wherever others could reach it (docs/decisions.md, 53).
+ * Each failure says what was expected and what happened, with the server's last log lines, and exits 1.
+ */
+import { randomBytes } from "node:crypto";
+import { rm } from "node:fs/promises";
+import { defaultLocalStateDir, ensureDatabase, startEmbeddedPostgres } from "@app/db";
+import { TestSmtpServer } from "../apps/api/src/testing/smtp";
+import {
+  checkHsts,
+  checkReady,
+  checkRegistrationAndLogin,
+  checkSigterm,
+  checkWebApp,
+  MAIL_WITHIN_MS,
+} from "./test-prod/checks";
+import { Failure, killChildren, run, startBundle, waitReady } from "./test-prod/processes";
+import { checkRefused, refusals } from "./test-prod/refusals";
+
+const started = Date.now();
+const seconds = (since: number) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
+const cleanups: Array<() => Promise<unknown>> = [];
+
+async function step<T>(name: string, task: () => Promise<T>, detail?: (result: T) => string): Promise<T> {
+  const since = Date.now();
+  process.stdout.write(`… ${name}\n`);
+  const result = await task();
+  console.log(`✓ ${name} (${seconds(since)}${detail ? `, ${detail(result)}` : ""})`);
+  return result;
+}
+
+async function main(): Promise<void> {
+  await step("pnpm build", () => run("pnpm", ["build"], { ...process.env, TURBO_TELEMETRY_DISABLED: "1" }));
+
+  const smtp = new TestSmtpServer();
+  await smtp.start();
+  cleanups.push(() => smtp.stop());
+
+  const dataDir = `${defaultLocalStateDir}/test-prod-pg-${process.pid}`;
+  cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+  const databaseUrl = await step("embedded PostgreSQL for the test", async () => {
+    const pg = await startEmbeddedPostgres({ dataDir, persistent: false });
+    cleanups.push(() => pg.stop());
+    await ensureDatabase(pg.adminUrl, "kongress");
+    return pg.urlFor("kongress");
+  });
+  await step("pnpm db:migrate", () =>
+    run("pnpm", ["db:migrate"], { ...process.env, DATABASE_URL: databaseUrl }),
+  );
+
+  const secret = () => randomBytes(24).toString("base64url");
+  const server = await step("production server ready", async () => {
+    const bundle = await startBundle({
+      NODE_ENV: "production",
+      DATABASE_URL: databaseUrl,
+      HOST: "127.0.0.1",
+      TRUST_PROXY: "true",
+      // the public address behind the proxy would be https; http here so that the cookies must be Secure
+      // because this is production, not because of APP_URL (trpc/context.ts)
+      APP_URL: "http://127.0.0.1",
+      SMTP_URL: smtp.url,
+      JWT_SECRET: secret(),
+      DIGISTORE_IPN_PASSPHRASE: secret(),
+      GATED_PATH_COUPLE_THERAPY: `/pt-${secret()}`,
+      GATED_PASSWORD_COUPLE_THERAPY: secret(),
+      GATED_PATH_DEATH_CONGRESS: `/ts-${secret()}`,
+      GATED_PASSWORD_DEATH_CONGRESS: secret(),
+    });
+    cleanups.push(async () => {
+      bundle.child.kill("SIGKILL");
+      await bundle.exited;
+    });
+    await waitReady(bundle);
+    return bundle;
+  });
+  await step("/readyz answers ready", () => checkReady(server));
+  await step("HSTS behind X-Forwarded-Proto: https", () => checkHsts(server));
+  await step("web app served with its cache headers", () => checkWebApp(server));
+  await step(
+    `registration mail through SMTP within ${MAIL_WITHIN_MS / 1000} s, confirm, login with a Secure refresh cookie`,
+    () => checkRegistrationAndLogin(server, smtp),
+    (ms) => `mail after ${ms} ms`,
+  );
+  await step(
+    "SIGTERM: exit code 0 within 10 s, port free",
+    () => checkSigterm(server),
+    (ms) => `exited after ${ms} ms`,
+  );
+
+  // one after the other: on two busy cores, four bundles loading at once took longer than any of them alone
+  for (const refusal of refusals(databaseUrl)) {
+    await step(`refuses to start: ${refusal.name}`, () => checkRefused(refusal));
+  }
+}
+
+async function cleanUp(): Promise<void> {
+  killChildren();
+  for (const cleanup of cleanups.reverse()) {
+    await cleanup().catch((error: unknown) => console.error(`clean-up failed: ${String(error)}`));
+  }
+}
+
+let ending = false;
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, () => {
+    ending = true;
+    console.error(`\n${signal}: cleaning up`);
+    void cleanUp().finally(() => process.exit(130));
+  });
+}
+
+try {
+  await main();
+  await cleanUp();
+  console.log(`\ntest:prod passed in ${seconds(started)}`);
+  process.exit(0);
+} catch (error) {
+  if (!ending) {
+    console.error(`\n✗ test:prod failed after ${seconds(started)}`);
+    console.error(error instanceof Failure ? error.message : error);
+    if (error instanceof Failure && error.log) {
+      console.error(`\n--- last lines of its output ---\n${error.log}\n---`);
+    }
+    await cleanUp();
+  }
+  process.exit(1);
+}
