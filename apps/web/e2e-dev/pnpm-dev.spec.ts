@@ -2,7 +2,15 @@ import { mkdir, rm } from "node:fs/promises";
 import { resolve } from "node:path";
 import { expect, type Page, test } from "@playwright/test";
 import { confirmDialog, linkIn, login, uniqueEmail, waitForMail } from "../e2e/fixtures";
-import { type Command, portIsFree, pressCtrlC, processTree, startCommand, stillRunning } from "./processes";
+import {
+  type Command,
+  type ProcessInfo,
+  portIsFree,
+  pressCtrlC,
+  processTree,
+  startCommand,
+  stillRunning,
+} from "./processes";
 
 /**
  * The README's first command, run as a newcomer runs it: `pnpm dev` in the checkout, then a first visit
@@ -39,6 +47,8 @@ function shellEnv(): NodeJS.ProcessEnv {
 }
 
 let running: Command | undefined;
+/** every process of the running `pnpm dev` seen so far, for the clean-up after a failure */
+let seen: ProcessInfo[] = [];
 
 async function startPnpmDev(): Promise<Command> {
   const command = startCommand("pnpm", ["dev"], root, shellEnv());
@@ -53,6 +63,7 @@ async function startPnpmDev(): Promise<Command> {
   expect(outcome, `pnpm dev did not print "${READY}". Its output:\n${command.output().slice(-4000)}`).toBe(
     "ready",
   );
+  seen = processTree(command.child.pid ?? 0);
   return command;
 }
 
@@ -60,6 +71,7 @@ async function startPnpmDev(): Promise<Command> {
 async function stopWithCtrlC(command: Command): Promise<void> {
   const pid = command.child.pid ?? 0;
   const tree = processTree(pid);
+  seen = tree;
   const roles = ["postgres", "maildev", "src/server.ts", "vite", "--orchestrator"];
   for (const role of roles) {
     expect(
@@ -114,13 +126,14 @@ test.beforeAll(async () => {
 
 test.afterAll(async () => {
   if (running?.child.pid) {
-    // a failed test: stop what is left, hard if Ctrl-C does not do it
-    pressCtrlC(running);
-    const exited = await Promise.race([running.exited, new Promise((r) => setTimeout(r, 15_000, "timeout"))]);
-    if (exited === "timeout") {
-      for (const p of processTree(running.child.pid)) {
-        process.kill(p.pid, "SIGKILL");
-      }
+    // a failed test: stop what is left, hard if Ctrl-C does not do it (also what outlived its parents)
+    const tree = [...seen, ...processTree(running.child.pid)];
+    if (running.child.exitCode === null && running.child.signalCode === null) {
+      pressCtrlC(running);
+      await Promise.race([running.exited, new Promise((r) => setTimeout(r, 15_000))]);
+    }
+    for (const p of stillRunning(tree)) {
+      process.kill(p.pid, "SIGKILL");
     }
   }
   await rm(resolve(root, dataDir), { recursive: true, force: true });

@@ -34,7 +34,7 @@ export function pressCtrlC(command: Command): void {
   }
 }
 
-interface ProcessInfo {
+export interface ProcessInfo {
   pid: number;
   ppid: number;
   state: string;
