@@ -19,7 +19,7 @@ import {
   checkWebApp,
   MAIL_WITHIN_MS,
 } from "./test-prod/checks";
-import { Failure, killChildren, run, startBundle, waitReady } from "./test-prod/processes";
+import { Failure, killChildren, run, sleep, startBundle, stopBundle, waitReady } from "./test-prod/processes";
 import { checkRefused, refusals } from "./test-prod/refusals";
 
 const started = Date.now();
@@ -39,13 +39,14 @@ async function main(): Promise<void> {
 
   const smtp = new TestSmtpServer();
   await smtp.start();
-  cleanups.push(() => smtp.stop());
+  cleanups.push(() => Promise.race([smtp.stop(), sleep(5_000)]));
 
   const dataDir = `${defaultLocalStateDir}/test-prod-pg-${process.pid}`;
   cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
   const databaseUrl = await step("embedded PostgreSQL for the test", async () => {
     const pg = await startEmbeddedPostgres({ dataDir, persistent: false });
-    cleanups.push(() => pg.stop());
+    // at most 10 s: after a Ctrl-C PostgreSQL got the SIGINT too, and stop() waits for an exit that already happened
+    cleanups.push(() => Promise.race([pg.stop(), sleep(10_000)]));
     await ensureDatabase(pg.adminUrl, "kongress");
     return pg.urlFor("kongress");
   });
@@ -71,10 +72,7 @@ async function main(): Promise<void> {
       GATED_PATH_DEATH_CONGRESS: `/ts-${secret()}`,
       GATED_PASSWORD_DEATH_CONGRESS: secret(),
     });
-    cleanups.push(async () => {
-      bundle.child.kill("SIGKILL");
-      await bundle.exited;
-    });
+    cleanups.push(() => stopBundle(bundle));
     await waitReady(bundle);
     return bundle;
   });
@@ -98,16 +96,22 @@ async function main(): Promise<void> {
   }
 }
 
+/** Stops what this test started, newest first; whatever still runs after that is killed. */
 async function cleanUp(): Promise<void> {
-  killChildren();
-  for (const cleanup of cleanups.reverse()) {
+  for (const cleanup of cleanups.splice(0).reverse()) {
     await cleanup().catch((error: unknown) => console.error(`clean-up failed: ${String(error)}`));
   }
+  killChildren();
 }
 
 let ending = false;
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.once(signal, () => {
+  // `on`, not `once`: Ctrl-C reaches this process twice (from the terminal and relayed by tsx), and the
+  // second one must not end it before the clean-up is done
+  process.on(signal, () => {
+    if (ending) {
+      return;
+    }
     ending = true;
     console.error(`\n${signal}: cleaning up`);
     void cleanUp().finally(() => process.exit(130));
@@ -120,6 +124,7 @@ try {
   console.log(`\ntest:prod passed in ${seconds(started)}`);
   process.exit(0);
 } catch (error) {
+  // after a Ctrl-C the steps fail as their processes end: the signal's clean-up reports and exits
   if (!ending) {
     console.error(`\n✗ test:prod failed after ${seconds(started)}`);
     console.error(error instanceof Failure ? error.message : error);
@@ -127,6 +132,6 @@ try {
       console.error(`\n--- last lines of its output ---\n${error.log}\n---`);
     }
     await cleanUp();
+    process.exit(1);
   }
-  process.exit(1);
 }

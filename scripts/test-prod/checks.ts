@@ -119,10 +119,11 @@ export async function checkRegistrationAndLogin(bundle: Bundle, smtp: TestSmtpSe
   const since = Date.now();
   const mail = await smtp
     .waitFor((m) => m.to.includes(email) && m.subject === CONFIRM_SUBJECT, MAIL_WITHIN_MS)
-    .catch((error: unknown) => {
+    .catch(() => {
+      const received = smtp.mails.map((m) => `"${m.subject}" to ${m.to}`).join(", ");
       throw new Failure(
         `expected the mail "${CONFIRM_SUBJECT}" to ${email} at the test's SMTP server within ${MAIL_WITHIN_MS / 1000} s of registering\n` +
-          `  but ${error instanceof Error ? error.message : String(error)}`,
+          `  but none arrived (the SMTP server received ${received || "no mail at all"})`,
         bundle.tail(),
       );
     });

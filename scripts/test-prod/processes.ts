@@ -108,6 +108,17 @@ export async function startBundle(env: Record<string, string>): Promise<Bundle> 
   return { ...started, port, url: `http://127.0.0.1:${port}` };
 }
 
+/**
+ * Ends a bundle that should not be running any more: SIGTERM first, so one that started an embedded
+ * PostgreSQL of its own (a broken configuration check) stops it too, SIGKILL after 10 s.
+ */
+export async function stopBundle(bundle: Bundle): Promise<void> {
+  bundle.child.kill("SIGTERM");
+  const timer = setTimeout(() => bundle.child.kill("SIGKILL"), 10_000);
+  await bundle.exited;
+  clearTimeout(timer);
+}
+
 /** Whether the bundle's /readyz answers 200 now. */
 export async function isReady(bundle: Bundle): Promise<boolean> {
   return fetch(`${bundle.url}/readyz`, { signal: AbortSignal.timeout(2000) }).then(

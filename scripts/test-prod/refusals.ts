@@ -1,4 +1,4 @@
-import { expectThat, isReady, sleep, startBundle } from "./processes";
+import { expectThat, isReady, sleep, startBundle, stopBundle } from "./processes";
 
 /** What a bundle must have of its own unless it runs as development on loopback (decision 53). */
 const SECRETS = [
@@ -59,8 +59,7 @@ export async function checkRefused(refusal: Refusal): Promise<void> {
   while (exit === undefined) {
     const serving = await isReady(bundle);
     if (serving || Date.now() > until) {
-      bundle.child.kill("SIGKILL");
-      await bundle.exited;
+      await stopBundle(bundle);
     }
     expectThat(
       !serving,
@@ -88,6 +87,6 @@ export async function checkRefused(refusal: Refusal): Promise<void> {
   expectThat(
     missing.length === 0 && output.includes("Ungültige Konfiguration"),
     `its message ("Ungültige Konfiguration: ...") to name each of ${refusal.names.join(", ")} (${refusal.name})`,
-    `it did not name ${missing.join(", ") || "(the header is missing)"}; it printed:\n${output.trimEnd()}`,
+    `it did not name ${missing.join(", ") || "(the header is missing)"}; it exited with ${exit.code}, printing:\n${bundle.tail(40)}`,
   );
 }
