@@ -106,8 +106,8 @@ async function cleanUp(): Promise<void> {
 
 let ending = false;
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  // `on`, not `once`: Ctrl-C reaches this process twice (from the terminal and relayed by tsx), and the
-  // second one must not end it before the clean-up is done
+  // `on`, not `once`: a Ctrl-C may arrive twice (the terminal signals the whole group, a parent may relay
+  // it), and the second must not end this process before the clean-up is done
   process.on(signal, () => {
     if (ending) {
       return;

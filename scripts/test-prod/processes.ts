@@ -3,7 +3,7 @@ import { createServer } from "node:net";
 import { resolve } from "node:path";
 import { freePort } from "@app/db";
 
-export const root = resolve(import.meta.dirname, "../..");
+const root = resolve(import.meta.dirname, "../..");
 const serverBundle = resolve(root, "apps/api/dist/server.mjs");
 
 /** A check that did not hold: what was expected and what happened, with the log that explains it. */
@@ -31,16 +31,12 @@ export const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms))
 
 /** Every child this test started and that still runs: killed on the way out, however it ends. */
 const running = new Set<ChildProcess>();
-process.once("exit", () => {
-  for (const child of running) {
-    child.kill("SIGKILL");
-  }
-});
 export function killChildren(): void {
   for (const child of running) {
     child.kill("SIGKILL");
   }
 }
+process.once("exit", killChildren);
 
 interface Started {
   child: ChildProcess;
