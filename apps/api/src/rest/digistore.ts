@@ -18,11 +18,16 @@ function formFields(body: unknown): Record<string, string> {
   return fields;
 }
 
-/** Digistore24's instant payment notifications (form-encoded POST; answered with plain text `OK`). */
+/**
+ * Digistore24's instant payment notifications (form-encoded POST; answered with plain text `OK`). When an
+ * organiser saves the IPN URL, Digistore24 validates it with a plain GET: answered `OK` without touching
+ * data. The router ignores a trailing slash, so both spellings answer directly, never with a redirect.
+ */
 export function registerDigistoreIpn(
   app: FastifyInstance,
   deps: { db: Db; env: Env; mail: MailDispatcher },
 ): void {
+  app.get("/api/digistore/ipn", async (_req, reply) => reply.type("text/plain; charset=utf-8").send("OK"));
   app.post("/api/digistore/ipn", async (req, reply) => {
     const answer = await handleIpn({ ...deps, log: req.log }, formFields(req.body));
     return reply.status(answer.status).type("text/plain; charset=utf-8").send(answer.body);

@@ -935,6 +935,8 @@ const MATRIX: Record<string, Expectation> = {
 
   // --- REST: the checkout provider, operations, files
   "POST /api/digistore/ipn": { access: "signed", call: rest(unsignedPayment, { body: "urlencoded" }) },
+  // Digistore24 validates the IPN URL with a plain GET when it is saved; answers OK, reads nothing
+  "GET /api/digistore/ipn": { access: "public" },
   "GET /healthz": { access: "public" },
   "GET /readyz": { access: "public" },
   "GET /uploads/images/:fileName": {

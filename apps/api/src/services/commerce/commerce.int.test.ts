@@ -450,6 +450,28 @@ describe("IPN signature", { timeout: 30_000 }, () => {
 });
 
 describe("IPN that changes nothing", { timeout: 30_000 }, () => {
+  it("answers Digistore24's URL validation (a plain GET, with or without a trailing slash) with 200 OK and no redirect", async () => {
+    const before = await db().select().from(paymentNotifications);
+    for (const url of ["/api/digistore/ipn", "/api/digistore/ipn/"]) {
+      const res = await t.app.inject({ method: "GET", url });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.body).toBe("OK");
+      expect(res.headers.location).toBeUndefined();
+    }
+    expect(await db().select().from(paymentNotifications)).toHaveLength(before.length);
+  });
+
+  it("takes a notification posted to the URL with a trailing slash without a redirect", async () => {
+    const res = await t.app.inject({
+      method: "POST",
+      url: "/api/digistore/ipn/",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      payload: new URLSearchParams(signed({ event: "connection_test", api_mode: "live" })).toString(),
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.body.startsWith("OK")).toBe(true);
+  });
+
   it("answers connection_test with 200 OK", async () => {
     const res = await postIpn(signed({ event: "connection_test", api_mode: "live" }));
     expect(res.statusCode).toBe(200);
