@@ -10,6 +10,7 @@ export * from "./errors";
 export * from "./events";
 export * from "./messages";
 export * from "./orders";
+export * from "./payment-events";
 export * from "./privacy";
 export * from "./privacy-input";
 export * from "./text";
