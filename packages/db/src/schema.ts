@@ -200,6 +200,8 @@ const orderColumns = () => ({
   externalId: text("external_id").notNull(),
   /** paid or canceled; see @app/shared ORDER_STATUSES */
   status: text("status").notNull(),
+  /** why a canceled order gives no access (refund, chargeback, denial; @app/shared END_REASONS) */
+  endReason: text("end_reason"),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });

@@ -1,6 +1,8 @@
 import { type Db, schema } from "@app/db";
 import {
   ADMIN_ORDERS_PAGE_SIZE,
+  END_REASON_LABELS,
+  type EndReason,
   FAKE_ORDER_NUMBER,
   ORDER_STATUS_LABELS,
   type OrderStatus,
@@ -18,6 +20,8 @@ import { applyOrder, findProduct, queueOrderMail } from "./grant";
 const { congressPackageOrders, congressTicketOrders, congressPackages, congresses, users } = schema;
 
 const label = (status: string) => ORDER_STATUS_LABELS[status as OrderStatus] ?? status;
+const endReasonLabel = (reason: string | null) =>
+  reason === null ? null : (END_REASON_LABELS[reason as EndReason] ?? reason);
 
 export interface PackageOrderRow {
   id: number;
@@ -26,6 +30,9 @@ export interface PackageOrderRow {
   externalId: string;
   status: string;
   statusLabel: string;
+  /** why a canceled order ended (refund, chargeback, denial), null otherwise */
+  endReason: string | null;
+  endReasonLabel: string | null;
   createdAt: Date;
 }
 
@@ -36,6 +43,9 @@ export interface TicketOrderRow {
   externalId: string;
   status: string;
   statusLabel: string;
+  /** why a canceled order ended (refund, chargeback, denial), null otherwise */
+  endReason: string | null;
+  endReasonLabel: string | null;
   createdAt: Date;
 }
 
@@ -94,6 +104,8 @@ async function packageOrderRows(db: Db, ids: number[]): Promise<PackageOrderRow[
     externalId: order.externalId,
     status: order.status,
     statusLabel: label(order.status),
+    endReason: order.endReason,
+    endReasonLabel: endReasonLabel(order.endReason),
     createdAt: order.createdAt,
   }));
   return byIdOrder(mapped, ids);
@@ -122,6 +134,8 @@ async function ticketOrderRows(db: Db, ids: number[]): Promise<TicketOrderRow[]>
     externalId: order.externalId,
     status: order.status,
     statusLabel: label(order.status),
+    endReason: order.endReason,
+    endReasonLabel: endReasonLabel(order.endReason),
     createdAt: order.createdAt,
   }));
   return byIdOrder(mapped, ids);

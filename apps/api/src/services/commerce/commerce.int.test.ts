@@ -133,6 +133,16 @@ async function ipn(p: Purchase, event = "on_payment", extra: Record<string, stri
   expect(res.body.startsWith("OK")).toBe(true);
 }
 
+/**
+ * A refund, chargeback or denial as Digistore24 sends it: a transaction of its own on the same order_id,
+ * the payment's transaction id as parent_transaction_id (or, as the docs allow, not at all).
+ */
+const withdraw = (p: Purchase, event: string, { parent = true } = {}) =>
+  ipn(p, event, {
+    transaction_id: `${p.transactionId}-${event}`,
+    ...(parent ? { parent_transaction_id: p.transactionId } : {}),
+  });
+
 // ---------------------------------------------------------------------------------------------------------
 // reading back
 
@@ -286,7 +296,7 @@ describe("IPN withdrawals", { timeout: 30_000 }, () => {
       expect(await participationsOf(ticpacUser.id)).toHaveLength(1);
 
       for (const p of [pac, tic, ticpac]) {
-        await ipn(p, event);
+        await withdraw(p, event);
       }
 
       const pacOrders = await packageOrdersOf(pacUser.id);
@@ -305,10 +315,37 @@ describe("IPN withdrawals", { timeout: 30_000 }, () => {
         expect(await isQualified(ticpacUser.id, pkg.id)).toBe(false);
       }
 
+      const reason = { on_refund: "refund", on_chargeback: "chargeback", payment_denial: "denial" }[event];
+      const label = {
+        on_refund: "Erstattung",
+        on_chargeback: "Rückbuchung",
+        payment_denial: "Zahlung abgelehnt",
+      }[event];
+      expect(pacOrders[0]?.endReason).toBe(reason);
+      expect((await ticketOrdersOf(ticpacUser.id))[0]?.endReason).toBe(reason);
+      expect(ticpacPackages.map((o) => o.endReason)).toEqual([reason, reason]);
       const [last] = (await notificationsOf(tic.orderId)).filter((n) => n.event === event);
-      expect(last).toMatchObject({ outcome: "processed", outcomeDetail: "order canceled" });
+      expect(last).toMatchObject({ outcome: "processed", outcomeDetail: `Zugang beendet: ${label}` });
     },
   );
+
+  it("a refund as Digistore24 sends it (payment 7001, refund 7002 on the same order_id) ends the access", async () => {
+    const s = await shop(1);
+    for (const parent of [true, false]) {
+      const user = await buyer();
+      const p = { ...purchase(user, s, "pac"), transactionId: "7001" };
+      await ipn(p);
+      expect(await isQualified(user.id, s.packages[0]?.id ?? 0)).toBe(true);
+      await ipn(p, "on_refund", {
+        transaction_id: "7002",
+        ...(parent ? { parent_transaction_id: "7001" } : {}),
+      });
+      expect((await packageOrdersOf(user.id)).map((o) => [o.status, o.endReason])).toEqual([
+        ["canceled", "refund"],
+      ]);
+      expect(await isQualified(user.id, s.packages[0]?.id ?? 0)).toBe(false);
+    }
+  });
 
   it("keeps the participation when another paid ticket order of the same user still covers the congress", async () => {
     const s = await shop(0);
@@ -317,10 +354,10 @@ describe("IPN withdrawals", { timeout: 30_000 }, () => {
     const second = purchase(user, s, "tic");
     await ipn(first);
     await ipn(second);
-    await ipn(first, "on_refund");
+    await withdraw(first, "on_refund");
     expect((await ticketOrdersOf(user.id)).map((o) => o.status).sort()).toEqual(["canceled", "paid"]);
     expect(await participationsOf(user.id)).toHaveLength(1);
-    await ipn(second, "on_chargeback");
+    await withdraw(second, "on_chargeback");
     expect(await participationsOf(user.id)).toHaveLength(0);
   });
 });
@@ -345,7 +382,7 @@ describe("IPN duplicates and order of arrival", { timeout: 30_000 }, () => {
     const s = await shop(1);
     const user = await buyer();
     const p = purchase(user, s, "tic");
-    await ipn(p, "on_refund");
+    await withdraw(p, "on_refund");
     await ipn(p);
 
     expect((await ticketOrdersOf(user.id)).map((o) => o.status)).toEqual(["canceled"]);
@@ -358,7 +395,7 @@ describe("IPN duplicates and order of arrival", { timeout: 30_000 }, () => {
     const user = await buyer();
     const p = purchase(user, s, "ticpac");
     await ipn(p);
-    await ipn(p, "on_refund");
+    await withdraw(p, "on_refund");
     await ipn(p);
 
     expect((await ticketOrdersOf(user.id)).map((o) => o.status)).toEqual(["canceled"]);
@@ -368,18 +405,71 @@ describe("IPN duplicates and order of arrival", { timeout: 30_000 }, () => {
     expect(await outboxOf([user.id])).toHaveLength(1);
   });
 
-  it("a newer payment (another transaction) after the refund makes the order paid again", async () => {
+  it("ended is forever: a payment with a new transaction after a refund, chargeback or denial grants nothing", async () => {
+    const s = await shop(1);
+    for (const event of ["on_refund", "on_chargeback", "payment_denial"]) {
+      const user = await buyer();
+      const p = purchase(user, s, "tic");
+      await ipn(p);
+      await withdraw(p, event);
+      // Digistore24 re-sends old notifications by hand, and another transaction on the order comes along
+      await ipn(p);
+      await ipn({ ...p, transactionId: `${p.transactionId}-2` });
+
+      const tickets = await ticketOrdersOf(user.id);
+      expect(tickets.map((o) => o.status)).toEqual(["canceled"]);
+      expect(tickets[0]?.endReason).toBeTruthy();
+      expect(await participationsOf(user.id)).toHaveLength(0);
+      expect(await outboxOf([user.id])).toHaveLength(1);
+      const payments = (await notificationsOf(p.orderId)).filter((n) => n.event === "on_payment");
+      expect(payments.map((n) => n.outcome)).toEqual(["processed", "recorded", "recorded"]);
+      expect(payments[2]?.outcomeDetail).toMatch(/^Zahlung nicht freigeschaltet: Bestellung beendet/);
+    }
+  });
+
+  it.each([
+    "on_payment_missed",
+    "on_rebill_cancelled",
+    "on_rebill_resumed",
+    "last_paid_day",
+    "on_affiliation",
+    "on_something_new",
+  ])("%s is recorded only: 200 OK, the paid order and its access stay", async (event) => {
     const s = await shop(1);
     const user = await buyer();
     const p = purchase(user, s, "tic");
     await ipn(p);
-    await ipn(p, "on_refund");
-    await ipn({ ...p, transactionId: `${p.transactionId}-2` });
-
-    const tickets = await ticketOrdersOf(user.id);
-    expect(tickets.map((o) => o.status)).toEqual(["paid"]);
-    expect(tickets[0]?.externalId).toBe(p.orderId);
+    await ipn(p, event, { transaction_id: `${p.transactionId}-${event}` });
+    expect((await ticketOrdersOf(user.id)).map((o) => o.status)).toEqual(["paid"]);
     expect(await participationsOf(user.id)).toHaveLength(1);
+    const [recorded] = (await notificationsOf(p.orderId)).filter((n) => n.event === event);
+    expect(recorded).toMatchObject({ outcome: "recorded" });
+    expect(recorded?.payload.event).toBe(event);
+  });
+});
+
+describe("IPN and the order's account", { timeout: 30_000 }, () => {
+  it("a later notification naming another account is a conflict and moves nothing", async () => {
+    const s = await shop(1);
+    const owner = await buyer();
+    const other = await buyer();
+    for (const cat of ["pac", "tic", "ticpac"] as const) {
+      const p = purchase(owner, s, cat);
+      await ipn(p);
+      const foreign = { ...p, user: other };
+      await ipn(foreign);
+      await withdraw(foreign, "on_refund");
+
+      const notifications = await notificationsOf(p.orderId);
+      expect(notifications.map((n) => n.outcome)).toEqual(["processed", "conflict", "conflict"]);
+    }
+    // pac's package and the package of the ticpac order (the shop has one)
+    expect((await packageOrdersOf(owner.id)).map((o) => o.status)).toEqual(["paid", "paid"]);
+    expect((await ticketOrdersOf(owner.id)).map((o) => o.status)).toEqual(["paid", "paid"]);
+    expect(await packageOrdersOf(other.id)).toHaveLength(0);
+    expect(await ticketOrdersOf(other.id)).toHaveLength(0);
+    expect(await participationsOf(other.id)).toHaveLength(0);
+    expect(await outboxOf([other.id])).toHaveLength(0);
   });
 });
 
@@ -713,7 +803,7 @@ describe("admin orders", { timeout: 30_000 }, () => {
     const refundedPackage = purchase(refundedBuyer, s, "pac");
     for (const p of [refundedTicket, refundedPackage]) {
       await ipn(p);
-      await ipn(p, "on_refund");
+      await withdraw(p, "on_refund");
     }
     await sleep(20);
     const byAdmin = [
@@ -734,6 +824,7 @@ describe("admin orders", { timeout: 30_000 }, () => {
         userEmail: string;
         status: string;
         statusLabel: string;
+        endReasonLabel: string | null;
         externalId: string;
         createdAt: string;
       }[];
@@ -767,10 +858,11 @@ describe("admin orders", { timeout: 30_000 }, () => {
         expect(found.total, buyerEmail).toBe(1);
         mine.push(...found.items);
       }
-      expect(mine.map((r) => [r.userEmail, r.status, r.statusLabel])).toEqual([
-        [adminBuyer.email, "paid", "bezahlt"],
-        [refundedBuyer.email, "canceled", "storniert"],
-        [paidBuyer.email, "paid", "bezahlt"],
+      // a canceled order says why it ended
+      expect(mine.map((r) => [r.userEmail, r.status, r.statusLabel, r.endReasonLabel])).toEqual([
+        [adminBuyer.email, "paid", "bezahlt", null],
+        [refundedBuyer.email, "canceled", "storniert", "Erstattung"],
+        [paidBuyer.email, "paid", "bezahlt", null],
       ]);
       expect(mine[0]?.externalId).toBe(FAKE_ORDER_NUMBER);
       // the order number matches exactly, in any case

@@ -1,6 +1,6 @@
 import { type DbOrTx, schema } from "@app/db";
 import type { MailName } from "@app/mail";
-import { type CheckoutCategory, FAKE_ORDER_NUMBER, type OrderStatus } from "@app/shared";
+import { type CheckoutCategory, type EndReason, FAKE_ORDER_NUMBER, type OrderStatus } from "@app/shared";
 import { and, eq } from "drizzle-orm";
 import { queueMail } from "../../mail/outbox";
 import { appLink, userMailVariables } from "../auth/users";
@@ -35,15 +35,24 @@ interface OrderChange {
   newlyPaid: boolean;
 }
 
-type OrderValues = { userId: number; productId: number; orderNumber: string; status: OrderStatus };
+type OrderValues = {
+  userId: number;
+  productId: number;
+  orderNumber: string;
+  status: OrderStatus;
+  /** why a canceled order ended; null for paid ones */
+  endReason: EndReason | null;
+};
+
+interface OrderRow {
+  id: number;
+  userId: number;
+  status: string;
+}
 
 /** How to find, create and update the rows of one order table. */
 interface OrderTable {
-  find(
-    tx: DbOrTx,
-    orderNumber: string,
-    productId: number,
-  ): Promise<{ id: number; status: string } | undefined>;
+  find(tx: DbOrTx, orderNumber: string, productId: number): Promise<OrderRow | undefined>;
   insert(tx: DbOrTx, values: OrderValues): Promise<number>;
   update(tx: DbOrTx, id: number, values: OrderValues): Promise<void>;
 }
@@ -52,7 +61,11 @@ const packageOrders: OrderTable = {
   find: async (tx, orderNumber, productId) =>
     (
       await tx
-        .select({ id: congressPackageOrders.id, status: congressPackageOrders.status })
+        .select({
+          id: congressPackageOrders.id,
+          userId: congressPackageOrders.userId,
+          status: congressPackageOrders.status,
+        })
         .from(congressPackageOrders)
         .where(
           and(
@@ -69,6 +82,7 @@ const packageOrders: OrderTable = {
         congressPackageId: v.productId,
         externalId: v.orderNumber,
         status: v.status,
+        endReason: v.endReason,
       })
       .returning({ id: congressPackageOrders.id });
     return row?.id ?? 0;
@@ -76,7 +90,7 @@ const packageOrders: OrderTable = {
   update: async (tx, id, v) => {
     await tx
       .update(congressPackageOrders)
-      .set({ status: v.status, userId: v.userId })
+      .set({ status: v.status, endReason: v.endReason })
       .where(eq(congressPackageOrders.id, id));
   },
 };
@@ -85,7 +99,11 @@ const ticketOrders: OrderTable = {
   find: async (tx, orderNumber, productId) =>
     (
       await tx
-        .select({ id: congressTicketOrders.id, status: congressTicketOrders.status })
+        .select({
+          id: congressTicketOrders.id,
+          userId: congressTicketOrders.userId,
+          status: congressTicketOrders.status,
+        })
         .from(congressTicketOrders)
         .where(
           and(
@@ -97,14 +115,20 @@ const ticketOrders: OrderTable = {
   insert: async (tx, v) => {
     const [row] = await tx
       .insert(congressTicketOrders)
-      .values({ userId: v.userId, congressId: v.productId, externalId: v.orderNumber, status: v.status })
+      .values({
+        userId: v.userId,
+        congressId: v.productId,
+        externalId: v.orderNumber,
+        status: v.status,
+        endReason: v.endReason,
+      })
       .returning({ id: congressTicketOrders.id });
     return row?.id ?? 0;
   },
   update: async (tx, id, v) => {
     await tx
       .update(congressTicketOrders)
-      .set({ status: v.status, userId: v.userId })
+      .set({ status: v.status, endReason: v.endReason })
       .where(eq(congressTicketOrders.id, id));
   },
 };
@@ -165,12 +189,18 @@ async function withdrawParticipation(tx: DbOrTx, userId: number, congressId: num
  * the participation; ticpac = the ticket order, package orders for every package of the event and the
  * participation. Withdrawing removes the access again.
  */
-export async function applyOrder(tx: DbOrTx, target: OrderTarget, status: OrderStatus): Promise<OrderChange> {
+export async function applyOrder(
+  tx: DbOrTx,
+  target: OrderTarget,
+  status: OrderStatus,
+  endReason: EndReason | null = null,
+): Promise<OrderChange> {
   const values = {
     userId: target.userId,
     productId: target.productId,
     orderNumber: target.orderNumber,
     status,
+    endReason,
   };
   if (target.category === "pac") {
     return setOrder(tx, packageOrders, values);
@@ -186,6 +216,18 @@ export async function applyOrder(tx: DbOrTx, target: OrderTarget, status: OrderS
     }
   }
   return change;
+}
+
+/**
+ * The account an order of the checkout belongs to (its first notification's), or undefined while no
+ * notification created it: the ticket order for tic and ticpac, the package order for pac.
+ */
+export async function orderOwner(
+  tx: DbOrTx,
+  target: Omit<OrderTarget, "userId">,
+): Promise<number | undefined> {
+  const table = target.category === "pac" ? packageOrders : ticketOrders;
+  return (await table.find(tx, target.orderNumber, target.productId))?.userId;
 }
 
 export interface Product {

@@ -1,12 +1,19 @@
 import { type Db, schema } from "@app/db";
-import { AUDIT_ACTION_LABELS, type AuditAction, parseCustom } from "@app/shared";
-import { and, eq, ne, sql } from "drizzle-orm";
+import {
+  AUDIT_ACTION_LABELS,
+  type AuditAction,
+  decideOrder,
+  END_REASON_LABELS,
+  type PaymentOutcome,
+  parseCustom,
+  paymentEffect,
+} from "@app/shared";
+import { and, asc, eq, notInArray, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { Env } from "../../env";
 import type { MailDispatcher } from "../../mail/outbox";
 import { recordAudit } from "../admin/audit";
-import { applyOrder, findProduct, queueOrderMail } from "./grant";
-import { orderStatus } from "./order-state";
+import { applyOrder, findProduct, orderOwner, queueOrderMail } from "./grant";
 import { verifyDigistoreSignature } from "./signature";
 
 export interface IpnDeps {
@@ -27,6 +34,9 @@ const OK: IpnAnswer = { status: 200, body: "OK" };
 /**
  * One payment notification: verified, recorded, and applied to the order in one transaction. Deliveries of
  * the same order are serialised (advisory lock), so duplicates and concurrent retries create one order.
+ * An order is its `order_id` and product, the one identifier Digistore24 keeps across the payment, its
+ * refund and chargeback (each a transaction of its own); what each event does is the decision table in
+ * @app/shared (decision 25).
  */
 export async function handleIpn(deps: IpnDeps, fields: Record<string, string>): Promise<IpnAnswer> {
   if (!verifyDigistoreSignature(fields, deps.env.DIGISTORE_IPN_PASSPHRASE)) {
@@ -54,7 +64,7 @@ export async function handleIpn(deps: IpnDeps, fields: Record<string, string>): 
         payload: fields,
       })
       .returning({ id: paymentNotifications.id });
-    const finish = async (outcome: string, detail: string | null, orderStatus?: string) => {
+    const finish = async (outcome: PaymentOutcome, detail: string | null, orderStatus?: string) => {
       await tx
         .update(paymentNotifications)
         .set({ outcome, outcomeDetail: detail, processedAt: new Date() })
@@ -77,7 +87,7 @@ export async function handleIpn(deps: IpnDeps, fields: Record<string, string>): 
 
     const custom = parseCustom(fields.custom);
     if (orderNumber === "" || !custom?.uid) {
-      await finish("ignored", "order_id or custom (uid, pid, cat) missing");
+      await finish("ignored", "order_id oder custom (uid, pid, cat) fehlt");
       return [];
     }
     const [user] = await tx
@@ -88,45 +98,68 @@ export async function handleIpn(deps: IpnDeps, fields: Record<string, string>): 
     if (!user || !product) {
       await finish(
         "ignored",
-        !user ? `unknown user ${custom.uid}` : `unknown product ${custom.cat} ${custom.pid}`,
+        !user ? `unbekanntes Konto ${custom.uid}` : `unbekanntes Produkt ${custom.cat} ${custom.pid}`,
       );
       return [];
     }
     // custom travels through the buyer's browser: it must name the product that was actually paid for
     if (String(product.checkoutId) !== (fields.product_id ?? "")) {
-      await finish(
-        "ignored",
-        `product_id ${fields.product_id} does not belong to ${custom.cat} ${custom.pid}`,
-      );
+      await finish("ignored", `product_id ${fields.product_id} gehört nicht zu ${custom.cat} ${custom.pid}`);
       return [];
     }
 
-    // the history of this order item: same order number and product, ignored notifications left out
+    const target = { category: custom.cat, userId: user.id, productId: custom.pid, orderNumber };
+    // an order stays with the account of the notification that created it; custom travels through the
+    // buyer's browser, so another account named later is a conflict for the admins, never a transfer
+    const owner = await orderOwner(tx, target);
+    if (owner !== undefined && owner !== user.id) {
+      await finish("conflict", `Bestellung gehört Konto ${owner}, die Meldung nennt Konto ${user.id}`);
+      return [];
+    }
+    const effect = paymentEffect(event);
+    if (effect.kind === "record") {
+      await finish("recorded", null);
+      return [];
+    }
+    // every event of this order so far, in order of arrival; ignored and conflicting ones left out
     const history = await tx
-      .select({ event: paymentNotifications.event, payload: paymentNotifications.payload })
+      .select({ event: paymentNotifications.event })
       .from(paymentNotifications)
       .where(
         and(
           eq(paymentNotifications.orderId, orderNumber),
           eq(paymentNotifications.productId, fields.product_id ?? ""),
           eq(paymentNotifications.signatureValid, true),
-          ne(paymentNotifications.outcome, "ignored"),
+          notInArray(paymentNotifications.outcome, ["ignored", "conflict"]),
         ),
-      );
-    const status = orderStatus(
-      history.map((h) => ({ event: h.event, transactionId: h.payload.transaction_id ?? "" })),
-    );
-    if (status === null) {
+      )
+      .orderBy(asc(paymentNotifications.id));
+    const decision = decideOrder(history.map((h) => h.event));
+    if (decision === null) {
       await finish("recorded", null);
       return [];
     }
-    const target = { category: custom.cat, userId: user.id, productId: custom.pid, orderNumber };
-    const { newlyPaid } = await applyOrder(tx, target, status);
-    await finish("processed", `order ${status}`, status);
+    const endReason = decision.status === "canceled" ? decision.endReason : null;
+    const { newlyPaid } = await applyOrder(tx, target, decision.status, endReason);
+    if (endReason && effect.kind === "grant") {
+      // ended is forever: a payment on an ended order (a late or re-sent delivery) is shown, never granted
+      await finish(
+        "recorded",
+        `Zahlung nicht freigeschaltet: Bestellung beendet (${END_REASON_LABELS[endReason]})`,
+        decision.status,
+      );
+      return [];
+    }
+    await finish(
+      "processed",
+      endReason ? `Zugang beendet: ${END_REASON_LABELS[endReason]}` : "Bestellung bezahlt",
+      decision.status,
+    );
     if (!newlyPaid) {
       return [];
     }
-    const key = `order-paid:${orderNumber}:${custom.cat}:${custom.pid}:${fields.transaction_id ?? ""}`;
+    // one confirmation per order: the order can become paid only once
+    const key = `order-paid:${orderNumber}:${custom.cat}:${custom.pid}`;
     return [await queueOrderMail(tx, deps.env.APP_URL, target, product, key)];
   });
   await deps.mail.dispatch(mailIds);

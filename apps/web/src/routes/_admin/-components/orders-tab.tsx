@@ -21,15 +21,20 @@ interface OrderRow {
   externalId: string;
   status: string;
   statusLabel: string;
+  /** why a canceled order gives no access (Erstattung, Rückbuchung, Zahlung abgelehnt) */
+  endReasonLabel: string | null;
   createdAt: Date;
 }
 
-function StatusLabel({ status, label }: { status: string; label: string }) {
-  if (status !== "paid" && status !== "canceled") {
+function StatusLabel({ order }: { order: OrderRow }) {
+  if (order.status !== "paid" && order.status !== "canceled") {
     return <span className="text-slate-600">–</span>;
   }
   return (
-    <span className={cn("font-medium", status === "paid" ? "text-green-800" : "text-red-800")}>{label}</span>
+    <span className={cn("font-medium", order.status === "paid" ? "text-green-800" : "text-red-800")}>
+      {order.statusLabel}
+      {order.endReasonLabel && <span className="font-normal">: {order.endReasonLabel}</span>}
+    </span>
   );
 }
 
@@ -231,7 +236,7 @@ export function OrdersTab({ kind }: { kind: OrderKind }) {
           { header: "E-Mail", cell: (o) => o.userEmail },
           { header: kind === "package" ? "Kongresspaket" : "Veranstaltung", cell: (o) => o.product },
           { header: "Bestellnummer", cell: (o) => o.externalId },
-          { header: "Status", cell: (o) => <StatusLabel status={o.status} label={o.statusLabel} /> },
+          { header: "Status", cell: (o) => <StatusLabel order={o} /> },
           { header: "Angelegt", cell: (o) => `${formatGermanDateTime(o.createdAt)} Uhr` },
         ]}
       />
