@@ -1,13 +1,19 @@
 /**
  * A local stand-in for the Digistore24 checkout, for `pnpm dev` and the end-to-end tests. It is a server of
  * its own (never part of the API bundle): the purchase redirect lands on its product page; "Bezahlen" sends
- * a signed IPN to our endpoint over HTTP like the real provider and returns the visitor to the overview;
- * its start page lists the simulated orders with a refund button.
+ * a signed IPN to our endpoint over HTTP like the real provider and returns the visitor to the overview.
+ * Like Digistore24 it validates the IPN URL with a GET when it starts, sends the full field set, and sends
+ * refunds and chargebacks as transactions of their own; its start page lists the orders (refund,
+ * chargeback) and every notification sent, each of which can be sent again exactly as before.
  */
-import { randomBytes } from "node:crypto";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { digistoreSignature } from "../services/commerce/signature";
+import { escapeHtml, hidden, page, readForm } from "./html";
+import { checkIpnUrl, type IpnUrlCheck, type SimulatorLog } from "./ipn-url-check";
+import { paymentFields, type Reversal, reversalFields, transactionIds } from "./notifications";
+
+export type { IpnUrlCheck, SimulatorLog } from "./ipn-url-check";
 
 export interface SimulatorOptions {
   /** 0 = any free port */
@@ -18,71 +24,112 @@ export interface SimulatorOptions {
   /** the web app's address; the visitor returns to its overview */
   appUrl: string;
   passphrase: string;
+  /** how long the start-up GET of the IPN URL retries while nothing answers (default 60 s) */
+  validateTimeoutMs?: number;
+  validateIntervalMs?: number;
+  /** default: the console, prefixed */
+  log?: SimulatorLog;
+}
+
+/** One notification as it went out: `body` is the exact form body, so a re-send is byte-identical. */
+export interface SentNotification {
+  id: number;
+  event: string;
+  orderId: string;
+  transactionId: string;
+  body: string;
+  sentAt: Date;
+  /** the endpoint's status and the start of its answer, or why it was not reached */
+  answer: string;
+  /** the id of the notification this one repeats */
+  resendOf?: number;
 }
 
 export interface Simulator {
   /** the product URL to configure as DIGISTORE_PRODUCT_URL */
   productUrl: string;
   url: string;
+  /** the start-up GET of the IPN URL; never rejects */
+  validated: Promise<IpnUrlCheck>;
+  /** every notification sent, newest first */
+  notifications(): readonly SentNotification[];
   close(): Promise<void>;
 }
 
+type OrderStatus = "bezahlt" | "erstattet" | "zurückgebucht";
+
 interface SimulatedOrder {
+  /** the payment notification's fields (unsigned) */
   fields: Record<string, string>;
-  status: "bezahlt" | "erstattet";
+  status: OrderStatus;
 }
 
-const escapeHtml = (text: string) =>
-  text.replace(
-    /[&<>"']/g,
-    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c,
-  );
+const consoleLog: SimulatorLog = {
+  info: (message) => console.log(`[checkout-simulator] ${message}`),
+  warn: (message) => console.warn(`[checkout-simulator] ${message}`),
+};
 
-function page(title: string, body: string): string {
-  return `<!doctype html><html lang="de"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title>
-<style>body{font-family:system-ui,sans-serif;max-width:42rem;margin:2rem auto;padding:0 1rem;color:#0f172a}
-.note{background:#fef3c7;padding:.75rem 1rem;border-radius:.5rem}dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}
-dt{font-weight:600}dd{margin:0;word-break:break-all}button{font:inherit;padding:.5rem 1.25rem;border-radius:.375rem;border:1px solid #334155;cursor:pointer}
-.pay{background:#1e3a8a;color:#fff;border-color:#1e3a8a}.actions{display:flex;gap:.75rem;margin-top:1.5rem}table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #cbd5e1;padding:.4rem;text-align:left}</style>
-</head><body><p class="note">Testkasse für Entwicklung und Tests. Es wird nichts bezahlt.</p>${body}</body></html>`;
-}
-
-const hidden = (fields: Record<string, string>) =>
-  Object.entries(fields)
-    .map(([k, v]) => `<input type="hidden" name="${escapeHtml(k)}" value="${escapeHtml(v)}">`)
-    .join("");
-
-async function readForm(req: IncomingMessage): Promise<Record<string, string>> {
-  let body = "";
-  for await (const chunk of req) {
-    body += chunk;
-    if (body.length > 100_000) {
-      break;
-    }
-  }
-  return Object.fromEntries(new URLSearchParams(body));
-}
+const REVERSALS: Record<string, { event: Reversal; status: OrderStatus }> = {
+  "/refund": { event: "on_refund", status: "erstattet" },
+  "/chargeback": { event: "on_chargeback", status: "zurückgebucht" },
+};
 
 export async function startCheckoutSimulator(options: SimulatorOptions): Promise<Simulator> {
+  const log = options.log ?? consoleLog;
   const orders: SimulatedOrder[] = [];
+  const sent: SentNotification[] = [];
+  const nextTransactionId = transactionIds();
   // the forms redirect back to the web app, which form-action must allow
   const csp = `default-src 'none'; style-src 'unsafe-inline'; form-action 'self' ${new URL(options.appUrl).origin}; frame-ancestors 'none'`;
   const send = (res: ServerResponse, status: number, html: string) => {
     res.writeHead(status, { "content-type": "text/html; charset=utf-8", "content-security-policy": csp });
     res.end(html);
   };
+  const redirect = (res: ServerResponse, location: string) => {
+    res.writeHead(303, { location });
+    res.end();
+  };
 
-  async function sendIpn(fields: Record<string, string>): Promise<string> {
-    const signed = { ...fields, sha_sign: digistoreSignature(fields, options.passphrase) };
+  async function post(body: string): Promise<string> {
     try {
       const response = await fetch(options.ipnUrl, {
         method: "POST",
         headers: { "content-type": "application/x-www-form-urlencoded; charset=utf-8" },
-        body: new URLSearchParams(signed).toString(),
+        body,
       });
       return `${response.status} ${(await response.text()).slice(0, 200)}`;
     } catch (error) {
       return `nicht erreichbar: ${String(error)}`;
+    }
+  }
+
+  /** Signs every field (empty ones take no part, as at Digistore24), sends and records the notification. */
+  async function sendIpn(fields: Record<string, string>): Promise<SentNotification> {
+    const signed = { ...fields, sha_sign: digistoreSignature(fields, options.passphrase) };
+    const body = new URLSearchParams(signed).toString();
+    const notification: SentNotification = {
+      id: sent.length + 1,
+      event: fields.event ?? "",
+      orderId: fields.order_id ?? "",
+      transactionId: fields.transaction_id ?? "",
+      body,
+      sentAt: new Date(),
+      answer: await post(body),
+    };
+    sent.unshift(notification);
+    return notification;
+  }
+
+  async function resend(id: number): Promise<void> {
+    const original = sent.find((n) => n.id === id);
+    if (original) {
+      sent.unshift({
+        ...original,
+        id: sent.length + 1,
+        sentAt: new Date(),
+        answer: await post(original.body),
+        resendOf: original.resendOf ?? original.id,
+      });
     }
   }
 
@@ -101,35 +148,18 @@ export async function startCheckoutSimulator(options: SimulatorOptions): Promise
 
   async function pay(form: Record<string, string>, res: ServerResponse): Promise<void> {
     const { product_id = "", email = "", first_name = "", last_name = "", custom = "", voucher = "" } = form;
-    const fields: Record<string, string> = {
-      event: "on_payment",
-      api_mode: "live",
-      order_id: `SIM-${randomBytes(4).toString("hex").toUpperCase()}`,
-      order_item_id: String(orders.length + 1),
-      product_id,
-      transaction_id: `T-${randomBytes(6).toString("hex")}`,
-      payment_id: `P-${randomBytes(6).toString("hex")}`,
-      billing_status: "completed",
-      amount: "49.00",
-      currency: "EUR",
-      email,
-      buyer_email: email,
-      buyer_first_name: first_name,
-      buyer_last_name: last_name,
+    const fields = paymentFields({
+      productId: product_id,
+      buyer: { email, firstName: first_name, lastName: last_name },
       custom,
-      voucher_code: voucher,
-      order_date_time: new Date().toISOString(),
-    };
-    const answer = await sendIpn(fields);
+      voucher,
+      orderItemId: String(orders.length + 1),
+      transactionId: nextTransactionId(),
+    });
+    const { answer } = await sendIpn(fields);
     if (!answer.startsWith("200 OK")) {
-      send(
-        res,
-        502,
-        page(
-          "Fehler",
-          `<h1>Die Zahlungsbenachrichtigung wurde nicht angenommen</h1><p>${escapeHtml(answer)}</p>`,
-        ),
-      );
+      const html = `<h1>Die Zahlungsbenachrichtigung wurde nicht angenommen</h1><p>${escapeHtml(answer)}</p>`;
+      send(res, 502, page("Fehler", html));
       return;
     }
     orders.unshift({ fields, status: "bezahlt" });
@@ -138,64 +168,81 @@ export async function startCheckoutSimulator(options: SimulatorOptions): Promise
       .split("|")
       .filter((part) => !part.startsWith("uid-"))
       .join("|");
-    res.writeHead(303, {
-      location: `${options.appUrl.replace(/\/$/, "")}/?custom=${encodeURIComponent(back)}`,
-    });
-    res.end();
+    redirect(res, `${options.appUrl.replace(/\/$/, "")}/?custom=${encodeURIComponent(back)}`);
   }
 
-  async function refund(form: Record<string, string>, res: ServerResponse): Promise<void> {
+  async function reverse(path: string, form: Record<string, string>): Promise<void> {
+    const reversal = REVERSALS[path];
     const order = orders.find((o) => o.fields.order_id === form.order_id);
-    if (order) {
-      const answer = await sendIpn({ ...order.fields, event: "on_refund", billing_status: "refunded" });
+    if (reversal && order?.status === "bezahlt") {
+      const fields = reversalFields(order.fields, reversal.event, nextTransactionId());
+      const { answer } = await sendIpn(fields);
       if (answer.startsWith("200 OK")) {
-        order.status = "erstattet";
+        order.status = reversal.status;
       }
     }
-    res.writeHead(303, { location: "/" });
-    res.end();
   }
 
-  function ordersPage(): string {
+  function ordersTable(): string {
+    if (orders.length === 0) {
+      return "<p>Noch keine Bestellungen.</p>";
+    }
     const rows = orders
-      .map(
-        (o) =>
-          `<tr><td>${escapeHtml(o.fields.order_id ?? "")}</td><td>${escapeHtml(o.fields.product_id ?? "")}</td><td>${escapeHtml(o.fields.email ?? "")}</td><td>${o.status}</td><td>${
-            o.status === "bezahlt"
-              ? `<form method="post" action="/refund">${hidden({ order_id: o.fields.order_id ?? "" })}<button type="submit">Erstatten</button></form>`
-              : ""
-          }</td></tr>`,
-      )
+      .map((o) => {
+        const id = hidden({ order_id: o.fields.order_id ?? "" });
+        const actions =
+          o.status === "bezahlt"
+            ? `<form method="post" action="/refund">${id}<button type="submit">Erstatten</button></form><form method="post" action="/chargeback">${id}<button type="submit">Rückbuchung</button></form>`
+            : "";
+        const cells = [o.fields.order_id, o.fields.product_id, o.fields.email, o.status]
+          .map((text) => `<td>${escapeHtml(text ?? "")}</td>`)
+          .join("");
+        return `<tr>${cells}<td>${actions}</td></tr>`;
+      })
       .join("");
-    return page(
-      "Testkasse: Bestellungen",
-      `<h1>Testkasse: Bestellungen</h1>${
-        orders.length === 0
-          ? "<p>Noch keine Bestellungen.</p>"
-          : `<table><thead><tr><th>Bestellung</th><th>Produkt</th><th>E-Mail</th><th>Status</th><th></th></tr></thead><tbody>${rows}</tbody></table>`
-      }`,
-    );
+    return `<table><thead><tr><th>Bestellung</th><th>Produkt</th><th>E-Mail</th><th>Status</th><th></th></tr></thead><tbody>${rows}</tbody></table>`;
   }
+
+  /** A list, not table rows: the end-to-end tests find an order's row by the buyer's e-mail. */
+  function notificationsList(): string {
+    if (sent.length === 0) {
+      return "<p>Noch keine Benachrichtigungen.</p>";
+    }
+    const items = sent
+      .map((n) => {
+        const repeat = n.resendOf ? ` (Wiederholung von #${n.resendOf})` : "";
+        const text = `#${n.id} ${n.sentAt.toISOString()} ${n.event} Bestellung ${n.orderId} Transaktion ${n.transactionId}${repeat}: ${n.answer}`;
+        return `<li>${escapeHtml(text)}<form method="post" action="/resend">${hidden({ id: String(n.id) })}<button type="submit">Erneut senden</button></form></li>`;
+      })
+      .join("");
+    return `<ol class="sent" reversed>${items}</ol>`;
+  }
+
+  const startPage = () =>
+    page(
+      "Testkasse: Bestellungen",
+      `<h1>Testkasse: Bestellungen</h1>${ordersTable()}<h2>Gesendete Benachrichtigungen</h2>${notificationsList()}`,
+    );
 
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://simulator");
     const route = `${req.method} ${url.pathname}`;
     const handle = async () => {
       if (req.method === "GET" && url.pathname.startsWith("/product/")) {
-        send(
-          res,
-          200,
-          productPage(decodeURIComponent(url.pathname.slice("/product/".length)), url.searchParams),
-        );
+        const productId = decodeURIComponent(url.pathname.slice("/product/".length));
+        send(res, 200, productPage(productId, url.searchParams));
       } else if (route === "POST /pay") {
         await pay(await readForm(req), res);
       } else if (route === "POST /cancel") {
-        res.writeHead(303, { location: `${options.appUrl.replace(/\/$/, "")}/` });
-        res.end();
-      } else if (route === "POST /refund") {
-        await refund(await readForm(req), res);
+        redirect(res, `${options.appUrl.replace(/\/$/, "")}/`);
+      } else if (route === "POST /refund" || route === "POST /chargeback") {
+        await reverse(url.pathname, await readForm(req));
+        redirect(res, "/");
+      } else if (route === "POST /resend") {
+        await resend(Number((await readForm(req)).id));
+        redirect(res, "/");
       } else if (route === "GET /") {
-        send(res, 200, ordersPage());
+        send(res, 200, startPage());
       } else {
         send(res, 404, page("Nicht gefunden", "<h1>Nicht gefunden</h1>"));
       }
@@ -208,9 +255,23 @@ export async function startCheckoutSimulator(options: SimulatorOptions): Promise
   await new Promise<void>((done) => server.listen(options.port, host, done));
   const { port } = server.address() as AddressInfo;
   const url = `http://${host === "127.0.0.1" ? "localhost" : host}:${port}`;
+  // in the background: the API usually starts after the simulator
+  const stop = new AbortController();
+  const validated = checkIpnUrl(options.ipnUrl, {
+    timeoutMs: options.validateTimeoutMs ?? 60_000,
+    intervalMs: options.validateIntervalMs ?? 1_000,
+    signal: stop.signal,
+    log,
+  });
   return {
     url,
     productUrl: `${url}/product/`,
-    close: () => new Promise<void>((done) => server.close(() => done())),
+    validated,
+    notifications: () => sent,
+    close: async () => {
+      stop.abort();
+      await validated;
+      await new Promise<void>((done) => server.close(() => done()));
+    },
   };
 }
