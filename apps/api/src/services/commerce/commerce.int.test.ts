@@ -1,6 +1,6 @@
 import { schema } from "@app/db";
 import { FAKE_ORDER_NUMBER } from "@app/shared";
-import { eq, inArray } from "drizzle-orm";
+import { asc, eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../testing/harness";
 import type { CapturedMail } from "../../testing/smtp";
@@ -152,8 +152,13 @@ const packageOrdersOf = (userId: number) =>
   db().select().from(congressPackageOrders).where(eq(congressPackageOrders.userId, userId));
 const participationsOf = (userId: number) =>
   db().select().from(participations).where(eq(participations.userId, userId));
+/** in order of arrival (an UPDATE moves a row, so the table's own order is none) */
 const notificationsOf = (orderId: string) =>
-  db().select().from(paymentNotifications).where(eq(paymentNotifications.orderId, orderId));
+  db()
+    .select()
+    .from(paymentNotifications)
+    .where(eq(paymentNotifications.orderId, orderId))
+    .orderBy(asc(paymentNotifications.id));
 const outboxOf = (userIds: number[]) =>
   db().select().from(mailOutbox).where(inArray(mailOutbox.userId, userIds));
 

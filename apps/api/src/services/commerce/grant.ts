@@ -1,7 +1,7 @@
 import { type DbOrTx, schema } from "@app/db";
 import type { MailName } from "@app/mail";
 import { type CheckoutCategory, type EndReason, FAKE_ORDER_NUMBER, type OrderStatus } from "@app/shared";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { queueMail } from "../../mail/outbox";
 import { appLink, userMailVariables } from "../auth/users";
 
@@ -152,6 +152,11 @@ async function setOrder(tx: DbOrTx, table: OrderTable, values: OrderValues): Pro
 }
 
 async function setTicketOrder(tx: DbOrTx, values: OrderValues): Promise<OrderChange> {
+  // two orders of one buyer for one event (each locked on its own order number) must not decide the
+  // participation at once: one could remove it while the other's payment is not yet visible
+  await tx.execute(
+    sql`SELECT pg_advisory_xact_lock(hashtext(${`participation:${values.userId}:${values.productId}`}))`,
+  );
   const change = await setOrder(tx, ticketOrders, values);
   if (values.status === "paid") {
     await tx
