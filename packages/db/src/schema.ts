@@ -338,7 +338,7 @@ export const paymentNotifications = pgTable(
     productId: text("product_id"),
     custom: text("custom"),
     signatureValid: boolean("signature_valid").notNull(),
-    /** received, processed, ignored, failed */
+    /** processed, recorded, ignored, conflict (PAYMENT_OUTCOMES); older rows: received, failed */
     outcome: text("outcome").notNull().default("received"),
     outcomeDetail: text("outcome_detail"),
     payload: jsonb("payload").$type<Record<string, string>>().notNull(),
@@ -347,7 +347,20 @@ export const paymentNotifications = pgTable(
   },
   (t) => [
     index("payment_notifications_order_idx").on(t.orderId, t.event),
-    index("payment_notifications_received_idx").on(t.receivedAt.desc()),
+    index("payment_notifications_received_idx").on(
+      t.receivedAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
+    // the support view's filters (services/admin/payment-notifications.ts uses the same expressions)
+    index("payment_notifications_order_lower_idx").on(sql`lower(${t.orderId})`),
+    index("payment_notifications_outcome_received_idx").on(t.outcome, t.receivedAt.desc().nullsFirst()),
+    index("payment_notifications_email_trgm_idx").using(
+      "gin",
+      sql`lower(coalesce(${t.payload}->>'email', '') || ' ' || coalesce(${t.payload}->>'buyer_email', '')) gin_trgm_ops`,
+    ),
+    index("payment_notifications_custom_uid_idx").on(
+      sql`substring(${t.custom} from '(?:^|[|]) *uid-([A-Za-z0-9-]+)')`,
+    ),
   ],
 );
 

@@ -11,6 +11,7 @@ export * from "./events";
 export * from "./messages";
 export * from "./orders";
 export * from "./payment-events";
+export * from "./payment-notifications";
 export * from "./privacy";
 export * from "./privacy-input";
 export * from "./text";

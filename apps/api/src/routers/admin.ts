@@ -8,6 +8,7 @@ import {
   ZMailOutboxListInput,
   ZMailTemplateInput,
   ZPackageInput,
+  ZPaymentNotificationListInput,
   ZUserListInput,
   ZUserUpdateInput,
 } from "@app/shared";
@@ -30,6 +31,7 @@ import {
   sendTestMail,
 } from "../services/admin/mail-templates";
 import { deletePackage, listAllPackages, savePackage } from "../services/admin/packages";
+import { getPaymentNotification, listPaymentNotifications } from "../services/admin/payment-notifications";
 import { deleteUser, getUser, listUsers, setUserActive, updateUser } from "../services/admin/users";
 import { saveLegalPage } from "../services/privacy/legal-pages";
 import { adminProcedure, router } from "../trpc/init";
@@ -117,6 +119,13 @@ export const adminRouter = router({
   mailOutbox: router({
     list: adminProcedure.input(ZMailOutboxListInput).query(({ ctx, input }) => listOutbox(ctx.db, input)),
     resend: adminProcedure.input(byId).mutation(({ ctx, input }) => resendMail(ctx, input.id)),
+  }),
+  /** read only: the support view of every Digistore24 notification and what became of it */
+  paymentNotifications: router({
+    list: adminProcedure
+      .input(ZPaymentNotificationListInput)
+      .query(({ ctx, input }) => listPaymentNotifications(ctx.db, input)),
+    get: adminProcedure.input(byId).query(({ ctx, input }) => getPaymentNotification(ctx.db, input.id)),
   }),
   contents: router({
     list: adminProcedure

@@ -641,6 +641,34 @@ const failedMail: Make = async () => {
   return { data: { id }, intact: rowsStay(schema.mailOutbox, stays, 1) };
 };
 
+/** A stored notification carrying a buyer's e-mail: only an admin sees it, in the list or with its raw payload. */
+const storedNotification =
+  (by: "list" | "id"): Make =>
+  async (s) => {
+    const orderId = `MATRIX${unique()}`;
+    const email = `zahlung.${unique()}@example.com`;
+    const [row] = await db()
+      .insert(schema.paymentNotifications)
+      .values({
+        event: "on_payment",
+        orderId,
+        signatureValid: true,
+        outcome: "processed",
+        payload: { email },
+      })
+      .returning({ id: schema.paymentNotifications.id });
+    return {
+      data: by === "list" ? { orderNumber: orderId } : { id: row?.id ?? 0 },
+      check: (a) => {
+        if (s.caller === "admin") {
+          expect(a.body).toContain(email);
+        } else {
+          expect(a.body).not.toContain(email);
+        }
+      },
+    };
+  };
+
 /** The ticketed webinar's participants: only an admin gets the file, and it lists both of them. */
 const participantsOfWebinar: Make = () => ({
   data: { congressId: world.webinar.id },
@@ -800,6 +828,8 @@ const MATRIX: Record<string, Expectation> = {
   "admin.audit.actors": { access: "admin" },
   "admin.mailOutbox.list": { access: "admin", call: trpc(fixed(() => ({ status: "failed" }))) },
   "admin.mailOutbox.resend": { access: "admin", call: trpc(failedMail) },
+  "admin.paymentNotifications.list": { access: "admin", call: trpc(storedNotification("list")) },
+  "admin.paymentNotifications.get": { access: "admin", call: trpc(storedNotification("id")) },
   "admin.contents.list": { access: "admin" },
   "admin.contents.save": { access: "admin", call: trpc(newContent) },
   "admin.contents.saveForRest": { access: "admin", call: trpc(newContent) },

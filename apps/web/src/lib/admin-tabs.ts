@@ -14,6 +14,7 @@ export const ADMIN_TAB_VALUES = [
   "mail-templates",
   "legal-pages",
   "mail-outbox",
+  "payment-notifications",
   "audit",
   "knowledge",
 ] as const;

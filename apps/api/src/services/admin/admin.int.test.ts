@@ -530,6 +530,18 @@ describe("access", () => {
         return { id: mail?.id };
       },
     },
+    { path: "paymentNotifications.list", type: "query", input: async () => ({ outcome: "conflict" }) },
+    {
+      path: "paymentNotifications.get",
+      type: "query",
+      input: async () => {
+        const [row] = await db()
+          .insert(schema.paymentNotifications)
+          .values({ event: "on_payment", signatureValid: true, outcome: "processed", payload: {} })
+          .returning({ id: schema.paymentNotifications.id });
+        return { id: row?.id };
+      },
+    },
   ];
 
   it("the table covers every admin.* procedure", () => {

@@ -1,5 +1,6 @@
 import { FAKE_ORDER_NUMBER, formatGermanDateTime } from "@app/shared";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { Link } from "@tanstack/react-router";
 import { PlusIcon, XIcon } from "lucide-react";
 import { type FormEvent, useState } from "react";
 import { DataTable, LoadError, PAGE_SIZE, Pager, useDebounced } from "@/components/admin/admin-kit";
@@ -35,6 +36,23 @@ function StatusLabel({ order }: { order: OrderRow }) {
       {order.statusLabel}
       {order.endReasonLabel && <span className="font-normal">: {order.endReasonLabel}</span>}
     </span>
+  );
+}
+
+/** A bought order's number opens its payment notifications; an admin's FAKE-ORDER has none. */
+function OrderNumberLink({ orderNumber }: { orderNumber: string }) {
+  if (orderNumber === FAKE_ORDER_NUMBER) {
+    return orderNumber;
+  }
+  return (
+    <Link
+      to="/admin/manage"
+      search={{ tab: "payment-notifications", order: orderNumber }}
+      className="text-brand-700 underline underline-offset-4"
+      aria-label={`Zahlungsmeldungen zur Bestellung ${orderNumber}`}
+    >
+      {orderNumber}
+    </Link>
   );
 }
 
@@ -235,7 +253,7 @@ export function OrdersTab({ kind }: { kind: OrderKind }) {
         columns={[
           { header: "E-Mail", cell: (o) => o.userEmail },
           { header: kind === "package" ? "Kongresspaket" : "Veranstaltung", cell: (o) => o.product },
-          { header: "Bestellnummer", cell: (o) => o.externalId },
+          { header: "Bestellnummer", cell: (o) => <OrderNumberLink orderNumber={o.externalId} /> },
           { header: "Status", cell: (o) => <StatusLabel order={o} /> },
           { header: "Angelegt", cell: (o) => `${formatGermanDateTime(o.createdAt)} Uhr` },
         ]}

@@ -1,0 +1,69 @@
+import { expect, type Page, test } from "@playwright/test";
+import { confirmDialog, DEMO, expectAccessible, login, newConfirmedUser } from "./fixtures";
+
+async function loginAs(page: Page, user: { email: string; password: string }) {
+  await page.goto("/login");
+  await login(page, user.email, user.password);
+  await expect(page.getByRole("heading", { level: 1, name: /^Hallo / })).toBeVisible();
+}
+
+test("an admin follows an order to its payment notifications, filters them and reads the raw data", async ({
+  page,
+  browser,
+  request,
+}) => {
+  // a purchase through the checkout simulator, which sends a signed on_payment to our endpoint
+  const buyer = await newConfirmedUser(request, "e2e-zahlungsmeldung");
+  await loginAs(page, buyer);
+  await page.goto("/congress-ticket-purchase/6");
+  await expect(page.getByRole("heading", { name: "Testkasse: Produkt 500101" })).toBeVisible();
+  await page.getByRole("button", { name: "Bezahlen" }).click();
+  await confirmDialog(page, "Vielen Dank für Ihren Kauf!");
+
+  const adminContext = await browser.newContext();
+  const admin = await adminContext.newPage();
+  await loginAs(admin, DEMO.admin);
+  await admin.goto("/admin/manage?tab=ticket-orders");
+  await admin.getByLabel("Nach E-Mail oder Bestellnummer suchen").fill(buyer.email);
+  const orders = admin.getByRole("table", { name: "Ticketbestellungen" });
+  const orderLink = orders.getByRole("link", { name: /^Zahlungsmeldungen zur Bestellung / });
+  await expect(orderLink).toHaveCount(1);
+  const orderNumber = (await orderLink.textContent())?.trim() ?? "";
+  expect(orderNumber).not.toBe("");
+  await orderLink.click();
+
+  await expect(admin).toHaveURL(/[?&]tab=payment-notifications/);
+  await expect(admin.getByRole("tab", { name: "Zahlungsmeldungen" })).toHaveAttribute(
+    "aria-selected",
+    "true",
+  );
+  await expect(admin.getByLabel("Bestellnummer")).toHaveValue(orderNumber);
+  const table = admin.getByRole("table", { name: "Zahlungsmeldungen" });
+  const row = table.getByRole("row").filter({ hasText: "on_payment" });
+  await expect(row).toHaveCount(1);
+  await expect(row).toContainText(orderNumber);
+  await expect(row).toContainText("verarbeitet");
+  await expect(row).toContainText(buyer.email);
+  await expect(row).toContainText(/\d{2}\.\d{2}\.\d{4}/);
+
+  // the raw data, opened with the keyboard; Escape closes it and gives the focus back
+  const open = row.getByRole("button", { name: /^Rohdaten anzeigen/ });
+  await open.focus();
+  await admin.keyboard.press("Enter");
+  const dialog = admin.getByRole("dialog");
+  await expect(dialog.getByRole("heading", { name: /^Rohdaten: on_payment/ })).toBeVisible();
+  const fields = dialog.getByRole("definition");
+  await expect(dialog.getByRole("term").filter({ hasText: /^order_id$/ })).toBeVisible();
+  await expect(fields.filter({ hasText: new RegExp(`^${orderNumber}$`) }).first()).toBeVisible();
+  await expectAccessible(admin, "Rohdaten einer Zahlungsmeldung");
+  await admin.keyboard.press("Escape");
+  await expect(dialog).toHaveCount(0);
+  await expect(open).toBeFocused();
+
+  // the outcome filter narrows on the server: this order had no conflict
+  await admin.getByLabel("Ergebnis").selectOption({ label: "Konflikt: anderes Konto" });
+  await expect(table.getByText("Keine Zahlungsmeldungen gefunden.")).toBeVisible();
+  await admin.getByLabel("Ergebnis").selectOption({ label: "verarbeitet" });
+  await expect(row).toHaveCount(1);
+  await adminContext.close();
+});

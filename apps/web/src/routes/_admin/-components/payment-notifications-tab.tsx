@@ -1,0 +1,169 @@
+import {
+  formatGermanDateTime,
+  PAYMENT_OUTCOME_LABELS,
+  type PaymentOutcome,
+  type TPaymentNotificationListInput,
+} from "@app/shared";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { useState } from "react";
+import { DataTable, LoadError, ServerPager, useDebounced } from "@/components/admin/admin-kit";
+import { Button } from "@/components/ui/button";
+import { Dialog, DialogContent, DialogDescription, DialogTitle } from "@/components/ui/dialog";
+import { FormField } from "@/components/ui/form-field";
+import { Input } from "@/components/ui/input";
+import { trpc } from "@/lib/trpc";
+import { FilterSelect } from "./audit-tab";
+
+const outcomeOptions = Object.entries(PAYMENT_OUTCOME_LABELS).map(([value, label]) => ({ value, label }));
+const OUTCOME_STYLE: Record<string, string> = {
+  processed: "text-green-800",
+  conflict: "font-semibold text-red-700",
+  failed: "font-semibold text-red-700",
+};
+
+interface Shown {
+  id: number;
+  title: string;
+}
+
+/** Every field Digistore24 sent with one notification, loaded only when the admin asks for it. */
+function RawPayloadDialog({ shown, onClose }: { shown: Shown; onClose: () => void }) {
+  const raw = useQuery(trpc.admin.paymentNotifications.get.queryOptions({ id: shown.id }));
+  const fields = Object.entries(raw.data?.payload ?? {});
+  return (
+    <Dialog open onOpenChange={(open) => !open && onClose()}>
+      <DialogContent size="3xl">
+        <DialogTitle>Rohdaten: {shown.title}</DialogTitle>
+        <DialogDescription>Alle Felder, wie Digistore24 sie gesendet hat.</DialogDescription>
+        {raw.isPending && <p className="mt-4 text-sm text-slate-700">Wird geladen …</p>}
+        {raw.isError && <LoadError what="Die Rohdaten" onRetry={() => void raw.refetch()} />}
+        {raw.data && fields.length === 0 && <p className="mt-4 text-sm text-slate-700">Keine Felder.</p>}
+        {raw.data && fields.length > 0 && (
+          <dl
+            aria-label="Felder der Zahlungsmeldung"
+            className="mt-4 grid grid-cols-[minmax(8rem,auto)_1fr] gap-x-4 gap-y-1 text-sm"
+          >
+            {fields.map(([key, value]) => (
+              <div key={key} className="contents">
+                <dt className="font-mono text-slate-700">{key}</dt>
+                <dd className="break-all font-mono">
+                  {value === "" ? <span className="text-slate-500">(leer)</span> : value}
+                </dd>
+              </div>
+            ))}
+          </dl>
+        )}
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+/**
+ * The support view "Zahlungsmeldungen": every Digistore24 notification, newest first, with what we did with
+ * it. `initialOrderNumber` comes from the URL (the order tables link here).
+ */
+export function PaymentNotificationsTab({ initialOrderNumber = "" }: { initialOrderNumber?: string }) {
+  const [orderNumber, setOrderNumber] = useState(initialOrderNumber);
+  const [email, setEmail] = useState("");
+  const [outcome, setOutcome] = useState("");
+  const [page, setPage] = useState(1);
+  const [shown, setShown] = useState<Shown | null>(null);
+  const filter: TPaymentNotificationListInput = {
+    page,
+    orderNumber: useDebounced(orderNumber.trim()),
+    email: useDebounced(email.trim()),
+    ...(outcome && { outcome: outcome as PaymentOutcome }),
+  };
+  const list = useQuery({
+    ...trpc.admin.paymentNotifications.list.queryOptions(filter),
+    placeholderData: keepPreviousData,
+  });
+
+  if (list.isError) {
+    return <LoadError what="Die Zahlungsmeldungen" onRetry={() => void list.refetch()} />;
+  }
+  const data = list.data;
+  return (
+    <section aria-label="Zahlungsmeldungen">
+      <p className="mb-3 text-sm text-slate-700">
+        Jede Meldung von Digistore24 und was daraus wurde. Die Daten der Käufer:innen werden nach 90 Tagen
+        geleert; die E-Mail-Suche findet dann noch das Konto der Bestellung.
+      </p>
+      <div className="mb-3 grid gap-3 sm:grid-cols-3">
+        <FormField label="Bestellnummer">
+          <Input
+            type="search"
+            value={orderNumber}
+            onChange={(e) => {
+              setOrderNumber(e.target.value);
+              setPage(1);
+            }}
+          />
+        </FormField>
+        <FormField label="E-Mail">
+          <Input
+            type="search"
+            value={email}
+            onChange={(e) => {
+              setEmail(e.target.value);
+              setPage(1);
+            }}
+          />
+        </FormField>
+        <FormField label="Ergebnis">
+          <FilterSelect
+            options={outcomeOptions}
+            value={outcome}
+            onChange={(e) => {
+              setOutcome(e.target.value);
+              setPage(1);
+            }}
+          />
+        </FormField>
+      </div>
+      <DataTable
+        label="Zahlungsmeldungen"
+        loading={list.isPending}
+        empty="Keine Zahlungsmeldungen gefunden."
+        rows={data?.items ?? []}
+        columns={[
+          {
+            header: "Eingang",
+            cell: (n) => `${formatGermanDateTime(n.receivedAt)} Uhr`,
+            className: "whitespace-nowrap",
+          },
+          { header: "Ereignis", cell: (n) => <span className="font-mono">{n.event || "–"}</span> },
+          { header: "Bestellnummer", cell: (n) => n.orderNumber ?? "–" },
+          { header: "Produkt", cell: (n) => n.productId || "–" },
+          { header: "E-Mail", cell: (n) => n.buyerEmail ?? "–", className: "max-w-xs break-words" },
+          {
+            header: "Ergebnis",
+            cell: (n) => (
+              <>
+                <span className={OUTCOME_STYLE[n.outcome]}>{n.outcomeLabel}</span>
+                {n.outcomeDetail && (
+                  <span className="block max-w-xs break-words text-xs text-slate-600">{n.outcomeDetail}</span>
+                )}
+              </>
+            ),
+          },
+          {
+            header: "Aktionen",
+            cell: (n) => (
+              <Button
+                size="sm"
+                variant="secondary"
+                aria-label={`Rohdaten anzeigen: ${n.event} ${n.orderNumber ?? ""} vom ${formatGermanDateTime(n.receivedAt)}`}
+                onClick={() => setShown({ id: n.id, title: `${n.event} ${n.orderNumber ?? ""}`.trim() })}
+              >
+                Rohdaten anzeigen
+              </Button>
+            ),
+          },
+        ]}
+      />
+      {data && <ServerPager data={data} onPage={setPage} />}
+      {shown && <RawPayloadDialog shown={shown} onClose={() => setShown(null)} />}
+    </section>
+  );
+}

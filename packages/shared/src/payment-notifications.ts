@@ -1,0 +1,28 @@
+import { z } from "zod";
+import "./zod-locale";
+import { PAYMENT_OUTCOME_LABELS, PAYMENT_OUTCOMES, type PaymentOutcome } from "./payment-events";
+
+export const PAYMENT_NOTIFICATIONS_PAGE_SIZE = 20;
+
+/**
+ * One page of the support view "Zahlungsmeldungen", newest first: `orderNumber` matches the whole order
+ * number (any case), `email` the buyer's e-mail in the notification or the e-mail of the account named in
+ * `custom` (contains, any case).
+ */
+export const ZPaymentNotificationListInput = z.object({
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  orderNumber: z.string().trim().max(100).default(""),
+  email: z.string().trim().max(254).default(""),
+  outcome: z.enum(PAYMENT_OUTCOMES).optional(),
+});
+export type TPaymentNotificationListInput = z.input<typeof ZPaymentNotificationListInput>;
+
+/** The German label of an outcome; old rows may carry another value ("received", "failed"), shown as is. */
+export const paymentOutcomeLabel = (outcome: string): string =>
+  Object.hasOwn(PAYMENT_OUTCOME_LABELS, outcome)
+    ? PAYMENT_OUTCOME_LABELS[outcome as PaymentOutcome]
+    : outcome;
+
+export const MSG_PAYMENT_NOTIFICATIONS = {
+  notFound: "Die Zahlungsmeldung wurde nicht gefunden.",
+} as const;
