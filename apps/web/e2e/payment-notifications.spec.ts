@@ -1,4 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
+import { simulatorOrigin } from "./constants";
 import { confirmDialog, DEMO, expectAccessible, login, newConfirmedUser } from "./fixtures";
 
 async function loginAs(page: Page, user: { email: string; password: string }) {
@@ -65,5 +66,36 @@ test("an admin follows an order to its payment notifications, filters them and r
   await expect(table.getByText("Keine Zahlungsmeldungen gefunden.")).toBeVisible();
   await admin.getByLabel("Ergebnis").selectOption({ label: "verarbeitet" });
   await expect(row).toHaveCount(1);
+  await adminContext.close();
+});
+
+test("a refund from the checkout shows in the order table as why the order ended", async ({
+  page,
+  browser,
+  request,
+}) => {
+  const buyer = await newConfirmedUser(request, "e2e-erstattung");
+  await loginAs(page, buyer);
+  await page.goto("/congress-package-purchase/2");
+  await expect(page.getByRole("heading", { name: "Testkasse: Produkt 400002" })).toBeVisible();
+  await page.getByRole("button", { name: "Bezahlen" }).click();
+  await confirmDialog(page, "Vielen Dank für Ihren Kauf!");
+  // the provider refunds: a transaction of its own on the same order_id
+  await page.goto(`${simulatorOrigin()}/`);
+  const simulated = page.getByRole("row", { name: new RegExp(buyer.email.replace(/[.+]/g, "\\$&")) });
+  await simulated.getByRole("button", { name: "Erstatten" }).click();
+  await expect(simulated).toContainText("erstattet");
+
+  const adminContext = await browser.newContext();
+  const admin = await adminContext.newPage();
+  await loginAs(admin, DEMO.admin);
+  await admin.goto("/admin/manage?tab=package-orders");
+  await admin.getByLabel("Nach E-Mail oder Bestellnummer suchen").fill(buyer.email);
+  const orders = admin.getByRole("table", { name: "Paketbestellungen" });
+  const order = orders.getByRole("row").filter({ hasText: buyer.email });
+  await expect(order).toContainText("storniert: Erstattung");
+  await order.getByRole("link", { name: /^Zahlungsmeldungen zur Bestellung / }).click();
+  const table = admin.getByRole("table", { name: "Zahlungsmeldungen" });
+  await expect(table.getByRole("row").filter({ hasText: "on_refund" })).toContainText("verarbeitet");
   await adminContext.close();
 });
