@@ -205,12 +205,13 @@ describe("API killed during an IPN burst", () => {
       }
     }
 
-    // no notification was left half-processed: each recorded row carries its outcome
+    // no notification was left half-processed: each recorded row carries its final outcome ("recorded":
+    // a payment re-delivered after its order's refund, which ended the order for good)
     const notifications = await db
       .select({ outcome: paymentNotifications.outcome })
       .from(paymentNotifications)
       .where(like(paymentNotifications.orderId, "CRASH-%"));
     expect(notifications.length).toBeGreaterThanOrEqual(burst.length);
-    expect(notifications.every((n) => n.outcome === "processed")).toBe(true);
+    expect(notifications.filter((n) => n.outcome !== "processed" && n.outcome !== "recorded")).toEqual([]);
   });
 });
