@@ -47,7 +47,7 @@ describe("health", () => {
     const app = await buildApp({
       env: loadEnv({ NODE_ENV: "test", LOG_LEVEL: "silent" }),
       db: dead.db,
-      mail: { dispatch: async () => {} },
+      mail: { dispatch: async () => {}, defer: async () => {} },
     });
     try {
       const res = await app.inject("/readyz");

@@ -8,6 +8,7 @@ import helmet from "@fastify/helmet";
 import multipart from "@fastify/multipart";
 import Fastify, { type FastifyInstance, type FastifyServerOptions, type HTTPMethods } from "fastify";
 import { secretKey } from "./auth/access-token";
+import { SessionStates } from "./auth/session-states";
 import type { Env } from "./env";
 import { registerHealth } from "./health";
 import { privateLoggerOptions } from "./lib/log-privacy";
@@ -143,9 +144,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     maxEntries: env.OVERVIEW_CACHE_ENTRIES,
     onDropAll: () => clearCatalogue(db),
   });
+  // whether an access token's session still stands, read once and kept until its account changes
+  const sessionStates = new SessionStates(db, { ttlMs: env.SESSION_STATE_CACHE_MS, maxEntries: 100_000 });
   const overviewChanges = listenForOverviewChanges({
     connection: db.$client.options,
-    cache: overviewCache,
+    caches: [overviewCache, sessionStates],
     log: app.log,
   });
   app.decorate("overviewCache", overviewCache);
@@ -158,6 +161,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     mail: options.mail,
     jwtKey: secretKey(env.JWT_SECRET),
     overviewCache,
+    sessionStates,
   });
 
   await app.register(trpcHttp, {

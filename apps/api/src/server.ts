@@ -36,7 +36,10 @@ async function main(): Promise<void> {
     env,
     db: database.db,
     webDistDir: env.WEB_DIST_DIR ?? paths.webDist,
-    mail: { dispatch: (ids) => jobs?.dispatch(ids) ?? Promise.resolve() },
+    mail: {
+      dispatch: (ids) => jobs?.dispatch(ids) ?? Promise.resolve(),
+      defer: (request) => jobs?.defer(request) ?? Promise.resolve(),
+    },
   });
   database.pool.on("error", (error) => app.log.warn({ err: error }, "idle database connection failed"));
   jobs = await startJobs({

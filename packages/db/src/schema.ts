@@ -74,6 +74,11 @@ export const users = pgTable(
     /** base32 TOTP secret of an admin's authenticator app; set during setup, active once totpEnabledAt is set */
     totpSecret: text("totp_secret"),
     totpEnabledAt: timestamp("totp_enabled_at", { withTimezone: true }),
+    /**
+     * Raised whenever every session of the account must end (password set, two-factor login switched,
+     * account switched off). Access tokens carry the version they were issued under; an older one is refused.
+     */
+    sessionVersion: integer("session_version").notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

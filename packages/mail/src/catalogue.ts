@@ -9,11 +9,17 @@ export interface MailDefinition {
   sample: Record<string, unknown>;
   defaultSubject: string;
   defaultContent: string;
+  /**
+   * variables that carry a secret (a link with a token): the outbox keeps them only until the mail is
+   * sent (apps/api/src/mail/deliver.ts)
+   */
+  secretVariables?: string[];
 }
 
 export const MAIL_NAMES = [
   "registration-confirmation",
   "password-reset",
+  "registration-existing-account",
   "migration-set-password",
   "participation-confirmation",
   "event-day",
@@ -40,6 +46,7 @@ const COMMON_SAMPLE = {
 export const MAIL_CATALOGUE: Record<MailName, MailDefinition> = {
   "registration-confirmation": {
     name: "registration-confirmation",
+    secretVariables: ["url"],
     description: "Nach der Registrierung: Link zur Bestätigung der E-Mail-Adresse.",
     variables: { ...COMMON_VARIABLES, url: "Bestätigungslink" },
     sample: { ...COMMON_SAMPLE, url: "https://example.com/confirm-mail/1/beispiel" },
@@ -49,6 +56,7 @@ export const MAIL_CATALOGUE: Record<MailName, MailDefinition> = {
   },
   "password-reset": {
     name: "password-reset",
+    secretVariables: ["url"],
     description: "Link zum Zurücksetzen des Passworts (eine Stunde gültig).",
     variables: { ...COMMON_VARIABLES, url: "Link zum Zurücksetzen" },
     sample: { ...COMMON_SAMPLE, url: "https://example.com/resetPassword/beispiel" },
@@ -56,8 +64,20 @@ export const MAIL_CATALOGUE: Record<MailName, MailDefinition> = {
     defaultContent:
       '<p>Hallo {{userFullName}},</p><p>über den folgenden Link können Sie ein neues Passwort festlegen. Der Link ist eine Stunde gültig.</p><p><a href="{{url}}" class="button">Neues Passwort festlegen</a></p><p>Falls Sie das nicht angefordert haben, können Sie diese E-Mail ignorieren.</p>',
   },
+  "registration-existing-account": {
+    name: "registration-existing-account",
+    secretVariables: ["url"],
+    description:
+      "Wenn sich jemand mit einer Adresse registrieren will, zu der es schon ein Konto gibt: Hinweis an die Inhaberin / den Inhaber mit Link zum Zurücksetzen des Passworts (eine Stunde gültig).",
+    variables: { ...COMMON_VARIABLES, url: "Link zum Zurücksetzen des Passworts" },
+    sample: { ...COMMON_SAMPLE, url: "https://example.com/resetPassword/beispiel" },
+    defaultSubject: "Sie haben bereits ein Konto",
+    defaultContent:
+      '<p>Hallo {{userFullName}},</p><p>soeben wollte sich jemand mit Ihrer E-Mail-Adresse neu registrieren. Für diese Adresse besteht bereits ein Konto, deshalb wurde kein neues angelegt.</p><p>Falls Sie das waren und Ihr Passwort nicht mehr wissen, können Sie über den folgenden Link ein neues festlegen. Der Link ist eine Stunde gültig.</p><p><a href="{{url}}" class="button">Neues Passwort festlegen</a></p><p>Falls Sie das nicht waren, können Sie diese E-Mail ignorieren: Ihr Konto bleibt unverändert.</p>',
+  },
   "migration-set-password": {
     name: "migration-set-password",
+    secretVariables: ["url"],
     description: "Für übernommene Konten ohne Passwort: Link zum Festlegen des Passworts.",
     variables: { ...COMMON_VARIABLES, url: "Link zum Festlegen des Passworts" },
     sample: { ...COMMON_SAMPLE, url: "https://example.com/migration/set-password/1/beispiel" },

@@ -19,6 +19,8 @@ export const MSG = {
   payloadTooLargeDetail: "Die gesendeten Daten sind zu groß.",
   invalidValueDetail: "Die Eingabe enthält Zeichen oder Werte, die nicht verarbeitet werden können.",
   formUnreadableDetail: "Die gesendeten Formulardaten sind unvollständig oder fehlerhaft.",
+  batchRefusedDetail:
+    "Diese Anfrage bündelt zu viele Aufrufe oder eine Anmeldung mit anderen Aufrufen. Bitte senden Sie die Aufrufe einzeln.",
 
   // spec section 5
   emailRequired: "E-Mail ist ein Pflichtfeld",
@@ -61,8 +63,6 @@ export const MSG = {
   emailInvalid: "Bitte geben Sie eine gültige E-Mail-Adresse ein.",
   passwordTooLong: "Das Passwort darf höchstens 256 Zeichen lang sein.",
   passwordHint: "Wir empfehlen mindestens acht Zeichen mit Buchstaben, Ziffern und Sonderzeichen.",
-  emailTaken:
-    "Für diese E-Mail-Adresse besteht bereits ein Konto. Bitte melden Sie sich an oder setzen Sie Ihr Passwort zurück.",
   registrationTitle: "Registrierung",
   registrationSuccessTitle: "Fast geschafft!",
   registrationSuccess:

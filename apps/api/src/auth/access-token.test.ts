@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { secretKey, signAccessToken, verifyAccessToken } from "./access-token";
 
 const key = secretKey("a-test-secret-of-at-least-32-characters!");
-const user = { id: 42, roles: ["ROLE_USER" as const] };
+const user = { id: 42, roles: ["ROLE_USER" as const], sessionVersion: 3 };
 
 describe("verifyAccessToken", () => {
   afterEach(() => {

@@ -6,10 +6,16 @@ import { z } from "zod";
 export interface SessionUser {
   id: number;
   roles: Role[];
+  /** the account's session version the token was issued under (see `SessionStates`) */
+  sessionVersion: number;
 }
 
 const ALGORITHM = "HS256";
-const ClaimsSchema = z.object({ sub: z.string().regex(/^\d+$/), roles: z.array(z.enum(ROLES)) });
+const ClaimsSchema = z.object({
+  sub: z.string().regex(/^\d+$/),
+  roles: z.array(z.enum(ROLES)),
+  sv: z.number().int().nonnegative(),
+});
 
 export function secretKey(secret: string): Uint8Array {
   return new TextEncoder().encode(secret);
@@ -36,7 +42,7 @@ export async function signAccessToken(
   now = Date.now(),
 ): Promise<{ token: string; expiresAt: number }> {
   const expiresAt = now + ACCESS_TOKEN_LIFETIME_MS;
-  const token = await new SignJWT({ roles: user.roles })
+  const token = await new SignJWT({ roles: user.roles, sv: user.sessionVersion })
     .setProtectedHeader({ alg: ALGORITHM, typ: "JWT" })
     .setSubject(String(user.id))
     .setIssuedAt(Math.floor(now / 1000))
@@ -83,7 +89,7 @@ export async function verifyAccessToken(token: string, key: Uint8Array): Promise
     if (!claims.success || payload.exp === undefined) {
       return null;
     }
-    const user = { id: Number(claims.data.sub), roles: claims.data.roles };
+    const user = { id: Number(claims.data.sub), roles: claims.data.roles, sessionVersion: claims.data.sv };
     remember(key, token, user, payload.exp);
     return user;
   } catch (error) {

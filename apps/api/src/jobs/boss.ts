@@ -6,7 +6,8 @@ import type { Transporter } from "nodemailer";
 import PgBoss from "pg-boss";
 import { describeError } from "../lib/log-privacy";
 import { deliverOutboxMail } from "../mail/deliver";
-import type { MailDispatcher } from "../mail/outbox";
+import type { DeferredMail, MailDispatcher } from "../mail/outbox";
+import { queuePasswordResetMail } from "../services/auth/password";
 import { queueEventDayMails } from "../services/mail/event-day";
 import { runRetention } from "../services/privacy/retention";
 
@@ -14,6 +15,7 @@ export const MAIL_SEND_QUEUE = "mail-send";
 export const MAIL_SWEEP_QUEUE = "mail-sweep";
 export const EVENT_DAY_QUEUE = "event-day";
 export const RETENTION_QUEUE = "privacy-retention";
+export const DEFERRED_MAIL_QUEUE = "deferred-mail";
 /** the daily privacy clean-up, at a quiet hour (Berlin time) */
 export const RETENTION_CRON = "30 3 * * *";
 /** outbox mails still queued after this long get a new job (lost dispatch, exhausted retries) */
@@ -104,6 +106,22 @@ export async function startJobs(options: JobsOptions): Promise<Jobs> {
     }
   };
 
+  // mail work after the answer (a reset request for an address that may or may not have an account)
+  await boss.createQueue(DEFERRED_MAIL_QUEUE, {
+    name: DEFERRED_MAIL_QUEUE,
+    retryLimit: 10,
+    retryDelay: options.fast ? 1 : 15,
+    retryBackoff: true,
+  });
+  await boss.work<DeferredMail>(DEFERRED_MAIL_QUEUE, { pollingIntervalSeconds }, async (jobs) => {
+    for (const job of jobs) {
+      await dispatch([await queuePasswordResetMail(db, options.appUrl, job.data.email)]);
+    }
+  });
+  const defer = async (request: DeferredMail) => {
+    await boss.send(DEFERRED_MAIL_QUEUE, request);
+  };
+
   await boss.work(MAIL_SWEEP_QUEUE, { pollingIntervalSeconds }, async () => {
     const { mailOutbox } = schema;
     const stale = await db
@@ -146,6 +164,7 @@ export async function startJobs(options: JobsOptions): Promise<Jobs> {
   return {
     boss,
     dispatch,
+    defer,
     stop: async () => {
       stopping = true;
       // well inside close-with-grace's 10 s (server.ts), after the requests in flight: a mail still in

@@ -7,65 +7,114 @@ export interface Limit {
   windowSeconds: number;
 }
 
-/** Limits of the account flows (per IP and per account); stored in PostgreSQL so they hold across instances. */
+const QUARTER_HOUR = 15 * 60;
+
+/**
+ * Limits of the account flows, stored in PostgreSQL so they hold across instances. The sign-in limits are
+ * designed so that guessing stops without handing anyone a way to lock an account (docs/security.md,
+ * "Sign-in limits"): an address from one client IP, a client IP over all addresses, an address over all
+ * unknown devices (much higher), and a known device of the account on its own.
+ */
 export const LIMITS = {
-  loginFailuresPerIp: { max: 50, windowSeconds: 15 * 60 },
-  loginFailuresPerAccount: { max: 10, windowSeconds: 15 * 60 },
+  loginPerAccountAndIp: { max: 10, windowSeconds: QUARTER_HOUR },
+  loginPerIp: { max: 100, windowSeconds: QUARTER_HOUR },
+  loginPerAccount: { max: 100, windowSeconds: QUARTER_HOUR },
+  loginPerKnownDevice: { max: 10, windowSeconds: QUARTER_HOUR },
+  /** wrong codes of the two-factor setup and wrong passwords of the account deletion, per account */
+  ownAccountCheck: { max: 10, windowSeconds: QUARTER_HOUR },
   registerPerIp: { max: 20, windowSeconds: 60 * 60 },
-  forgotPerIp: { max: 20, windowSeconds: 15 * 60 },
-  forgotPerAccount: { max: 3, windowSeconds: 15 * 60 },
-  resendPerIp: { max: 20, windowSeconds: 15 * 60 },
-  resendPerAccount: { max: 3, windowSeconds: 15 * 60 },
-  resetPerIp: { max: 30, windowSeconds: 15 * 60 },
-  migrationPerIp: { max: 30, windowSeconds: 15 * 60 },
-  gatedPerIp: { max: 30, windowSeconds: 15 * 60 },
-  gatedPerAccount: { max: 10, windowSeconds: 15 * 60 },
+  forgotPerIp: { max: 20, windowSeconds: QUARTER_HOUR },
+  forgotPerAccount: { max: 3, windowSeconds: QUARTER_HOUR },
+  resendPerIp: { max: 20, windowSeconds: QUARTER_HOUR },
+  resendPerAccount: { max: 3, windowSeconds: QUARTER_HOUR },
+  resetPerIp: { max: 30, windowSeconds: QUARTER_HOUR },
+  migrationPerIp: { max: 30, windowSeconds: QUARTER_HOUR },
+  gatedPerIp: { max: 30, windowSeconds: QUARTER_HOUR },
+  gatedPerAccount: { max: 10, windowSeconds: QUARTER_HOUR },
 } satisfies Record<string, Limit>;
+
+export type LimitCheck = [key: string, limit: Limit];
 
 function tooMany(key: string): AppError {
   return new AppError("TOO_MANY_REQUESTS", `rate limit ${key}`);
 }
 
-/** Counts one hit (fixed window) and refuses with 429 once the limit is passed. */
-export async function hit(db: DbOrTx, key: string, limit: Limit): Promise<void> {
+/** Counts one hit on each key (fixed windows, one statement) and returns each key's count. */
+async function count(db: DbOrTx, checks: LimitCheck[]): Promise<Map<string, number>> {
   const { rateLimits } = schema;
-  const expired = sql`${rateLimits.windowStart} < now() - make_interval(secs => ${limit.windowSeconds})`;
-  const [row] = await db
-    .insert(rateLimits)
-    .values({ key, windowStart: new Date(), hits: 1 })
-    .onConflictDoUpdate({
-      target: rateLimits.key,
-      set: {
-        windowStart: sql`CASE WHEN ${expired} THEN now() ELSE ${rateLimits.windowStart} END`,
-        hits: sql`CASE WHEN ${expired} THEN 1 ELSE ${rateLimits.hits} + 1 END`,
-      },
-    })
-    .returning({ hits: rateLimits.hits });
-  if ((row?.hits ?? 0) > limit.max) {
-    throw tooMany(key);
+  const counts = new Map<string, number>();
+  // one statement per window length (usually one): the window decides when a row starts again
+  for (const windowSeconds of new Set(checks.map(([, limit]) => limit.windowSeconds))) {
+    const keys = checks.filter(([, limit]) => limit.windowSeconds === windowSeconds).map(([key]) => key);
+    const expired = sql`${rateLimits.windowStart} < now() - make_interval(secs => ${windowSeconds})`;
+    const rows = await db
+      .insert(rateLimits)
+      .values(keys.map((key) => ({ key, windowStart: sql`now()`, hits: 1 })))
+      .onConflictDoUpdate({
+        target: rateLimits.key,
+        set: {
+          windowStart: sql`CASE WHEN ${expired} THEN now() ELSE ${rateLimits.windowStart} END`,
+          hits: sql`CASE WHEN ${expired} THEN 1 ELSE ${rateLimits.hits} + 1 END`,
+        },
+      })
+      .returning({ key: rateLimits.key, hits: rateLimits.hits });
+    for (const row of rows) {
+      counts.set(row.key, row.hits);
+    }
   }
+  return counts;
 }
 
-/**
- * Refuses with 429 when any of the limits is reached, without counting (for limits that count failures
- * only). One query for all of them: login checks two on every attempt.
- */
-export async function ensureNotLimited(db: DbOrTx, checks: [key: string, limit: Limit][]): Promise<void> {
-  const { rateLimits } = schema;
-  const rows = await db
-    .select({ key: rateLimits.key, hits: rateLimits.hits, windowStart: rateLimits.windowStart })
-    .from(rateLimits)
-    .where(
-      inArray(
-        rateLimits.key,
-        checks.map(([key]) => key),
-      ),
-    );
-  const now = Date.now();
+/** Counts one hit on each key and refuses with 429 once a limit is passed (the hit stays counted). */
+export async function hit(db: DbOrTx, ...checks: LimitCheck[]): Promise<void> {
+  const counts = await count(db, checks);
   for (const [key, limit] of checks) {
-    const row = rows.find((r) => r.key === key);
-    if (row && row.windowStart.getTime() >= now - limit.windowSeconds * 1000 && row.hits >= limit.max) {
+    if ((counts.get(key) ?? 0) > limit.max) {
       throw tooMany(key);
     }
   }
+}
+
+/** Gives back one hit on each key (never below zero). */
+async function release(db: DbOrTx, keys: string[]): Promise<void> {
+  const { rateLimits } = schema;
+  await db
+    .update(rateLimits)
+    .set({ hits: sql`greatest(${rateLimits.hits} - 1, 0)` })
+    .where(inArray(rateLimits.key, keys));
+}
+
+/**
+ * An attempt whose failures are limited (a password, a code). It is counted on every key *before* the
+ * secret is checked, in one atomic statement, so any number of parallel attempts can never test more than
+ * a limit allows. Refused attempts give their hits back at once (a refusal must not fill other keys: an
+ * attacker's 429s on one key must not count towards another). `check` runs the attempt: when it
+ * succeeds, the hits are given back too, so only failures stay counted.
+ */
+export async function limitedAttempt<T>(
+  db: DbOrTx,
+  checks: LimitCheck[],
+  check: () => Promise<T>,
+  succeeded: (result: T) => boolean = () => true,
+): Promise<T> {
+  const keys = checks.map(([key]) => key);
+  const counts = await count(db, checks);
+  const exceeded = checks.find(([key, limit]) => (counts.get(key) ?? 0) > limit.max);
+  if (exceeded) {
+    await release(db, keys);
+    throw tooMany(exceeded[0]);
+  }
+  let result: T;
+  try {
+    result = await check();
+  } catch (error) {
+    // an error that is not a refusal of the secret (the account is disabled, the database failed) uses
+    // no attempt; a refusal is a result, not an error
+    await release(db, keys);
+    throw error;
+  }
+  if (succeeded(result)) {
+    await release(db, keys);
+  }
+  return result;
 }

@@ -81,6 +81,8 @@ export async function deliverOutboxMail(
           sentAt: new Date(),
           attempts: sql`${mailOutbox.attempts} + 1`,
           lastError: null,
+          // a link with a token is needed only until it is sent: it does not stay in the database
+          variables: sql`${mailOutbox.variables} - ${secretVariablesOf(mail.templateName)}`,
         })
         .where(eq(mailOutbox.id, mail.id));
       return "sent" as const;
@@ -97,4 +99,13 @@ export async function deliverOutboxMail(
       .where(and(eq(mailOutbox.id, outboxId), eq(mailOutbox.status, "queued")));
     throw error;
   }
+}
+
+/** The variables of a mail that carry secrets, as a text[] (empty for an unknown name). */
+function secretVariablesOf(templateName: string) {
+  const names = MAIL_CATALOGUE[templateName as MailName]?.secretVariables ?? [];
+  return sql`ARRAY[${sql.join(
+    names.map((name) => sql`${name}`),
+    sql`, `,
+  )}]::text[]`;
 }

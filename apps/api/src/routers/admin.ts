@@ -34,6 +34,7 @@ import { deletePackage, listAllPackages, savePackage } from "../services/admin/p
 import { getPaymentNotification, listPaymentNotifications } from "../services/admin/payment-notifications";
 import { deleteUser, getUser, listUsers, setUserActive, updateUser } from "../services/admin/users";
 import { saveLegalPage } from "../services/privacy/legal-pages";
+import type { Context } from "../trpc/context";
 import { adminProcedure, router } from "../trpc/init";
 import { twoFactorRouter } from "./two-factor";
 
@@ -45,6 +46,18 @@ const templateDraft = z.object({
 const byId = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
 
 /** Everything of /admin/manage; every procedure requires ROLE_ADMIN. */
+/**
+ * A write to an account: whether its sessions still stand is read again on this instance's next call at
+ * once (other instances hear of the change from the database, see `SessionStates`).
+ */
+async function accountWrite<T>(ctx: Pick<Context, "sessionStates">, userId: number, write: Promise<T>) {
+  try {
+    return await write;
+  } finally {
+    ctx.sessionStates.drop([userId]);
+  }
+}
+
 export const adminRouter = router({
   /** lets the REST adapters refuse non-admins before they read an upload */
   check: adminProcedure.query(() => true),
@@ -72,13 +85,15 @@ export const adminRouter = router({
     get: adminProcedure.input(byId).query(({ ctx, input }) => getUser(ctx.db, input.id)),
     save: adminProcedure
       .input(ZUserUpdateInput)
-      .mutation(({ ctx, input }) => updateUser(ctx.db, ctx.user.id, input)),
+      .mutation(({ ctx, input }) => accountWrite(ctx, input.id, updateUser(ctx.db, ctx.user.id, input))),
     setActive: adminProcedure
       .input(byId.extend({ active: z.boolean() }))
-      .mutation(({ ctx, input }) => setUserActive(ctx.db, ctx.user.id, input.id, input.active)),
+      .mutation(({ ctx, input }) =>
+        accountWrite(ctx, input.id, setUserActive(ctx.db, ctx.user.id, input.id, input.active)),
+      ),
     delete: adminProcedure
       .input(byId)
-      .mutation(({ ctx, input }) => deleteUser(ctx.db, ctx.user.id, input.id)),
+      .mutation(({ ctx, input }) => accountWrite(ctx, input.id, deleteUser(ctx.db, ctx.user.id, input.id))),
   }),
   legalPages: router({
     save: adminProcedure

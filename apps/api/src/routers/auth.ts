@@ -31,7 +31,7 @@ import type { Context } from "../trpc/context";
 import { publicProcedure, router } from "../trpc/init";
 
 /** The refresh token travels in an httpOnly cookie for the web app and in JSON for API clients. */
-function withCookie(ctx: Context, session: Session): Session {
+export function withCookie(ctx: Context, session: Session): Session {
   ctx.cookies.set(REFRESH_COOKIE, session.refreshToken, REFRESH_LIFETIME_MS / 1000);
   return session;
 }

@@ -7,6 +7,7 @@ import {
   twoFactorStatus,
 } from "../services/auth/two-factor-setup";
 import { adminProcedure, router } from "../trpc/init";
+import { withCookie } from "./auth";
 
 /** The signed-in admin's own two-factor login (authenticator app and recovery codes). */
 export const twoFactorRouter = router({
@@ -14,16 +15,18 @@ export const twoFactorRouter = router({
   /** a new secret with its QR code (an SVG data URL); active only after `enable` */
   begin: adminProcedure.mutation(({ ctx }) => beginTwoFactorSetup(ctx, ctx.user.id)),
   /** the ten recovery codes, shown this once */
-  enable: adminProcedure.input(ZTwoFactorCodeInput).mutation(async ({ ctx, input }) => ({
-    ...(await enableTwoFactor(ctx, ctx.user.id, input.code)),
-    detail: TWO_FACTOR_MSG.enabled,
-  })),
+  enable: adminProcedure.input(ZTwoFactorCodeInput).mutation(async ({ ctx, input }) => {
+    const { recoveryCodes, session } = await enableTwoFactor(ctx, ctx.user.id, input.code);
+    return { recoveryCodes, session: withCookie(ctx, session), detail: TWO_FACTOR_MSG.enabled };
+  }),
   /** ten new recovery codes for a current app code, shown this once; the earlier ones stop working */
   renewRecoveryCodes: adminProcedure.input(ZTwoFactorCodeInput).mutation(async ({ ctx, input }) => ({
     ...(await renewRecoveryCodes(ctx, ctx.user.id, input.code)),
     detail: TWO_FACTOR_MSG.recoveryCodesRenewed,
   })),
-  disable: adminProcedure
-    .input(ZTwoFactorCodeInput)
-    .mutation(({ ctx, input }) => disableTwoFactor(ctx, ctx.user.id, input.code)),
+  /** every session ends with the switch; the caller's browser gets the new one it answers with */
+  disable: adminProcedure.input(ZTwoFactorCodeInput).mutation(async ({ ctx, input }) => {
+    const { detail, session } = await disableTwoFactor(ctx, ctx.user.id, input.code);
+    return { detail, session: withCookie(ctx, session) };
+  }),
 });

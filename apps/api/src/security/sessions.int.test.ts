@@ -43,7 +43,12 @@ describe("access tokens", () => {
       `${b64({ alg: "none" })}.${b64(claims)}`,
       await sign(claims, { alg: "HS512" }),
       await sign(claims, { alg: "HS256" }, secretKey(randomBytes(32).toString("hex"))),
-      (await signAccessToken({ id: userId, roles: ["ROLE_USER"] }, secretKey(DEV_JWT_SECRET))).token,
+      (
+        await signAccessToken(
+          { id: userId, roles: ["ROLE_USER"], sessionVersion: 0 },
+          secretKey(DEV_JWT_SECRET),
+        )
+      ).token,
     ];
     for (const token of tokens) {
       const res = await overview(token);
@@ -54,7 +59,7 @@ describe("access tokens", () => {
 
   it("refuses an expired token and one with forged claims", async () => {
     const expired = await signAccessToken(
-      { id: userId, roles: ["ROLE_USER"] },
+      { id: userId, roles: ["ROLE_USER"], sessionVersion: 0 },
       secretKey(secret),
       Date.now() - ACCESS_TOKEN_LIFETIME_MS - 60_000,
     );

@@ -14,6 +14,14 @@ export interface Profile {
 
 /** The signed-in user's own profile; never the password hash or any token. */
 export async function getProfile(db: DbOrTx, userId: number): Promise<Profile> {
+  return (await sessionAccount(db, userId)).profile;
+}
+
+/** The profile of an active account and the session version its new tokens are issued under. */
+export async function sessionAccount(
+  db: DbOrTx,
+  userId: number,
+): Promise<{ profile: Profile; sessionVersion: number }> {
   const { users } = schema;
   const [row] = await db
     .select({
@@ -24,6 +32,7 @@ export async function getProfile(db: DbOrTx, userId: number): Promise<Profile> {
       roles: users.roles,
       newsletter: users.newsletter,
       active: users.active,
+      sessionVersion: users.sessionVersion,
     })
     .from(users)
     .where(eq(users.id, userId));
@@ -31,7 +40,7 @@ export async function getProfile(db: DbOrTx, userId: number): Promise<Profile> {
     // deleted or deactivated since the token was issued
     throw new AppError("UNAUTHORIZED", `user ${userId} missing or inactive`);
   }
-  return toProfile(row);
+  return { profile: toProfile(row), sessionVersion: row.sessionVersion };
 }
 
 /** The profile of an account row (the caller has checked that it is active). */

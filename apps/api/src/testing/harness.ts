@@ -1,6 +1,7 @@
-import { createDb } from "@app/db";
+import { createDb, schema } from "@app/db";
 import { createTestDatabase, type TestDatabase } from "@app/db/testing";
 import type { Role } from "@app/shared";
+import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { type BuildAppOptions, buildApp } from "../app";
 import { secretKey, signAccessToken } from "../auth/access-token";
@@ -58,6 +59,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     // notifications reach the cache a moment later (overview-cache.int.test.ts tests the caches as such)
     CATALOGUE_CACHE_MS: "0",
     OVERVIEW_CACHE_MS: "0",
+    SESSION_STATE_CACHE_MS: "0",
     ...options.env,
   });
   const transport = createMailTransport(env.SMTP_URL);
@@ -67,7 +69,10 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     db: db.db,
     webDistDir: options.webDistDir,
     logStream: options.logStream,
-    mail: { dispatch: (ids) => jobs?.dispatch(ids) ?? Promise.resolve() },
+    mail: {
+      dispatch: (ids) => jobs?.dispatch(ids) ?? Promise.resolve(),
+      defer: (request) => jobs?.defer(request) ?? Promise.resolve(),
+    },
   });
   if (options.mail) {
     jobs = await startJobs({
@@ -87,8 +92,14 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     env,
     smtp,
     jobs,
-    tokenFor: async (userId, roles = ["ROLE_USER"]) =>
-      (await signAccessToken({ id: userId, roles }, key)).token,
+    tokenFor: async (userId, roles = ["ROLE_USER"]) => {
+      const [account] = await db.db
+        .select({ sessionVersion: schema.users.sessionVersion })
+        .from(schema.users)
+        .where(eq(schema.users.id, userId));
+      return (await signAccessToken({ id: userId, roles, sessionVersion: account?.sessionVersion ?? 0 }, key))
+        .token;
+    },
     close: async () => {
       await app.close();
       await jobs?.stop();

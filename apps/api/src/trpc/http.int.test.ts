@@ -3,6 +3,7 @@ import Fastify, { type FastifyInstance } from "fastify";
 import superjson from "superjson";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { secretKey } from "../auth/access-token";
+import { SessionStates } from "../auth/session-states";
 import { createCongress, createUser } from "../services/visitor/fixtures";
 import { OverviewCache } from "../services/visitor/overview-cache";
 import { createTestApp, type TestApp } from "../testing/harness";
@@ -27,9 +28,10 @@ beforeAll(async () => {
   const createContext = createContextFactory({
     db: t.db.db,
     env: t.env,
-    mail: { dispatch: async () => {} },
+    mail: { dispatch: async () => {}, defer: async () => {} },
     jwtKey: secretKey(t.env.JWT_SECRET),
     overviewCache: new OverviewCache({ ttlMs: 0, maxEntries: 0 }),
+    sessionStates: new SessionStates(t.db.db, { ttlMs: 0, maxEntries: 0 }),
   });
   reference = Fastify({ logger: false });
   await reference.register(fastifyTRPCPlugin<AppRouter>, {

@@ -1,4 +1,4 @@
-import { berlinDate } from "@app/shared";
+import { berlinDate, MSG } from "@app/shared";
 import type { AnyTRPCRouter } from "@trpc/server";
 import { fastifyRequestHandler } from "@trpc/server/adapters/fastify";
 import {
@@ -11,6 +11,7 @@ import {
   transformTRPCResponse,
 } from "@trpc/server/unstable-core-do-not-import";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { AppError, toTRPCError } from "../lib/app-error";
 import type { OverviewCache } from "../services/visitor/overview-cache";
 import type { Context } from "./context";
 
@@ -38,6 +39,28 @@ type Answer = TRPCResponse | { serialisedData: string };
  * overview's query itself (docs/performance.md). Everything else (mutations, form data, streaming,
  * malformed calls) goes to tRPC's own Fastify handler, so its error answers stay tRPC's.
  */
+/** The most calls one batch may carry (the web app's link sends at most this many). */
+export const MAX_BATCH_CALLS = 20;
+
+/**
+ * A batch this endpoint refuses before anything runs: more than `MAX_BATCH_CALLS` calls, or a call of
+ * `auth.*` together with others (sign-in, registration and resets go one request each, so a batch can
+ * never multiply what one request may try; the limits count per call anyway).
+ */
+function refusedBatch(req: FastifyRequest<{ Params: { path: string } }>): AppError | null {
+  if ((req.query as Record<string, unknown>).batch === undefined) {
+    return null;
+  }
+  const paths = req.params.path.split(",");
+  if (paths.length > MAX_BATCH_CALLS) {
+    return new AppError("BAD_REQUEST", `batch of ${paths.length} calls`, MSG.batchRefusedDetail);
+  }
+  if (paths.length > 1 && paths.some((path) => path.startsWith("auth."))) {
+    return new AppError("BAD_REQUEST", "auth call in a batch", MSG.batchRefusedDetail);
+  }
+  return null;
+}
+
 export async function trpcHttp(app: FastifyInstance, options: TrpcHttpOptions) {
   const { router, createContext, onError, overview } = options;
   const config = router._def._config;
@@ -90,6 +113,17 @@ export async function trpcHttp(app: FastifyInstance, options: TrpcHttpOptions) {
   }
 
   app.all<{ Params: { path: string } }>("/:path", async (req, reply) => {
+    const refused = refusedBatch(req);
+    if (refused) {
+      const error = toTRPCError(refused);
+      const shapes = req.params.path.split(",").map((path) => ({
+        error: getErrorShape({ config, error, type: "unknown", path, input: undefined, ctx: undefined }),
+      }));
+      return reply
+        .status(400)
+        .header("content-type", "application/json")
+        .send(JSON.stringify(shapes.map((shape) => transformTRPCResponse(config, shape))));
+    }
     const query = queryCalls(req);
     if (!query) {
       await fastifyRequestHandler({

@@ -1,6 +1,7 @@
 import type { Db } from "@app/db";
 import { berlinDate } from "@app/shared";
 import { describe, expect, it } from "vitest";
+import { SessionStates } from "../auth/session-states";
 import { loadEnv } from "../env";
 import { OverviewCache } from "../services/visitor/overview-cache";
 import type { Context } from "./context";
@@ -24,9 +25,10 @@ function ctx(user: Context["user"], overviewCache = new OverviewCache({ ttlMs: 0
     user,
     ip: "127.0.0.1",
     jwtKey: new Uint8Array(32),
-    mail: { dispatch: async () => {} },
+    mail: { dispatch: async () => {}, defer: async () => {} },
     cookies: { get: () => undefined, set: () => {}, clear: () => {} },
     overviewCache,
+    sessionStates: new SessionStates({} as Db, { ttlMs: 0, maxEntries: 0 }),
   };
 }
 
@@ -37,7 +39,7 @@ describe("role procedures", () => {
   });
 
   it("reject users without ROLE_ADMIN with FORBIDDEN", async () => {
-    const caller = createCaller(ctx({ id: 1, roles: ["ROLE_USER"] }));
+    const caller = createCaller(ctx({ id: 1, roles: ["ROLE_USER"], sessionVersion: 0 }));
     expect(await caller.mine()).toBe(1);
     await expect(caller.admin()).rejects.toMatchObject({ code: "FORBIDDEN" });
   });
@@ -49,7 +51,7 @@ describe("role procedures", () => {
     const keep = (userId: number) => cache.fill(userId, day, async () => `overview ${userId}`);
     await keep(1);
     await keep(2);
-    const caller = createCaller(ctx({ id: 1, roles: ["ROLE_USER"] }, cache));
+    const caller = createCaller(ctx({ id: 1, roles: ["ROLE_USER"], sessionVersion: 0 }, cache));
 
     await caller.mine();
     expect(cache.get(1, day)).toBe("overview 1");

@@ -12,10 +12,11 @@ import { AppError } from "../../lib/app-error";
 import { containsPattern } from "../../lib/like";
 import { boundedCount } from "../../lib/paging";
 import { attendanceOfUser } from "../attendance/record";
+import { endAllSessions } from "../auth/session";
 import { adminActor, changedFields, recordAudit } from "./audit";
 import { uniqueViolation } from "./db-errors";
 
-const { users, participations, congresses, refreshTokens } = schema;
+const { users, participations, congresses } = schema;
 const NOT_FOUND = "Die Person wurde nicht gefunden.";
 
 /** `%text%` for ILIKE with the wildcards of the search text escaped. */
@@ -131,7 +132,7 @@ export async function updateUser(db: Db, actorId: number, input: z.output<typeof
       }
       if (!input.active) {
         // a deactivated account loses its sessions at once
-        await tx.delete(refreshTokens).where(eq(refreshTokens.userId, input.id));
+        await endAllSessions(tx, input.id);
       }
       const after = { firstname: input.firstname, lastname: input.lastname, email: input.email };
       await recordAudit(tx, {
@@ -171,7 +172,7 @@ export async function setUserActive(db: Db, actorId: number, id: number, active:
       throw new AppError("NOT_FOUND", `user ${id}`, NOT_FOUND);
     }
     if (!active) {
-      await tx.delete(refreshTokens).where(eq(refreshTokens.userId, id));
+      await endAllSessions(tx, id);
     }
     await recordAudit(tx, {
       actor: adminActor(actorId),

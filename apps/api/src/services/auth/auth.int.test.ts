@@ -78,18 +78,39 @@ describe("registration", () => {
     expect(mail.html).toContain("Sie haben unseren Newsletter abonniert.");
   });
 
-  it("refuses a second registration with the same address in any letter case and changes nothing", async () => {
+  it("answers a second registration of an address (any letter case) like a new one, changes nothing and tells the owner", async () => {
     const email = uniqueEmail("doppelt");
-    expect((await t.app.inject(registerForm(validUser(email)))).statusCode).toBe(201);
+    const first = await t.app.inject(registerForm(validUser(email)));
+    expect(first.statusCode).toBe(201);
     const before = await userCount();
-    const res = await t.app.inject(registerForm({ ...validUser(email.toUpperCase()), firstname: "Andere" }));
-    expect(res.statusCode).toBe(409);
-    expect(res.json()).toEqual({
-      title: "Registrierung",
-      detail:
-        "Für diese E-Mail-Adresse besteht bereits ein Konto. Bitte melden Sie sich an oder setzen Sie Ihr Passwort zurück.",
-    });
+    const again = await t.app.inject(
+      registerForm({
+        ...validUser(email.toUpperCase()),
+        firstname: "Andere",
+        password: "anderes-Passwort-9",
+      }),
+    );
+    // nobody learns from the answer that the address has an account (issue 20, finding 5)
+    expect(again.statusCode).toBe(first.statusCode);
+    expect(again.json()).toEqual(first.json());
     expect(await userCount()).toBe(before);
+    const [owner] = await t.db.db.select().from(schema.users).where(eq(schema.users.email, email));
+    expect(owner?.firstname).toBe("Erika");
+
+    // the owner hears of it, with a reset link that works (it also confirms the address)
+    const notice = await t.smtp.waitFor(
+      (m) => m.to.includes(email) && m.subject === "Sie haben bereits ein Konto",
+    );
+    expect(notice.html).toContain("wollte sich jemand mit Ihrer E-Mail-Adresse neu registrieren");
+    const token = notice.html.match(/resetPassword\/([\w-]+)/)?.[1] ?? "";
+    const reset = await t.app.inject({
+      method: "POST",
+      url: `/api/auth/resetPassword/reset/${token}`,
+      payload: { password: "neues-Passwort-7", passwordConfirm: "neues-Passwort-7" },
+    });
+    expect(reset.statusCode).toBe(200);
+    expect((await login(email, "neues-Passwort-7")).statusCode).toBe(200);
+    expect((await login(email, "anderes-Passwort-9")).statusCode).toBe(401);
   });
 
   it.each([
@@ -344,7 +365,7 @@ describe("migration set-password", () => {
 });
 
 describe("rate limits", () => {
-  it("blocks an account after 10 failed logins with 429 in German, even with the right password", async () => {
+  it("blocks an address from one client after 10 failed logins with 429 in German, even with the right password", async () => {
     const email = uniqueEmail("brute");
     await registerAndConfirm(email);
     for (let i = 0; i < 10; i += 1) {
@@ -367,7 +388,9 @@ describe("rate limits", () => {
     expect(statuses).toEqual([200, 200, 200, 429]);
   });
 
-  it("limits registrations per IP address without affecting other addresses", async () => {
+  it("limits registrations per IP address without affecting other addresses", {
+    timeout: 60_000,
+  }, async () => {
     const from = (remoteAddress: string) => ({
       ...registerForm(validUser(uniqueEmail("flut"))),
       remoteAddress,

@@ -1,8 +1,8 @@
-import { createHmac } from "node:crypto";
+import { createHmac, randomUUID } from "node:crypto";
+import { type DbOrTx, schema } from "@app/db";
 import { TWO_FACTOR_CHALLENGE_MS } from "@app/shared";
 import { errors, jwtVerify, SignJWT } from "jose";
 import { z } from "zod";
-import { hashToken } from "../../lib/tokens";
 
 /** What the password step of an account with two-factor login answers instead of a session. */
 export interface TwoFactorChallenge {
@@ -18,7 +18,8 @@ const PURPOSE = "two-factor-login";
 const ClaimsSchema = z.object({
   sub: z.string().regex(/^\d+$/),
   purpose: z.literal(PURPOSE),
-  pw: z.string(),
+  sv: z.number().int().nonnegative(),
+  jti: z.string().uuid(),
 });
 
 /**
@@ -35,40 +36,59 @@ function challengeKey(jwtKey: Uint8Array): Uint8Array {
   return key;
 }
 
-/** Binds a challenge to the password it was earned with: a password change in between voids it. */
-export const passwordMark = (passwordHash: string | null) => hashToken(passwordHash ?? "").slice(0, 16);
-
+/**
+ * A challenge is bound to the account's session version (a new password or a two-factor switch in between
+ * voids it) and has an id, so it is redeemed once (`spendChallenge`).
+ */
 export async function signChallenge(
-  user: { id: number; passwordHash: string | null },
+  user: { id: number; sessionVersion: number },
   jwtKey: Uint8Array,
   now = Date.now(),
 ): Promise<TwoFactorChallenge> {
   const expiresAt = now + TWO_FACTOR_CHALLENGE_MS;
-  const challenge = await new SignJWT({ purpose: PURPOSE, pw: passwordMark(user.passwordHash) })
+  const challenge = await new SignJWT({ purpose: PURPOSE, sv: user.sessionVersion })
     .setProtectedHeader({ alg: ALGORITHM, typ: "JWT" })
     .setSubject(String(user.id))
+    .setJti(randomUUID())
     .setIssuedAt(Math.floor(now / 1000))
     .setExpirationTime(Math.floor(expiresAt / 1000))
     .sign(challengeKey(jwtKey));
   return { twoFactorRequired: true, challenge, expiresAt };
 }
 
-/** The account a valid, unexpired challenge was issued for and the mark of the password it was earned with. */
-export async function readChallenge(
-  challenge: string,
-  jwtKey: Uint8Array,
-): Promise<{ userId: number; passwordMark: string } | null> {
+export interface ChallengeClaims {
+  id: string;
+  userId: number;
+  sessionVersion: number;
+}
+
+/** The claims of a valid, unexpired challenge, or null. */
+export async function readChallenge(challenge: string, jwtKey: Uint8Array): Promise<ChallengeClaims | null> {
   try {
     const { payload } = await jwtVerify(challenge, challengeKey(jwtKey), { algorithms: [ALGORITHM] });
     const claims = ClaimsSchema.safeParse(payload);
     if (!claims.success || payload.exp === undefined) {
       return null;
     }
-    return { userId: Number(claims.data.sub), passwordMark: claims.data.pw };
+    return { id: claims.data.jti, userId: Number(claims.data.sub), sessionVersion: claims.data.sv };
   } catch (error) {
     if (error instanceof errors.JOSEError) {
       return null;
     }
     throw error;
   }
+}
+
+/**
+ * Marks the challenge as redeemed, atomically; false when it was redeemed before. The marker lives in
+ * `rate_limits` like the last used TOTP step (totp.ts) and goes with the retention job long after the
+ * challenge has expired.
+ */
+export async function spendChallenge(db: DbOrTx, claims: ChallengeClaims): Promise<boolean> {
+  const rows = await db
+    .insert(schema.rateLimits)
+    .values({ key: `two-factor-challenge:${claims.id}`, windowStart: new Date(), hits: 1 })
+    .onConflictDoNothing({ target: schema.rateLimits.key })
+    .returning({ key: schema.rateLimits.key });
+  return rows.length === 1;
 }

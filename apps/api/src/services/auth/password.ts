@@ -1,4 +1,4 @@
-import { type DbOrTx, schema } from "@app/db";
+import { type Db, type DbOrTx, schema } from "@app/db";
 import { hashPassword } from "@app/db/password";
 import { MSG } from "@app/shared";
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
@@ -7,38 +7,60 @@ import { hit, LIMITS } from "../../lib/rate-limit";
 import { hashToken, newToken, safeEqual } from "../../lib/tokens";
 import { queueMail } from "../../mail/outbox";
 import type { Context } from "../../trpc/context";
-import { appLink, findUserByEmail, userMailVariables } from "./users";
+import { endAllSessions, rememberDevice } from "./session";
+import { appLink, findUserByEmail, type UserRow, userMailVariables } from "./users";
 
 const RESET_LIFETIME_MS = 60 * 60 * 1000;
-type Ctx = Pick<Context, "db" | "env" | "mail" | "ip">;
+type Ctx = Pick<Context, "db" | "env" | "mail" | "ip" | "cookies" | "jwtKey" | "sessionStates">;
 
-/** Mails a reset link if the account exists; the answer is the same either way. */
+/**
+ * Mails a reset link if the account exists; the answer is the same either way and takes the same time:
+ * the lookup and the mail are a job's work after the answer (`queuePasswordResetMail`).
+ */
 export async function requestPasswordReset(ctx: Ctx, email: string): Promise<{ detail: string }> {
-  await hit(ctx.db, `forgot:ip:${ctx.ip}`, LIMITS.forgotPerIp);
-  await hit(ctx.db, `forgot:account:${email.trim().toLowerCase()}`, LIMITS.forgotPerAccount);
-  const user = await findUserByEmail(ctx.db, email);
-  if (user) {
-    const token = newToken();
-    const outboxId = await ctx.db.transaction(async (tx) => {
-      const [row] = await tx
-        .insert(schema.passwordResetTokens)
-        .values({
-          userId: user.id,
-          tokenHash: hashToken(token),
-          expiresAt: new Date(Date.now() + RESET_LIFETIME_MS),
-        })
-        .returning({ id: schema.passwordResetTokens.id });
-      return queueMail(tx, {
-        templateName: "password-reset",
-        to: user.email,
-        userId: user.id,
-        variables: { ...userMailVariables(user), url: appLink(ctx.env.APP_URL, "resetPassword", token) },
-        idempotencyKey: `password-reset:${row?.id}`,
-      });
-    });
-    await ctx.mail.dispatch([outboxId]);
-  }
+  await hit(
+    ctx.db,
+    [`forgot:ip:${ctx.ip}`, LIMITS.forgotPerIp],
+    [`forgot:account:${email.trim().toLowerCase()}`, LIMITS.forgotPerAccount],
+  );
+  await ctx.mail.defer({ kind: "password-reset", email });
   return { detail: MSG.forgotPasswordDone };
+}
+
+/** The reset mail of the account with this address, if there is one; the outbox id to dispatch. */
+export async function queuePasswordResetMail(db: Db, appUrl: string, email: string): Promise<number | null> {
+  const user = await findUserByEmail(db, email);
+  return user ? queueResetMail(db, appUrl, user, "password-reset") : null;
+}
+
+/**
+ * A new reset link for `user` and its mail in the outbox, in one transaction: the reset mail itself, or
+ * the notice to the owner of an address someone tried to register again (register.ts).
+ */
+export async function queueResetMail(
+  db: DbOrTx,
+  appUrl: string,
+  user: UserRow,
+  templateName: "password-reset" | "registration-existing-account",
+): Promise<number | null> {
+  const token = newToken();
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(schema.passwordResetTokens)
+      .values({
+        userId: user.id,
+        tokenHash: hashToken(token),
+        expiresAt: new Date(Date.now() + RESET_LIFETIME_MS),
+      })
+      .returning({ id: schema.passwordResetTokens.id });
+    return queueMail(tx, {
+      templateName,
+      to: user.email,
+      userId: user.id,
+      variables: { ...userMailVariables(user), url: appLink(appUrl, "resetPassword", token) },
+      idempotencyKey: `${templateName}:${row?.id}`,
+    });
+  });
 }
 
 function usableResetToken(token: string) {
@@ -57,11 +79,15 @@ export async function validateResetToken(
   return { valid: Boolean(row) };
 }
 
-/** Sets the password, spends the token and ends every session of the user, all in one transaction. */
+/**
+ * Sets the password and ends every session of the account (and spends every other reset link), in one
+ * transaction. Following the mailed link proves the mailbox: the browser becomes a known device of the
+ * account, so the owner signs in there even while someone guesses the password into its limits.
+ */
 export async function resetPassword(ctx: Ctx, token: string, password: string): Promise<{ detail: string }> {
-  await hit(ctx.db, `reset:ip:${ctx.ip}`, LIMITS.resetPerIp);
+  await hit(ctx.db, [`reset:ip:${ctx.ip}`, LIMITS.resetPerIp]);
   const passwordHash = await hashPassword(password);
-  await ctx.db.transaction(async (tx) => {
+  const userId = await ctx.db.transaction(async (tx) => {
     const [spent] = await tx
       .update(schema.passwordResetTokens)
       .set({ usedAt: new Date() })
@@ -71,7 +97,10 @@ export async function resetPassword(ctx: Ctx, token: string, password: string): 
       throw new AppError("BAD_REQUEST", "reset token invalid", MSG.resetPasswordInvalid);
     }
     await setPassword(tx, spent.userId, passwordHash);
+    return spent.userId;
   });
+  ctx.sessionStates.drop([userId]);
+  rememberDevice(ctx, userId);
   return { detail: MSG.resetPasswordSuccess };
 }
 
@@ -82,7 +111,7 @@ export async function migrationSetPassword(
   hash: string,
   password: string,
 ): Promise<{ detail: string }> {
-  await hit(ctx.db, `migration:ip:${ctx.ip}`, LIMITS.migrationPerIp);
+  await hit(ctx.db, [`migration:ip:${ctx.ip}`, LIMITS.migrationPerIp]);
   const { users } = schema;
   const [user] = await ctx.db
     .select({ id: users.id, migrationHash: users.migrationHash })
@@ -95,15 +124,16 @@ export async function migrationSetPassword(
   await ctx.db.transaction(async (tx) => {
     await setPassword(tx, user.id, passwordHash);
   });
+  ctx.sessionStates.drop([user.id]);
   return { detail: MSG.migrationSuccess };
 }
 
 /**
- * Stores a new password hash, clears a pending migration and revokes all sessions. Following a mailed
- * link proves the address, so a not yet confirmed account becomes active; one an admin switched off stays off.
+ * Stores a new password hash, clears a pending migration and ends all sessions. Following a mailed link
+ * proves the address, so a not yet confirmed account becomes active; one an admin switched off stays off.
  */
 async function setPassword(tx: DbOrTx, userId: number, passwordHash: string): Promise<void> {
-  const { users, refreshTokens } = schema;
+  const { users } = schema;
   await tx
     .update(users)
     .set({
@@ -113,8 +143,5 @@ async function setPassword(tx: DbOrTx, userId: number, passwordHash: string): Pr
       emailConfirmedAt: sql`coalesce(${users.emailConfirmedAt}, now())`,
     })
     .where(eq(users.id, userId));
-  await tx
-    .update(refreshTokens)
-    .set({ revokedAt: sql`coalesce(${refreshTokens.revokedAt}, now())` })
-    .where(eq(refreshTokens.userId, userId));
+  await endAllSessions(tx, userId);
 }

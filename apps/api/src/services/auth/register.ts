@@ -9,23 +9,32 @@ import { hashToken, newToken } from "../../lib/tokens";
 import { queueMail } from "../../mail/outbox";
 import type { Context } from "../../trpc/context";
 import { recordConsent } from "../privacy/account-data";
-import { appLink, findUserByEmail, userMailVariables } from "./users";
+import { queueResetMail } from "./password";
+import { appLink, findUserByEmail, type UserRow, userMailVariables } from "./users";
 
 const CONFIRMATION_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
 
 type RegisterInput = z.output<typeof ZRegisterInput>;
-type Ctx = Pick<Context, "db" | "env" | "mail" | "ip">;
+type Ctx = Pick<Context, "db" | "env" | "mail" | "ip" | "log">;
 
-/** Creates an inactive account and queues the confirmation mail in the same transaction. */
-export async function register(ctx: Ctx, input: RegisterInput): Promise<{ userId: number }> {
-  await hit(ctx.db, `register:ip:${ctx.ip}`, LIMITS.registerPerIp);
-  if (await findUserByEmail(ctx.db, input.email)) {
-    throw new AppError("CONFLICT", "email taken", MSG.emailTaken, MSG.registrationTitle);
-  }
+/**
+ * Creates an inactive account and queues the confirmation mail in the same transaction. For an address
+ * that has an account already the answer is the same (nobody learns which addresses have accounts): no
+ * account is created and the owner gets a notice with a reset link instead. Both ways do the same work
+ * (the password is hashed, one transaction writes a token and a mail) and hand the mail to delivery
+ * after the answer, so the time does not tell either.
+ */
+export async function register(ctx: Ctx, input: RegisterInput): Promise<void> {
+  await hit(ctx.db, [`register:ip:${ctx.ip}`, LIMITS.registerPerIp]);
   const passwordHash = await hashPassword(input.password);
+  const existing = await findUserByEmail(ctx.db, input.email);
+  if (existing) {
+    return noticeToOwner(ctx, existing);
+  }
   const token = newToken();
+  let outboxId: number | null;
   try {
-    const { userId, outboxId } = await ctx.db.transaction(async (tx) => {
+    outboxId = await ctx.db.transaction(async (tx) => {
       const [user] = await tx
         .insert(schema.users)
         .values({
@@ -58,7 +67,7 @@ export async function register(ctx: Ctx, input: RegisterInput): Promise<{ userId
         input.congressId,
         input.showVideo ? 1 : undefined,
       );
-      const outboxId = await queueMail(tx, {
+      return queueMail(tx, {
         templateName: "registration-confirmation",
         to: user.email,
         userId: user.id,
@@ -67,17 +76,40 @@ export async function register(ctx: Ctx, input: RegisterInput): Promise<{ userId
         variables: { ...userMailVariables(user), url },
         idempotencyKey: `registration:${user.id}`,
       });
-      return { userId: user.id, outboxId };
     });
-    await ctx.mail.dispatch([outboxId]);
-    return { userId };
   } catch (error) {
-    // two registrations with the same address at the same moment: the unique index decides
-    if ((error as { cause?: { code?: string } }).cause?.code === "23505") {
-      throw new AppError("CONFLICT", "email taken (race)", MSG.emailTaken, MSG.registrationTitle);
+    // two registrations with the same address at the same moment: the unique index decides, the other
+    // one is answered like any registration of a taken address
+    const raced = (error as { cause?: { code?: string } }).cause?.code === "23505";
+    const owner = raced ? await findUserByEmail(ctx.db, input.email) : undefined;
+    if (owner) {
+      return noticeToOwner(ctx, owner);
     }
     throw error;
   }
+  dispatchAfterAnswer(ctx, outboxId);
+}
+
+/** The notice to the owner of an address someone tried to register, at most one an hour. */
+async function noticeToOwner(ctx: Ctx, owner: UserRow): Promise<void> {
+  const hour = Math.floor(Date.now() / 3_600_000);
+  const outboxId = await ctx.db.transaction(async (tx) => {
+    // serialises notices of the same account and hour (the first one wins, the others send nothing)
+    const [first] = await tx
+      .insert(schema.rateLimits)
+      .values({ key: `registration-notice:${owner.id}:${hour}`, windowStart: new Date(), hits: 1 })
+      .onConflictDoNothing({ target: schema.rateLimits.key })
+      .returning({ key: schema.rateLimits.key });
+    return first ? queueResetMail(tx, ctx.env.APP_URL, owner, "registration-existing-account") : null;
+  });
+  dispatchAfterAnswer(ctx, outboxId);
+}
+
+/** The mail is committed in the outbox; its delivery starts without holding up the answer (the sweeper catches a lost start). */
+function dispatchAfterAnswer(ctx: Ctx, outboxId: number | null): void {
+  ctx.mail.dispatch([outboxId]).catch((error: unknown) => {
+    ctx.log.warn({ err: error, outboxId }, "mail dispatch failed; the outbox sweeper sends it later");
+  });
 }
 
 async function existingCongressId(db: DbOrTx, id: number | undefined): Promise<number | null> {
@@ -91,50 +123,52 @@ async function existingCongressId(db: DbOrTx, id: number | undefined): Promise<n
   return row?.id ?? null;
 }
 
-/** Confirms the address of the link's user; the token works once. */
+/**
+ * Confirms the address of the link's user; the token works once. A genuine link of an account confirmed
+ * since (used, or a later one was) says so; anything else, whether the id exists or not, gets the same
+ * refusal.
+ */
 export async function confirmMail(
   ctx: Pick<Context, "db">,
   userId: number,
   token: string,
 ): Promise<{ title: string; detail: string }> {
   const { emailConfirmationTokens: tokens, users } = schema;
+  const ofLink = and(eq(tokens.userId, userId), eq(tokens.tokenHash, hashToken(token)));
   return ctx.db.transaction(async (tx) => {
     const [row] = await tx
       .update(tokens)
       .set({ usedAt: new Date() })
-      .where(
-        and(
-          eq(tokens.userId, userId),
-          eq(tokens.tokenHash, hashToken(token)),
-          isNull(tokens.usedAt),
-          gt(tokens.expiresAt, sql`now()`),
-        ),
-      )
+      .where(and(ofLink, isNull(tokens.usedAt), gt(tokens.expiresAt, sql`now()`)))
       .returning({ id: tokens.id });
-    const [user] = await tx
-      .select({ emailConfirmedAt: users.emailConfirmedAt })
-      .from(users)
-      .where(eq(users.id, userId));
-    if (!row) {
-      if (user?.emailConfirmedAt) {
-        return { title: MSG.confirmMailSuccessTitle, detail: MSG.confirmMailAlready };
-      }
-      throw new AppError(
-        "BAD_REQUEST",
-        "confirmation token invalid",
-        MSG.confirmMailInvalid,
-        MSG.confirmMailFailed,
-      );
+    if (row) {
+      await tx.update(users).set({ active: true, emailConfirmedAt: new Date() }).where(eq(users.id, userId));
+      return { title: MSG.confirmMailSuccessTitle, detail: MSG.confirmMailSuccess };
     }
-    await tx.update(users).set({ active: true, emailConfirmedAt: new Date() }).where(eq(users.id, userId));
-    return { title: MSG.confirmMailSuccessTitle, detail: MSG.confirmMailSuccess };
+    const [genuine] = await tx
+      .select({ confirmedAt: users.emailConfirmedAt })
+      .from(tokens)
+      .innerJoin(users, eq(users.id, tokens.userId))
+      .where(ofLink);
+    if (genuine?.confirmedAt) {
+      return { title: MSG.confirmMailSuccessTitle, detail: MSG.confirmMailAlready };
+    }
+    throw new AppError(
+      "BAD_REQUEST",
+      "confirmation token invalid",
+      MSG.confirmMailInvalid,
+      MSG.confirmMailFailed,
+    );
   });
 }
 
 /** Sends a new confirmation link to an unconfirmed account; the answer never says whether one exists. */
 export async function resendConfirmation(ctx: Ctx, email: string): Promise<{ detail: string }> {
-  await hit(ctx.db, `resend:ip:${ctx.ip}`, LIMITS.resendPerIp);
-  await hit(ctx.db, `resend:account:${email.trim().toLowerCase()}`, LIMITS.resendPerAccount);
+  await hit(
+    ctx.db,
+    [`resend:ip:${ctx.ip}`, LIMITS.resendPerIp],
+    [`resend:account:${email.trim().toLowerCase()}`, LIMITS.resendPerAccount],
+  );
   const user = await findUserByEmail(ctx.db, email);
   if (user && !user.emailConfirmedAt) {
     const token = newToken();

@@ -1,15 +1,21 @@
 import { randomUUID } from "node:crypto";
-import { schema } from "@app/db";
+import { type DbOrTx, schema } from "@app/db";
 import { hashPassword, verifyPassword } from "@app/db/password";
 import { MSG } from "@app/shared";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { signAccessToken } from "../../auth/access-token";
+import {
+  KNOWN_DEVICE_COOKIE,
+  KNOWN_DEVICE_LIFETIME_SECONDS,
+  knownDeviceOf,
+  newKnownDevice,
+} from "../../auth/known-device";
 import { AppError } from "../../lib/app-error";
-import { ensureNotLimited, hit, LIMITS } from "../../lib/rate-limit";
+import { LIMITS, type LimitCheck, limitedAttempt } from "../../lib/rate-limit";
 import { hashToken, newToken } from "../../lib/tokens";
 import { queueMail } from "../../mail/outbox";
 import type { Context } from "../../trpc/context";
-import { getProfile, type Profile, toProfile } from "../account";
+import { type Profile, sessionAccount, toProfile } from "../account";
 import { signChallenge, type TwoFactorChallenge } from "./challenge";
 import { appLink, findUserByEmail, type UserRow, userMailVariables } from "./users";
 
@@ -26,7 +32,7 @@ export interface Session {
   user: Profile;
 }
 
-type Ctx = Pick<Context, "db" | "env" | "mail" | "ip" | "jwtKey">;
+type Ctx = Pick<Context, "db" | "env" | "mail" | "ip" | "jwtKey" | "cookies">;
 
 // verified against for unknown addresses, so response times do not reveal which accounts exist
 const dummyHash = hashPassword("timing-equaliser-not-a-password");
@@ -34,20 +40,45 @@ const dummyHash = hashPassword("timing-equaliser-not-a-password");
 export const invalidCredentials = () =>
   new AppError("UNAUTHORIZED", MSG.loginServerInvalid, MSG.loginInvalid, MSG.loginServerInvalidTranslated);
 
-/** The failure limits of a sign-in, per address and per account; a wrong second factor counts like a wrong password. */
-export function loginLimits(ctx: Pick<Ctx, "db" | "ip">, email: string) {
-  const accountKey = `login:account:${email.trim().toLowerCase()}`;
-  const ipKey = `login:ip:${ctx.ip}`;
+/**
+ * Runs one sign-in attempt (a password, a second factor) under the sign-in limits (docs/security.md,
+ * "Sign-in limits"). The attempt is counted before `check` tests the secret and given back when it
+ * succeeds. A browser in which the account signed in before (its known-device cookie) counts only against
+ * itself; any other attempt counts per address and client IP, per client IP, and per address over all
+ * unknown devices (a much higher ceiling). So nobody can lock an account: one IP reaches only its own
+ * limit, and even many IPs together leave the owner's known devices and running sessions untouched.
+ */
+export function signInAttempt<T>(
+  ctx: Pick<Ctx, "db" | "ip" | "cookies" | "jwtKey">,
+  email: string,
+  userId: number | undefined,
+  check: () => Promise<T | null>,
+): Promise<T | null> {
+  const address = email.trim().toLowerCase();
+  const device = knownDeviceOf(ctx.cookies.get(KNOWN_DEVICE_COOKIE), userId, ctx.jwtKey);
+  const checks: LimitCheck[] = device
+    ? [[`login:device:${device}`, LIMITS.loginPerKnownDevice]]
+    : [
+        [loginPairKey(address, ctx.ip), LIMITS.loginPerAccountAndIp],
+        [`login:ip:${ctx.ip}`, LIMITS.loginPerIp],
+        [`login:account:${address}`, LIMITS.loginPerAccount],
+      ];
+  return limitedAttempt(ctx.db, checks, check, (result) => result !== null);
+}
+
+/** The key of an address from one client IP; the address comes first, see `rateLimitKeysOf`. */
+const loginPairKey = (address: string, ip: string) => `login:pair:${address}|${ip}`;
+
+/**
+ * The rate-limit rows that name an address, for deleting them with the account: exact keys, and the
+ * per-IP keys of the address by exact prefix (`address|`: no address starts with another one followed
+ * by `|`, as a domain cannot contain it).
+ */
+export function rateLimitKeysOf(email: string): { keys: string[]; prefixes: string[] } {
+  const address = email.trim().toLowerCase();
   return {
-    ensure: () =>
-      ensureNotLimited(ctx.db, [
-        [ipKey, LIMITS.loginFailuresPerIp],
-        [accountKey, LIMITS.loginFailuresPerAccount],
-      ]),
-    countFailure: async () => {
-      await hit(ctx.db, ipKey, LIMITS.loginFailuresPerIp);
-      await hit(ctx.db, accountKey, LIMITS.loginFailuresPerAccount);
-    },
+    keys: [`login:account:${address}`, `forgot:account:${address}`, `resend:account:${address}`],
+    prefixes: [loginPairKey(address, "")],
   };
 }
 
@@ -60,26 +91,25 @@ export async function login(
   email: string,
   password: string,
 ): Promise<Session | TwoFactorChallenge> {
-  const { ensure, countFailure } = loginLimits(ctx, email);
-  await ensure();
-
   const user = await findUserByEmail(ctx.db, email);
-  if (user && !user.passwordHash && user.migrationHash) {
-    await sendMigrationMail(ctx, user);
-    throw new AppError(
-      "FORBIDDEN",
-      "migrated account without password",
-      MSG.migrationNeedsPassword,
-      MSG.migrationNeedsPasswordTitle,
-    );
-  }
-  const valid = await verifyPassword(user?.passwordHash ?? (await dummyHash), password);
-  if (!user || !valid) {
-    await countFailure();
+  const verified = await signInAttempt(ctx, email, user?.id, async () => {
+    if (user && !user.passwordHash && user.migrationHash) {
+      await sendMigrationMail(ctx, user);
+      throw new AppError(
+        "FORBIDDEN",
+        "migrated account without password",
+        MSG.migrationNeedsPassword,
+        MSG.migrationNeedsPasswordTitle,
+      );
+    }
+    const valid = await verifyPassword(user?.passwordHash ?? (await dummyHash), password);
+    return user && valid ? user : null;
+  });
+  if (!verified) {
     throw invalidCredentials();
   }
-  if (!user.active) {
-    if (!user.emailConfirmedAt) {
+  if (!verified.active) {
+    if (!verified.emailConfirmedAt) {
       throw new AppError(
         "FORBIDDEN",
         "EMAIL_NOT_CONFIRMED",
@@ -89,10 +119,26 @@ export async function login(
     }
     throw new AppError("FORBIDDEN", "account disabled", MSG.accountDisabled);
   }
-  if (user.totpEnabledAt && user.totpSecret) {
-    return signChallenge(user, ctx.jwtKey);
+  if (verified.totpEnabledAt && verified.totpSecret) {
+    return signChallenge(verified, ctx.jwtKey);
   }
-  return issueSession(ctx, toProfile(user), randomUUID());
+  return startSession(ctx, verified);
+}
+
+/**
+ * A new session (refresh-token family) after a successful sign-in; the browser is a known device of the
+ * account from now on.
+ */
+export function startSession(ctx: Ctx, user: UserRow): Promise<Session> {
+  rememberDevice(ctx, user.id);
+  return issueSession(ctx, toProfile(user), user.sessionVersion, randomUUID());
+}
+
+/** Marks the browser as a known device of the account (keeps a genuine cookie of it as it is). */
+export function rememberDevice(ctx: Pick<Ctx, "cookies" | "jwtKey">, userId: number): void {
+  if (!knownDeviceOf(ctx.cookies.get(KNOWN_DEVICE_COOKIE), userId, ctx.jwtKey)) {
+    ctx.cookies.set(KNOWN_DEVICE_COOKIE, newKnownDevice(userId, ctx.jwtKey), KNOWN_DEVICE_LIFETIME_SECONDS);
+  }
 }
 
 /** Mails the set-password link to a migrated account, at most once an hour. */
@@ -111,10 +157,15 @@ async function sendMigrationMail(ctx: Ctx, user: UserRow): Promise<void> {
   await ctx.mail.dispatch([outboxId]);
 }
 
-export async function issueSession(ctx: Ctx, user: Profile, familyId: string): Promise<Session> {
+export async function issueSession(
+  ctx: Pick<Ctx, "db" | "jwtKey">,
+  user: Profile,
+  sessionVersion: number,
+  familyId: string,
+): Promise<Session> {
   const refreshToken = newToken();
   const [{ token, expiresAt }] = await Promise.all([
-    signAccessToken({ id: user.id, roles: user.roles }, ctx.jwtKey),
+    signAccessToken({ id: user.id, roles: user.roles, sessionVersion }, ctx.jwtKey),
     ctx.db.insert(schema.refreshTokens).values({
       userId: user.id,
       familyId,
@@ -153,7 +204,8 @@ export async function refresh(ctx: Ctx, refreshToken: string): Promise<Session> 
     throw new AppError("UNAUTHORIZED", "refresh token reused", MSG.sessionExpired);
   }
   try {
-    return await issueSession(ctx, await getProfile(ctx.db, row.userId), row.familyId);
+    const { profile, sessionVersion } = await sessionAccount(ctx.db, row.userId);
+    return await issueSession(ctx, profile, sessionVersion, row.familyId);
   } catch (error) {
     // deleted or deactivated since: end the session for good
     await revokeFamily(ctx, row.familyId);
@@ -167,6 +219,28 @@ export async function revokeFamily(ctx: Pick<Context, "db">, familyId: string): 
     .update(refreshTokens)
     .set({ revokedAt: sql`coalesce(${refreshTokens.revokedAt}, now())` })
     .where(eq(refreshTokens.familyId, familyId));
+}
+
+/**
+ * Ends every session of the account at once, in the transaction of the change that demands it (a new
+ * password, two-factor login switched on or off, the account switched off): its session version goes up,
+ * so every access token issued before is refused on the next call (`SessionStates`); every refresh-token
+ * family is revoked; every reset link not yet used is spent.
+ */
+export async function endAllSessions(tx: DbOrTx, userId: number): Promise<void> {
+  const { users, refreshTokens, passwordResetTokens } = schema;
+  await tx
+    .update(users)
+    .set({ sessionVersion: sql`${users.sessionVersion} + 1` })
+    .where(eq(users.id, userId));
+  await tx
+    .update(refreshTokens)
+    .set({ revokedAt: sql`coalesce(${refreshTokens.revokedAt}, now())` })
+    .where(eq(refreshTokens.userId, userId));
+  await tx
+    .update(passwordResetTokens)
+    .set({ usedAt: new Date() })
+    .where(and(eq(passwordResetTokens.userId, userId), isNull(passwordResetTokens.usedAt)));
 }
 
 /** Ends the session the refresh token belongs to (all its rotations). */

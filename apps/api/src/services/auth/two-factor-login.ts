@@ -1,15 +1,13 @@
-import { randomUUID } from "node:crypto";
 import { schema } from "@app/db";
 import { TWO_FACTOR_MSG } from "@app/shared";
 import { eq } from "drizzle-orm";
 import { AppError } from "../../lib/app-error";
 import type { Context } from "../../trpc/context";
-import { toProfile } from "../account";
-import { passwordMark, readChallenge } from "./challenge";
-import { issueSession, loginLimits, type Session } from "./session";
+import { readChallenge, spendChallenge } from "./challenge";
+import { type Session, signInAttempt, startSession } from "./session";
 import { acceptSecondFactor } from "./totp";
 
-type Ctx = Pick<Context, "db" | "env" | "mail" | "ip" | "jwtKey">;
+type Ctx = Pick<Context, "db" | "env" | "mail" | "ip" | "jwtKey" | "cookies">;
 
 const expired = () =>
   new AppError("UNAUTHORIZED", "two-factor challenge invalid", TWO_FACTOR_MSG.challengeExpired);
@@ -17,7 +15,7 @@ const expired = () =>
 /**
  * The second step of a two-factor login: the challenge of the password step and a current TOTP code or an
  * unused recovery code give the session (a refresh-token family like any login, so refreshing needs no
- * code). Wrong codes count against the same limits as wrong passwords.
+ * code). Wrong codes count against the same limits as wrong passwords; a challenge is redeemed once.
  */
 export async function completeTwoFactorLogin(ctx: Ctx, challenge: string, code: string): Promise<Session> {
   const claims = await readChallenge(challenge, ctx.jwtKey);
@@ -25,13 +23,13 @@ export async function completeTwoFactorLogin(ctx: Ctx, challenge: string, code: 
     throw expired();
   }
   const [user] = await ctx.db.select().from(schema.users).where(eq(schema.users.id, claims.userId));
-  if (!user?.active || !user.totpEnabledAt || passwordMark(user.passwordHash) !== claims.passwordMark) {
+  if (!user?.active || !user.totpEnabledAt || user.sessionVersion !== claims.sessionVersion) {
     throw expired();
   }
-  const { ensure, countFailure } = loginLimits(ctx, user.email);
-  await ensure();
-  if (!(await acceptSecondFactor(ctx.db, user, code))) {
-    await countFailure();
+  const accepted = await signInAttempt(ctx, user.email, user.id, async () =>
+    (await acceptSecondFactor(ctx.db, user, code)) ? user : null,
+  );
+  if (!accepted) {
     throw new AppError(
       "UNAUTHORIZED",
       "second factor refused",
@@ -40,5 +38,8 @@ export async function completeTwoFactorLogin(ctx: Ctx, challenge: string, code: 
       "two-factor-code-invalid",
     );
   }
-  return issueSession(ctx, toProfile(user), randomUUID());
+  if (!(await spendChallenge(ctx.db, claims))) {
+    throw expired();
+  }
+  return startSession(ctx, accepted);
 }

@@ -1,11 +1,14 @@
+import { randomUUID } from "node:crypto";
 import { schema } from "@app/db";
 import { type AuditAction, TWO_FACTOR_MSG } from "@app/shared";
 import { and, count, eq, isNull } from "drizzle-orm";
 import QRCode from "qrcode";
 import { AppError } from "../../lib/app-error";
-import { ensureNotLimited, hit, LIMITS } from "../../lib/rate-limit";
+import { LIMITS, limitedAttempt } from "../../lib/rate-limit";
 import type { Context } from "../../trpc/context";
+import { sessionAccount } from "../account";
 import { type AuditChanges, type AuditEntry, adminActor, recordAudit } from "../admin/audit";
+import { endAllSessions, issueSession, type Session } from "./session";
 import {
   acceptSecondFactor,
   acceptTotp,
@@ -15,7 +18,7 @@ import {
   totpFor,
 } from "./totp";
 
-type Ctx = Pick<Context, "db">;
+type Ctx = Pick<Context, "db" | "jwtKey" | "sessionStates">;
 const { users, recoveryCodes } = schema;
 
 export interface TwoFactorStatus {
@@ -24,7 +27,7 @@ export interface TwoFactorStatus {
   recoveryCodesLeft: number;
 }
 
-export async function twoFactorStatus(ctx: Ctx, userId: number): Promise<TwoFactorStatus> {
+export async function twoFactorStatus(ctx: Pick<Ctx, "db">, userId: number): Promise<TwoFactorStatus> {
   const [[user], [codes]] = await Promise.all([
     ctx.db.select({ enabledAt: users.totpEnabledAt }).from(users).where(eq(users.id, userId)),
     ctx.db
@@ -36,7 +39,7 @@ export async function twoFactorStatus(ctx: Ctx, userId: number): Promise<TwoFact
   return { enabled: enabledAt !== null, enabledAt, recoveryCodesLeft: enabledAt ? (codes?.n ?? 0) : 0 };
 }
 
-async function account(ctx: Ctx, userId: number) {
+async function account(ctx: Pick<Ctx, "db">, userId: number) {
   const [user] = await ctx.db
     .select({
       id: users.id,
@@ -56,7 +59,7 @@ async function account(ctx: Ctx, userId: number) {
  * Starts (or restarts) the setup: a new secret is stored, not yet active. The QR code is an SVG rendered
  * here, so the web app needs no QR library and shows it as an image.
  */
-export async function beginTwoFactorSetup(ctx: Ctx, userId: number) {
+export async function beginTwoFactorSetup(ctx: Pick<Ctx, "db">, userId: number) {
   const user = await account(ctx, userId);
   if (user.enabledAt) {
     throw new AppError("CONFLICT", "two-factor already enabled", TWO_FACTOR_MSG.alreadyEnabled);
@@ -73,11 +76,13 @@ export async function beginTwoFactorSetup(ctx: Ctx, userId: number) {
 
 /** Wrong codes of the setup and of switching off count per account, like wrong passwords. */
 async function limited<T>(ctx: Ctx, userId: number, attempt: () => Promise<T | null>): Promise<T> {
-  const key = `two-factor:account:${userId}`;
-  await ensureNotLimited(ctx.db, [[key, LIMITS.loginFailuresPerAccount]]);
-  const result = await attempt();
+  const result = await limitedAttempt(
+    ctx.db,
+    [[`two-factor:account:${userId}`, LIMITS.ownAccountCheck]],
+    attempt,
+    (r) => r !== null,
+  );
   if (result === null) {
-    await hit(ctx.db, key, LIMITS.loginFailuresPerAccount);
     throw new AppError(
       "BAD_REQUEST",
       "two-factor code refused",
@@ -86,6 +91,17 @@ async function limited<T>(ctx: Ctx, userId: number, attempt: () => Promise<T | n
     );
   }
   return result;
+}
+
+/**
+ * Switching two-factor login on or off ends every session of the account (a session that began with the
+ * password alone must not outlive the switch on, a stolen one not the switch off); the browser that made
+ * the switch gets a new session at once.
+ */
+async function sessionAfterSwitch(ctx: Ctx, userId: number): Promise<Session> {
+  ctx.sessionStates.drop([userId]);
+  const { profile, sessionVersion } = await sessionAccount(ctx.db, userId);
+  return issueSession(ctx, profile, sessionVersion, randomUUID());
 }
 
 /** An entry on the admin's own account, by the admin (never the secret or a code). */
@@ -102,7 +118,7 @@ export async function enableTwoFactor(
   ctx: Ctx,
   userId: number,
   code: string,
-): Promise<{ recoveryCodes: string[] }> {
+): Promise<{ recoveryCodes: string[]; session: Session }> {
   const user = await account(ctx, userId);
   if (user.enabledAt) {
     throw new AppError("CONFLICT", "two-factor already enabled", TWO_FACTOR_MSG.alreadyEnabled);
@@ -127,9 +143,10 @@ export async function enableTwoFactor(
         throw new AppError("CONFLICT", "two-factor secret changed", TWO_FACTOR_MSG.setupNotStarted);
       }
       await storeRecoveryCodes(tx, userId, codes);
+      await endAllSessions(tx, userId);
       await recordAudit(tx, ownAccountEntry(userId, "user.two-factor-on", { twoFactor: [false, true] }));
     });
-    return { recoveryCodes: codes };
+    return { recoveryCodes: codes, session: await sessionAfterSwitch(ctx, userId) };
   });
 }
 
@@ -162,7 +179,11 @@ export async function renewRecoveryCodes(
 }
 
 /** Switches two-factor login off; needs a current code (or an unused recovery code, for a lost phone). */
-export async function disableTwoFactor(ctx: Ctx, userId: number, code: string): Promise<{ detail: string }> {
+export async function disableTwoFactor(
+  ctx: Ctx,
+  userId: number,
+  code: string,
+): Promise<{ detail: string; session: Session }> {
   const user = await account(ctx, userId);
   if (!user.enabledAt) {
     throw new AppError("BAD_REQUEST", "two-factor not enabled", TWO_FACTOR_MSG.notEnabled);
@@ -174,8 +195,9 @@ export async function disableTwoFactor(ctx: Ctx, userId: number, code: string): 
     await ctx.db.transaction(async (tx) => {
       await tx.update(users).set({ totpSecret: null, totpEnabledAt: null }).where(eq(users.id, userId));
       await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
+      await endAllSessions(tx, userId);
       await recordAudit(tx, ownAccountEntry(userId, "user.two-factor-off", { twoFactor: [true, false] }));
     });
-    return { detail: TWO_FACTOR_MSG.disabled };
+    return { detail: TWO_FACTOR_MSG.disabled, session: await sessionAfterSwitch(ctx, userId) };
   });
 }

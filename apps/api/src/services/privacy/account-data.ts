@@ -7,9 +7,10 @@ import {
   deletedAccountEmail,
   MSG_PRIVACY,
 } from "@app/shared";
-import { and, asc, eq, isNull, ne, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, ne, or, sql } from "drizzle-orm";
 import { AppError } from "../../lib/app-error";
-import { ensureNotLimited, hit, LIMITS } from "../../lib/rate-limit";
+import { LIMITS, limitedAttempt } from "../../lib/rate-limit";
+import { rateLimitKeysOf } from "../auth/session";
 
 /** DSGVO self-service: what we keep about a visitor, the consent history, and deleting the account. */
 
@@ -206,8 +207,6 @@ const isPersonalField = (name: string) =>
  * fields of the stored payment notifications (decision 37). One transaction.
  */
 export async function deleteAccount(db: Db, userId: number, password: string): Promise<void> {
-  const key = `delete-account:${userId}`;
-  await ensureNotLimited(db, [[key, LIMITS.loginFailuresPerAccount]]);
   const [account] = await db
     .select({ passwordHash: users.passwordHash, roles: users.roles, email: users.email })
     .from(users)
@@ -215,8 +214,14 @@ export async function deleteAccount(db: Db, userId: number, password: string): P
   if (!account) {
     throw new AppError("UNAUTHORIZED", `user ${userId} missing`);
   }
-  if (!account.passwordHash || !(await verifyPassword(account.passwordHash, password))) {
-    await hit(db, key, LIMITS.loginFailuresPerAccount);
+  const passwordHash = account.passwordHash;
+  const confirmed = await limitedAttempt(
+    db,
+    [[`delete-account:${userId}`, LIMITS.ownAccountCheck]],
+    async () => Boolean(passwordHash && (await verifyPassword(passwordHash, password))),
+    (ok) => ok,
+  );
+  if (!confirmed) {
     throw new AppError("BAD_REQUEST", "wrong password", MSG_PRIVACY.passwordWrong, MSG_PRIVACY.deleteTitle);
   }
   await db.transaction(async (tx) => {
@@ -234,8 +239,17 @@ export async function deleteAccount(db: Db, userId: number, password: string): P
     const hasOrders = await tx.execute<{ any: boolean }>(sql`
       SELECT EXISTS (SELECT 1 FROM ${congressTicketOrders} WHERE user_id = ${userId})
           OR EXISTS (SELECT 1 FROM ${congressPackageOrders} WHERE user_id = ${userId}) AS any`);
-    // rate-limit windows name the address (login:account:<email>)
-    await tx.execute(sql`DELETE FROM rate_limits WHERE key LIKE '%:' || ${account.email.toLowerCase()}`);
+    // rate-limit windows name the address: exact keys and exact prefixes, never a pattern (an `_` in an
+    // address would match any character of another one's key)
+    const { keys, prefixes } = rateLimitKeysOf(account.email);
+    await tx
+      .delete(schema.rateLimits)
+      .where(
+        or(
+          inArray(schema.rateLimits.key, keys),
+          ...prefixes.map((prefix) => sql`starts_with(${schema.rateLimits.key}, ${prefix})`),
+        ),
+      );
     if (!hasOrders.rows[0]?.any) {
       await tx.delete(users).where(eq(users.id, userId));
       return;

@@ -140,6 +140,7 @@ export interface TrpcAnswer {
   // biome-ignore lint/suspicious/noExplicitAny: response bodies are checked field by field
   data: any;
   error: { title: string; detail: string; reason?: string; code: string } | undefined;
+  headers: Record<string, string | string[] | number | undefined>;
 }
 
 interface CallOptions {
@@ -148,11 +149,16 @@ interface CallOptions {
   ip?: string;
 }
 
-function answer(res: { statusCode: number; body: string }): TrpcAnswer {
+function answer(res: {
+  statusCode: number;
+  body: string;
+  headers: Record<string, string | string[] | number | undefined>;
+}): TrpcAnswer {
   const parsed = JSON.parse(res.body);
   return {
     status: res.statusCode,
     body: res.body,
+    headers: res.headers,
     data: parsed.result?.data?.json,
     error: parsed.error?.json?.data,
   };

@@ -126,8 +126,11 @@ export async function unlockGated(
 ): Promise<{ packageId: number }> {
   const page = findPage(ctx.env, path);
   const viewer = await loadViewer(ctx);
-  await hit(ctx.db, `gated:ip:${ctx.ip}`, LIMITS.gatedPerIp);
-  await hit(ctx.db, `gated:account:${viewer.id}`, LIMITS.gatedPerAccount);
+  await hit(
+    ctx.db,
+    [`gated:ip:${ctx.ip}`, LIMITS.gatedPerIp],
+    [`gated:account:${viewer.id}`, LIMITS.gatedPerAccount],
+  );
   const closedUntil = deathCongressClosedUntil(ctx.env, viewer, page.packageId);
   if (closedUntil) {
     throw new AppError(

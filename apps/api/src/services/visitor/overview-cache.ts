@@ -38,7 +38,7 @@ export interface OverviewCacheOptions {
  * change of its visitor is not kept (it may have read the old state). Answers also expire after `ttlMs`
  * and when the day changes, as a safety net.
  */
-export class OverviewCache {
+export class OverviewCache implements ChangeSubscriber {
   readonly #entries = new Map<number, Entry>();
   readonly #fills = new Set<Fill>();
   #live = false;
@@ -131,15 +131,29 @@ export class OverviewCache {
     this.#live = live && this.enabled;
   }
 
-  /** Applies one notification of `OVERVIEW_CHANNEL`: `*` or comma-separated user ids. */
   applyNotification(payload: string | undefined): void {
-    const ids = (payload ?? "").split(",").map(Number);
-    if (payload === "*" || ids.some((id) => !Number.isSafeInteger(id) || id <= 0)) {
+    const changed = changedUsers(payload);
+    if (changed === "all") {
       this.dropAll();
     } else {
-      this.drop(ids);
+      this.drop(changed);
     }
   }
+}
+
+/** The users one notification of `OVERVIEW_CHANNEL` names: comma-separated ids, or `*` (and anything unreadable) for all. */
+export function changedUsers(payload: string | undefined): number[] | "all" {
+  const ids = (payload ?? "").split(",").map(Number);
+  return payload === "*" || ids.some((id) => !Number.isSafeInteger(id) || id <= 0) ? "all" : ids;
+}
+
+/** What keeps data of users and must hear of their changes (the overview's answers, the session states). */
+export interface ChangeSubscriber {
+  readonly enabled: boolean;
+  /** whether changes are heard; both ways everything kept so far is forgotten */
+  setLive(live: boolean): void;
+  /** applies one notification of `OVERVIEW_CHANNEL` */
+  applyNotification(payload: string | undefined): void;
 }
 
 export interface ChangeListener {
@@ -151,20 +165,26 @@ export interface ChangeListener {
 interface ListenOptions {
   /** connection settings of the API's pool; the listener holds one connection of its own */
   connection: pg.ClientConfig;
-  cache: OverviewCache;
+  /** each is live only while the connection is */
+  caches: ChangeSubscriber[];
   log: { warn(obj: object, msg: string): void };
   /** first wait before reconnecting (ms); doubles up to 30 s */
   retryMs?: number;
 }
 
 /**
- * Listens on `OVERVIEW_CHANNEL` with a connection of its own and applies each notification to `cache`.
- * The cache is live only while the connection is: when it breaks, everything is dropped and the listener
+ * Listens on `OVERVIEW_CHANNEL` with a connection of its own and applies each notification to `caches`.
+ * They are live only while the connection is: when it breaks, everything is dropped and the listener
  * reconnects with a growing pause; after the new LISTEN everything is dropped again (notifications sent
  * in between are lost) before answers are kept again.
  */
 export function listenForOverviewChanges(options: ListenOptions): ChangeListener {
-  const { cache, log } = options;
+  const { caches, log } = options;
+  const setLive = (live: boolean) => {
+    for (const cache of caches) {
+      cache.setLive(live);
+    }
+  };
   const firstRetryMs = options.retryMs ?? 500;
   let retryMs = firstRetryMs;
   let closed = false;
@@ -180,7 +200,7 @@ export function listenForOverviewChanges(options: ListenOptions): ChangeListener
       return;
     }
     client = undefined;
-    cache.setLive(false);
+    setLive(false);
     current.end().catch(() => {});
     if (closed) {
       return;
@@ -204,14 +224,16 @@ export function listenForOverviewChanges(options: ListenOptions): ChangeListener
     current.on("end", () => lost(current));
     current.on("notification", (message) => {
       if (message.channel === OVERVIEW_CHANNEL) {
-        cache.applyNotification(message.payload);
+        for (const cache of caches) {
+          cache.applyNotification(message.payload);
+        }
       }
     });
     try {
       await current.connect();
       await current.query(`LISTEN ${OVERVIEW_CHANNEL}`);
       if (client === current) {
-        cache.setLive(true);
+        setLive(true);
         retryMs = firstRetryMs;
       }
     } catch (error) {
@@ -221,7 +243,7 @@ export function listenForOverviewChanges(options: ListenOptions): ChangeListener
     }
   }
 
-  if (cache.enabled) {
+  if (caches.some((cache) => cache.enabled)) {
     void connect();
   } else {
     markReady();
@@ -233,7 +255,7 @@ export function listenForOverviewChanges(options: ListenOptions): ChangeListener
       clearTimeout(timer);
       const current = client;
       client = undefined;
-      cache.setLive(false);
+      setLive(false);
       await current?.end().catch(() => {});
     },
   };

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from "@/components/ui/dialog";
 import { alerts } from "@/lib/alerts";
+import { session } from "@/lib/auth";
 import { trpc } from "@/lib/trpc";
 import { CodeForm } from "./code-field";
 
@@ -10,6 +11,8 @@ export function TwoFactorDisableDialog({ onClose }: { onClose: () => void }) {
   const disable = useMutation(trpc.admin.twoFactor.disable.mutationOptions());
   const onCode = async (code: string) => {
     const result = await disable.mutateAsync({ code });
+    // the switch ended every session; this browser continues with the new one
+    session.signIn(result.session);
     await queryClient.invalidateQueries({ queryKey: trpc.admin.twoFactor.pathKey() });
     onClose();
     alerts.success(result.detail);

@@ -3,6 +3,7 @@ import { useEffect, useState } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from "@/components/ui/dialog";
 import { errorBody } from "@/lib/alerts";
+import { session } from "@/lib/auth";
 import { trpc } from "@/lib/trpc";
 import { CodeForm } from "./code-field";
 import { RecoveryCodesShown } from "./recovery-codes-dialog";
@@ -27,6 +28,8 @@ export function TwoFactorSetupDialog({ onClose }: { onClose: () => void }) {
 
   const onCode = async (code: string) => {
     const result = await enable.mutateAsync({ code });
+    // the switch ended every session; this browser continues with the new one
+    session.signIn(result.session);
     setRecoveryCodes(result.recoveryCodes);
     await queryClient.invalidateQueries({ queryKey: trpc.admin.twoFactor.pathKey() });
   };

@@ -1,0 +1,44 @@
+import { createHmac, randomBytes } from "node:crypto";
+import { safeEqual } from "../lib/tokens";
+
+/**
+ * The cookie that marks a browser in which an account has signed in before (OWASP's "device cookie"). Its
+ * sign-in attempts count only against itself, so the account's owner still signs in there while someone
+ * elsewhere guesses the account's password into its limits (docs/security.md, "Sign-in limits").
+ * `<device id>.<user id>.<signature>`, signed with a key derived from the access-token key.
+ */
+export const KNOWN_DEVICE_COOKIE = "known_device";
+export const KNOWN_DEVICE_LIFETIME_SECONDS = 365 * 24 * 60 * 60;
+
+const PURPOSE = "known-device";
+const derived = new WeakMap<Uint8Array, Buffer>();
+function deviceKey(jwtKey: Uint8Array): Buffer {
+  let key = derived.get(jwtKey);
+  if (!key) {
+    key = createHmac("sha256", jwtKey).update(PURPOSE).digest();
+    derived.set(jwtKey, key);
+  }
+  return key;
+}
+
+const sign = (payload: string, jwtKey: Uint8Array) =>
+  createHmac("sha256", deviceKey(jwtKey)).update(payload).digest("base64url");
+
+export function newKnownDevice(userId: number, jwtKey: Uint8Array): string {
+  const payload = `${randomBytes(16).toString("base64url")}.${userId}`;
+  return `${payload}.${sign(payload, jwtKey)}`;
+}
+
+/** The device id when the cookie is genuine and was issued to `userId`, else null. */
+export function knownDeviceOf(
+  cookie: string | undefined,
+  userId: number | undefined,
+  jwtKey: Uint8Array,
+): string | null {
+  const match = cookie?.match(/^([A-Za-z0-9_-]{22})\.(\d{1,10})\.([A-Za-z0-9_-]{43})$/);
+  if (!match || userId === undefined || Number(match[2]) !== userId) {
+    return null;
+  }
+  const [, deviceId, id, signature] = match as unknown as [string, string, string, string];
+  return safeEqual(signature, sign(`${deviceId}.${id}`, jwtKey)) ? deviceId : null;
+}
