@@ -53,7 +53,7 @@ export class SessionStates implements ChangeSubscriber {
       this.drop([user.id]);
       state = await this.#state(user.id);
     }
-    return state !== null && state.active && state.sessionVersion === user.sessionVersion;
+    return state?.active === true && state.sessionVersion === user.sessionVersion;
   }
 
   async #state(userId: number): Promise<State | null> {

@@ -122,7 +122,6 @@ const world = {} as {
   user: User;
   otherUser: User;
   admin: User;
-  tokens: Record<Exclude<CallerKind, "anonymous">, string>;
   /** visible, running, free; `user` has a paid order for its package */
   event: typeof congresses.$inferSelect;
   pkg: typeof congressPackages.$inferSelect;
@@ -173,11 +172,6 @@ beforeAll(async () => {
   world.user = await freshUser({ firstname: "Ulla" });
   world.otherUser = await freshUser({ firstname: "Otto" });
   world.admin = await freshUser({ firstname: "Ada", roles: ["ROLE_USER", "ROLE_ADMIN"] });
-  world.tokens = {
-    user: await t.tokenFor(world.user.id),
-    otherUser: await t.tokenFor(world.otherUser.id),
-    admin: await t.tokenFor(world.admin.id, ["ROLE_USER", "ROLE_ADMIN"]),
-  };
   world.event = await freshEvent();
   world.pkg = await createPackage(db(), world.event.id);
   await packageOrder(db(), world.user.id, world.pkg.id, "paid");
@@ -1028,7 +1022,12 @@ const outcomeOf = (row: Expectation, caller: CallerKind): Outcome =>
 
 async function runRow(key: string, row: Expectation, caller: CallerKind): Promise<void> {
   const scene: Scene = { caller, me: caller === "anonymous" ? undefined : world[caller] };
-  const token = caller === "anonymous" ? undefined : world.tokens[caller];
+  // signed per call with the account's current session version: a call that ends the caller's sessions
+  // (switching two-factor login on or off) must not leave the shared callers without a valid token
+  const token =
+    caller === "anonymous"
+      ? undefined
+      : await t.tokenFor(world[caller].id, caller === "admin" ? ["ROLE_USER", "ROLE_ADMIN"] : undefined);
   const call = (await row.call?.(scene)) ?? {};
   const answer = isRoute(key) ? await callRoute(key, call, token) : await callProcedure(key, call, token);
   const expected = outcomeOf(row, caller);
