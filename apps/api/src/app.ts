@@ -52,6 +52,8 @@ export interface BuildAppOptions {
   logStream?: { write(line: string): void };
 }
 
+const API_PATH = /^\/(api|trpc)(\/|\?|$)/;
+
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 export const UPLOAD_LIMIT_BYTES = 5 * 1024 * 1024;
 
@@ -98,9 +100,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook("preClose", async () => {
     closing = true;
   });
-  app.addHook("onSend", async (_req, reply, payload) => {
+  app.addHook("onSend", async (req, reply, payload) => {
     if (closing) {
       reply.header("connection", "close");
+    }
+    // API answers hold tokens and personal data: no browser or proxy keeps them, unless a route chose its
+    // own caching; the web app's files, uploaded pictures and thumbnails live outside /api and /trpc
+    if (API_PATH.test(req.url) && !reply.hasHeader("cache-control")) {
+      reply.header("cache-control", "no-store");
     }
     return payload;
   });
