@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createDb, schema } from "@app/db";
 import { hashPassword } from "@app/db/password";
+import { MSG } from "@app/shared";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "./app";
@@ -113,6 +114,34 @@ describe("REST error shape", () => {
     expect(Object.keys(res.json()).sort()).toEqual(["detail", "title"]);
   });
 
+  it("answers malformed JSON with its own German text, on REST and tRPC paths (issue 20)", async () => {
+    const expected = { title: MSG.defaultErrorTitle, detail: MSG.invalidJsonDetail };
+    for (const url of ["/api/auth/login", "/api/account/profile", "/api/auth/token/refresh"]) {
+      const res = await t.app.inject({
+        method: "POST",
+        url,
+        headers: { "content-type": "application/json" },
+        payload: "{nope",
+      });
+      expect(res.statusCode, url).toBe(400);
+      expect(res.json(), url).toEqual(expected);
+    }
+    const mutation = await t.app.inject({
+      method: "POST",
+      url: "/trpc/auth.login",
+      headers: { "content-type": "application/json" },
+      payload: "{nope",
+    });
+    expect(mutation.statusCode).toBe(400);
+    expect(mutation.json().error.json.data).toMatchObject(expected);
+    const query = await t.app.inject({
+      url: "/trpc/congress.content?input=%7Bnope",
+      headers: { authorization: `Bearer ${await t.tokenFor(userId)}` },
+    });
+    expect(query.statusCode).toBe(400);
+    expect(query.json().error.json.data).toMatchObject(expected);
+  });
+
   it("answers an oversized body with 413 in German", async () => {
     const res = await t.app.inject({
       method: "POST",
@@ -186,6 +215,21 @@ describe("web app", () => {
     expect(res.headers["content-security-policy"]).not.toMatch(/script-src[^;]*unsafe-inline/);
     expect(res.headers["x-content-type-options"]).toBe("nosniff");
     expect(res.headers["x-request-id"]).toBeTruthy();
+  });
+});
+
+describe("request ids (issue 20)", () => {
+  it("echoes a short, plain x-request-id and replaces anything else with a UUID", async () => {
+    const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+    const plain = "lb-7f3a.9_Z";
+    expect(
+      (await t.app.inject({ url: "/healthz", headers: { "x-request-id": plain } })).headers["x-request-id"],
+    ).toBe(plain);
+    for (const hostile of ["a".repeat(65), "a".repeat(10_000), "<script>", "a b", "ä", "x;y", "../etc"]) {
+      const res = await t.app.inject({ url: "/healthz", headers: { "x-request-id": hostile } });
+      expect(res.headers["x-request-id"], hostile.slice(0, 20)).toMatch(uuid);
+    }
+    expect((await t.app.inject("/healthz")).headers["x-request-id"]).toMatch(uuid);
   });
 });
 

@@ -53,6 +53,7 @@ export interface BuildAppOptions {
 }
 
 const API_PATH = /^\/(api|trpc)(\/|\?|$)/;
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 export const UPLOAD_LIMIT_BYTES = 5 * 1024 * 1024;
@@ -75,8 +76,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
           },
         }),
     },
-    genReqId: () => randomUUID(),
-    requestIdHeader: "x-request-id",
+    // a proxy's request id is kept (and echoed) only when short and plain; anything else, e.g. 10,000
+    // characters or markup meant for a log viewer, gets a UUID of ours
+    genReqId: (req) => {
+      const given = req.headers["x-request-id"];
+      return typeof given === "string" && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    requestIdHeader: false,
     bodyLimit: BODY_LIMIT_BYTES,
     frameworkErrors,
     trustProxy: env.TRUST_PROXY ?? false,
