@@ -2,9 +2,14 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createDb, schema } from "@app/db";
+import { hashPassword } from "@app/db/password";
+import { MSG } from "@app/shared";
+import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "./app";
 import { loadEnv } from "./env";
+import { storeImage } from "./services/admin/images";
+import { createUser } from "./services/visitor/fixtures";
 import { createTestApp, type TestApp } from "./testing/harness";
 
 let t: TestApp;
@@ -109,6 +114,34 @@ describe("REST error shape", () => {
     expect(Object.keys(res.json()).sort()).toEqual(["detail", "title"]);
   });
 
+  it("answers malformed JSON with its own German text, on REST and tRPC paths (issue 20)", async () => {
+    const expected = { title: MSG.defaultErrorTitle, detail: MSG.invalidJsonDetail };
+    for (const url of ["/api/auth/login", "/api/account/profile", "/api/auth/token/refresh"]) {
+      const res = await t.app.inject({
+        method: "POST",
+        url,
+        headers: { "content-type": "application/json" },
+        payload: "{nope",
+      });
+      expect(res.statusCode, url).toBe(400);
+      expect(res.json(), url).toEqual(expected);
+    }
+    const mutation = await t.app.inject({
+      method: "POST",
+      url: "/trpc/auth.login",
+      headers: { "content-type": "application/json" },
+      payload: "{nope",
+    });
+    expect(mutation.statusCode).toBe(400);
+    expect(mutation.json().error.json.data).toMatchObject(expected);
+    const query = await t.app.inject({
+      url: "/trpc/congress.content?input=%7Bnope",
+      headers: { authorization: `Bearer ${await t.tokenFor(userId)}` },
+    });
+    expect(query.statusCode).toBe(400);
+    expect(query.json().error.json.data).toMatchObject(expected);
+  });
+
   it("answers an oversized body with 413 in German", async () => {
     const res = await t.app.inject({
       method: "POST",
@@ -182,5 +215,79 @@ describe("web app", () => {
     expect(res.headers["content-security-policy"]).not.toMatch(/script-src[^;]*unsafe-inline/);
     expect(res.headers["x-content-type-options"]).toBe("nosniff");
     expect(res.headers["x-request-id"]).toBeTruthy();
+  });
+});
+
+describe("request ids (issue 20)", () => {
+  it("echoes a short, plain x-request-id and replaces anything else with a UUID", async () => {
+    const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+    const plain = "lb-7f3a.9_Z";
+    expect(
+      (await t.app.inject({ url: "/healthz", headers: { "x-request-id": plain } })).headers["x-request-id"],
+    ).toBe(plain);
+    for (const hostile of ["a".repeat(65), "a".repeat(10_000), "<script>", "a b", "ä", "x;y", "../etc"]) {
+      const res = await t.app.inject({ url: "/healthz", headers: { "x-request-id": hostile } });
+      expect(res.headers["x-request-id"], hostile.slice(0, 20)).toMatch(uuid);
+    }
+    expect((await t.app.inject("/healthz")).headers["x-request-id"]).toMatch(uuid);
+  });
+});
+
+describe("caching (issue 20)", () => {
+  it("answers login, refresh, profile, an export, tRPC calls and API errors with Cache-Control: no-store", async () => {
+    const email = `cache.${Date.now().toString(36)}@example.com`;
+    await createUser(t.db.db, { email, active: true, passwordHash: await hashPassword("Passwort-1234") });
+    const admin = await createUser(t.db.db, { roles: ["ROLE_USER", "ROLE_ADMIN"] });
+    const adminToken = await t.tokenFor(admin.id, ["ROLE_USER", "ROLE_ADMIN"]);
+    const token = await t.tokenFor(userId);
+    const bearer = (value: string) => ({ authorization: `Bearer ${value}` });
+
+    const login = await t.app.inject({
+      method: "POST",
+      url: "/api/auth/login",
+      payload: { email, password: "Passwort-1234" },
+    });
+    expect(login.statusCode, login.body).toBe(200);
+    const answers = {
+      login,
+      refresh: await t.app.inject({
+        method: "POST",
+        url: "/api/auth/token/refresh",
+        payload: { refreshToken: login.json().refreshToken },
+      }),
+      profile: await t.app.inject({ url: "/api/account/profile", headers: bearer(token) }),
+      export: await t.app.inject({ url: "/api/admin/exports/users.csv", headers: bearer(adminToken) }),
+      trpcQuery: await t.app.inject({ url: "/trpc/account.profile", headers: bearer(token) }),
+      trpcBatch: await t.app.inject({
+        url: "/trpc/account.profile,account.consents?batch=1&input={}",
+        headers: bearer(token),
+      }),
+      trpcMutation: await t.app.inject({
+        method: "POST",
+        url: "/trpc/auth.login",
+        headers: { "content-type": "application/json" },
+        payload: JSON.stringify({ json: { email, password: "Passwort-1234" } }),
+      }),
+      unauthorised: await t.app.inject("/api/account/profile"),
+      unknown: await t.app.inject("/api/gibt-es-nicht"),
+    };
+    for (const [name, res] of Object.entries(answers)) {
+      expect(res.statusCode, `${name}: ${res.body.slice(0, 200)}`).toBeLessThan(500);
+      expect(res.headers["cache-control"], name).toBe("no-store");
+    }
+    expect(answers.refresh.statusCode, answers.refresh.body).toBe(200);
+    expect(answers.trpcQuery.statusCode).toBe(200);
+  });
+
+  it("keeps the caching of what is meant to be cached: the web app, its assets and uploaded pictures", async () => {
+    expect((await t.app.inject("/login")).headers["cache-control"]).toBe("no-cache");
+    expect((await t.app.inject("/assets/index-abc123.js")).headers["cache-control"]).toContain("immutable");
+    const png = await sharp({ create: { width: 2, height: 2, channels: 3, background: "#3366aa" } })
+      .png()
+      .toBuffer();
+    const fileName = await storeImage(t.db.db, png);
+    const image = await t.app.inject(`/uploads/images/${fileName}`);
+    expect(image.statusCode).toBe(200);
+    expect(image.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
   });
 });

@@ -53,6 +53,9 @@ export interface BuildAppOptions {
   logStream?: { write(line: string): void };
 }
 
+const API_PATH = /^\/(api|trpc)(\/|\?|$)/;
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 export const UPLOAD_LIMIT_BYTES = 5 * 1024 * 1024;
 
@@ -74,8 +77,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
           },
         }),
     },
-    genReqId: () => randomUUID(),
-    requestIdHeader: "x-request-id",
+    // a proxy's request id is kept (and echoed) only when short and plain; anything else, e.g. 10,000
+    // characters or markup meant for a log viewer, gets a UUID of ours
+    genReqId: (req) => {
+      const given = req.headers["x-request-id"];
+      return typeof given === "string" && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    requestIdHeader: false,
     bodyLimit: BODY_LIMIT_BYTES,
     frameworkErrors,
     trustProxy: env.TRUST_PROXY ?? false,
@@ -99,9 +107,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook("preClose", async () => {
     closing = true;
   });
-  app.addHook("onSend", async (_req, reply, payload) => {
+  app.addHook("onSend", async (req, reply, payload) => {
     if (closing) {
       reply.header("connection", "close");
+    }
+    // API answers hold tokens and personal data: no browser or proxy keeps them, unless a route chose its
+    // own caching; the web app's files, uploaded pictures and thumbnails live outside /api and /trpc
+    if (API_PATH.test(req.url) && !reply.hasHeader("cache-control")) {
+      reply.header("cache-control", "no-store");
     }
     return payload;
   });

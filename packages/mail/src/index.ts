@@ -1,2 +1,4 @@
 export * from "./catalogue";
 export * from "./render";
+export * from "./sanitize";
+export * from "./template-rules";

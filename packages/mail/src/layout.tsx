@@ -25,7 +25,7 @@ export function MailLayout({ subject, contentHtml }: { subject: string; contentH
             Kongress-Plattform
           </Text>
           <Hr />
-          {/* biome-ignore lint/security/noDangerouslySetInnerHtml: admin content is sanitised when saved; variables are escaped by the renderer */}
+          {/* biome-ignore lint/security/noDangerouslySetInnerHtml: admin content is sanitised when saved and again after rendering (renderMail) */}
           <div dangerouslySetInnerHTML={{ __html: contentHtml }} />
           <Hr />
           <Text style={{ fontSize: "12px", color: "#6b7280" }}>

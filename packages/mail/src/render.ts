@@ -2,6 +2,7 @@ import { render } from "@react-email/render";
 import Handlebars from "handlebars";
 import { createElement } from "react";
 import { MailLayout } from "./layout";
+import { sanitizeMailHtml } from "./sanitize";
 
 export interface StoredTemplate {
   subject: string;
@@ -50,9 +51,10 @@ export async function renderMail(
     .compile(template.subject, { ...OPTIONS, noEscape: true })(variables, RUNTIME)
     .replace(/\s+/g, " ")
     .trim();
-  const contentHtml = hbs.compile(template.content, { ...OPTIONS, noEscape: true })(
-    escaped(variables),
-    RUNTIME,
+  // sanitised after rendering too: a template stored before the rules of `templateProblem` (or one that
+  // slipped past them) cannot send markup the sanitiser never saw
+  const contentHtml = sanitizeMailHtml(
+    hbs.compile(template.content, { ...OPTIONS, noEscape: true })(escaped(variables), RUNTIME),
   );
   const element = createElement(MailLayout, { subject, contentHtml });
   const [html, text] = await Promise.all([render(element), render(element, { plainText: true })]);

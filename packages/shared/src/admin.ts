@@ -216,6 +216,8 @@ export const MSG_TEMPLATES = {
   duplicate: "Für diese E-Mail und diese Veranstaltung gibt es bereits eine Vorlage.",
   syntaxError:
     "Die Vorlage enthält einen Fehler bei den Platzhaltern ({{…}}) und kann so nicht versendet werden.",
+  unsafeSyntax:
+    "Die Vorlage enthält Platzhalter, die nicht erlaubt sind. Möglich sind Variablen wie {{firstname}} und Bedingungen wie {{#if newsletter}} … {{else}} … {{/if}} oder {{#unless …}} außerhalb von HTML-Tags; Kommentare, Teilvorlagen, {{{…}}}, {{&…}} und {{~…}} sind nicht möglich.",
 } as const;
 
 /** The template edit dialog (`mailTemplateData`). */

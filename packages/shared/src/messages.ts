@@ -18,6 +18,8 @@ export const MSG = {
   tooManyRequestsDetail: "Bitte warten Sie einen Moment und versuchen Sie es dann erneut.",
   payloadTooLargeDetail: "Die gesendeten Daten sind zu groß.",
   invalidValueDetail: "Die Eingabe enthält Zeichen oder Werte, die nicht verarbeitet werden können.",
+  invalidJsonDetail: "Die Anfrage konnte nicht gelesen werden (ungültiges JSON).",
+  badRequestDetail: "Die Anfrage konnte nicht verarbeitet werden.",
   formUnreadableDetail: "Die gesendeten Formulardaten sind unvollständig oder fehlerhaft.",
   batchRefusedDetail:
     "Diese Anfrage bündelt zu viele Aufrufe oder eine Anmeldung mit anderen Aufrufen. Bitte senden Sie die Aufrufe einzeln.",

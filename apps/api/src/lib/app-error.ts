@@ -92,6 +92,13 @@ export function toErrorResponse(error: unknown): { status: number; body: ErrorBo
   if (dataException(error)) {
     return { status: 400, body: { title: MSG.validationTitle, detail: MSG.invalidValueDetail } };
   }
+  // tRPC wraps a body or `input` that is no JSON in a BAD_REQUEST (or PARSE_ERROR) caused by a SyntaxError
+  if (
+    error instanceof TRPCError &&
+    (error.code === "PARSE_ERROR" || (error.code === "BAD_REQUEST" && error.cause instanceof SyntaxError))
+  ) {
+    return { status: 400, body: { title: MSG.defaultErrorTitle, detail: MSG.invalidJsonDetail } };
+  }
   if (error instanceof TRPCError) {
     const code = TRPC_TO_CODE[error.code] ?? "INTERNAL";
     const m = ERROR_MAP[code];

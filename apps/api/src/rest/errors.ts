@@ -9,8 +9,11 @@ function sendClientError(
   reply: FastifyReply,
 ) {
   const tooLarge = error.statusCode === 413 || error.statusCode === 414;
-  const detail = tooLarge ? MSG.payloadTooLargeDetail : MSG.defaultErrorDetail;
-  const title = tooLarge ? MSG.defaultErrorTitle : MSG.validationTitle;
+  const { title, detail } = tooLarge
+    ? { title: MSG.defaultErrorTitle, detail: MSG.payloadTooLargeDetail }
+    : isJsonError(error)
+      ? { title: MSG.defaultErrorTitle, detail: MSG.invalidJsonDetail }
+      : { title: MSG.validationTitle, detail: MSG.badRequestDetail };
   req.log.info({ err: error }, "client error");
   return reply.status(error.statusCode).send({ title, detail });
 }
@@ -36,6 +39,15 @@ export function installErrorHandlers(app: FastifyInstance): void {
 export function frameworkErrors(error: FastifyError, req: FastifyRequest, reply: FastifyReply): void {
   const statusCode = typeof error.statusCode === "number" && error.statusCode < 500 ? error.statusCode : 400;
   void sendClientError(Object.assign(error, { statusCode }), req, reply);
+}
+
+/** A body that is no JSON (Fastify's parser throws a SyntaxError; an empty body has its own code). */
+export function isJsonError(error: Error & { code?: string }): boolean {
+  return (
+    error.name === "SyntaxError" ||
+    error.code === "FST_ERR_CTP_INVALID_JSON_BODY" ||
+    error.code === "FST_ERR_CTP_EMPTY_JSON_BODY"
+  );
 }
 
 function isAppOrZod(error: Error): boolean {

@@ -1,4 +1,4 @@
-import { ZOrderListInput, ZUserListInput } from "@app/shared";
+import { MSG, ZOrderListInput, ZUserListInput } from "@app/shared";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import {
@@ -13,6 +13,7 @@ import {
   EXPORT_FORMATS,
   type ExportFormat,
   exportStream,
+  withFirstBatch,
 } from "../services/exports/table-file";
 import type { RestRoute } from "./adapter";
 
@@ -22,14 +23,25 @@ const ZFormat = z.object({
 const ZParticipantsParams = ZFormat.extend({
   congressId: z.coerce.number().int().min(1).max(2_147_483_647),
 });
+// PostgreSQL text holds no NUL: refused here with the German message, before the download starts
+const noNul = (text: string) => !text.includes("\u0000");
 /** the order tables' search, without the page (an export has every matching row) */
-const ZOrderExportQuery = ZOrderListInput.pick({ search: true });
-const ZUserExportQuery = ZUserListInput.pick({ name: true, email: true });
+const ZOrderExportQuery = z.object({
+  search: ZOrderListInput.shape.search.refine(noNul, MSG.invalidValueDetail),
+});
+const ZUserExportQuery = z.object({
+  name: ZUserListInput.shape.name.refine(noNul, MSG.invalidValueDetail),
+  email: ZUserListInput.shape.email.refine(noNul, MSG.invalidValueDetail),
+});
 
 const formatOf = (req: FastifyRequest): ExportFormat => ZFormat.parse(req.params).format;
 
-/** Sends the export as a download; the rows stream from the database while the file goes out. */
-function download<Row>(reply: FastifyReply, file: NamedExport<Row>, format: ExportFormat) {
+/**
+ * Sends the export as a download; the rows stream from the database while the file goes out. The first
+ * batch is read before the answer starts, so a failing query is still a `{title, detail}` error.
+ */
+async function download<Row>(reply: FastifyReply, table: NamedExport<Row>, format: ExportFormat) {
+  const file = await withFirstBatch<NamedExport<Row>, Row>(table);
   reply
     .header("content-type", CONTENT_TYPES[format])
     .header("content-disposition", `attachment; filename="${file.fileName}"`)

@@ -2,6 +2,7 @@ import { schema } from "@app/db";
 import { MAIL_CATALOGUE, type MailName } from "@app/mail";
 import { MSG_TEMPLATES } from "@app/shared";
 import { asc, eq, isNull } from "drizzle-orm";
+import sanitizeHtml from "sanitize-html";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queueMail } from "../../mail/outbox";
 import { createTestApp, type TestApp } from "../../testing/harness";
@@ -383,6 +384,152 @@ describe("preview and test mail", () => {
     expect(mail.html).toContain("Test an Erika Mustermann");
     expect(await db().select().from(mailTemplates).where(eq(mailTemplates.name, "password-reset"))).toEqual(
       [],
+    );
+  }, 30_000);
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// issue 20: Handlebars that sanitize-html reads as attribute text but that joins or opens markup once rendered
+
+/**
+ * Scripts, event handlers and script links of an HTML document as an HTML parser reads it (htmlparser2,
+ * under sanitize-html, which here only reports and keeps everything), e.g. `img[onerror]`.
+ */
+function liveMarkupIn(html: string): string[] {
+  const found: string[] = [];
+  sanitizeHtml(html, {
+    allowedTags: false,
+    allowedAttributes: false,
+    allowVulnerableTags: true,
+    transformTags: {
+      "*": (tagName, attribs) => {
+        if (["script", "iframe", "svg", "object", "embed"].includes(tagName)) {
+          found.push(tagName);
+        }
+        for (const [name, value] of Object.entries(attribs)) {
+          if (/^on/i.test(name) || /^\s*(javascript|data|vbscript):/i.test(value)) {
+            found.push(`${tagName}[${name}]`);
+          }
+        }
+        return { tagName, attribs };
+      },
+    },
+  });
+  return found;
+}
+
+const POLYGLOTS = [
+  // comments swallow the end of an attribute, the next tag's attribute becomes markup
+  '<img alt="{{!--">--}}<img alt=" src=x onerror=alert(document.domain) ">',
+  '<img alt="{{!">}}<img alt=" src=x onerror=alert(1) ">',
+  '<p title="{{! a }}">{{!-- b --}}Text</p>',
+  // a block whose skipped branch holds the closing quote
+  '<img alt="{{#if gibtEsNicht}}">{{/if}}<img alt=" src=x onerror=alert(1) ">',
+  '<img alt="{{#unless newsletter}}">{{/unless}}<img alt=" src=x onerror=alert(1) ">',
+  '<img alt="{{#if newsletter}}{{else}}">{{/if}}<img alt=" src=x onerror=alert(1) ">',
+  '<img alt="{{#each liste}}">{{/each}}<img alt=" src=x onerror=alert(1) ">',
+  '<a href="https://example.com/{{#if newsletter}}a{{/if}}">Link</a>',
+  '<img alt="{{^newsletter}}">{{/newsletter}}<img alt=" src=x onerror=alert(1) ">',
+  // partials, raw blocks, unescaped output, whitespace control, decorators, helpers with arguments
+  "<p>{{> kopf}}</p>",
+  '<img alt="{{#> kopf}}">{{/kopf}}<img alt=" src=x onerror=alert(1) ">',
+  '{{{{raw}}}}<img alt="{{{{/raw}}}}">',
+  "<p>{{{userFullName}}}</p>",
+  "<p>{{& userFullName}}</p>",
+  "<p>Hallo {{~userFullName~}}</p>",
+  '<img alt="x" src="https://example.com/a.png">{{~#if newsletter~}}<p>NL</p>{{~/if~}}',
+  "<p>{{*inline}}</p>",
+  "<p>{{lookup this 'constructor'}}</p>",
+  "<p>{{this}} {{../userFullName}} {{@root.userFullName}}</p>",
+  '<p>{{#if newsletter "x"}}NL{{/if}}</p>',
+];
+
+describe("Handlebars that joins text across attributes (issue 20)", () => {
+  it("refuses comments, blocks inside tags, partials, raw output and whitespace control on save, preview and test mail", async () => {
+    const c = await createCongress(db());
+    const before = await templatesOf(c.id);
+    for (const content of POLYGLOTS) {
+      for (const path of [
+        "admin.mailTemplates.save",
+        "admin.mailTemplates.preview",
+        "admin.mailTemplates.sendTest",
+      ]) {
+        const res = await trpcAdminMutation(path, templateForm({ congress: c.id, content }));
+        expect(res.status, `${path}: ${content}`).toBe(400);
+        expect(res.error?.detail, `${path}: ${content}`).toBe(MSG_TEMPLATES.unsafeSyntax);
+      }
+      const form = await postTemplate(templateForm({ congress: c.id, content }));
+      expect(form.statusCode, content).toBe(400);
+      expect(form.json().detail).toBe(MSG_TEMPLATES.unsafeSyntax);
+    }
+    // the subject too: a comment or raw output there is refused the same way
+    for (const subject of ["Hallo {{! x }}", "Hallo {{{firstname}}}", "Hallo {{> kopf}}"]) {
+      const res = await trpcAdminMutation(
+        "admin.mailTemplates.save",
+        templateForm({ congress: c.id, subject }),
+      );
+      expect(res.status, subject).toBe(400);
+      expect(res.error?.detail).toBe(MSG_TEMPLATES.unsafeSyntax);
+    }
+    expect(await templatesOf(c.id)).toEqual(before);
+  });
+
+  it("still saves variables and the newsletter condition between tags, as the defaults use them", async () => {
+    const c = await createCongress(db());
+    for (const definition of Object.values(MAIL_CATALOGUE)) {
+      const res = await trpcAdminMutation(
+        "admin.mailTemplates.save",
+        templateForm({
+          name: definition.name,
+          congress: c.id,
+          subject: definition.defaultSubject,
+          content: definition.defaultContent,
+        }),
+      );
+      expect(res.status, `${definition.name}: ${res.body}`).toBe(200);
+    }
+    const conditional = await trpcAdminMutation(
+      "admin.mailTemplates.save",
+      templateForm({
+        congress: c.id,
+        content:
+          '<p>{{#if newsletter}}Ja{{else}}Nein{{/if}}</p>{{#unless newsletter}}<p><a href="{{url}}">Abonnieren</a></p>{{/unless}}',
+      }),
+    );
+    expect(conditional.status, conditional.body).toBe(200);
+  });
+
+  it("sends and previews only sanitised HTML, also for a polyglot stored before the rule", async () => {
+    const c = await createCongress(db());
+    for (const [index, content] of POLYGLOTS.slice(0, 6).entries()) {
+      await db().delete(mailTemplates).where(eq(mailTemplates.congressId, c.id));
+      await storeTemplate("participation-confirmation", c.id, `Alt ${index}`, content);
+      const mail = await deliver("participation-confirmation", c.id, { newsletter: index % 2 === 0 });
+      expect(liveMarkupIn(mail.html), content).toEqual([]);
+    }
+  }, 60_000);
+
+  it("the preview shows the HTML that is sent", async () => {
+    const content =
+      '<p>Hallo {{userFullName}}</p><p><a href="{{url}}" class="button">Los</a></p>{{#if newsletter}}<p>NL</p>{{/if}}';
+    const subject = `Vorschau ${unique()}`;
+    const preview = await trpcAdminMutation("admin.mailTemplates.preview", {
+      name: "registration-confirmation",
+      subject,
+      content,
+    });
+    expect(preview.status, preview.body).toBe(200);
+    const sent = await trpcAdminMutation("admin.mailTemplates.sendTest", {
+      name: "registration-confirmation",
+      subject,
+      content,
+    });
+    expect(sent.status, sent.body).toBe(200);
+    const mail = await t.smtp.waitFor((m) => m.subject === subject);
+    const body = (html: string) => html.slice(html.indexOf("Hallo"), html.indexOf("NL</p>") + 6);
+    expect(body(mail.html)).toBe(body(preview.data.html));
+    expect(body(preview.data.html)).toContain(
+      '<a href="https://example.com/confirm-mail/1/beispiel" class="button">Los</a>',
     );
   }, 30_000);
 });

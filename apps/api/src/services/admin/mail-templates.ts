@@ -5,12 +5,13 @@ import {
   type MailName,
   renderMail,
   type StoredTemplate,
+  sanitizeMailHtml,
   templateError,
+  templateProblem,
   unknownVariables,
 } from "@app/mail";
 import { MSG_ADMIN, MSG_TEMPLATES, type ZCopyTemplatesInput, type ZMailTemplateInput } from "@app/shared";
 import { and, asc, eq, isNull } from "drizzle-orm";
-import sanitizeHtml from "sanitize-html";
 import type { z } from "zod";
 import { AppError } from "../../lib/app-error";
 import { newToken } from "../../lib/tokens";
@@ -21,59 +22,6 @@ import { foreignKeyViolation, uniqueViolation } from "./db-errors";
 
 const { mailTemplates, congresses, users } = schema;
 
-/**
- * The allow-list of template HTML: the editor's formatting, links (http, https, mailto; a "button" class)
- * and images. Scripts, event handlers, styles and javascript: links are removed. Template variables
- * (`{{…}}`) are plain text to the sanitiser and survive.
- */
-export function sanitizeTemplateHtml(html: string): string {
-  return sanitizeHtml(html, {
-    allowedTags: [
-      "p",
-      "br",
-      "h1",
-      "h2",
-      "h3",
-      "strong",
-      "b",
-      "em",
-      "i",
-      "u",
-      "s",
-      "ul",
-      "ol",
-      "li",
-      "blockquote",
-      "a",
-      "img",
-      "hr",
-      "span",
-    ],
-    allowedAttributes: {
-      a: ["href", "target", "rel", "class"],
-      img: ["src", "alt", "width", "height"],
-      p: ["style"],
-      li: ["style"],
-      h1: ["style"],
-      h2: ["style"],
-      h3: ["style"],
-    },
-    allowedStyles: {
-      "*": { "margin-left": [/^\d{1,3}(px|em|rem)$/], "padding-left": [/^\d{1,3}(px|em|rem)$/] },
-    },
-    allowedClasses: { a: ["button"] },
-    allowedSchemes: ["http", "https", "mailto"],
-    allowedSchemesByTag: { img: ["http", "https"] },
-    allowProtocolRelative: false,
-    transformTags: {
-      a: (tagName, attribs) => ({
-        tagName,
-        attribs: attribs.target === "_blank" ? { ...attribs, rel: "noopener noreferrer" } : attribs,
-      }),
-    },
-  });
-}
-
 const asMailName = (name: string): MailName => {
   if (!(MAIL_NAMES as readonly string[]).includes(name)) {
     throw new AppError("BAD_REQUEST", `unknown mail ${name}`, MSG_TEMPLATES.unknownName);
@@ -81,10 +29,18 @@ const asMailName = (name: string): MailName => {
   return name as MailName;
 };
 
-/** The template as it will be stored and rendered (content sanitised), refused when it cannot render. */
+/**
+ * The template as it will be stored and rendered (content sanitised), refused when it cannot render or
+ * uses more of Handlebars than variables and conditions (issue 20). The rule is checked on the template
+ * as typed (the admin's message names what they wrote) and on the sanitised HTML that is stored.
+ */
 function renderable(input: { subject: string; content: string }): StoredTemplate {
-  const template = { subject: input.subject, content: sanitizeTemplateHtml(input.content) };
-  const error = templateError(template);
+  const template = { subject: input.subject, content: sanitizeMailHtml(input.content) };
+  const problem = templateProblem(input, { html: false }) ?? templateProblem(template, { html: true });
+  if (problem?.kind === "not-allowed") {
+    throw new AppError("BAD_REQUEST", `template refused: ${problem.message}`, MSG_TEMPLATES.unsafeSyntax);
+  }
+  const error = problem?.message ?? templateError(template);
   if (error) {
     throw new AppError("BAD_REQUEST", `template does not compile: ${error}`, MSG_TEMPLATES.syntaxError);
   }
@@ -155,7 +111,7 @@ export async function saveTemplate(db: Db, input: z.output<typeof ZMailTemplateI
     name,
     congressId: input.congress,
     ...renderable(input),
-    description: sanitizeTemplateHtml(input.description),
+    description: sanitizeMailHtml(input.description),
   };
   const saved = await db.transaction(async (tx) => {
     // the row this save replaces: by id, or the one the upsert below meets (same mail and event)

@@ -1,5 +1,7 @@
 import { createWriteStream } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
+import { request } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable, Transform } from "node:stream";
@@ -10,6 +12,7 @@ import { schema } from "@app/db";
 import { berlinDate, MSG } from "@app/shared";
 import { sql } from "drizzle-orm";
 import ExcelJS from "exceljs";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../testing/harness";
 import { createCongress, createPackage, createUser, participate } from "../visitor/fixtures";
@@ -358,6 +361,109 @@ describe("only admins export", () => {
 });
 
 // ---------------------------------------------------------------------------------------------------------
+// issue 20: an export that fails must not look like a complete file
+
+/** The app on a real socket (inject would collect the whole answer); listens once for the whole file. */
+async function serverAddress(): Promise<string> {
+  if (!t.app.server.listening) {
+    return t.app.listen({ port: 0, host: "127.0.0.1" });
+  }
+  const { port } = t.app.server.address() as AddressInfo;
+  return `http://127.0.0.1:${port}`;
+}
+
+describe("an export that cannot be completed", () => {
+  it("refuses a NUL character in a filter with 400 and {title, detail} before any byte of the file", async () => {
+    for (const url of [
+      "/api/admin/exports/users.csv?name=%00",
+      "/api/admin/exports/users.xlsx?email=a%00b",
+      "/api/admin/exports/package-orders.csv?search=%00",
+      "/api/admin/exports/ticket-orders.xlsx?search=x%00",
+    ]) {
+      const res = await get(url);
+      expect(res.statusCode, url).toBe(400);
+      expect(res.json(), url).toEqual({ title: MSG.validationTitle, detail: MSG.invalidValueDetail });
+      expect(res.headers["content-disposition"], url).toBeUndefined();
+    }
+  });
+
+  it("ends the download with an error, not a short file, when a query fails after rows were sent", async () => {
+    const rows = 30_000;
+    const congress = await createCongress(db(), { title: "Abbruchkongress" });
+    await db().execute(sql`
+      WITH u AS (
+        INSERT INTO users (email, firstname, lastname, active)
+        SELECT 'abbruch.' || g || '.' || ${tag} || '@example.com', 'Vorname' || g, 'Nachname' || g, true
+        FROM generate_series(1, ${rows}) g
+        RETURNING id
+      )
+      INSERT INTO participations (user_id, congress_id) SELECT id, ${congress.id} FROM u`);
+    const address = new URL(await serverAddress());
+    const locker = new pg.Client({ connectionString: t.db.url });
+    await locker.connect();
+    let cancelled = false;
+    try {
+      const outcome = await new Promise<{ bytes: number; lineFeeds: number; error: string | null }>(
+        (resolve, reject) => {
+          let bytes = 0;
+          let lineFeeds = 0;
+          const req = request(
+            {
+              host: address.hostname,
+              port: address.port,
+              path: `/api/admin/exports/participants/${congress.id}.csv`,
+              headers: { authorization: `Bearer ${adminToken}` },
+            },
+            (res) => {
+              expect(res.statusCode).toBe(200);
+              res.on("data", (chunk: Buffer) => {
+                bytes += chunk.length;
+                for (const byte of chunk) {
+                  lineFeeds += byte === 0x0a ? 1 : 0;
+                }
+              });
+              res.on("error", (error) => resolve({ bytes, lineFeeds, error: error.message }));
+              res.on("end", () => resolve({ bytes, lineFeeds, error: res.complete ? null : "incomplete" }));
+              // the first rows are here: hold the download while the next batch's table is locked, then let
+              // it go on; the batch query waits for the lock and is cancelled (as a statement timeout would)
+              res.once("data", () => {
+                res.pause();
+                void (async () => {
+                  await locker.query("BEGIN");
+                  await locker.query("LOCK TABLE attendances IN ACCESS EXCLUSIVE MODE");
+                  res.resume();
+                  for (let tries = 0; tries < 400; tries += 1) {
+                    const waiting = await locker.query<{ pid: number }>(
+                      `SELECT pid FROM pg_stat_activity
+                       WHERE wait_event_type = 'Lock' AND pid <> pg_backend_pid() AND query ILIKE '%attendances%'`,
+                    );
+                    if (waiting.rows[0]) {
+                      await locker.query("SELECT pg_cancel_backend($1)", [waiting.rows[0].pid]);
+                      cancelled = true;
+                      break;
+                    }
+                    await new Promise((r) => setTimeout(r, 25));
+                  }
+                  await locker.query("ROLLBACK");
+                })().catch(reject);
+              });
+            },
+          );
+          req.on("error", (error) => resolve({ bytes, lineFeeds, error: error.message }));
+          req.end();
+        },
+      );
+      expect(cancelled).toBe(true);
+      expect(outcome.lineFeeds).toBeGreaterThan(1);
+      expect(outcome.lineFeeds).toBeLessThan(rows + 1);
+      expect(outcome.error).not.toBeNull();
+    } finally {
+      await locker.end();
+    }
+  }, 120_000);
+});
+
+// ---------------------------------------------------------------------------------------------------------
 // 100,000 rows
 
 /** A full garbage collection (V8's flag set at run time; the function comes from a fresh context). */
@@ -392,7 +498,7 @@ describe("100,000 participants", () => {
       INSERT INTO attendances (user_id, congress_id, day, source)
       SELECT p.user_id, ${congressId}, d::date, 'video'
       FROM p, generate_series('2026-11-23'::date, '2026-11-25'::date, interval '1 day') d`);
-    address = await t.app.listen({ port: 0, host: "127.0.0.1" });
+    address = await serverAddress();
     folder = await mkdtemp(join(tmpdir(), "exports-"));
   }, 300_000);
 

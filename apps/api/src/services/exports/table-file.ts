@@ -153,6 +153,24 @@ async function writeWorkbook<Row>(table: TableExport<Row>, output: PassThrough):
   await workbook.commit();
 }
 
+/**
+ * The export with its first batch already read: a query that fails at once (a filter PostgreSQL refuses)
+ * becomes an error answer instead of a 200 whose file breaks off after its header row. A query that fails
+ * later ends the download with an error (the socket is destroyed), never with a short file that looks whole.
+ */
+export async function withFirstBatch<T extends TableExport<Row>, Row>(table: T): Promise<T> {
+  const iterator = table.batches[Symbol.asyncIterator]();
+  const first = await iterator.next();
+  async function* batches(): AsyncGenerator<Row[]> {
+    if (first.done) {
+      return;
+    }
+    yield first.value;
+    yield* { [Symbol.asyncIterator]: () => iterator };
+  }
+  return { ...table, batches: batches() };
+}
+
 /** The export as a stream of bytes; rows are read from the database only as fast as the download takes them. */
 export function exportStream<Row>(table: TableExport<Row>, format: ExportFormat): Readable {
   if (format === "csv") {

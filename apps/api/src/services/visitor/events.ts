@@ -129,7 +129,7 @@ export async function playableDays(
 }
 
 /** Why the event content was refused, in the order of the spec's checks. */
-export type ContentDenial = "not-visible" | "past" | "not-started" | "not-participating";
+export type ContentDenial = "past" | "not-started" | "not-participating";
 
 function deny(reason: ContentDenial, title: string, detail: string): AppError {
   return new AppError("FORBIDDEN", `event content refused: ${reason}`, detail, title, reason);
@@ -146,14 +146,12 @@ export async function eventContent(
   const viewer = await loadViewer(ctx);
   const today = berlinDate();
   const [row] = await selectEvents(ctx.db, viewer.id).where(eq(congresses.id, congressId));
-  if (!row) {
+  // a hidden event is answered exactly as an unknown one: its id reveals nothing (issue 20)
+  if (!row || (!row.congress.visible && !viewer.isStaff)) {
     throw new AppError("NOT_FOUND", `congress ${congressId}`, MSG.congressNotFound, MSG.congressNotFound);
   }
   const congress = toEventView(row, today, viewer);
   if (!viewer.isStaff) {
-    if (!row.congress.visible) {
-      throw deny("not-visible", MSG.congressNotFound, MSG.congressNotFound);
-    }
     if (congress.inPast) {
       throw deny("past", MSG.eventOverTitle, MSG.eventOver);
     }

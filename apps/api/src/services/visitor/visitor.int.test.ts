@@ -307,10 +307,18 @@ describe("event content", () => {
     expect(res.error?.detail).toBe(MSG.congressNotFound);
   });
 
+  it("answers a hidden event exactly as an unknown one (404, congressNotFound), so ids do not reveal it", async () => {
+    const invisible = await content(c.invisiblePast, user.id);
+    const unknown = await content(987654, user.id);
+    expect(invisible.status).toBe(404);
+    expect(invisible.error).toEqual(unknown.error);
+    expect(invisible.error?.detail).toBe(MSG.congressNotFound);
+    expect(invisible.body).not.toContain(url.hidden);
+  });
+
   it("checks visibility, then past, then not started, then participation", async () => {
     const invisible = await content(c.invisiblePast, user.id);
-    expect(invisible.status).toBe(403);
-    expect(invisible.error?.reason).toBe("not-visible");
+    expect(invisible.status).toBe(404);
     expect(invisible.body).not.toContain(url.hidden);
 
     const past = await content(c.past, user.id);

@@ -27,9 +27,8 @@ function CongressContent() {
     const reason = errorReason(content.error);
     const body = errorBody(content.error);
     const toOverview = () => navigate({ to: "/" });
-    if (reason === "not-visible") {
-      void toOverview();
-    } else if (reason === "past") {
+    // a hidden event is answered as an unknown one (404 "Kongress nicht gefunden"): both show the alert
+    if (reason === "past") {
       void alerts.notice(body.title, body.detail).then(toOverview);
     } else {
       void alerts.error(body).then(toOverview);
