@@ -106,6 +106,36 @@ test("forgot and reset the password", async ({ page }) => {
   await expect(page).toHaveURL(/\/$/);
 });
 
+test("a password reset in another browser ends the session open in this one at its next call", async ({
+  page,
+  browser,
+}) => {
+  const email = uniqueEmail("e2e-ended");
+  await register(page, email);
+  await confirmFromMail(page, email);
+  await login(page, email, PASSWORD);
+  await expect(page.getByRole("button", { name: "Abmelden" })).toBeVisible();
+
+  const elsewhere = await browser.newContext();
+  const other = await elsewhere.newPage();
+  await other.goto("/forgot-password");
+  await other.getByLabel("E-Mail").fill(email);
+  await other.getByRole("button", { name: "Passwort zurücksetzen" }).click();
+  await confirmDialog(other, "Passwort vergessen");
+  await other.goto(linkIn(await waitForMail(email, "Passwort zurücksetzen"), "/resetPassword/"));
+  await other.getByLabel("Neues Passwort", { exact: true }).fill("neues-Passwort-3");
+  await other.getByLabel("Neues Passwort bestätigen").fill("neues-Passwort-3");
+  await other.getByRole("button", { name: "Passwort speichern" }).click();
+  await confirmDialog(other, "Passwort geändert");
+  await elsewhere.close();
+
+  // no reload here: the next call is refused, the refresh too, and the browser shows it is signed out
+  await page.getByRole("link", { name: "Profil" }).click();
+  await expect(page.getByRole("button", { name: "Abmelden" })).toBeHidden();
+  await page.goto("/");
+  await expect(page).toHaveURL(/\/login/);
+});
+
 test("a migrated user sets a password from the mailed link", async ({ page }) => {
   await page.goto("/login");
   await login(page, "migriert@example.com", "irgendwas");

@@ -11,8 +11,8 @@ const QUARTER_HOUR = 15 * 60;
 
 /**
  * Limits of the account flows, stored in PostgreSQL so they hold across instances. The sign-in limits are
- * designed so that guessing stops without handing anyone a way to lock an account (docs/security.md,
- * "Sign-in limits"): an address from one client IP, a client IP over all addresses, an address over all
+ * designed so that guessing stops without handing anyone a way to lock an account (decision 59,
+ * docs/security.md "Second round"): an address from one client IP, a client IP over all addresses, an address over all
  * unknown devices (much higher), and a known device of the account on its own.
  */
 export const LIMITS = {

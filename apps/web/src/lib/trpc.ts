@@ -1,11 +1,38 @@
 import type { AppRouter } from "@app/api/router";
-import { QueryClient } from "@tanstack/react-query";
-import { createTRPCClient, httpBatchLink, httpLink, splitLink } from "@trpc/client";
+import { MutationCache, QueryCache, QueryClient } from "@tanstack/react-query";
+import { createTRPCClient, httpBatchLink, httpLink, splitLink, TRPCClientError } from "@trpc/client";
 import { createTRPCOptionsProxy } from "@trpc/tanstack-react-query";
 import superjson from "superjson";
 import { session } from "./auth";
 
-export const queryClient = new QueryClient({
+/** the token the last renewal after a 401 brought: a 401 with it again means the session is gone */
+let renewedToken: string | null = null;
+
+/**
+ * A signed-in call answered 401: the session may have ended elsewhere (a password reset, two-factor login
+ * switched, the account switched off). One shared refresh either brings a valid token (the queries run
+ * again) or signs the browser out, so the page shows the logged-out state instead of repeated errors.
+ */
+function onUnauthorized(error: unknown): void {
+  const token = session.getState().token;
+  if (!(error instanceof TRPCClientError && error.data?.httpStatus === 401 && token)) {
+    return;
+  }
+  if (token === renewedToken) {
+    session.signOut();
+    return;
+  }
+  void session.restore().then(async (renewed) => {
+    renewedToken = renewed;
+    if (renewed) {
+      await queryClient.invalidateQueries();
+    }
+  });
+}
+
+export const queryClient: QueryClient = new QueryClient({
+  queryCache: new QueryCache({ onError: onUnauthorized }),
+  mutationCache: new MutationCache({ onError: onUnauthorized }),
   defaultOptions: {
     queries: { staleTime: 30_000, retry: 1, refetchOnWindowFocus: false },
   },

@@ -41,8 +41,8 @@ export const invalidCredentials = () =>
   new AppError("UNAUTHORIZED", MSG.loginServerInvalid, MSG.loginInvalid, MSG.loginServerInvalidTranslated);
 
 /**
- * Runs one sign-in attempt (a password, a second factor) under the sign-in limits (docs/security.md,
- * "Sign-in limits"). The attempt is counted before `check` tests the secret and given back when it
+ * Runs one sign-in attempt (a password, a second factor) under the sign-in limits (decision 59,
+ * docs/security.md "Second round"). The attempt is counted before `check` tests the secret and given back when it
  * succeeds. A browser in which the account signed in before (its known-device cookie) counts only against
  * itself; any other attempt counts per address and client IP, per client IP, and per address over all
  * unknown devices (a much higher ceiling). So nobody can lock an account: one IP reaches only its own

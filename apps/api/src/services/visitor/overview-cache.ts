@@ -1,5 +1,6 @@
 import type { IsoDate } from "@app/shared";
 import pg from "pg";
+import { type ChangeSubscriber, UserCache } from "../../lib/user-cache";
 
 /** The channel the database triggers of migration 0009 announce overview changes on. */
 export const OVERVIEW_CHANNEL = "overview_changed";
@@ -9,22 +10,6 @@ export const OVERVIEW_LISTENER_NAME = "overview-change-listener";
 interface Entry {
   day: IsoDate;
   answer: string;
-  expiresAt: number;
-}
-
-/** A fill in progress; a change to its visitor while it runs makes its answer unfit to keep. */
-interface Fill {
-  userId: number;
-  stale: boolean;
-}
-
-export interface OverviewCacheOptions {
-  /** how long an answer is kept at most (0 = never kept) */
-  ttlMs: number;
-  /** how many visitors' answers are kept at most; the oldest go first */
-  maxEntries: number;
-  /** called whenever everything is dropped: what else is built from the same data goes too */
-  onDropAll?: () => void;
 }
 
 /**
@@ -34,41 +19,18 @@ export interface OverviewCacheOptions {
  *
  * An answer is kept only while this instance hears every change: database triggers announce each write to
  * a table the overview reads (`OVERVIEW_CHANNEL`), `listenForOverviewChanges` drops the visitors named
- * there, and while that connection is down nothing is kept or answered from here. A fill that overlaps a
- * change of its visitor is not kept (it may have read the old state). Answers also expire after `ttlMs`
- * and when the day changes, as a safety net.
+ * there, and while that connection is down nothing is kept or answered from here (`UserCache`). Answers
+ * also expire after `ttlMs` and when the day changes, as a safety net.
  */
-export class OverviewCache implements ChangeSubscriber {
-  readonly #entries = new Map<number, Entry>();
-  readonly #fills = new Set<Fill>();
-  #live = false;
-
-  constructor(private readonly options: OverviewCacheOptions) {}
-
-  get enabled(): boolean {
-    return this.options.ttlMs > 0 && this.options.maxEntries > 0;
-  }
-
-  /** true while changes are heard (answers are kept and served) */
-  get live(): boolean {
-    return this.#live;
-  }
-
-  get size(): number {
-    return this.#entries.size;
-  }
-
+export class OverviewCache extends UserCache<Entry> {
   /** The kept answer of `userId` for `day`, if any. */
   get(userId: number, day: IsoDate): string | undefined {
-    const entry = this.#entries.get(userId);
-    if (!entry) {
+    const entry = this.kept(userId);
+    if (entry && entry.day !== day) {
+      this.forget(userId);
       return undefined;
     }
-    if (entry.day !== day || entry.expiresAt <= performance.now()) {
-      this.#entries.delete(userId);
-      return undefined;
-    }
-    return entry.answer;
+    return entry?.answer;
   }
 
   /**
@@ -76,84 +38,8 @@ export class OverviewCache implements ChangeSubscriber {
    * was computed or changes are not heard right now.
    */
   async fill(userId: number, day: IsoDate, compute: () => Promise<string>): Promise<string> {
-    if (!this.#live) {
-      return compute();
-    }
-    const fill: Fill = { userId, stale: false };
-    this.#fills.add(fill);
-    try {
-      const answer = await compute();
-      if (!fill.stale && this.#live) {
-        this.#keep(userId, { day, answer, expiresAt: performance.now() + this.options.ttlMs });
-      }
-      return answer;
-    } finally {
-      this.#fills.delete(fill);
-    }
+    return (await this.keep(userId, async () => ({ day, answer: await compute() }))).answer;
   }
-
-  #keep(userId: number, entry: Entry): void {
-    this.#entries.delete(userId);
-    if (this.#entries.size >= this.options.maxEntries) {
-      const oldest = this.#entries.keys().next().value;
-      if (oldest !== undefined) {
-        this.#entries.delete(oldest);
-      }
-    }
-    this.#entries.set(userId, entry);
-  }
-
-  /** Forgets the answers of these visitors (their data changed). */
-  drop(userIds: Iterable<number>): void {
-    const dropped = new Set(userIds);
-    for (const userId of dropped) {
-      this.#entries.delete(userId);
-    }
-    for (const fill of this.#fills) {
-      if (dropped.has(fill.userId)) {
-        fill.stale = true;
-      }
-    }
-  }
-
-  /** Forgets every answer (a change concerning everybody, or changes may have been missed). */
-  dropAll(): void {
-    this.#entries.clear();
-    for (const fill of this.#fills) {
-      fill.stale = true;
-    }
-    this.options.onDropAll?.();
-  }
-
-  /** Whether changes are heard; both ways everything kept so far is forgotten. */
-  setLive(live: boolean): void {
-    this.dropAll();
-    this.#live = live && this.enabled;
-  }
-
-  applyNotification(payload: string | undefined): void {
-    const changed = changedUsers(payload);
-    if (changed === "all") {
-      this.dropAll();
-    } else {
-      this.drop(changed);
-    }
-  }
-}
-
-/** The users one notification of `OVERVIEW_CHANNEL` names: comma-separated ids, or `*` (and anything unreadable) for all. */
-export function changedUsers(payload: string | undefined): number[] | "all" {
-  const ids = (payload ?? "").split(",").map(Number);
-  return payload === "*" || ids.some((id) => !Number.isSafeInteger(id) || id <= 0) ? "all" : ids;
-}
-
-/** What keeps data of users and must hear of their changes (the overview's answers, the session states). */
-export interface ChangeSubscriber {
-  readonly enabled: boolean;
-  /** whether changes are heard; both ways everything kept so far is forgotten */
-  setLive(live: boolean): void;
-  /** applies one notification of `OVERVIEW_CHANNEL` */
-  applyNotification(payload: string | undefined): void;
 }
 
 export interface ChangeListener {
