@@ -1,5 +1,5 @@
 import { type DbOrTx, schema } from "@app/db";
-import { inArray, sql } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import { AppError } from "./app-error";
 
 export interface Limit {
@@ -45,7 +45,11 @@ async function count(db: DbOrTx, checks: LimitCheck[]): Promise<Map<string, numb
   const counts = new Map<string, number>();
   // one statement per window length (usually one): the window decides when a row starts again
   for (const windowSeconds of new Set(checks.map(([, limit]) => limit.windowSeconds))) {
-    const keys = checks.filter(([, limit]) => limit.windowSeconds === windowSeconds).map(([key]) => key);
+    // in key order, as `release` locks them: two statements never wait for each other's rows (deadlock)
+    const keys = checks
+      .filter(([, limit]) => limit.windowSeconds === windowSeconds)
+      .map(([key]) => key)
+      .sort();
     const expired = sql`${rateLimits.windowStart} < now() - make_interval(secs => ${windowSeconds})`;
     const rows = await db
       .insert(rateLimits)
@@ -75,13 +79,28 @@ export async function hit(db: DbOrTx, ...checks: LimitCheck[]): Promise<void> {
   }
 }
 
-/** Gives back one hit on each key (never below zero). */
+/**
+ * Gives back one hit on each key (never below zero). The rows are locked in key order, like `count`
+ * inserts them: parallel attempts on the same keys would otherwise deadlock.
+ */
 async function release(db: DbOrTx, keys: string[]): Promise<void> {
   const { rateLimits } = schema;
+  const locked = db
+    .$with("locked")
+    .as(
+      db
+        .select({ key: rateLimits.key })
+        .from(rateLimits)
+        .where(inArray(rateLimits.key, keys))
+        .orderBy(rateLimits.key)
+        .for("update"),
+    );
   await db
+    .with(locked)
     .update(rateLimits)
     .set({ hits: sql`greatest(${rateLimits.hits} - 1, 0)` })
-    .where(inArray(rateLimits.key, keys));
+    .from(locked)
+    .where(eq(rateLimits.key, locked.key));
 }
 
 /**
