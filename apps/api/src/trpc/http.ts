@@ -33,6 +33,14 @@ interface QueryCall {
 type Answer = TRPCResponse | { serialisedData: string };
 
 /**
+ * The @trpc/server version this endpoint was last checked against. It calls procedures itself, reads the
+ * router's private `_def` and uses `unstable-core-do-not-import`, none of which tRPC keeps stable between
+ * releases; http.test.ts fails on any other installed version until http.int.test.ts has been run and
+ * its cases checked against the new version's behaviour.
+ */
+export const TRPC_CHECKED_VERSION = "11.22.1";
+
+/**
  * The tRPC endpoint under `/trpc`. Plain GET queries (single or batched, the bulk of the traffic: the
  * overview refresh of every visitor) are answered here directly: the same procedures, the same wire
  * format, but without building a WHATWG Request and AbortSignal per call, which cost more than the
