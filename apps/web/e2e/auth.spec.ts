@@ -129,11 +129,14 @@ test("a password reset in another browser ends the session open in this one at i
   await confirmDialog(other, "Passwort geändert");
   await elsewhere.close();
 
-  // no reload here: the next call is refused, the refresh too, and the browser shows it is signed out
+  // no reload here: the next call is refused, the refresh too, and the visitor signs in again
   await page.getByRole("link", { name: "Profil" }).click();
+  await expect(page).toHaveURL(/\/login\?redirect=%2Fprofile/);
+  await confirmDialog(page, "Nicht angemeldet!");
   await expect(page.getByRole("button", { name: "Abmelden" })).toBeHidden();
-  await page.goto("/");
-  await expect(page).toHaveURL(/\/login/);
+  await login(page, email, "neues-Passwort-3");
+  await expect(page).toHaveURL(/\/profile$/);
+  await expect(page.getByText(email)).toBeVisible();
 });
 
 test("a migrated user sets a password from the mailed link", async ({ page }) => {

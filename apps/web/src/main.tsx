@@ -2,6 +2,7 @@ import { QueryClientProvider } from "@tanstack/react-query";
 import { createRouter, RouterProvider } from "@tanstack/react-router";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
+import { RouteError } from "./components/route-error";
 import { session } from "./lib/auth";
 import { queryClient, trpc } from "./lib/trpc";
 import { routeTree } from "./routeTree.gen";
@@ -11,6 +12,7 @@ const router = createRouter({
   routeTree,
   context: { queryClient, trpc, auth: session },
   defaultPreload: "intent",
+  defaultErrorComponent: RouteError,
   scrollRestoration: true,
 });
 

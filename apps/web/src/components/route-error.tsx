@@ -1,0 +1,70 @@
+import { MSG } from "@app/shared";
+import { type ErrorComponentProps, Link, useLocation, useNavigate, useRouter } from "@tanstack/react-router";
+import { TRPCClientError } from "@trpc/client";
+import { useEffect, useRef } from "react";
+import { Page } from "@/components/layout/page";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { alerts, errorBody } from "@/lib/alerts";
+import { session } from "@/lib/auth";
+
+const unauthorized = (error: unknown) => error instanceof TRPCClientError && error.data?.httpStatus === 401;
+
+/**
+ * What a page shows when its loader or component fails: a German message inside the layout, never a stack
+ * trace. A refused session (it ended elsewhere: a password reset, a two-factor switch, the account switched
+ * off) is renewed once; when that fails too, the visitor signs in again and comes back here.
+ */
+export function RouteError({ error, reset }: ErrorComponentProps) {
+  const router = useRouter();
+  const navigate = useNavigate();
+  // the page that failed; the effect runs once, whatever the location becomes meanwhile
+  const from = useRef(useLocation().href).current;
+  const started = useRef(false);
+  const signedOut = unauthorized(error);
+
+  useEffect(() => {
+    if (!signedOut || started.current) {
+      return;
+    }
+    started.current = true;
+    void session.restore().then(async (token) => {
+      if (token) {
+        reset();
+        await router.invalidate();
+        return;
+      }
+      await navigate({
+        to: "/login/{-$congressId}/{-$showVideo}",
+        search: { redirect: from },
+        replace: true,
+      });
+      void alerts.notice(MSG.unauthorizedTitle, MSG.sessionExpired);
+    });
+  }, [signedOut, reset, router, navigate, from]);
+
+  if (signedOut) {
+    return null;
+  }
+  const { title, detail } = errorBody(error);
+  return (
+    <Page title={title}>
+      <Alert mode="error" role="alert" className="mb-4">
+        <p>{detail}</p>
+      </Alert>
+      <div className="flex flex-wrap items-center gap-4">
+        <Button
+          onClick={() => {
+            reset();
+            void router.invalidate();
+          }}
+        >
+          Erneut versuchen
+        </Button>
+        <Link to="/" className="text-brand-700 underline underline-offset-4">
+          Zur Startseite
+        </Link>
+      </div>
+    </Page>
+  );
+}
