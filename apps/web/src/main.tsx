@@ -1,8 +1,7 @@
 import { QueryClientProvider } from "@tanstack/react-query";
-import { createRouter, RouterProvider } from "@tanstack/react-router";
+import { createRouter, lazyRouteComponent, RouterProvider } from "@tanstack/react-router";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
-import { RouteError } from "./components/route-error";
 import { session } from "./lib/auth";
 import { queryClient, trpc } from "./lib/trpc";
 import { routeTree } from "./routeTree.gen";
@@ -12,7 +11,8 @@ const router = createRouter({
   routeTree,
   context: { queryClient, trpc, auth: session },
   defaultPreload: "intent",
-  defaultErrorComponent: RouteError,
+  // loaded only when a page fails: the login route's first load stays small
+  defaultErrorComponent: lazyRouteComponent(() => import("./components/route-error"), "RouteError"),
   scrollRestoration: true,
 });
 

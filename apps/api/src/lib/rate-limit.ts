@@ -17,6 +17,7 @@ const QUARTER_HOUR = 15 * 60;
  */
 export const LIMITS = {
   loginPerAccountAndIp: { max: 10, windowSeconds: QUARTER_HOUR },
+  /** failures only: honest parallel sign-ins from one address (a NAT) must never count */
   loginPerIp: { max: 100, windowSeconds: QUARTER_HOUR },
   loginPerAccount: { max: 100, windowSeconds: QUARTER_HOUR },
   loginPerKnownDevice: { max: 10, windowSeconds: QUARTER_HOUR },
@@ -103,22 +104,35 @@ async function release(db: DbOrTx, keys: string[]): Promise<void> {
     .where(eq(rateLimits.key, locked.key));
 }
 
+export interface AttemptLimits {
+  /** counted before the secret is checked, atomically: parallel attempts never test more than these allow */
+  before: LimitCheck[];
+  /**
+   * read before the check and counted after a failure only: keys many honest people share (a client
+   * address behind a company's or a congress venue's NAT), whose parallel sign-ins must not count
+   */
+  failures?: LimitCheck[];
+}
+
 /**
- * An attempt whose failures are limited (a password, a code). It is counted on every key *before* the
- * secret is checked, in one atomic statement, so any number of parallel attempts can never test more than
- * a limit allows. Refused attempts give their hits back at once (a refusal must not fill other keys: an
- * attacker's 429s on one key must not count towards another). `check` runs the attempt: when it
- * succeeds, the hits are given back too, so only failures stay counted.
+ * An attempt whose failures are limited (a password, a code). It is counted on every `before` key *before*
+ * the secret is checked, in one atomic statement, so any number of parallel attempts can never test more
+ * than those limits allow. Refused attempts give their hits back at once (a refusal must not fill other
+ * keys: an attacker's 429s on one key must not count towards another). `check` runs the attempt: when it
+ * succeeds, the hits are given back too, so only failures stay counted. The `failures` keys refuse once
+ * their failures reached the limit and count a failure after it happened.
  */
 export async function limitedAttempt<T>(
   db: DbOrTx,
-  checks: LimitCheck[],
+  limits: AttemptLimits,
   check: () => Promise<T>,
   succeeded: (result: T) => boolean = () => true,
 ): Promise<T> {
-  const keys = checks.map(([key]) => key);
-  const counts = await count(db, checks);
-  const exceeded = checks.find(([key, limit]) => (counts.get(key) ?? 0) > limit.max);
+  const { before, failures = [] } = limits;
+  await refuseWhenReached(db, failures);
+  const keys = before.map(([key]) => key);
+  const counts = await count(db, before);
+  const exceeded = before.find(([key, limit]) => (counts.get(key) ?? 0) > limit.max);
   if (exceeded) {
     await release(db, keys);
     throw tooMany(exceeded[0]);
@@ -134,6 +148,32 @@ export async function limitedAttempt<T>(
   }
   if (succeeded(result)) {
     await release(db, keys);
+  } else if (failures.length > 0) {
+    await count(db, failures);
   }
   return result;
+}
+
+/** Refuses with 429 when any of the limits is reached, without counting (one query for all of them). */
+async function refuseWhenReached(db: DbOrTx, checks: LimitCheck[]): Promise<void> {
+  if (checks.length === 0) {
+    return;
+  }
+  const { rateLimits } = schema;
+  const rows = await db
+    .select({ key: rateLimits.key, hits: rateLimits.hits, windowStart: rateLimits.windowStart })
+    .from(rateLimits)
+    .where(
+      inArray(
+        rateLimits.key,
+        checks.map(([key]) => key),
+      ),
+    );
+  const now = Date.now();
+  for (const [key, limit] of checks) {
+    const row = rows.find((r) => r.key === key);
+    if (row && row.windowStart.getTime() >= now - limit.windowSeconds * 1000 && row.hits >= limit.max) {
+      throw tooMany(key);
+    }
+  }
 }

@@ -146,6 +146,27 @@ describe("sign-in limits: no lock-outs (finding 2)", () => {
     expect((await login(email, { ip: nextIp() })).statusCode).toBe(200);
   });
 
+  it("many visitors behind one address sign in at the same moment: none is refused", async () => {
+    const venue = nextIp();
+    const visitors = await Promise.all(Array.from({ length: 150 }, () => account()));
+    const answers = await Promise.all(visitors.map(({ email }) => login(email, { ip: venue })));
+    expect(answers.map((res) => res.statusCode)).toEqual(Array(150).fill(200));
+  }, 120_000);
+
+  it("one address guessing many accounts is stopped after 100 failures, whatever the accounts", async () => {
+    const sprayer = nextIp();
+    const targets = await Promise.all(Array.from({ length: 25 }, () => account()));
+    for (let round = 0; round < 4; round++) {
+      const answers = await Promise.all(
+        targets.map(({ email }) => login(email, { password: `falsch-${round}`, ip: sprayer })),
+      );
+      expect(answers.map((res) => res.statusCode)).toEqual(Array(25).fill(401));
+    }
+    const fresh = await account();
+    expect((await login(fresh.email, { ip: sprayer })).statusCode).toBe(429);
+    expect((await login(fresh.email, { ip: nextIp() })).statusCode).toBe(200);
+  }, 120_000);
+
   it("many addresses together stop unknown devices only: the owner's known device and running session go on", async () => {
     const { email } = await account();
     const owner = await login(email, { ip: nextIp() });

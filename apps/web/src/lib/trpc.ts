@@ -1,6 +1,6 @@
 import type { AppRouter } from "@app/api/router";
 import { MutationCache, QueryCache, QueryClient } from "@tanstack/react-query";
-import { createTRPCClient, httpBatchLink, httpLink, splitLink, TRPCClientError } from "@trpc/client";
+import { createTRPCClient, httpBatchLink, splitLink, TRPCClientError } from "@trpc/client";
 import { createTRPCOptionsProxy } from "@trpc/tanstack-react-query";
 import superjson from "superjson";
 import { session } from "./auth";
@@ -52,7 +52,8 @@ export const trpcClient = createTRPCClient<AppRouter>({
   links: [
     splitLink({
       condition: (op) => op.path.startsWith("auth."),
-      true: httpLink(linkOptions),
+      // one call per request (a batch of one), with the link the app loads anyway
+      true: httpBatchLink({ ...linkOptions, maxItems: 1 }),
       false: httpBatchLink({ ...linkOptions, maxItems: 20 }),
     }),
   ],

@@ -11,7 +11,7 @@ import {
   newKnownDevice,
 } from "../../auth/known-device";
 import { AppError } from "../../lib/app-error";
-import { LIMITS, type LimitCheck, limitedAttempt } from "../../lib/rate-limit";
+import { type AttemptLimits, LIMITS, limitedAttempt } from "../../lib/rate-limit";
 import { hashToken, newToken } from "../../lib/tokens";
 import { queueMail } from "../../mail/outbox";
 import type { Context } from "../../trpc/context";
@@ -56,14 +56,16 @@ export function signInAttempt<T>(
 ): Promise<T | null> {
   const address = email.trim().toLowerCase();
   const device = knownDeviceOf(ctx.cookies.get(KNOWN_DEVICE_COOKIE), userId, ctx.jwtKey);
-  const checks: LimitCheck[] = device
-    ? [[`login:device:${device}`, LIMITS.loginPerKnownDevice]]
-    : [
-        [loginPairKey(address, ctx.ip), LIMITS.loginPerAccountAndIp],
-        [`login:ip:${ctx.ip}`, LIMITS.loginPerIp],
-        [`login:account:${address}`, LIMITS.loginPerAccount],
-      ];
-  return limitedAttempt(ctx.db, checks, check, (result) => result !== null);
+  const limits: AttemptLimits = device
+    ? { before: [[`login:device:${device}`, LIMITS.loginPerKnownDevice]] }
+    : {
+        before: [
+          [loginPairKey(address, ctx.ip), LIMITS.loginPerAccountAndIp],
+          [`login:account:${address}`, LIMITS.loginPerAccount],
+        ],
+        failures: [[`login:ip:${ctx.ip}`, LIMITS.loginPerIp]],
+      };
+  return limitedAttempt(ctx.db, limits, check, (result) => result !== null);
 }
 
 /** The key of an address from one client IP; the address comes first, see `rateLimitKeysOf`. */

@@ -78,7 +78,7 @@ export async function beginTwoFactorSetup(ctx: Pick<Ctx, "db">, userId: number) 
 async function limited<T>(ctx: Ctx, userId: number, attempt: () => Promise<T | null>): Promise<T> {
   const result = await limitedAttempt(
     ctx.db,
-    [[`two-factor:account:${userId}`, LIMITS.ownAccountCheck]],
+    { before: [[`two-factor:account:${userId}`, LIMITS.ownAccountCheck]] },
     attempt,
     (r) => r !== null,
   );

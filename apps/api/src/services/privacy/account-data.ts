@@ -217,7 +217,7 @@ export async function deleteAccount(db: Db, userId: number, password: string): P
   const passwordHash = account.passwordHash;
   const confirmed = await limitedAttempt(
     db,
-    [[`delete-account:${userId}`, LIMITS.ownAccountCheck]],
+    { before: [[`delete-account:${userId}`, LIMITS.ownAccountCheck]] },
     async () => Boolean(passwordHash && (await verifyPassword(passwordHash, password))),
     (ok) => ok,
   );
