@@ -11,9 +11,9 @@ const QUARTER_HOUR = 15 * 60;
 
 /**
  * Limits of the account flows, stored in PostgreSQL so they hold across instances. The sign-in limits are
- * designed so that guessing stops without handing anyone a way to lock an account (decision 59,
- * docs/security.md "Second round"): an address from one client IP, a client IP over all addresses, an address over all
- * unknown devices (much higher), and a known device of the account on its own.
+ * designed so that guessing stops without handing anyone a way to lock an account (decision 59): an
+ * address from one client IP, an address over all unknown devices (much higher), a known device of the
+ * account on its own, and the failures of a client IP over all addresses.
  */
 export const LIMITS = {
   loginPerAccountAndIp: { max: 10, windowSeconds: QUARTER_HOUR },

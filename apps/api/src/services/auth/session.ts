@@ -41,12 +41,12 @@ export const invalidCredentials = () =>
   new AppError("UNAUTHORIZED", MSG.loginServerInvalid, MSG.loginInvalid, MSG.loginServerInvalidTranslated);
 
 /**
- * Runs one sign-in attempt (a password, a second factor) under the sign-in limits (decision 59,
- * docs/security.md "Second round"). The attempt is counted before `check` tests the secret and given back when it
- * succeeds. A browser in which the account signed in before (its known-device cookie) counts only against
- * itself; any other attempt counts per address and client IP, per client IP, and per address over all
- * unknown devices (a much higher ceiling). So nobody can lock an account: one IP reaches only its own
- * limit, and even many IPs together leave the owner's known devices and running sessions untouched.
+ * Runs one sign-in attempt (a password, a second factor) under the sign-in limits (decision 59). The
+ * attempt is counted before `check` tests the secret and given back when it succeeds. A browser in which
+ * the account signed in before (its known-device cookie) counts only against itself; any other attempt
+ * counts per address and client IP and per address over all unknown devices (a much higher ceiling), and
+ * its failure per client IP. So nobody can lock an account: one IP reaches only its own limit, and even
+ * many IPs together leave the owner's known devices and running sessions untouched.
  */
 export function signInAttempt<T>(
   ctx: Pick<Ctx, "db" | "ip" | "cookies" | "jwtKey">,
