@@ -40,6 +40,19 @@ function tooMany(key: string): AppError {
   return new AppError("TOO_MANY_REQUESTS", `rate limit ${key}`);
 }
 
+/**
+ * Takes `key` once, atomically: true for the first caller, false for every later one (a redeemed
+ * two-factor challenge, the hour's registration notice). The row goes with the retention job.
+ */
+export async function claimOnce(db: DbOrTx, key: string): Promise<boolean> {
+  const rows = await db
+    .insert(schema.rateLimits)
+    .values({ key, windowStart: new Date(), hits: 1 })
+    .onConflictDoNothing({ target: schema.rateLimits.key })
+    .returning({ key: schema.rateLimits.key });
+  return rows.length === 1;
+}
+
 /** Counts one hit on each key (fixed windows, one statement) and returns each key's count. */
 async function count(db: DbOrTx, checks: LimitCheck[]): Promise<Map<string, number>> {
   const { rateLimits } = schema;

@@ -1,8 +1,9 @@
 import { createHmac, randomUUID } from "node:crypto";
-import { type DbOrTx, schema } from "@app/db";
+import type { DbOrTx } from "@app/db";
 import { TWO_FACTOR_CHALLENGE_MS } from "@app/shared";
 import { errors, jwtVerify, SignJWT } from "jose";
 import { z } from "zod";
+import { claimOnce } from "../../lib/rate-limit";
 
 /** What the password step of an account with two-factor login answers instead of a session. */
 export interface TwoFactorChallenge {
@@ -84,11 +85,6 @@ export async function readChallenge(challenge: string, jwtKey: Uint8Array): Prom
  * `rate_limits` like the last used TOTP step (totp.ts) and goes with the retention job long after the
  * challenge has expired.
  */
-export async function spendChallenge(db: DbOrTx, claims: ChallengeClaims): Promise<boolean> {
-  const rows = await db
-    .insert(schema.rateLimits)
-    .values({ key: `two-factor-challenge:${claims.id}`, windowStart: new Date(), hits: 1 })
-    .onConflictDoNothing({ target: schema.rateLimits.key })
-    .returning({ key: schema.rateLimits.key });
-  return rows.length === 1;
+export function spendChallenge(db: DbOrTx, claims: ChallengeClaims): Promise<boolean> {
+  return claimOnce(db, `two-factor-challenge:${claims.id}`);
 }

@@ -4,7 +4,7 @@ import { MSG, type ZRegisterInput } from "@app/shared";
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { AppError } from "../../lib/app-error";
-import { hit, LIMITS } from "../../lib/rate-limit";
+import { claimOnce, hit, LIMITS } from "../../lib/rate-limit";
 import { hashToken, newToken } from "../../lib/tokens";
 import { queueMail } from "../../mail/outbox";
 import type { Context } from "../../trpc/context";
@@ -95,11 +95,7 @@ async function noticeToOwner(ctx: Ctx, owner: UserRow): Promise<void> {
   const hour = Math.floor(Date.now() / 3_600_000);
   const outboxId = await ctx.db.transaction(async (tx) => {
     // serialises notices of the same account and hour (the first one wins, the others send nothing)
-    const [first] = await tx
-      .insert(schema.rateLimits)
-      .values({ key: `registration-notice:${owner.id}:${hour}`, windowStart: new Date(), hits: 1 })
-      .onConflictDoNothing({ target: schema.rateLimits.key })
-      .returning({ key: schema.rateLimits.key });
+    const first = await claimOnce(tx, `registration-notice:${owner.id}:${hour}`);
     return first ? queueResetMail(tx, ctx.env.APP_URL, owner, "registration-existing-account") : null;
   });
   dispatchAfterAnswer(ctx, outboxId);
