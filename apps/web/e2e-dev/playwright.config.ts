@@ -22,6 +22,13 @@ export default defineConfig({
   // two starts of everything (the first one seeds), a user's whole first visit and two shutdowns
   timeout: 8 * 60_000,
   expect: { timeout: 20_000 },
-  use: { ...baseConfig.use, baseURL: `http://localhost:${process.env.DEV_TEST_WEB_PORT}` },
+  use: {
+    ...baseConfig.use,
+    baseURL: `http://localhost:${process.env.DEV_TEST_WEB_PORT}`,
+    // a page that never shows what a step waits for fails that step with its trace, instead of waiting
+    // out the whole test's time
+    actionTimeout: 60_000,
+    navigationTimeout: 60_000,
+  },
   projects: [{ name: "chromium", use: baseConfig.projects?.[0]?.use ?? {} }],
 });
