@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { createDb, type DbHandle, ensureDatabase, runMigrations, startEmbeddedPostgres } from "@app/db";
 import { repoRoot } from "./report";
@@ -7,6 +8,8 @@ export interface BenchDatabase {
   handle: DbHandle;
   /** creates and migrates another database on the same server */
   another(name: string): Promise<{ url: string; handle: DbHandle }>;
+  /** the postmaster's process id: its children are the backends (for their CPU and memory) */
+  postmasterPid(): number;
   stop(): Promise<void>;
 }
 
@@ -15,8 +18,9 @@ export interface BenchDatabase {
  * git-ignored `.data/` and is removed on stop.
  */
 export async function startBenchDatabase(name: string): Promise<BenchDatabase> {
+  const dataDir = resolve(repoRoot, `.data/bench-pg-${process.pid}-${name}`);
   const server = await startEmbeddedPostgres({
-    dataDir: resolve(repoRoot, `.data/bench-pg-${process.pid}-${name}`),
+    dataDir,
     persistent: false,
   });
   const handles: DbHandle[] = [];
@@ -32,6 +36,8 @@ export async function startBenchDatabase(name: string): Promise<BenchDatabase> {
   return {
     ...main,
     another: open,
+    // the first line of postmaster.pid is the server's pid
+    postmasterPid: () => Number(readFileSync(resolve(dataDir, "postmaster.pid"), "utf8").split("\n")[0]),
     stop: async () => {
       await Promise.all(handles.map((h) => h.close().catch(() => {})));
       await server.stop();

@@ -1,0 +1,125 @@
+/**
+ * `pnpm bench:profile <login|cold>`: a CPU profile of the production API during one kind of request, and
+ * where its time goes, per request: by package (npm packages by name, our bundle by function) and the
+ * hottest functions. Not a budget; the tool behind the figures in docs/performance.md ("Login budget",
+ * "First overviews").
+ */
+
+import { randomBytes } from "node:crypto";
+import { readdir, readFile } from "node:fs/promises";
+import { resolve } from "node:path";
+import { startBenchDatabase } from "./lib/database";
+import { drive } from "./lib/load";
+import { repoRoot } from "./lib/report";
+import { startProductionServer } from "./lib/server";
+import { coldOverviewTokens, login, seedRush } from "./rush";
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+}
+interface CpuProfile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** `@scope/name` or `name` of a node_modules path, `ours` for the bundle, else the kind of frame. */
+function origin(url: string, functionName: string): string {
+  const pkg = /node_modules\/(?:\.pnpm\/[^/]+\/node_modules\/)?((?:@[^/]+\/)?[^/]+)/.exec(url)?.[1];
+  if (pkg) {
+    return pkg;
+  }
+  if (url.includes("apps/api/dist/server.mjs")) {
+    return "ours (bundle)";
+  }
+  if (url.startsWith("node:")) {
+    return "node core";
+  }
+  return functionName.startsWith("(") ? functionName : "native / V8";
+}
+
+function summarise(profile: CpuProfile, requests: number) {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const self = new Map<number, number>();
+  profile.samples.forEach((id, i) => {
+    self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
+  });
+  const byOrigin = new Map<string, number>();
+  const byFunction = new Map<string, number>();
+  for (const [id, us] of self) {
+    const frame = byId.get(id)?.callFrame;
+    if (!frame || frame.functionName === "(idle)") {
+      continue;
+    }
+    const from = origin(frame.url, frame.functionName);
+    byOrigin.set(from, (byOrigin.get(from) ?? 0) + us);
+    const name = `${frame.functionName || "(anonymous)"} ${from === "ours (bundle)" ? `server.mjs:${frame.lineNumber + 1}` : from}`;
+    byFunction.set(name, (byFunction.get(name) ?? 0) + us);
+  }
+  const perRequest = (us: number) => (us / 1000 / requests).toFixed(3);
+  const top = (map: Map<string, number>, n: number) => [...map].sort((a, b) => b[1] - a[1]).slice(0, n);
+  const total = [...byOrigin.values()].reduce((a, b) => a + b, 0);
+  console.log(`\nmain thread, busy: ${perRequest(total)} ms per request (${requests} requests)`);
+  console.log("\nby origin (ms per request)");
+  for (const [name, us] of top(byOrigin, 20)) {
+    console.log(`  ${perRequest(us).padStart(7)}  ${name}`);
+  }
+  console.log("\nhottest functions (self, ms per request)");
+  for (const [name, us] of top(byFunction, 40)) {
+    console.log(`  ${perRequest(us).padStart(7)}  ${name}`);
+  }
+}
+
+const kind = process.argv[2] === "cold" ? "cold" : "login";
+const dir = resolve(repoRoot, `.data/bench-profile-${process.pid}`);
+const database = await startBenchDatabase("profile");
+try {
+  const data = await seedRush(database.handle.db, 20_000);
+  const jwtSecret = randomBytes(24).toString("hex");
+  const server = await startProductionServer(database.url, { JWT_SECRET: jwtSecret }, [
+    "--cpu-prof",
+    `--cpu-prof-dir=${dir}`,
+  ]);
+  let next = 0;
+  let requests = 0;
+  if (kind === "login") {
+    const run = (ms: number) =>
+      drive({
+        url: server.url,
+        connections: 8,
+        durationMs: ms,
+        visitor: async (client) => {
+          await login(client, data.emails(next++));
+        },
+      });
+    // the profile covers the warm-up too (JIT), as it covers every login of the run
+    for (const ms of [3000, 10_000]) {
+      requests += (await run(ms)).endpoints.get("login")?.count ?? 0;
+    }
+  } else {
+    const tokens = await coldOverviewTokens(database.handle.db, jwtSecret, 0, 20_000);
+    const result = await drive({
+      url: server.url,
+      connections: 32,
+      durationMs: 8000,
+      visitor: async (client) => {
+        await client.request("cold", {
+          path: "/trpc/congress.overview",
+          headers: { authorization: `Bearer ${tokens[next++ % tokens.length]}` },
+        });
+      },
+    });
+    requests = result.endpoints.get("cold")?.count ?? 0;
+  }
+  await server.stop();
+  const [file] = (await readdir(dir)).filter((f) => f.endsWith(".cpuprofile"));
+  if (!file) {
+    throw new Error(`no profile in ${dir}`);
+  }
+  summarise(JSON.parse(await readFile(resolve(dir, file), "utf8")) as CpuProfile, requests);
+  console.log(`\nprofile: ${resolve(dir, file)} (open in Chrome DevTools)`);
+} finally {
+  await database.stop();
+}
