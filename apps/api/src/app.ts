@@ -4,7 +4,6 @@ import type { Db } from "@app/db";
 import { MSG } from "@app/shared";
 import cookie from "@fastify/cookie";
 import formbody from "@fastify/formbody";
-import helmet from "@fastify/helmet";
 import multipart from "@fastify/multipart";
 import Fastify, { type FastifyInstance, type FastifyServerOptions, type HTTPMethods } from "fastify";
 import { secretKey } from "./auth/access-token";
@@ -12,6 +11,7 @@ import { SessionStates } from "./auth/session-states";
 import type { Env } from "./env";
 import { registerHealth } from "./health";
 import { privateLoggerOptions } from "./lib/log-privacy";
+import { helmetOptions, securityHeaders } from "./lib/security-headers";
 import type { MailDispatcher } from "./mail/outbox";
 import { registerRestRoutes } from "./rest/adapter";
 import { registerDigistoreIpn } from "./rest/digistore";
@@ -98,9 +98,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   app.decorate("routeList", routeList);
 
-  app.addHook("onRequest", async (req, reply) => {
-    reply.header("x-request-id", req.id);
-  });
   // Node's server.close() waits for keep-alive connections that were busy when it was called until their
   // keep-alive timeout (72 s), far past the shutdown grace: answers given while closing end their connection.
   let closing = false;
@@ -119,27 +116,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     return payload;
   });
 
-  await app.register(helmet, {
-    hsts: env.NODE_ENV === "production",
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        // Radix positions popovers with style attributes
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", "data:", "blob:"],
-        fontSrc: ["'self'"],
-        connectSrc: ["'self'"],
-        frameSrc: ["https://player.vimeo.com"],
-        frameAncestors: ["'none'"],
-        objectSrc: ["'none'"],
-        baseUri: ["'self'"],
-        formAction: ["'self'"],
-        upgradeInsecureRequests: env.NODE_ENV === "production" ? [] : null,
-      },
-    },
-    frameguard: { action: "deny" },
-    referrerPolicy: { policy: "strict-origin-when-cross-origin" },
+  // helmet's headers depend on the configuration only: made once, set on every answer
+  const security = securityHeaders(helmetOptions(env));
+  app.addHook("onRequest", async (req, reply) => {
+    reply.header("x-request-id", req.id);
+    reply.headers(security);
   });
   await app.register(cookie);
   await app.register(formbody);

@@ -2,6 +2,7 @@ import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { resolve } from "node:path";
 import { freePort } from "@app/db";
+import { SMTPServer } from "smtp-server";
 import { repoRoot } from "./report";
 
 export interface ProductionServer {
@@ -27,9 +28,27 @@ export function ensureProductionBuild(): void {
 }
 
 /**
+ * An SMTP server that takes every mail and forgets it: the API's outbox delivers as on a normal congress
+ * morning. (With a closed port instead, every pending mail was rendered and tried again and again during
+ * the measurements, work no login or overview causes.)
+ */
+async function startSmtpSink(): Promise<{ port: number; close(): Promise<void> }> {
+  const server = new SMTPServer({
+    disabledCommands: ["STARTTLS", "AUTH"],
+    logger: false,
+    onData: (stream, _session, callback) => {
+      stream.resume();
+      stream.once("end", () => callback());
+    },
+  });
+  const port = await freePort();
+  await new Promise<void>((ready) => server.listen(port, "127.0.0.1", ready));
+  return { port, close: () => new Promise((done) => server.close(() => done())) };
+}
+
+/**
  * The production build (`node apps/api/dist/server.mjs`, API and web app on one port) against
- * `databaseUrl`, with production settings and throwaway secrets. Mail goes nowhere (a closed port): the
- * outbox keeps it, as it would during an SMTP outage.
+ * `databaseUrl`, with production settings, throwaway secrets and an SMTP sink.
  */
 export async function startProductionServer(
   databaseUrl: string,
@@ -41,6 +60,7 @@ export async function startProductionServer(
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const secret = () => randomBytes(24).toString("hex");
+  const smtp = await startSmtpSink();
   const child = spawn(process.execPath, [...nodeArgs, serverBundle], {
     stdio: ["ignore", "inherit", "inherit"],
     env: {
@@ -52,7 +72,7 @@ export async function startProductionServer(
       PORT: String(port),
       APP_URL: url,
       JWT_SECRET: secret(),
-      SMTP_URL: "smtp://127.0.0.1:1",
+      SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
       LOG_LEVEL: "warn",
       DIGISTORE_IPN_PASSPHRASE: secret(),
       GATED_PATH_COUPLE_THERAPY: `/bench-${secret()}`,
@@ -89,6 +109,7 @@ export async function startProductionServer(
         child.kill("SIGTERM");
         await exited;
       }
+      await smtp.close();
     },
   };
 }

@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from "node:crypto";
+import { createHmac, createSecretKey, type KeyObject, randomBytes } from "node:crypto";
 import { safeEqual } from "../lib/tokens";
 
 /**
@@ -11,11 +11,12 @@ export const KNOWN_DEVICE_COOKIE = "known_device";
 export const KNOWN_DEVICE_LIFETIME_SECONDS = 365 * 24 * 60 * 60;
 
 const PURPOSE = "known-device";
-const derived = new WeakMap<Uint8Array, Buffer>();
-function deviceKey(jwtKey: Uint8Array): Buffer {
+/** The derived key as a KeyObject, made once: a Buffer key is copied and checked again on every HMAC. */
+const derived = new WeakMap<Uint8Array, KeyObject>();
+function deviceKey(jwtKey: Uint8Array): KeyObject {
   let key = derived.get(jwtKey);
   if (!key) {
-    key = createHmac("sha256", jwtKey).update(PURPOSE).digest();
+    key = createSecretKey(createHmac("sha256", jwtKey).update(PURPOSE).digest());
     derived.set(jwtKey, key);
   }
   return key;
@@ -29,16 +30,25 @@ export function newKnownDevice(userId: number, jwtKey: Uint8Array): string {
   return `${payload}.${sign(payload, jwtKey)}`;
 }
 
+/** The device id and the account of a genuine cookie (its signature checked), else null. */
+export function deviceClaimOf(
+  cookie: string | undefined,
+  jwtKey: Uint8Array,
+): { deviceId: string; userId: number } | null {
+  const match = cookie?.match(/^([A-Za-z0-9_-]{22})\.(\d{1,10})\.([A-Za-z0-9_-]{43})$/);
+  if (!match) {
+    return null;
+  }
+  const [, deviceId, id, signature] = match as unknown as [string, string, string, string];
+  return safeEqual(signature, sign(`${deviceId}.${id}`, jwtKey)) ? { deviceId, userId: Number(id) } : null;
+}
+
 /** The device id when the cookie is genuine and was issued to `userId`, else null. */
 export function knownDeviceOf(
   cookie: string | undefined,
   userId: number | undefined,
   jwtKey: Uint8Array,
 ): string | null {
-  const match = cookie?.match(/^([A-Za-z0-9_-]{22})\.(\d{1,10})\.([A-Za-z0-9_-]{43})$/);
-  if (!match || userId === undefined || Number(match[2]) !== userId) {
-    return null;
-  }
-  const [, deviceId, id, signature] = match as unknown as [string, string, string, string];
-  return safeEqual(signature, sign(`${deviceId}.${id}`, jwtKey)) ? deviceId : null;
+  const claim = deviceClaimOf(cookie, jwtKey);
+  return claim && userId !== undefined && claim.userId === userId ? claim.deviceId : null;
 }

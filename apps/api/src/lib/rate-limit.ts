@@ -1,5 +1,5 @@
-import { type DbOrTx, schema } from "@app/db";
-import { eq, inArray, sql } from "drizzle-orm";
+import { type Db, type DbOrTx, schema } from "@app/db";
+import { sql } from "drizzle-orm";
 import { AppError } from "./app-error";
 
 export interface Limit {
@@ -94,27 +94,115 @@ export async function hit(db: DbOrTx, ...checks: LimitCheck[]): Promise<void> {
 }
 
 /**
- * Gives back one hit on each key (never below zero). The rows are locked in key order, like `count`
- * inserts them: parallel attempts on the same keys would otherwise deadlock.
+ * The start of an attempt as two CTEs, for statements that do more in the same round trip (the sign-in
+ * also reads the account, see `beginSignIn`). `reached`: the first `failures` key at its limit (read, not
+ * counted), unless `skipFailures` holds. `counted`: one hit on every key of `keys`, inserted in key order
+ * as `count` and `RELEASE_CTE` lock them, unless a failures key was reached. The arguments are SQL
+ * expressions (parameters); select `ATTEMPT_OUTCOME` and pass the row to `settleAttempt`.
  */
-async function release(db: DbOrTx, keys: string[]): Promise<void> {
-  const { rateLimits } = schema;
-  const locked = db
-    .$with("locked")
-    .as(
-      db
-        .select({ key: rateLimits.key })
-        .from(rateLimits)
-        .where(inArray(rateLimits.key, keys))
-        .orderBy(rateLimits.key)
-        .for("update"),
-    );
-  await db
-    .with(locked)
-    .update(rateLimits)
-    .set({ hits: sql`greatest(${rateLimits.hits} - 1, 0)` })
-    .from(locked)
-    .where(eq(rateLimits.key, locked.key));
+export function attemptCtes(p: {
+  failureKeys: string;
+  failureMax: string;
+  failureSeconds: string;
+  keys: string;
+  windowSeconds: string;
+  skipFailures?: string;
+}): string {
+  const expired = `r.window_start < now() - make_interval(secs => ${p.windowSeconds}::int)`;
+  return `reached AS (
+      SELECT r.key FROM rate_limits r
+        JOIN unnest(${p.failureKeys}::text[], ${p.failureMax}::int[], ${p.failureSeconds}::int[]) AS f(key, max, secs)
+          ON f.key = r.key
+       WHERE ${p.skipFailures ? `NOT ${p.skipFailures} AND ` : ""}r.window_start >= now() - make_interval(secs => f.secs)
+         AND r.hits >= f.max
+       LIMIT 1
+    ), counted AS (
+      INSERT INTO rate_limits AS r (key, window_start, hits)
+      SELECT b.key, now(), 1 FROM unnest(${p.keys}) AS b(key)
+       WHERE NOT EXISTS (SELECT FROM reached)
+       ORDER BY b.key
+      ON CONFLICT (key) DO UPDATE SET
+        window_start = CASE WHEN ${expired} THEN now() ELSE r.window_start END,
+        hits = CASE WHEN ${expired} THEN 1 ELSE r.hits + 1 END
+      RETURNING r.key, r.hits
+    )`;
+}
+
+/** The columns `settleAttempt` reads, for the SELECT after `attemptCtes`. */
+export const ATTEMPT_OUTCOME = `(SELECT key FROM reached) AS refused,
+  coalesce((SELECT json_object_agg(key, hits) FROM counted), '{}') AS counts`;
+
+export interface AttemptOutcome {
+  refused: string | null;
+  counts: Record<string, number>;
+}
+
+/**
+ * Refuses with 429 when a failures key was reached, or when a counted key passed its limit (its hits given
+ * back first: a refusal must not fill other keys).
+ */
+export async function settleAttempt(db: Db, before: LimitCheck[], outcome: AttemptOutcome): Promise<void> {
+  if (outcome.refused !== null) {
+    throw tooMany(outcome.refused);
+  }
+  const exceeded = before.find(([key, limit]) => (outcome.counts[key] ?? 0) > limit.max);
+  if (exceeded) {
+    await release(db, before.map(([key]) => key));
+    throw tooMany(exceeded[0]);
+  }
+}
+
+/** The one window the keys counted before an attempt share (their rows start again together). */
+export function attemptWindow(before: LimitCheck[]): number {
+  const windows = new Set(before.map(([, limit]) => limit.windowSeconds));
+  if (windows.size > 1) {
+    throw new Error("the keys counted before an attempt must share one window");
+  }
+  return [...windows][0] ?? 0;
+}
+
+/** The failures keys as the three arrays `attemptCtes` takes. */
+export function failureArrays(failures: LimitCheck[]): [string[], number[], number[]] {
+  return [
+    failures.map(([key]) => key),
+    failures.map(([, limit]) => limit.max),
+    failures.map(([, limit]) => limit.windowSeconds),
+  ];
+}
+
+const BEGIN_ATTEMPT = {
+  name: "rate_limit_begin_attempt",
+  text: `WITH ${attemptCtes({ failureKeys: "$1", failureMax: "$2", failureSeconds: "$3", keys: "$4::text[]", windowSeconds: "$5" })}
+    SELECT ${ATTEMPT_OUTCOME}`,
+};
+
+/**
+ * Gives back one hit on each key of the text array `keys` (never below zero), as a CTE `released` for a
+ * statement that writes more in the same round trip (the sign-in's refresh token). The rows are locked in
+ * key order, like `count` and `attemptCtes` insert them: parallel attempts on the same keys would otherwise
+ * deadlock.
+ */
+export const releaseCte = (keys: string) => `released AS (
+      UPDATE rate_limits AS r SET hits = greatest(r.hits - 1, 0)
+        FROM (SELECT key FROM rate_limits WHERE key = ANY(${keys}::text[]) ORDER BY key FOR UPDATE) AS locked
+       WHERE r.key = locked.key
+    )`;
+
+const RELEASE = {
+  name: "rate_limit_release",
+  text: `WITH ${releaseCte("$1")} SELECT`,
+};
+
+/** Gives back one hit on each key (see `releaseCte`). */
+export async function release(db: Db, keys: string[]): Promise<void> {
+  await db.$client.query({ ...RELEASE, values: [keys] });
+}
+
+/** Counts a failed attempt on the `failures` keys (after the failure; see `AttemptLimits`). */
+export async function countFailure(db: DbOrTx, failures: LimitCheck[]): Promise<void> {
+  if (failures.length > 0) {
+    await count(db, failures);
+  }
 }
 
 export interface AttemptLimits {
@@ -133,23 +221,22 @@ export interface AttemptLimits {
  * than those limits allow. Refused attempts give their hits back at once (a refusal must not fill other
  * keys: an attacker's 429s on one key must not count towards another). `check` runs the attempt: when it
  * succeeds, the hits are given back too, so only failures stay counted. The `failures` keys refuse once
- * their failures reached the limit and count a failure after it happened.
+ * their failures reached the limit and count a failure after it happened. Refusing and counting are one
+ * round trip, giving back another (hand-prepared statements: this is every sign-in's path).
  */
 export async function limitedAttempt<T>(
-  db: DbOrTx,
+  db: Db,
   limits: AttemptLimits,
   check: () => Promise<T>,
   succeeded: (result: T) => boolean = () => true,
 ): Promise<T> {
   const { before, failures = [] } = limits;
-  await refuseWhenReached(db, failures);
   const keys = before.map(([key]) => key);
-  const counts = await count(db, before);
-  const exceeded = before.find(([key, limit]) => (counts.get(key) ?? 0) > limit.max);
-  if (exceeded) {
-    await release(db, keys);
-    throw tooMany(exceeded[0]);
-  }
+  const { rows } = await db.$client.query<AttemptOutcome>({
+    ...BEGIN_ATTEMPT,
+    values: [...failureArrays(failures), keys, attemptWindow(before)],
+  });
+  await settleAttempt(db, before, rows[0] ?? { refused: null, counts: {} });
   let result: T;
   try {
     result = await check();
@@ -161,32 +248,8 @@ export async function limitedAttempt<T>(
   }
   if (succeeded(result)) {
     await release(db, keys);
-  } else if (failures.length > 0) {
-    await count(db, failures);
+  } else {
+    await countFailure(db, failures);
   }
   return result;
-}
-
-/** Refuses with 429 when any of the limits is reached, without counting (one query for all of them). */
-async function refuseWhenReached(db: DbOrTx, checks: LimitCheck[]): Promise<void> {
-  if (checks.length === 0) {
-    return;
-  }
-  const { rateLimits } = schema;
-  const rows = await db
-    .select({ key: rateLimits.key, hits: rateLimits.hits, windowStart: rateLimits.windowStart })
-    .from(rateLimits)
-    .where(
-      inArray(
-        rateLimits.key,
-        checks.map(([key]) => key),
-      ),
-    );
-  const now = Date.now();
-  for (const [key, limit] of checks) {
-    const row = rows.find((r) => r.key === key);
-    if (row && row.windowStart.getTime() >= now - limit.windowSeconds * 1000 && row.hits >= limit.max) {
-      throw tooMany(key);
-    }
-  }
 }

@@ -146,6 +146,32 @@ describe("sign-in limits: no lock-outs (finding 2)", () => {
     expect((await login(email, { ip: nextIp() })).statusCode).toBe(200);
   });
 
+  it("a right password gives its hits back with the new session, on every way a sign-in ends", async () => {
+    const { email } = await account();
+    const ip = nextIp();
+    const answers: number[] = [];
+    for (let i = 0; i < 12; i++) {
+      answers.push((await login(email, { ip })).statusCode);
+    }
+    // more than the per-address limit of 10: only failures stay counted
+    expect(answers).toEqual(Array(12).fill(200));
+    expect(await hitsOf(`login:pair:${email}|${ip}`)).toBe(0);
+    expect(await hitsOf(`login:account:${email}`)).toBe(0);
+    // a known device counts on its own key, and gives it back too
+    const device = cookieOf(await login(email, { ip }), "known_device");
+    const deviceId = /^known_device=([\w-]{22})\./.exec(device)?.[1];
+    expect((await login(email, { ip, cookie: device })).statusCode).toBe(200);
+    expect(await hitsOf(`login:device:${deviceId}`)).toBe(0);
+    // an account that may not sign in yet: the right password is no failure either
+    const unconfirmed = await account({ emailConfirmedAt: null, active: false });
+    expect((await login(unconfirmed.email, { ip })).statusCode).toBe(403);
+    expect(await hitsOf(`login:pair:${unconfirmed.email}|${ip}`)).toBe(0);
+    // and a wrong one stays counted, on the address's keys and the client address's failures
+    expect((await login(email, { ip, password: "falsch" })).statusCode).toBe(401);
+    expect(await hitsOf(`login:pair:${email}|${ip}`)).toBe(1);
+    expect(await hitsOf(`login:ip:${ip}`)).toBe(1);
+  });
+
   it("many visitors behind one address sign in at the same moment: none is refused", async () => {
     const venue = nextIp();
     const visitors = await Promise.all(Array.from({ length: 150 }, () => account()));

@@ -5,19 +5,33 @@ import { MSG } from "@app/shared";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { signAccessToken } from "../../auth/access-token";
 import {
+  deviceClaimOf,
   KNOWN_DEVICE_COOKIE,
   KNOWN_DEVICE_LIFETIME_SECONDS,
   knownDeviceOf,
   newKnownDevice,
 } from "../../auth/known-device";
 import { AppError } from "../../lib/app-error";
-import { type AttemptLimits, LIMITS, limitedAttempt } from "../../lib/rate-limit";
+import {
+  ATTEMPT_OUTCOME,
+  type AttemptLimits,
+  type AttemptOutcome,
+  attemptCtes,
+  attemptWindow,
+  countFailure,
+  failureArrays,
+  LIMITS,
+  limitedAttempt,
+  release,
+  releaseCte,
+  settleAttempt,
+} from "../../lib/rate-limit";
 import { hashToken, newToken } from "../../lib/tokens";
 import { queueMail } from "../../mail/outbox";
 import type { Context } from "../../trpc/context";
 import { type Profile, sessionAccount, toProfile } from "../account";
 import { signChallenge, type TwoFactorChallenge } from "./challenge";
-import { appLink, findUserByEmail, type UserRow, userMailVariables } from "./users";
+import { appLink, type UserRow, userFromJson, userMailVariables } from "./users";
 
 export const REFRESH_COOKIE = "refresh_token";
 export const REFRESH_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
@@ -56,17 +70,23 @@ export function signInAttempt<T>(
 ): Promise<T | null> {
   const address = email.trim().toLowerCase();
   const device = knownDeviceOf(ctx.cookies.get(KNOWN_DEVICE_COOKIE), userId, ctx.jwtKey);
-  const limits: AttemptLimits = device
-    ? { before: [[`login:device:${device}`, LIMITS.loginPerKnownDevice]] }
-    : {
-        before: [
-          [loginPairKey(address, ctx.ip), LIMITS.loginPerAccountAndIp],
-          [`login:account:${address}`, LIMITS.loginPerAccount],
-        ],
-        failures: [[`login:ip:${ctx.ip}`, LIMITS.loginPerIp]],
-      };
+  const limits = device ? knownDeviceLimits(device) : unknownDeviceLimits(address, ctx.ip);
   return limitedAttempt(ctx.db, limits, check, (result) => result !== null);
 }
+
+/** A browser in which the account signed in before: its attempts count only against itself. */
+const knownDeviceLimits = (device: string): AttemptLimits => ({
+  before: [[`login:device:${device}`, LIMITS.loginPerKnownDevice]],
+});
+
+/** Any other browser: per address and client IP, per address over all of them, failures per client IP. */
+const unknownDeviceLimits = (address: string, ip: string): AttemptLimits => ({
+  before: [
+    [loginPairKey(address, ip), LIMITS.loginPerAccountAndIp],
+    [`login:account:${address}`, LIMITS.loginPerAccount],
+  ],
+  failures: [[`login:ip:${ip}`, LIMITS.loginPerIp]],
+});
 
 /** The key of an address from one client IP; the address comes first, see `rateLimitKeysOf`. */
 const loginPairKey = (address: string, ip: string) => `login:pair:${address}|${ip}`;
@@ -85,16 +105,71 @@ export function rateLimitKeysOf(email: string): { keys: string[]; prefixes: stri
 }
 
 /**
+ * The password step's first round trip: the account of the address, whether the browser's known-device
+ * cookie was issued to it, and the attempt counted under the limits that follow from that (as
+ * `signInAttempt` chooses them) or refused: one statement instead of a lookup and an attempt, since
+ * every sign-in of a congress morning passes here (docs/performance.md, "Login budget").
+ */
+const SIGN_IN_BEGIN = {
+  name: "sign_in_begin",
+  text: `WITH u AS (SELECT * FROM users WHERE lower(email) = lower($1)),
+    known AS (SELECT EXISTS (SELECT FROM u WHERE u.id = $2::int) AS yes),
+    ${attemptCtes({
+      failureKeys: "$3",
+      failureMax: "$4",
+      failureSeconds: "$5",
+      keys: "CASE WHEN (SELECT yes FROM known) THEN $6::text[] ELSE $7::text[] END",
+      windowSeconds: "$8",
+      skipFailures: "(SELECT yes FROM known)",
+    })}
+    SELECT (SELECT row_to_json(u) FROM u) AS "user", (SELECT yes FROM known) AS known, ${ATTEMPT_OUTCOME}`,
+};
+
+interface SignInStart {
+  user: UserRow | undefined;
+  limits: AttemptLimits;
+}
+
+async function beginSignIn(ctx: Ctx, email: string): Promise<SignInStart> {
+  const address = email.trim().toLowerCase();
+  const claim = deviceClaimOf(ctx.cookies.get(KNOWN_DEVICE_COOKIE), ctx.jwtKey);
+  const known = claim ? knownDeviceLimits(claim.deviceId) : null;
+  const unknown = unknownDeviceLimits(address, ctx.ip);
+  const keys = (limits: AttemptLimits | null) => limits?.before.map(([key]) => key) ?? [];
+  const { rows } = await ctx.db.$client.query<
+    AttemptOutcome & { user: Record<string, unknown> | null; known: boolean }
+  >({
+    ...SIGN_IN_BEGIN,
+    values: [
+      email.trim(),
+      claim?.userId ?? null,
+      ...failureArrays(unknown.failures ?? []),
+      keys(known),
+      keys(unknown),
+      attemptWindow([...(known?.before ?? []), ...unknown.before]),
+    ],
+  });
+  const row = rows[0];
+  const limits = row?.known && known ? known : unknown;
+  await settleAttempt(ctx.db, limits.before, row ?? { refused: null, counts: {} });
+  return { user: row?.user ? userFromJson(row.user) : undefined, limits };
+}
+
+/**
  * The password step. An account with two-factor login gets no session yet but a short-lived challenge,
- * which `completeTwoFactorLogin` (two-factor-login.ts) turns into a session with a code.
+ * which `completeTwoFactorLogin` (two-factor-login.ts) turns into a session with a code. The attempt runs
+ * under the sign-in limits like `signInAttempt`'s, in two round trips: `beginSignIn`, and after a right
+ * password the refresh token written together with giving the attempt back (`issueSession`).
  */
 export async function login(
   ctx: Ctx,
   email: string,
   password: string,
 ): Promise<Session | TwoFactorChallenge> {
-  const user = await findUserByEmail(ctx.db, email);
-  const verified = await signInAttempt(ctx, email, user?.id, async () => {
+  const { user, limits } = await beginSignIn(ctx, email);
+  const counted = limits.before.map(([key]) => key);
+  let verified: UserRow | null;
+  try {
     if (user && !user.passwordHash && user.migrationHash) {
       await sendMigrationMail(ctx, user);
       throw new AppError(
@@ -105,10 +180,18 @@ export async function login(
       );
     }
     const valid = await verifyPassword(user?.passwordHash ?? (await dummyHash), password);
-    return user && valid ? user : null;
-  });
+    verified = user && valid ? user : null;
+  } catch (error) {
+    // not a refusal of the password (see `limitedAttempt`): the attempt is given back
+    await release(ctx.db, counted);
+    throw error;
+  }
   if (!verified) {
+    await countFailure(ctx.db, limits.failures ?? []);
     throw invalidCredentials();
+  }
+  if (!verified.active || (verified.totpEnabledAt && verified.totpSecret)) {
+    await release(ctx.db, counted);
   }
   if (!verified.active) {
     if (!verified.emailConfirmedAt) {
@@ -124,16 +207,16 @@ export async function login(
   if (verified.totpEnabledAt && verified.totpSecret) {
     return signChallenge(verified, ctx.jwtKey);
   }
-  return startSession(ctx, verified);
+  return startSession(ctx, verified, counted);
 }
 
 /**
  * A new session (refresh-token family) after a successful sign-in; the browser is a known device of the
  * account from now on.
  */
-export function startSession(ctx: Ctx, user: UserRow): Promise<Session> {
+export function startSession(ctx: Ctx, user: UserRow, releaseKeys: string[] = []): Promise<Session> {
   rememberDevice(ctx, user.id);
-  return issueSession(ctx, toProfile(user), user.sessionVersion, randomUUID());
+  return issueSession(ctx, toProfile(user), user.sessionVersion, randomUUID(), releaseKeys);
 }
 
 /** Marks the browser as a known device of the account (keeps a genuine cookie of it as it is). */
@@ -159,20 +242,36 @@ async function sendMigrationMail(ctx: Ctx, user: UserRow): Promise<void> {
   await ctx.mail.dispatch([outboxId]);
 }
 
+/**
+ * A new refresh token's row, and the sign-in attempt's hits given back in the same round trip (an empty
+ * array for a renewal; hand-prepared: every sign-in writes one).
+ */
+const INSERT_REFRESH_TOKEN = {
+  name: "refresh_token_insert",
+  text: `WITH ${releaseCte("$5")}
+    INSERT INTO refresh_tokens (user_id, family_id, token_hash, expires_at) VALUES ($1, $2, $3, $4)`,
+};
+
 export async function issueSession(
   ctx: Pick<Ctx, "db" | "jwtKey">,
   user: Profile,
   sessionVersion: number,
   familyId: string,
+  /** the sign-in attempt's rate-limit keys, given back with the new token (see `login`) */
+  releaseKeys: string[] = [],
 ): Promise<Session> {
   const refreshToken = newToken();
   const [{ token, expiresAt }] = await Promise.all([
     signAccessToken({ id: user.id, roles: user.roles, sessionVersion }, ctx.jwtKey),
-    ctx.db.insert(schema.refreshTokens).values({
-      userId: user.id,
-      familyId,
-      tokenHash: hashToken(refreshToken),
-      expiresAt: new Date(Date.now() + REFRESH_LIFETIME_MS),
+    ctx.db.$client.query({
+      ...INSERT_REFRESH_TOKEN,
+      values: [
+        user.id,
+        familyId,
+        hashToken(refreshToken),
+        new Date(Date.now() + REFRESH_LIFETIME_MS),
+        releaseKeys,
+      ],
     }),
   ]);
   return { token, refreshToken, expiresAt, user };

@@ -1,5 +1,5 @@
 import { type DbOrTx, schema } from "@app/db";
-import { sql } from "drizzle-orm";
+import { getTableColumns, sql } from "drizzle-orm";
 
 export type UserRow = typeof schema.users.$inferSelect;
 
@@ -8,6 +8,21 @@ export async function findUserByEmail(db: DbOrTx, email: string): Promise<UserRo
   const { users } = schema;
   const [row] = await db.select().from(users).where(sql`lower(${users.email}) = lower(${email.trim()})`);
   return row;
+}
+
+const userColumns = Object.entries(getTableColumns(schema.users));
+
+/**
+ * A user row that PostgreSQL sent as JSON (`row_to_json`, for statements that read the account together
+ * with other things): the columns under their names in the code, each converted as Drizzle converts it.
+ */
+export function userFromJson(json: Record<string, unknown>): UserRow {
+  return Object.fromEntries(
+    userColumns.map(([key, column]) => {
+      const value = json[column.name];
+      return [key, value === null || value === undefined ? null : column.mapFromDriverValue(value)];
+    }),
+  ) as UserRow;
 }
 
 export function fullName(user: Pick<UserRow, "firstname" | "lastname">): string {
