@@ -147,7 +147,10 @@ export async function settleAttempt(db: Db, before: LimitCheck[], outcome: Attem
   }
   const exceeded = before.find(([key, limit]) => (outcome.counts[key] ?? 0) > limit.max);
   if (exceeded) {
-    await release(db, before.map(([key]) => key));
+    await release(
+      db,
+      before.map(([key]) => key),
+    );
     throw tooMany(exceeded[0]);
   }
 }
