@@ -16,6 +16,7 @@ import {
   checkReady,
   checkRegistrationAndLogin,
   checkSigterm,
+  checkV8Flags,
   checkWebApp,
   MAIL_WITHIN_MS,
 } from "./test-prod/checks";
@@ -77,6 +78,11 @@ async function main(): Promise<void> {
     return bundle;
   });
   await step("/readyz answers ready", () => checkReady(server));
+  await step(
+    "runs with the young generation's size (V8 flags)",
+    () => checkV8Flags(server),
+    (detail) => detail,
+  );
   await step("HSTS behind X-Forwarded-Proto: https", () => checkHsts(server));
   await step("web app served with its cache headers", () => checkWebApp(server));
   await step(
