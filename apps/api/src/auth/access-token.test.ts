@@ -1,4 +1,5 @@
 import { ACCESS_TOKEN_LIFETIME_MS } from "@app/shared";
+import { SignJWT } from "jose";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { secretKey, signAccessToken, verifyAccessToken } from "./access-token";
 
@@ -26,5 +27,24 @@ describe("verifyAccessToken", () => {
     expect(await verifyAccessToken(token, key)).toEqual(user);
     vi.setSystemTime(Date.now() + ACCESS_TOKEN_LIFETIME_MS + 1000);
     expect(await verifyAccessToken(token, key)).toBeNull();
+  });
+});
+
+describe("signAccessToken", () => {
+  it("makes exactly the token jose's SignJWT makes for the same session and time", async () => {
+    const now = Date.UTC(2026, 10, 26, 8, 0, 0);
+    const { token, expiresAt } = await signAccessToken(
+      { ...user, roles: ["ROLE_USER", "ROLE_ADMIN"] },
+      key,
+      now,
+    );
+    const jose = await new SignJWT({ roles: ["ROLE_USER", "ROLE_ADMIN"], sv: user.sessionVersion })
+      .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+      .setSubject(String(user.id))
+      .setIssuedAt(Math.floor(now / 1000))
+      .setExpirationTime(Math.floor(expiresAt / 1000))
+      .sign(key);
+    expect(token).toBe(jose);
+    expect(expiresAt).toBe(now + ACCESS_TOKEN_LIFETIME_MS);
   });
 });

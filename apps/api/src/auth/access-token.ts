@@ -1,6 +1,6 @@
-import { webcrypto } from "node:crypto";
+import { createHmac, createSecretKey, type KeyObject, webcrypto } from "node:crypto";
 import { ACCESS_TOKEN_LIFETIME_MS, ROLES, type Role } from "@app/shared";
-import { errors, jwtVerify, SignJWT } from "jose";
+import { errors, jwtVerify } from "jose";
 import { z } from "zod";
 
 export interface SessionUser {
@@ -35,20 +35,43 @@ function hmacKey(secret: Uint8Array): Promise<webcrypto.CryptoKey> {
   return key;
 }
 
-/** A short-lived signed access token; roles travel in it so role checks need no database round trip. */
+/** The token's header, the same for every token. */
+const HEADER = Buffer.from(JSON.stringify({ alg: ALGORITHM, typ: "JWT" })).toString("base64url");
+
+/** The secret as a KeyObject for node:crypto's HMAC, made once per secret. */
+const signingKeys = new WeakMap<Uint8Array, KeyObject>();
+function signingKey(secret: Uint8Array): KeyObject {
+  let key = signingKeys.get(secret);
+  if (!key) {
+    key = createSecretKey(secret);
+    signingKeys.set(secret, key);
+  }
+  return key;
+}
+
+/**
+ * A short-lived signed access token; roles travel in it so role checks need no database round trip. The
+ * token is exactly what jose's `SignJWT` makes (access-token.test.ts compares them), signed with
+ * node:crypto's HMAC in this thread: WebCrypto's `sign` (jose's way) hands each token to libuv's pool,
+ * where it waits behind the password hashes of a congress morning and costs a round trip between
+ * threads (docs/performance.md, "Login budget"). Tokens are verified with jose.
+ */
 export async function signAccessToken(
   user: SessionUser,
   key: Uint8Array,
   now = Date.now(),
 ): Promise<{ token: string; expiresAt: number }> {
   const expiresAt = now + ACCESS_TOKEN_LIFETIME_MS;
-  const token = await new SignJWT({ roles: user.roles, sv: user.sessionVersion })
-    .setProtectedHeader({ alg: ALGORITHM, typ: "JWT" })
-    .setSubject(String(user.id))
-    .setIssuedAt(Math.floor(now / 1000))
-    .setExpirationTime(Math.floor(expiresAt / 1000))
-    .sign(await hmacKey(key));
-  return { token, expiresAt };
+  const claims = {
+    roles: user.roles,
+    sv: user.sessionVersion,
+    sub: String(user.id),
+    iat: Math.floor(now / 1000),
+    exp: Math.floor(expiresAt / 1000),
+  };
+  const signed = `${HEADER}.${Buffer.from(JSON.stringify(claims)).toString("base64url")}`;
+  const signature = createHmac("sha256", signingKey(key)).update(signed).digest("base64url");
+  return { token: `${signed}.${signature}`, expiresAt };
 }
 
 /**
