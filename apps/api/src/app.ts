@@ -5,12 +5,14 @@ import { MSG } from "@app/shared";
 import cookie from "@fastify/cookie";
 import formbody from "@fastify/formbody";
 import multipart from "@fastify/multipart";
+import type { inferRouterOutputs } from "@trpc/server";
 import Fastify, { type FastifyInstance, type FastifyServerOptions, type HTTPMethods } from "fastify";
 import { secretKey } from "./auth/access-token";
 import { SessionStates } from "./auth/session-states";
 import type { Env } from "./env";
 import { registerHealth } from "./health";
 import { privateLoggerOptions } from "./lib/log-privacy";
+import { plainSuperjson } from "./lib/plain-json";
 import { helmetOptions, securityHeaders } from "./lib/security-headers";
 import type { MailDispatcher } from "./mail/outbox";
 import { registerRestRoutes } from "./rest/adapter";
@@ -22,7 +24,7 @@ import { listenForOverviewChanges, OverviewCache } from "./services/visitor/over
 import { registerWebApp } from "./static";
 import { createContextFactory } from "./trpc/context";
 import { trpcHttp } from "./trpc/http";
-import { appRouter } from "./trpc/router";
+import { type AppRouter, appRouter } from "./trpc/router";
 import { registerUploads } from "./uploads";
 
 export interface RegisteredRoute {
@@ -162,7 +164,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     prefix: "/trpc",
     router: appRouter,
     createContext,
-    overview: { path: "congress.overview", cache: overviewCache },
+    overview: {
+      path: "congress.overview",
+      cache: overviewCache,
+      // the procedure's answer is plain JSON by its type (`Overview`), so superjson's walk is skipped
+      serialise: (data) => plainSuperjson(data as inferRouterOutputs<AppRouter>["congress"]["overview"]),
+    },
     onError: ({ error, path, req }) => {
       if (error.code === "INTERNAL_SERVER_ERROR") {
         req.log.error({ err: error.cause ?? error, path }, "procedure failed");

@@ -40,6 +40,8 @@ export async function drive(options: {
   connections: number;
   durationMs: number;
   visitor: (client: Client, index: number, session: () => void) => Promise<void>;
+  /** ends the run before `durationMs` once true (checked before each visit), e.g. when its visitors are used up */
+  done?: () => boolean;
 }): Promise<LoadResult> {
   const pool = new Pool(options.url, {
     connections: options.connections,
@@ -89,7 +91,7 @@ export async function drive(options: {
   const started = performance.now();
   const until = started + options.durationMs;
   const visitors = Array.from({ length: options.connections }, async (_, index) => {
-    while (performance.now() < until) {
+    while (performance.now() < until && !options.done?.()) {
       await options.visitor(client, index, () => {
         sessions += 1;
       });

@@ -1,7 +1,15 @@
+import { createHmac } from "node:crypto";
 import { ACCESS_TOKEN_LIFETIME_MS } from "@app/shared";
 import { SignJWT } from "jose";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { secretKey, signAccessToken, verifyAccessToken } from "./access-token";
+import {
+  OWN_HEADER,
+  secretKey,
+  signAccessToken,
+  verifyAccessToken,
+  verifyOwnToken,
+  verifyWithJose,
+} from "./access-token";
 
 const key = secretKey("a-test-secret-of-at-least-32-characters!");
 const user = { id: 42, roles: ["ROLE_USER" as const], sessionVersion: 3 };
@@ -46,5 +54,71 @@ describe("signAccessToken", () => {
       .sign(key);
     expect(token).toBe(jose);
     expect(expiresAt).toBe(now + ACCESS_TOKEN_LIFETIME_MS);
+  });
+});
+
+describe("verifyOwnToken (the synchronous check of our own tokens)", () => {
+  const now = Math.floor(Date.now() / 1000);
+  const sign = (claims: Record<string, unknown>, header: object = { alg: "HS256", typ: "JWT" }, k = key) => {
+    const head = Buffer.from(JSON.stringify(header)).toString("base64url");
+    const body = Buffer.from(JSON.stringify(claims)).toString("base64url");
+    const mac = createHmac("sha256", k).update(`${head}.${body}`).digest("base64url");
+    return `${head}.${body}.${mac}`;
+  };
+  const claims = { sub: "42", roles: ["ROLE_USER"], sv: 3, iat: now, exp: now + 600 };
+
+  it("recognises every token signAccessToken writes (else each goes the slow way)", async () => {
+    const { token } = await signAccessToken(user, key);
+    expect(token.split(".")[0]).toBe(OWN_HEADER);
+    expect(verifyOwnToken(token, key)).toEqual(await verifyWithJose(token, key));
+    expect(verifyOwnToken(token, key)).toMatchObject({ sub: "42", sv: 3 });
+  });
+
+  it("accepts only what jose accepts and leaves everything else to jose", async () => {
+    const valid = sign(claims);
+    const [head, body, mac] = valid.split(".") as [string, string, string];
+    // [case, token, accepted here (else left to jose, whatever it says)]
+    const tokens: [string, string, boolean][] = [
+      ["valid", valid, true],
+      ["nbf behind", sign({ ...claims, nbf: now - 60 }), true],
+      [
+        "another secret",
+        sign(claims, undefined, secretKey("another-secret-of-at-least-32-characters")),
+        false,
+      ],
+      [
+        "a changed signature",
+        `${head}.${body}.${mac.slice(0, -2)}${mac.endsWith("AA") ? "BB" : "AA"}`,
+        false,
+      ],
+      ["a changed payload", `${head}.${sign({ ...claims, sv: 4 }).split(".")[1]}.${mac}`, false],
+      ["a signature with padding (jose accepts it)", `${valid}=`, false],
+      ["a fourth part", `${valid}.x`, false],
+      ["alg none", `${Buffer.from('{"alg":"none","typ":"JWT"}').toString("base64url")}.${body}.`, false],
+      ["another header order (jose accepts it)", sign(claims, { typ: "JWT", alg: "HS256" }), false],
+      ["HS512 in the header", sign(claims, { alg: "HS512", typ: "JWT" }), false],
+      ["expired", sign({ ...claims, exp: now - 1 }), false],
+      ["expiring this second", sign({ ...claims, exp: now }), false],
+      ["without exp (jose accepts it, verifyAccessToken does not)", sign({ sub: "42", sv: 3 }), false],
+      ["exp as a string", sign({ ...claims, exp: String(now + 600) }), false],
+      ["nbf ahead", sign({ ...claims, nbf: now + 60 }), false],
+      ["iat as a string", sign({ ...claims, iat: "now" }), false],
+      ["a payload that is an array", sign([1, 2] as unknown as Record<string, unknown>), false],
+    ];
+    vi.useFakeTimers({ now: now * 1000 + 500 });
+    for (const [name, token, accepted] of tokens) {
+      const ours = verifyOwnToken(token, key, now);
+      const jose = await verifyWithJose(token, key);
+      if (accepted) {
+        expect(jose, name).not.toBeNull();
+        expect(ours, name).toEqual(jose);
+      } else {
+        expect(ours, name).toBeUndefined();
+      }
+    }
+    // and the refusals stay jose's: none of the tampered, expired or foreign tokens passes
+    for (const [name, token] of tokens.slice(2).filter(([n]) => !n.includes("jose accepts"))) {
+      expect(await verifyAccessToken(token, key), name).toBeNull();
+    }
   });
 });

@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { UserCache, type UserCacheOptions } from "../lib/user-cache";
 import type { SessionUser } from "./access-token";
 
-interface State {
+export interface SessionState {
   active: boolean;
   sessionVersion: number;
 }
@@ -18,7 +18,7 @@ interface State {
  * change notifications as the overview's kept answers (every write to `users` announces its ids,
  * migration 0009); while that channel is not heard, nothing is kept and every call reads the database.
  */
-export class SessionStates extends UserCache<State | null> {
+export class SessionStates extends UserCache<SessionState | null> {
   constructor(
     private readonly db: Db,
     options: UserCacheOptions,
@@ -26,29 +26,43 @@ export class SessionStates extends UserCache<State | null> {
     super(options);
   }
 
-  /** Whether the token's session is still valid. */
-  async valid(user: SessionUser): Promise<boolean> {
-    let state = await this.#state(user.id);
+  /**
+   * Whether the token's session is still valid. A state not kept is read with `read` when given: a
+   * statement the request runs anyway and that reads the account's row in the same snapshot (the
+   * overview's), so the check costs no round trip of its own; it must answer exactly the row's `active`
+   * and `session_version`, or null when there is no row.
+   */
+  async valid(user: SessionUser, read?: (userId: number) => Promise<SessionState | null>): Promise<boolean> {
+    let state = await this.#state(user.id, read);
     if (state && state.sessionVersion < user.sessionVersion) {
       // a token newer than what is kept: the change that issued it has not been heard here yet
       this.drop([user.id]);
-      state = await this.#state(user.id);
+      state = await this.#state(user.id, read);
     }
     return state?.active === true && state.sessionVersion === user.sessionVersion;
   }
 
-  async #state(userId: number): Promise<State | null> {
+  async #state(
+    userId: number,
+    read: (userId: number) => Promise<SessionState | null> = (id) => this.#read(id),
+  ): Promise<SessionState | null> {
     const kept = this.kept(userId);
     if (kept !== undefined) {
       return kept;
     }
     return this.keep(userId, async () => {
-      const { users } = schema;
-      const [row] = await this.db
-        .select({ active: users.active, sessionVersion: users.sessionVersion })
-        .from(users)
-        .where(eq(users.id, userId));
-      return row ?? null;
+      const state = await read(userId);
+      // only the two fields are kept, whatever else the statement read
+      return state && { active: state.active, sessionVersion: state.sessionVersion };
     });
+  }
+
+  async #read(userId: number): Promise<SessionState | null> {
+    const { users } = schema;
+    const [row] = await this.db
+      .select({ active: users.active, sessionVersion: users.sessionVersion })
+      .from(users)
+      .where(eq(users.id, userId));
+    return row ?? null;
   }
 }

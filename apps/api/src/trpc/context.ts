@@ -4,6 +4,7 @@ import { bearerToken, type SessionUser, verifyAccessToken } from "../auth/access
 import type { SessionStates } from "../auth/session-states";
 import type { Env } from "../env";
 import type { MailDispatcher } from "../mail/outbox";
+import { type OverviewReadAhead, readViewerState } from "../services/visitor/overview";
 import type { OverviewCache } from "../services/visitor/overview-cache";
 
 export interface CookieJar {
@@ -26,6 +27,18 @@ export interface Context {
   overviewCache: OverviewCache;
   /** whether access tokens still stand for live sessions; what ends sessions drops its account here */
   sessionStates: SessionStates;
+  /** the overview's viewer state, when the session check read it (`ContextOptions.overview`) */
+  overviewReadAhead?: OverviewReadAhead;
+}
+
+export interface ContextOptions {
+  /**
+   * The request asks for the visitor's overview: a session state this instance does not keep is read by
+   * the overview's own statement (it reads the account's row anyway) and handed to the procedure, one
+   * round trip instead of two on a visitor's first overview. The check itself is the same. Whoever passes
+   * this closes `overviewReadAhead.fill` once the request is answered (`OverviewCache.close`).
+   */
+  overview?: boolean;
 }
 
 export interface AppDeps {
@@ -52,13 +65,37 @@ function cookieJar(req: FastifyRequest, reply: FastifyReply, secure: boolean): C
 
 export function createContextFactory(deps: AppDeps) {
   const secureCookies = deps.env.NODE_ENV === "production" || deps.env.APP_URL.startsWith("https:");
-  return async (req: FastifyRequest, reply: FastifyReply): Promise<Context> => {
+  return async (req: FastifyRequest, reply: FastifyReply, options?: ContextOptions): Promise<Context> => {
     const token = bearerToken(req.headers.authorization);
     const signed = token ? await verifyAccessToken(token, deps.jwtKey) : null;
+    let ahead: OverviewReadAhead | undefined;
+    const readAhead = async (userId: number) => {
+      if (ahead) {
+        deps.overviewCache.close(ahead.fill);
+      }
+      // opened before the read: a change heard from now on keeps the answer built from it from being kept
+      const fill = deps.overviewCache.open(userId);
+      try {
+        ahead = { state: await readViewerState(deps.db, userId), fill };
+      } catch (error) {
+        deps.overviewCache.close(fill);
+        ahead = undefined;
+        throw error;
+      }
+      return ahead.state;
+    };
     // a signed token whose session has ended since (password reset, two-factor switch, deactivation,
     // deletion) counts as no token
-    const user = signed && (await deps.sessionStates.valid(signed)) ? signed : null;
+    const user =
+      signed && (await deps.sessionStates.valid(signed, options?.overview ? readAhead : undefined))
+        ? signed
+        : null;
+    if (ahead && !user) {
+      deps.overviewCache.close(ahead.fill);
+      ahead = undefined;
+    }
     return {
+      overviewReadAhead: ahead,
       db: deps.db,
       env: deps.env,
       jwtKey: deps.jwtKey,

@@ -4,7 +4,14 @@ import superjson from "superjson";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { secretKey } from "../auth/access-token";
 import { SessionStates } from "../auth/session-states";
-import { createCongress, createUser } from "../services/visitor/fixtures";
+import {
+  createCongress,
+  createPackage,
+  createUser,
+  packageOrder,
+  participate,
+  ticketOrder,
+} from "../services/visitor/fixtures";
 import { OverviewCache } from "../services/visitor/overview-cache";
 import { createTestApp, type TestApp } from "../testing/harness";
 import { createContextFactory } from "./context";
@@ -96,6 +103,34 @@ describe("GET queries answered without tRPC's fetch adapter", () => {
       cases.map(async ([, url, a = true]) => (await both(url(), a)).ours.statusCode),
     );
     expect(new Set(statuses)).toEqual(new Set([200, 207, 400, 401, 404]));
+  });
+
+  it("writes a full overview byte for byte as tRPC with superjson does (plainSuperjson, app.ts)", async () => {
+    const visitor = await createUser(t.db.db);
+    const ticketed = await createCongress(t.db.db, {
+      description: 'Ümlaute, "Anführungszeichen" und ein Zeilenumbruch\n',
+      webinar: true,
+      webinarUrl: "https://example.com/live",
+      webinarStartTime: "09:00",
+      digistoreIdTicket: 4711,
+    });
+    await participate(t.db.db, visitor.id, ticketed.id);
+    await ticketOrder(t.db.db, visitor.id, ticketed.id, "paid");
+    const pkg = await createPackage(t.db.db, ticketed.id, {
+      extraParameters: { crosssellDescription: "Dazu", crosssellLink: "https://example.com/x" },
+    });
+    await packageOrder(t.db.db, visitor.id, pkg.id, "canceled");
+    await packageOrder(t.db.db, visitor.id, pkg.id, "paid");
+    const headers = { authorization: `Bearer ${await t.tokenFor(visitor.id)}` };
+    for (const url of ["/trpc/congress.overview", "/trpc/congress.overview,account.profile?batch=1"]) {
+      const [ours, theirs] = await Promise.all([
+        t.app.inject({ method: "GET", url, headers }),
+        reference.inject({ method: "GET", url, headers }),
+      ]);
+      expect(ours.statusCode).toBe(200);
+      expect(ours.body).toContain(`"participationId":`);
+      expect(ours.body).toBe(theirs.body);
+    }
   });
 
   it("keeps {title, detail} in errors and never a stack", async () => {

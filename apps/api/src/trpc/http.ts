@@ -13,14 +13,19 @@ import {
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { AppError, toTRPCError } from "../lib/app-error";
 import type { OverviewCache } from "../services/visitor/overview-cache";
-import type { Context } from "./context";
+import type { Context, ContextOptions } from "./context";
 
 export interface TrpcHttpOptions {
   router: AnyTRPCRouter;
-  createContext: (req: FastifyRequest, reply: FastifyReply) => Promise<Context>;
+  createContext: (req: FastifyRequest, reply: FastifyReply, options?: ContextOptions) => Promise<Context>;
   onError: (opts: { error: TRPCError; path: string | undefined; req: FastifyRequest }) => void;
   /** the visitor's overview query, answered from the kept serialised answer when there is one */
-  overview?: { path: string; cache: OverviewCache };
+  overview?: {
+    path: string;
+    cache: OverviewCache;
+    /** the procedure's data exactly as the router's transformer serialises it, only faster */
+    serialise: (data: unknown) => string;
+  };
 }
 
 interface QueryCall {
@@ -146,39 +151,50 @@ export async function trpcHttp(app: FastifyInstance, options: TrpcHttpOptions) {
     }
     const { batch, calls } = query;
     let ctx: Context | undefined;
-    const answers: Answer[] = await createContext(req, reply).then(
-      (created) => {
+    const asksOverview = overview !== undefined && calls.some((call) => call.path === overview.path);
+    const answers: Answer[] = await createContext(req, reply, { overview: asksOverview }).then(
+      async (created) => {
         ctx = created;
-        return Promise.all(
-          calls.map(async (call, batchIndex): Promise<Answer> => {
-            const run = () =>
-              call.procedure({
-                ctx: created,
-                path: call.path,
-                type: "query",
-                getRawInput: async () => call.input,
-                signal: undefined,
-                batchIndex,
-              });
-            try {
-              // the overview of a visitor whose token the context verified: a kept answer stands for the
-              // procedure's own checks too (a deactivated or deleted account drops it, overview-cache.ts)
-              if (overview && call.path === overview.path && created.user) {
-                const userId = created.user.id;
-                const day = berlinDate();
-                const serialisedData =
-                  overview.cache.get(userId, day) ??
-                  (await overview.cache.fill(userId, day, async () =>
-                    JSON.stringify(transformer.output.serialize(await run())),
-                  ));
-                return { serialisedData };
+        try {
+          return await Promise.all(
+            calls.map(async (call, batchIndex): Promise<Answer> => {
+              const run = () =>
+                call.procedure({
+                  ctx: created,
+                  path: call.path,
+                  type: "query",
+                  getRawInput: async () => call.input,
+                  signal: undefined,
+                  batchIndex,
+                });
+              try {
+                // the overview of a visitor whose token the context verified: a kept answer stands for the
+                // procedure's own checks too (a deactivated or deleted account drops it, overview-cache.ts)
+                if (overview && call.path === overview.path && created.user) {
+                  const userId = created.user.id;
+                  const day = berlinDate();
+                  const serialisedData =
+                    overview.cache.get(userId, day) ??
+                    (await overview.cache.fill(
+                      userId,
+                      day,
+                      async () => overview.serialise(await run()),
+                      created.overviewReadAhead?.fill,
+                    ));
+                  return { serialisedData };
+                }
+                return { result: { data: await run() } };
+              } catch (cause) {
+                return failed(cause, call);
               }
-              return { result: { data: await run() } };
-            } catch (cause) {
-              return failed(cause, call);
-            }
-          }),
-        );
+            }),
+          );
+        } finally {
+          // the read ahead's watch on the visitor's changes ends with the request (context.ts)
+          if (created.overviewReadAhead) {
+            overview?.cache.close(created.overviewReadAhead.fill);
+          }
+        }
       },
       (cause) => calls.map((call) => failed(cause, call)),
     );

@@ -63,6 +63,42 @@ describe("OverviewCache", () => {
     }
   });
 
+  it("does not keep an answer whose data was read ahead before a change of its visitor was heard", async () => {
+    const cache = liveCache();
+    // opened before the read ahead (the session check's statement), the change heard before the fill starts
+    const opened = cache.open(1);
+    cache.applyNotification("1");
+    expect(await cache.fill(1, DAY, async () => "alt", opened)).toBe("alt");
+    expect(cache.get(1, DAY)).toBeUndefined();
+    cache.close(opened);
+
+    // a change of somebody else, or none, keeps it
+    const other = cache.open(1);
+    cache.applyNotification("2");
+    await cache.fill(1, DAY, async () => "neu", other);
+    cache.close(other);
+    expect(cache.get(1, DAY)).toBe("neu");
+  });
+
+  it("does not keep a read-ahead answer opened while changes were not heard, nor one of another visitor", async () => {
+    const cache = new OverviewCache({ ttlMs: 60_000, maxEntries: 100 });
+    const opened = cache.open(1);
+    cache.setLive(true);
+    await cache.fill(1, DAY, async () => "alt", opened);
+    expect(cache.get(1, DAY)).toBeUndefined();
+    cache.close(opened);
+
+    // a fill opened for visitor 2 says nothing about changes of visitor 1 since
+    const ofTwo = cache.open(2);
+    const run = deferred("eins");
+    const filling = cache.fill(1, DAY, run.compute, ofTwo);
+    cache.applyNotification("1");
+    run.finish();
+    await filling;
+    cache.close(ofTwo);
+    expect(cache.get(1, DAY)).toBeUndefined();
+  });
+
   it("drops the named visitors only, and everybody on '*' or a payload it cannot read", async () => {
     let droppedAll = 0;
     const cache = new OverviewCache({ ttlMs: 60_000, maxEntries: 100, onDropAll: () => droppedAll++ });

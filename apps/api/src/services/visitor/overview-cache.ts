@@ -1,6 +1,6 @@
 import type { IsoDate } from "@app/shared";
 import pg from "pg";
-import { type ChangeSubscriber, UserCache } from "../../lib/user-cache";
+import { type ChangeSubscriber, type Fill, UserCache } from "../../lib/user-cache";
 
 /** The channel the database triggers of migration 0009 announce overview changes on. */
 export const OVERVIEW_CHANNEL = "overview_changed";
@@ -35,10 +35,10 @@ export class OverviewCache extends UserCache<Entry> {
 
   /**
    * Computes the answer of `userId` for `day` and keeps it, unless the visitor's data changed while it
-   * was computed or changes are not heard right now.
+   * was computed (or since `opened`, when its data was read ahead) or changes are not heard right now.
    */
-  async fill(userId: number, day: IsoDate, compute: () => Promise<string>): Promise<string> {
-    return (await this.keep(userId, async () => ({ day, answer: await compute() }))).answer;
+  async fill(userId: number, day: IsoDate, compute: () => Promise<string>, opened?: Fill): Promise<string> {
+    return (await this.keep(userId, async () => ({ day, answer: await compute() }), opened)).answer;
   }
 }
 

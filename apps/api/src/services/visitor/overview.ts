@@ -1,6 +1,7 @@
 import type { Db } from "@app/db";
 import { berlinDate, OVERVIEW_MAX_PACKAGES } from "@app/shared";
 import { AppError } from "../../lib/app-error";
+import type { Fill } from "../../lib/user-cache";
 import { type CatalogueEntry, catalogue } from "./catalogue";
 import { type EventView, toEventView } from "./events";
 import { type PackageView, toPackageView } from "./packages";
@@ -18,11 +19,13 @@ export interface Overview {
  * The visitor and everything of theirs the overview needs, in one round trip (a prepared statement). Its
  * only parameter is the user id, so PostgreSQL soon plans it once per connection (a list of event ids as a
  * second parameter made it plan the statement anew on every call); the lists are matched to the shown
- * events here.
+ * events here. It also reads the account's session state, so a visitor's first overview needs no session
+ * check of its own (`OverviewReadAhead`).
  */
 const VIEWER_STATE = {
   name: "overview_viewer_state",
   text: `SELECT u.id, u.email, u.firstname, u.lastname, u.digistore_hash AS "digistoreHash", u.active,
+    u.session_version AS "sessionVersion",
     coalesce((SELECT json_agg(json_build_array(p.congress_id, p.id)) FROM participations p
       WHERE p.user_id = u.id), '[]') AS participations,
     coalesce((SELECT json_agg(DISTINCT t.congress_id) FROM congress_ticket_orders t
@@ -34,13 +37,14 @@ const VIEWER_STATE = {
   FROM users u WHERE u.id = $1`,
 };
 
-interface ViewerState {
+export interface ViewerState {
   id: number;
   email: string;
   firstname: string;
   lastname: string;
   digistoreHash: string;
   active: boolean;
+  sessionVersion: number;
   /** all of the visitor's, also of events the overview does not show */
   participations: [congressId: number, participationId: number][];
   tickets: number[];
@@ -48,6 +52,23 @@ interface ViewerState {
   orders: [packageId: number, status: string][];
   unlocks: number[];
   attended: number[];
+}
+
+/** The overview's viewer state of `userId`, or null when the account does not exist. */
+export async function readViewerState(db: Db, userId: number): Promise<ViewerState | null> {
+  const { rows } = await db.$client.query<ViewerState>({ ...VIEWER_STATE, values: [userId] });
+  return rows[0] ?? null;
+}
+
+/**
+ * The viewer state of a visitor whose session state this instance did not keep, read by the request's
+ * session check (`createContextFactory`): one round trip instead of two on a visitor's first overview. The
+ * overview's kept answers were opened for the visitor before the read (`fill`), so a change of theirs
+ * heard between the read and the answer keeps the answer from being kept.
+ */
+export interface OverviewReadAhead {
+  state: ViewerState | null;
+  fill: Fill;
 }
 
 function eventsOf(entry: CatalogueEntry, state: ViewerState, viewer: Viewer): EventView[] {
@@ -104,10 +125,13 @@ function packagesOf(entry: CatalogueEntry, state: ViewerState): PackageView[] {
  * event and package lists are shared by all visitors (cached, see catalogue.ts); the visitor's own state
  * is one query. A deleted or deactivated account is refused like in `loadViewer`.
  */
-export async function overview(ctx: ViewerCtx & { db: Db }): Promise<Overview> {
+export async function overview(
+  ctx: ViewerCtx & { db: Db; overviewReadAhead?: OverviewReadAhead },
+): Promise<Overview> {
   const entry = await catalogue(ctx.db, berlinDate(), ctx.env.CATALOGUE_CACHE_MS);
-  const { rows } = await ctx.db.$client.query<ViewerState>({ ...VIEWER_STATE, values: [ctx.user.id] });
-  const state = rows[0];
+  const ahead = ctx.overviewReadAhead;
+  const state =
+    ahead && ahead.fill.userId === ctx.user.id ? ahead.state : await readViewerState(ctx.db, ctx.user.id);
   if (!state?.active) {
     throw new AppError("UNAUTHORIZED", `user ${ctx.user.id} missing or inactive`);
   }
