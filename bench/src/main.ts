@@ -11,7 +11,14 @@ const benchmarks: Record<BenchResult["name"], () => Promise<BenchResult>> = {
   web: async () => (await import("./web")).runWeb(),
 };
 
-const names = process.argv.slice(2) as BenchResult["name"][];
+// `--size xl`: the nightly-sized data of `bench:scale` (docs/performance.md, "Growth"), not in bench:ci
+const args = process.argv.slice(2);
+const sizeAt = args.indexOf("--size");
+if (sizeAt >= 0) {
+  process.env.BENCH_SIZE = args[sizeAt + 1] ?? "";
+  args.splice(sizeAt, 2);
+}
+const names = args as BenchResult["name"][];
 const unknown = names.filter((n) => !(n in benchmarks));
 if (names.length === 0 || unknown.length > 0) {
   console.error(`usage: main.ts ${Object.keys(benchmarks).join("|")} ... (unknown: ${unknown.join(", ")})`);

@@ -1,7 +1,8 @@
 /**
  * Data at scale: 100,000 users, 1,000 events, 1,000,000 participations and 300,000 orders, generated in
  * SQL, and the admin lists, the user delete and the visitor overview timed on them through the real service
- * functions, next to the same calls on a database of 1,000 users on the same server.
+ * functions, next to the same calls on a database of 1,000 users on the same server. `--size xl` adds a
+ * database ten times the large one and reports each query's growth from large to xl (nightly, not in CI).
  */
 import type { DbHandle } from "@app/db";
 import { type BenchDatabase, startBenchDatabase } from "./lib/database";
@@ -33,6 +34,8 @@ const sized = (users: number, events: number): ScaleSize => ({
  */
 const SMALL = sized(1_000, 50);
 const LARGE = isShort() ? sized(10_000, 100) : sized(100_000, 1_000);
+/** `pnpm bench:scale --size xl`: ten times the large database, for the growth factor of every query */
+const XL = process.env.BENCH_SIZE === "xl" ? sized(LARGE.users * 10, LARGE.events * 10) : null;
 const WARMUPS = 3;
 const REPETITIONS = isShort() ? 7 : 15;
 
@@ -114,6 +117,33 @@ const queryRow = (m: Measured): Row => ({
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
+/** The growth from the large database to ten times its size, per query (`--size xl`). */
+async function growth(database: BenchDatabase) {
+  if (!XL) {
+    return null;
+  }
+  console.log(`seeding ${XL.users} users, ${XL.participations} participations (xl) …`);
+  const xl = await database.another("scale_xl");
+  const seed = await seedScale(xl.handle.pool, XL);
+  console.log("measuring (xl) …");
+  const onXl = await measure(database, xl);
+  // the large database is timed again next to xl (alternating calls, as for small and large)
+  const rows: Row[] = onXl.map((m) => ({
+    query: m.query.name,
+    "large median ms": round2(m.small.median),
+    "xl median ms": round2(m.large.median),
+    "xl p95 ms": round2(m.large.p95),
+    growth: round2(ratioOf(m)),
+  }));
+  return {
+    table: {
+      title: `Growth: ${LARGE.users.toLocaleString("en")} → ${XL.users.toLocaleString("en")} users (×10 data), medians of ${REPETITIONS} calls; growth = xl / max(large, ${RATIO_FLOOR_MS} ms)`,
+      rows,
+    },
+    seedSeconds: totalSeconds(seed),
+  };
+}
+
 async function runOn(database: BenchDatabase): Promise<BenchResult> {
   console.log(`seeding ${LARGE.users} users, ${LARGE.participations} participations …`);
   const largeSeed = await seedScale(database.handle.pool, LARGE);
@@ -121,6 +151,7 @@ async function runOn(database: BenchDatabase): Promise<BenchResult> {
   const smallSeed = await seedScale(small.handle.pool, SMALL);
   console.log("measuring …");
   const measured = await measure(small, database);
+  const xl = await growth(database);
   const seedSeconds = totalSeconds(largeSeed);
   const budgets: Budget[] = [
     {
@@ -141,9 +172,15 @@ async function runOn(database: BenchDatabase): Promise<BenchResult> {
         title: `Queries: median of ${REPETITIONS} calls after ${WARMUPS} warm-ups; large = ${LARGE.users.toLocaleString("en")} users, small = ${SMALL.users.toLocaleString("en")}`,
         rows: measured.map(queryRow),
       },
+      ...(xl ? [xl.table] : []),
     ],
     budgets,
-    figures: { large: LARGE, small: SMALL, smallSeedSeconds: totalSeconds(smallSeed) },
+    figures: {
+      large: LARGE,
+      small: SMALL,
+      smallSeedSeconds: totalSeconds(smallSeed),
+      ...(xl && { xl: XL, xlSeedSeconds: xl.seedSeconds }),
+    },
   };
 }
 
