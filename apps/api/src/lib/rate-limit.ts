@@ -97,7 +97,7 @@ export async function hit(db: DbOrTx, ...checks: LimitCheck[]): Promise<void> {
  * The start of an attempt as two CTEs, for statements that do more in the same round trip (the sign-in
  * also reads the account, see `beginSignIn`). `reached`: the first `failures` key at its limit (read, not
  * counted), unless `skipFailures` holds. `counted`: one hit on every key of `keys`, inserted in key order
- * as `count` and `RELEASE_CTE` lock them, unless a failures key was reached. The arguments are SQL
+ * as `count` and `releaseCte` lock them, unless a failures key was reached. The arguments are SQL
  * expressions (parameters); select `ATTEMPT_OUTCOME` and pass the row to `settleAttempt`.
  */
 export function attemptCtes(p: {
