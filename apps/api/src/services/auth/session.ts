@@ -190,24 +190,19 @@ export async function login(
     await countFailure(ctx.db, limits.failures ?? []);
     throw invalidCredentials();
   }
-  if (!verified.active || (verified.totpEnabledAt && verified.totpSecret)) {
-    await release(ctx.db, counted);
+  if (verified.active && !(verified.totpEnabledAt && verified.totpSecret)) {
+    // the attempt's hits go back in the statement that writes the new session
+    return startSession(ctx, verified, counted);
   }
-  if (!verified.active) {
-    if (!verified.emailConfirmedAt) {
-      throw new AppError(
-        "FORBIDDEN",
-        "EMAIL_NOT_CONFIRMED",
-        MSG.emailNotConfirmed,
-        MSG.emailNotConfirmedTitle,
-      );
-    }
-    throw new AppError("FORBIDDEN", "account disabled", MSG.accountDisabled);
-  }
-  if (verified.totpEnabledAt && verified.totpSecret) {
+  // a right password that opens no session yet: the attempt is given back here
+  await release(ctx.db, counted);
+  if (verified.active) {
     return signChallenge(verified, ctx.jwtKey);
   }
-  return startSession(ctx, verified, counted);
+  if (!verified.emailConfirmedAt) {
+    throw new AppError("FORBIDDEN", "EMAIL_NOT_CONFIRMED", MSG.emailNotConfirmed, MSG.emailNotConfirmedTitle);
+  }
+  throw new AppError("FORBIDDEN", "account disabled", MSG.accountDisabled);
 }
 
 /**
