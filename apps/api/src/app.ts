@@ -2,7 +2,6 @@ import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import type { Db } from "@app/db";
 import { MSG } from "@app/shared";
-import cookie from "@fastify/cookie";
 import formbody from "@fastify/formbody";
 import multipart from "@fastify/multipart";
 import type { inferRouterOutputs } from "@trpc/server";
@@ -106,7 +105,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook("preClose", async () => {
     closing = true;
   });
-  app.addHook("onSend", async (req, reply, payload) => {
+  // hooks that every request passes are written with `done`: an async one costs each request a promise
+  app.addHook("onSend", (req, reply, payload, done) => {
     if (closing) {
       reply.header("connection", "close");
     }
@@ -115,16 +115,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     if (API_PATH.test(req.url) && !reply.hasHeader("cache-control")) {
       reply.header("cache-control", "no-store");
     }
-    return payload;
+    done(null, payload);
   });
 
   // helmet's headers depend on the configuration only: made once, set on every answer
   const security = securityHeaders(helmetOptions(env));
-  app.addHook("onRequest", async (req, reply) => {
+  app.addHook("onRequest", (req, reply, done) => {
     reply.header("x-request-id", req.id);
     reply.headers(security);
+    done();
   });
-  await app.register(cookie);
   await app.register(formbody);
   // a form is at most 20 fields and one file; more parts than that are refused (413) before anything is read
   await app.register(multipart, {

@@ -1,4 +1,5 @@
 import type { Db } from "@app/db";
+import { parseCookie, stringifySetCookie } from "cookie";
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from "fastify";
 import { bearerToken, type SessionUser, verifyAccessToken } from "../auth/access-token";
 import type { SessionStates } from "../auth/session-states";
@@ -50,15 +51,30 @@ export interface AppDeps {
   sessionStates: SessionStates;
 }
 
-function cookieJar(req: FastifyRequest, reply: FastifyReply, secure: boolean): CookieJar {
-  const options = { httpOnly: true, secure, sameSite: "strict", path: "/" } as const;
+/**
+ * The request's cookies, read when first asked for, and the answer's `Set-Cookie` headers, one per name
+ * (setting a name again replaces it). Only sign-in, renewal and sign-out touch cookies, so the other
+ * requests neither parse the header nor pass a cookie hook (docs/performance.md, "Login budget").
+ */
+export function cookieJar(req: FastifyRequest, reply: FastifyReply, secure: boolean): CookieJar {
+  const attributes = { httpOnly: true, secure, sameSite: "strict", path: "/" } as const;
+  let received: Record<string, string | undefined> | undefined;
+  const outgoing = new Map<string, string>();
+  const send = (name: string, line: string) => {
+    outgoing.set(name, line);
+    reply.removeHeader("set-cookie");
+    reply.header("set-cookie", [...outgoing.values()]);
+  };
   return {
-    get: (name) => req.cookies[name],
+    get: (name) => {
+      received ??= req.headers.cookie ? parseCookie(req.headers.cookie) : {};
+      return received[name];
+    },
     set: (name, value, maxAgeSeconds) => {
-      reply.setCookie(name, value, { ...options, maxAge: maxAgeSeconds });
+      send(name, stringifySetCookie({ name, value, maxAge: maxAgeSeconds, ...attributes }));
     },
     clear: (name) => {
-      reply.clearCookie(name, options);
+      send(name, stringifySetCookie({ name, value: "", maxAge: 0, expires: new Date(0), ...attributes }));
     },
   };
 }

@@ -1,5 +1,3 @@
-// Fastify type augmentations must be visible wherever AppRouter is typed (also in the web app).
-import type {} from "@fastify/cookie";
 import { accountRouter, legalRouter } from "../routers/account";
 import { adminRouter } from "../routers/admin";
 import { attendanceRouter } from "../routers/attendance";
