@@ -14,6 +14,7 @@ import { addDays, berlinDate } from "@app/shared";
 import { sql } from "drizzle-orm";
 import pidusage from "pidusage";
 import { secretKey, signAccessToken } from "../../apps/api/src/auth/access-token";
+import { V8_FLAGS } from "../../apps/api/src/v8-flags";
 import {
   childProcessTimes,
   cpuByThreadName,
@@ -245,6 +246,34 @@ function sampleUsage(pid: number, database: BenchDatabase) {
 }
 
 /** The bare Fastify process answering `body` at /overview. */
+/**
+ * The least a login costs on Node (lib/floor-login-server.mjs: node:http, two statements, the same argon2id
+ * verify, token, cookies; no framework, limits or checks), with the API's V8 flags: the reference for what
+ * the API's own login costs on this machine (docs/performance.md, "Login budget").
+ */
+async function startFloorLoginServer(databaseUrl: string) {
+  const port = await freePort();
+  const child = fork(
+    resolve(import.meta.dirname, "lib/floor-login-server.mjs"),
+    [databaseUrl, String(port)],
+    {
+      stdio: "inherit",
+      execArgv: [...V8_FLAGS],
+    },
+  );
+  await new Promise<void>((ready, fail) => {
+    child.once("message", () => ready());
+    child.once("exit", (code) => fail(new Error(`the floor login server exited with ${code}`)));
+  });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    pid: child.pid ?? 0,
+    stop: () => {
+      child.kill("SIGTERM");
+    },
+  };
+}
+
 async function startBareFastify(body: unknown) {
   const dir = await mkdtemp(resolve(repoRoot, ".data/bench-bare-"));
   const file = resolve(dir, "overview.json");
@@ -389,27 +418,41 @@ export async function runRush(): Promise<BenchResult> {
     // argon2's hash, against the CPU of one raw verify (docs/performance.md, "Login budget").
     const loginConnections = 8;
     let loginIndex = 0;
-    const loginRun = (durationMs: number) => () =>
-      drive({
-        url: server.url,
-        connections: loginConnections,
-        durationMs,
-        visitor: async (client) => {
-          await login(client, data.emails(loginIndex++));
-        },
-      });
+    const loginRun =
+      (durationMs: number, url = server.url) =>
+      () =>
+        drive({
+          url,
+          connections: loginConnections,
+          durationMs,
+          visitor: async (client) => {
+            await login(client, data.emails(loginIndex++));
+          },
+        });
     // the login path runs far less often than the overview: V8 optimises it only after several hundred
     // logins, and until then its compiler threads and the unoptimised code cost more than the steady state
-    await loginRun((short ? 10 : 15) * 1000)();
+    const warmUpMs = (short ? 10 : 15) * 1000;
+    const measureMs = (short ? 5 : 10) * 1000;
+    await loginRun(warmUpMs)();
     const verifyBefore = await rawVerify(loginConnections, seconds * 1000);
     usage.take();
-    const cpu = await loginCpu(apiPid, database.postmasterPid(), loginRun((short ? 5 : 10) * 1000));
+    const cpu = await loginCpu(apiPid, database.postmasterPid(), loginRun(measureMs));
     const logins = cpu.result;
     const loginUsage = usage.take();
     const verifyAfter = await rawVerify(loginConnections, seconds * 1000);
     const verifyRate = (verifyBefore.rate + verifyAfter.rate) / 2;
     const verifyCpuMs = (verifyBefore.cpuMs + verifyAfter.cpuMs) / 2;
     const loginRate = summarise(logins, "login").rps;
+    // the same logins (other visitors) through the least a login can cost on Node, measured the same way
+    const floorServer = await startFloorLoginServer(database.url);
+    stops.unshift(() => floorServer.stop());
+    await loginRun(warmUpMs, floorServer.url)();
+    const floor = await loginCpu(
+      floorServer.pid,
+      database.postmasterPid(),
+      loginRun(measureMs, floorServer.url),
+    );
+    floorServer.stop();
 
     // 2. the overview at rising concurrency (each visitor's answer kept after its first), the first
     // overviews of visitors never seen before, then the same ladder on a bare Fastify route
@@ -529,6 +572,8 @@ export async function runRush(): Promise<BenchResult> {
             { what: "  other threads", ms: ms(cpu.otherMs) },
             { what: "API pool threads (argon2id hash)", ms: ms(cpu.hashMs) },
             { what: "one raw argon2id verify (mean of before and after)", ms: ms(verifyCpuMs) },
+            { what: "minimal Node login besides the hash (reference)", ms: ms(floor.nonHashMs) },
+            { what: "  API / minimal Node login", ms: round(cpu.nonHashMs / floor.nonHashMs, 2) },
             { what: "PostgreSQL (all processes)", ms: ms(cpu.postgresMs) },
             { what: "load driver (this process)", ms: ms(cpu.driverMs) },
           ],
@@ -556,6 +601,7 @@ export async function runRush(): Promise<BenchResult> {
         overviewBytes: JSON.stringify(overviewBody).length,
         sessionsPerSecond: rush.sessions / rush.durationSeconds,
         loginNonHashCpuMs: cpu.nonHashMs,
+        floorLoginNonHashCpuMs: floor.nonHashMs,
         argon2VerifyCpuMs: verifyCpuMs,
         postgresCpuPerLoginMs: cpu.postgresMs,
         coldOverviewRps: coldPeak.rps,

@@ -55,6 +55,8 @@ export async function startProductionServer(
   env: Record<string, string> = {},
   /** extra node flags, e.g. `--cpu-prof` when looking for hot spots */
   nodeArgs: string[] = [],
+  /** the server's working folder (where `--perf-prof` writes its jitdump); the caller's by default */
+  cwd?: string,
 ): Promise<ProductionServer> {
   ensureProductionBuild();
   const port = await freePort();
@@ -62,6 +64,7 @@ export async function startProductionServer(
   const secret = () => randomBytes(24).toString("hex");
   const smtp = await startSmtpSink();
   const child = spawn(process.execPath, [...nodeArgs, serverBundle], {
+    cwd,
     stdio: ["ignore", "inherit", "inherit"],
     env: {
       ...process.env,

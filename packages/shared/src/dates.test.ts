@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { addDays, berlinDate, eventTiming, formatGermanDate, formatGermanDateTime } from "./dates";
 
 describe("berlinDate", () => {
@@ -13,6 +13,32 @@ describe("berlinDate", () => {
   it("handles the DST switch nights", () => {
     expect(berlinDate(new Date("2026-03-29T00:30:00Z"))).toBe("2026-03-29");
     expect(berlinDate(new Date("2026-10-24T22:30:00Z"))).toBe("2026-10-25");
+  });
+
+  describe("today's, kept for the minute", () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    it("turns at Berlin's midnight, also when asked just before it", () => {
+      vi.useFakeTimers();
+      vi.setSystemTime(new Date("2026-07-10T21:59:59.999Z")); // 23:59:59.999 in Berlin
+      expect(berlinDate()).toBe("2026-07-10");
+      vi.setSystemTime(new Date("2026-07-10T22:00:00.000Z"));
+      expect(berlinDate()).toBe("2026-07-11");
+      vi.setSystemTime(new Date("2026-12-31T22:59:30Z"));
+      expect(berlinDate()).toBe("2026-12-31");
+      vi.setSystemTime(new Date("2026-12-31T23:00:00Z"));
+      expect(berlinDate()).toBe("2027-01-01");
+    });
+
+    it("follows the clock backwards too", () => {
+      vi.useFakeTimers();
+      vi.setSystemTime(new Date("2026-07-11T10:00:00Z"));
+      expect(berlinDate()).toBe("2026-07-11");
+      vi.setSystemTime(new Date("2026-07-10T10:00:00Z"));
+      expect(berlinDate()).toBe("2026-07-10");
+    });
   });
 });
 

@@ -55,7 +55,7 @@ export const userProcedure = publicProcedure.use(async ({ ctx, next, type }) => 
     throw new AppError("UNAUTHORIZED", "no valid access token");
   }
   try {
-    return await next({ ctx: { ...ctx, user } });
+    return await next({ ctx: { user } });
   } finally {
     if (type === "mutation") {
       ctx.overviewCache.drop([user.id]);
