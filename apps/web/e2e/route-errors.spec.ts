@@ -81,6 +81,7 @@ test("an address whose id is not a number shows the German not-found page withou
     "/participation/0",
     "/congress-package/1e3",
     "/congress-ticket-purchase/-4",
+    "/migration/set-password/abc/e2e-hash",
   ]) {
     await page.goto(path);
     const main = page.getByRole("main");
