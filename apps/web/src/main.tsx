@@ -1,7 +1,8 @@
 import { QueryClientProvider } from "@tanstack/react-query";
-import { createRouter, lazyRouteComponent, RouterProvider } from "@tanstack/react-router";
+import { createRouter, RouterProvider } from "@tanstack/react-router";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
+import { LazyRouteError } from "./components/lazy-route-error";
 import { session } from "./lib/auth";
 import { queryClient, trpc } from "./lib/trpc";
 import { routeTree } from "./routeTree.gen";
@@ -11,8 +12,11 @@ const router = createRouter({
   routeTree,
   context: { queryClient, trpc, auth: session },
   defaultPreload: "intent",
-  // loaded only when a page fails: the login route's first load stays small
-  defaultErrorComponent: lazyRouteComponent(() => import("./components/route-error"), "RouteError"),
+  // TanStack Query keeps the data: a visit after a hover runs the loader again, which answers from the cache
+  // (and asks again after a failed preload, so the visit shows the failure)
+  defaultPreloadStaleTime: 0,
+  // the German error page inside the layout for every route without one of its own
+  defaultErrorComponent: LazyRouteError,
   scrollRestoration: true,
 });
 

@@ -5,15 +5,16 @@ import { useEffect, useRef } from "react";
 import { Page } from "@/components/layout/page";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
-import { alerts, errorBody } from "@/lib/alerts";
+import { alerts, errorBody, requestIdOf } from "@/lib/alerts";
 import { session } from "@/lib/auth";
 
 const unauthorized = (error: unknown) => error instanceof TRPCClientError && error.data?.httpStatus === 401;
 
 /**
- * What a page shows when its loader or component fails: a German message inside the layout, never a stack
- * trace. A refused session (it ended elsewhere: a password reset, a two-factor switch, the account switched
- * off) is renewed once; when that fails too, the visitor signs in again and comes back here.
+ * What a page shows when its loader or component fails: inside the layout, the server's German
+ * `{title, detail}` (what happened), what to do, a way back to the overview and the request id for support;
+ * never a stack trace. A refused session (it ended elsewhere: a password reset, a two-factor switch, the
+ * account switched off) is renewed once; when that fails too, the visitor signs in again and comes back here.
  */
 export function RouteError({ error, reset }: ErrorComponentProps) {
   const router = useRouter();
@@ -47,12 +48,20 @@ export function RouteError({ error, reset }: ErrorComponentProps) {
     return null;
   }
   const { title, detail } = errorBody(error);
+  const requestId = requestIdOf(error);
   return (
     <Page title={title}>
-      <Alert mode="error" role="alert" className="mb-4">
+      <Alert mode="error" role="alert" className="mb-4 max-w-3xl">
         <p>{detail}</p>
       </Alert>
-      <div className="flex flex-wrap items-center gap-4">
+      <p className="mb-2 max-w-3xl text-slate-700">{MSG.supportContact}</p>
+      {requestId && (
+        <p className="mb-4 max-w-3xl text-sm text-slate-700">
+          Bitte nennen Sie dem Support diese Vorgangsnummer:{" "}
+          <code className="break-all rounded bg-slate-100 px-1.5 py-0.5 text-slate-900">{requestId}</code>
+        </p>
+      )}
+      <div className="mt-6 flex flex-wrap items-center gap-3">
         <Button
           onClick={() => {
             reset();
@@ -61,9 +70,9 @@ export function RouteError({ error, reset }: ErrorComponentProps) {
         >
           Erneut versuchen
         </Button>
-        <Link to="/" className="text-brand-700 underline underline-offset-4">
-          Zur Startseite
-        </Link>
+        <Button asChild variant="secondary">
+          <Link to="/">Zurück zur Übersicht</Link>
+        </Button>
       </div>
     </Page>
   );

@@ -1,14 +1,13 @@
-import { MSG } from "@app/shared";
 import type { QueryClient } from "@tanstack/react-query";
-import { useQuery } from "@tanstack/react-query";
-import { createRootRouteWithContext, Link, Outlet, useLocation } from "@tanstack/react-router";
+import { createRootRouteWithContext, type ErrorComponentProps, Outlet } from "@tanstack/react-router";
+import type { ReactNode } from "react";
 import { AlertHost } from "@/components/alert-host";
 import { Footer } from "@/components/layout/footer";
 import { Header } from "@/components/layout/header";
-import { Page } from "@/components/layout/page";
+import { LazyRouteError } from "@/components/lazy-route-error";
 import type { AuthContext } from "@/lib/auth";
-import { type Trpc, trpc } from "@/lib/trpc";
-import { GatedPage } from "./-components/gated-page";
+import type { Trpc } from "@/lib/trpc";
+import { NotFound } from "./-components/not-found";
 
 export interface RouterContext {
   queryClient: QueryClient;
@@ -18,10 +17,11 @@ export interface RouterContext {
 
 export const Route = createRootRouteWithContext<RouterContext>()({
   component: RootLayout,
+  errorComponent: RootError,
   notFoundComponent: NotFound,
 });
 
-function RootLayout() {
+function Shell({ children }: { children: ReactNode }) {
   return (
     <div className="flex min-h-screen flex-col">
       <a
@@ -32,7 +32,7 @@ function RootLayout() {
       </a>
       <Header />
       <main id="main" tabIndex={-1} className="mx-auto w-full max-w-6xl flex-1 px-4 py-8">
-        <Outlet />
+        {children}
       </main>
       <Footer />
       <AlertHost />
@@ -40,26 +40,19 @@ function RootLayout() {
   );
 }
 
-/** Unknown paths may be one of the password-gated pages, whose paths only the server knows. */
-function NotFound() {
-  const { pathname } = useLocation();
-  const gated = useQuery({
-    ...trpc.gated.resolve.queryOptions({ path: pathname }),
-    retry: false,
-    staleTime: Number.POSITIVE_INFINITY,
-  });
-  if (gated.isPending) {
-    return null;
-  }
-  if (gated.data) {
-    return <GatedPage path={pathname} kind={gated.data.kind} />;
-  }
+function RootLayout() {
   return (
-    <Page title={MSG.pageNotFoundTitle}>
-      <p className="mb-4 text-slate-700">{MSG.pageNotFoundDetail}</p>
-      <Link to="/" className="text-brand-700 underline underline-offset-4">
-        Zur Startseite
-      </Link>
-    </Page>
+    <Shell>
+      <Outlet />
+    </Shell>
+  );
+}
+
+/** The root's own failure replaces its layout: the error page brings header and footer back. */
+function RootError(props: ErrorComponentProps) {
+  return (
+    <Shell>
+      <LazyRouteError {...props} />
+    </Shell>
   );
 }

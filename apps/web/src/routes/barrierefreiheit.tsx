@@ -1,8 +1,8 @@
 import { createFileRoute } from "@tanstack/react-router";
-import { LegalPage } from "./-components/legal-page";
+import { LegalPage, legalPageQuery } from "./-components/legal-page";
 
 export const Route = createFileRoute("/barrierefreiheit")({
   loader: ({ context }) =>
-    context.queryClient.prefetchQuery(context.trpc.legal.page.queryOptions({ slug: "barrierefreiheit" })),
+    context.queryClient.ensureQueryData(legalPageQuery(context.trpc, "barrierefreiheit")),
   component: () => <LegalPage slug="barrierefreiheit" />,
 });

@@ -1,47 +1,37 @@
 import { MSG } from "@app/shared";
-import { createFileRoute, useNavigate } from "@tanstack/react-router";
-import { useEffect, useRef } from "react";
+import { createFileRoute, redirect } from "@tanstack/react-router";
 import { Page } from "@/components/layout/page";
 import { alerts, errorBody } from "@/lib/alerts";
 import { trpcClient } from "@/lib/trpc";
 
-export const Route = createFileRoute("/confirm-mail/{-$userId}/{-$hash}/{-$congressId}/{-$showVideo}")({
-  component: ConfirmMail,
-});
-
 /** Confirms the address, shows the result in a dialog and always continues to login (spec section 2). */
-function ConfirmMail() {
-  const { userId, hash, congressId, showVideo } = Route.useParams();
-  const navigate = useNavigate();
-  const started = useRef(false);
-
-  useEffect(() => {
-    if (started.current) {
+export const Route = createFileRoute("/confirm-mail/{-$userId}/{-$hash}/{-$congressId}/{-$showVideo}")({
+  loader: async ({ params: { userId, hash, congressId, showVideo }, preload }) => {
+    // a link is confirmed when it is opened, never on a hover
+    if (preload) {
       return;
     }
-    started.current = true;
-    const toLogin = () =>
-      navigate({
-        to: "/login/{-$congressId}/{-$showVideo}",
-        params: { congressId, showVideo },
-        replace: true,
-      });
-    const run = async () => {
-      if (!userId || !hash) {
-        await alerts.error({ title: MSG.confirmMailFailed, detail: MSG.confirmMailInvalid });
-        return toLogin();
-      }
+    if (!userId || !hash) {
+      await alerts.error({ title: MSG.confirmMailFailed, detail: MSG.confirmMailInvalid });
+    } else {
       try {
         const result = await trpcClient.auth.confirmMail.mutate({ userId, hash });
         await alerts.notice(result.title, result.detail);
       } catch (error) {
         await alerts.error(errorBody(error));
       }
-      return toLogin();
-    };
-    void run();
-  }, [userId, hash, congressId, showVideo, navigate]);
+    }
+    throw redirect({
+      to: "/login/{-$congressId}/{-$showVideo}",
+      params: { congressId, showVideo },
+      replace: true,
+    });
+  },
+  pendingComponent: ConfirmMail,
+  component: ConfirmMail,
+});
 
+function ConfirmMail() {
   return (
     <Page title="E-Mail-Adresse bestätigen">
       <p role="status" className="text-slate-700">

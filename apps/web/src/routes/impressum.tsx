@@ -1,8 +1,7 @@
 import { createFileRoute } from "@tanstack/react-router";
-import { LegalPage } from "./-components/legal-page";
+import { LegalPage, legalPageQuery } from "./-components/legal-page";
 
 export const Route = createFileRoute("/impressum")({
-  loader: ({ context }) =>
-    context.queryClient.prefetchQuery(context.trpc.legal.page.queryOptions({ slug: "impressum" })),
+  loader: ({ context }) => context.queryClient.ensureQueryData(legalPageQuery(context.trpc, "impressum")),
   component: () => <LegalPage slug="impressum" />,
 });

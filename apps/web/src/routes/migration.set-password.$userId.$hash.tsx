@@ -1,6 +1,6 @@
 import { MSG } from "@app/shared";
 import { useMutation } from "@tanstack/react-query";
-import { createFileRoute, useNavigate } from "@tanstack/react-router";
+import { createFileRoute, notFound, useNavigate } from "@tanstack/react-router";
 import type { FormEvent } from "react";
 import { Page } from "@/components/layout/page";
 import { Button } from "@/components/ui/button";
@@ -9,9 +9,20 @@ import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { alerts, showError } from "@/lib/alerts";
 import { authSchema, useZodForm } from "@/lib/form";
+import { INVALID_PARAM, parseId } from "@/lib/route-params";
 import { trpc } from "@/lib/trpc";
 
 export const Route = createFileRoute("/migration/set-password/$userId/$hash")({
+  params: {
+    parse: ({ userId, hash }: { userId: string; hash: string }) => {
+      const id = parseId(userId);
+      if (id === undefined) {
+        throw notFound({ data: INVALID_PARAM });
+      }
+      return { userId: id, hash };
+    },
+    stringify: ({ userId, hash }: { userId: number; hash: string }) => ({ userId: String(userId), hash }),
+  },
   component: MigrationSetPassword,
 });
 

@@ -45,7 +45,7 @@ function EventActions({ event, onCancel }: { event: EventView; onCancel: (event:
   if (!event.currentUserParticipating) {
     return (
       <Button asChild>
-        <Link to="/participation/$congressId" params={{ congressId: String(event.id) }}>
+        <Link to="/participation/$congressId" params={{ congressId: event.id }}>
           Teilnehmen
         </Link>
       </Button>
@@ -56,7 +56,7 @@ function EventActions({ event, onCancel }: { event: EventView; onCancel: (event:
       <WebinarLink event={event} />
     ) : (
       <Button asChild>
-        <Link to="/congress/$congressId" params={{ congressId: String(event.id) }}>
+        <Link to="/congress/$congressId" params={{ congressId: event.id }}>
           <PlayCircleIcon aria-hidden="true" className="size-4" /> Zu den Videos
         </Link>
       </Button>

@@ -20,7 +20,7 @@ function StatusBadge({ status }: { status: string }) {
 }
 
 function PackageActions({ pkg }: { pkg: PackageView }) {
-  const params = { congressPackageId: String(pkg.id) };
+  const params = { congressPackageId: pkg.id };
   if (pkg.qualified && pkg.availableFrom) {
     return (
       <p className="text-sm font-medium text-slate-700">Verfügbar ab {formatGermanDate(pkg.availableFrom)}</p>

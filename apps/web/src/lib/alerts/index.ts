@@ -26,3 +26,15 @@ export function errorReason(error: unknown): string | undefined {
   }
   return undefined;
 }
+
+/**
+ * The id the API gave the request that failed (its `x-request-id` header), for support to find it in the
+ * logs; undefined when no answer came (network down) or the error was not a call's.
+ */
+export function requestIdOf(error: unknown): string | undefined {
+  if (!(error instanceof TRPCClientError)) {
+    return undefined;
+  }
+  const response = (error.meta as { response?: unknown } | undefined)?.response;
+  return response instanceof Response ? (response.headers.get("x-request-id") ?? undefined) : undefined;
+}

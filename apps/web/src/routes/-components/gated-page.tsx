@@ -49,7 +49,7 @@ export function GatedPage({ path, kind }: { path: string; kind: keyof typeof TIT
     if (unlocked && packageId) {
       void navigate({
         to: "/congress-package/$congressPackageId",
-        params: { congressPackageId: String(packageId) },
+        params: { congressPackageId: packageId },
       });
     }
   }, [unlocked, packageId, navigate]);
@@ -65,7 +65,7 @@ export function GatedPage({ path, kind }: { path: string; kind: keyof typeof TIT
       await queryClient.invalidateQueries({ queryKey: trpc.congress.overview.queryKey() });
       await navigate({
         to: "/congress-package/$congressPackageId",
-        params: { congressPackageId: String(result.packageId) },
+        params: { congressPackageId: result.packageId },
       });
     } catch (failure) {
       setPassword("");

@@ -1,56 +1,78 @@
 import type { CheckoutCategory } from "@app/shared";
-import { useQuery } from "@tanstack/react-query";
-import { useNavigate } from "@tanstack/react-router";
-import { useEffect } from "react";
 import { Page } from "@/components/layout/page";
 import { showError } from "@/lib/alerts";
-import { trpc } from "@/lib/trpc";
+import { loadOrOverview } from "@/lib/route-loaders";
+import type { RouterContext } from "../__root";
 
-/** Leaves for the checkout in the same tab, so its return lands on the overview. */
-function goTo(url: string) {
-  window.location.assign(url);
+export interface CheckoutAnswer {
+  url: string;
+  name: string;
 }
 
 /**
- * The purchase redirect screens: the server looks the product up and builds the checkout address; on failure
- * its title and detail are shown and the visitor goes to the overview.
+ * The loader of the purchase redirect screens: the server looks the product up and builds the checkout
+ * address, and the visitor leaves for it in the same tab (so its return lands on the overview); on failure
+ * its title and detail are shown, then the overview. A hover asks nothing: the address is built per visit.
  */
-export function PurchaseRedirect({ category, id }: { category: CheckoutCategory; id: string }) {
-  const navigate = useNavigate();
-  const checkout = useQuery({
-    ...trpc.checkout.url.queryOptions({ category, id: Number(id) }),
-    retry: false,
-    staleTime: 0,
-    gcTime: 0,
-  });
-  useEffect(() => {
-    if (checkout.data) {
-      goTo(checkout.data.url);
-    }
-  }, [checkout.data]);
-  useEffect(() => {
-    if (checkout.isError) {
-      void showError(checkout.error).then(() => navigate({ to: "/" }));
-    }
-  }, [checkout.isError, checkout.error, navigate]);
+export async function loadCheckout(
+  { context, preload }: { context: RouterContext; preload: boolean },
+  category: CheckoutCategory,
+  id: number,
+): Promise<CheckoutAnswer | undefined> {
+  if (preload) {
+    return undefined;
+  }
+  const answer = await loadOrOverview(
+    false,
+    () =>
+      context.queryClient.fetchQuery({
+        ...context.trpc.checkout.url.queryOptions({ category, id }),
+        staleTime: 0,
+        gcTime: 0,
+      }),
+    showError,
+  );
+  if (answer) {
+    window.location.assign(answer.url);
+  }
+  return answer;
+}
 
+function Redirect({ children }: { children: React.ReactNode }) {
   return (
     <Page title="Weiterleitung zur Kasse" narrow>
-      <p role="status" className="text-slate-700">
-        {checkout.data
-          ? `Sie werden jetzt zur Kasse für „${checkout.data.name}“ weitergeleitet …`
-          : checkout.isError
-            ? ""
-            : "Einen Moment bitte, das Produkt wird gesucht …"}
-      </p>
-      {checkout.data && (
-        <p className="mt-4 text-sm text-slate-600">
-          Falls nichts passiert:{" "}
-          <a href={checkout.data.url} className="text-brand-700 underline underline-offset-4">
-            weiter zur Kasse
-          </a>
-        </p>
-      )}
+      {children}
     </Page>
+  );
+}
+
+/** While the server looks the product up. */
+export function PurchasePending() {
+  return (
+    <Redirect>
+      <p role="status" className="text-slate-700">
+        Einen Moment bitte, das Produkt wird gesucht …
+      </p>
+    </Redirect>
+  );
+}
+
+/** On the way to the checkout. */
+export function PurchaseRedirect({ checkout }: { checkout: CheckoutAnswer | undefined }) {
+  if (!checkout) {
+    return <PurchasePending />;
+  }
+  return (
+    <Redirect>
+      <p role="status" className="text-slate-700">
+        Sie werden jetzt zur Kasse für „{checkout.name}“ weitergeleitet …
+      </p>
+      <p className="mt-4 text-sm text-slate-600">
+        Falls nichts passiert:{" "}
+        <a href={checkout.url} className="text-brand-700 underline underline-offset-4">
+          weiter zur Kasse
+        </a>
+      </p>
+    </Redirect>
   );
 }

@@ -1,11 +1,10 @@
 import { createFileRoute } from "@tanstack/react-router";
-import { PurchaseRedirect } from "../-components/purchase-redirect";
+import { idParams } from "@/lib/route-params";
+import { loadCheckout, PurchasePending, PurchaseRedirect } from "../-components/purchase-redirect";
 
 export const Route = createFileRoute("/_user/congress-package-purchase/$congressPackageId")({
-  component: Purchase,
+  params: idParams("congressPackageId"),
+  loader: (options) => loadCheckout(options, "pac", options.params.congressPackageId),
+  pendingComponent: PurchasePending,
+  component: () => <PurchaseRedirect checkout={Route.useLoaderData()} />,
 });
-
-function Purchase() {
-  const { congressPackageId } = Route.useParams();
-  return <PurchaseRedirect category="pac" id={congressPackageId} />;
-}

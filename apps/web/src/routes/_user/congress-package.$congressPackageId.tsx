@@ -1,16 +1,38 @@
 import { MSG } from "@app/shared";
-import { useQuery } from "@tanstack/react-query";
-import { createFileRoute, Link, useNavigate } from "@tanstack/react-router";
-import { useEffect } from "react";
+import { useSuspenseQuery } from "@tanstack/react-query";
+import { createFileRoute, Link } from "@tanstack/react-router";
 import { Page } from "@/components/layout/page";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { VideoDays } from "@/components/visitor/video-days";
 import { alerts } from "@/lib/alerts";
 import { useRecordAttendance } from "@/lib/attendance";
-import { trpc } from "@/lib/trpc";
+import { loadOrOverview } from "@/lib/route-loaders";
+import { idParams } from "@/lib/route-params";
+import { type Trpc, trpc } from "@/lib/trpc";
+
+const pageQuery = (api: Trpc, packageId: number) =>
+  api.packages.page.queryOptions({ packageId }, { retry: false });
 
 export const Route = createFileRoute("/_user/congress-package/$congressPackageId")({
+  params: idParams("congressPackageId"),
+  // spec section 8: a missing package or any other failure is 'Ein Fehler ist aufgetreten', then the
+  // overview; a package not bought shows the page with 'Kongresspaket nicht erworben' over it
+  loader: async ({ context, params, preload }) => {
+    const page = await loadOrOverview(
+      preload,
+      () => context.queryClient.ensureQueryData(pageQuery(context.trpc, params.congressPackageId)),
+      () => alerts.error({ title: MSG.defaultErrorTitle, detail: MSG.defaultErrorDetail }),
+    );
+    if (page && !preload && !page.isQualified) {
+      void alerts.error({ title: MSG.defaultErrorTitle, detail: MSG.packageNotBought });
+    }
+  },
+  pendingComponent: () => (
+    <p role="status" className="text-slate-600">
+      Das Kongresspaket wird geladen …
+    </p>
+  ),
   component: PackagePage,
 });
 
@@ -40,35 +62,8 @@ function Crosssell({ description, link }: { description: string; link: string | 
 
 function PackagePage() {
   const { congressPackageId } = Route.useParams();
-  const navigate = useNavigate();
   const recordAttendance = useRecordAttendance();
-  const page = useQuery({
-    ...trpc.packages.page.queryOptions({ packageId: Number(congressPackageId) }),
-    retry: false,
-  });
-  const notQualified = page.data !== undefined && !page.data.isQualified;
-
-  useEffect(() => {
-    if (page.isError) {
-      void alerts
-        .error({ title: MSG.defaultErrorTitle, detail: MSG.defaultErrorDetail })
-        .then(() => navigate({ to: "/" }));
-    }
-  }, [page.isError, navigate]);
-  useEffect(() => {
-    if (notQualified) {
-      void alerts.error({ title: MSG.defaultErrorTitle, detail: MSG.packageNotBought });
-    }
-  }, [notQualified]);
-
-  const data = page.data;
-  if (!data) {
-    return (
-      <p role="status" className="text-slate-600">
-        {page.isError ? "" : "Das Kongresspaket wird geladen …"}
-      </p>
-    );
-  }
+  const { data } = useSuspenseQuery(pageQuery(trpc, congressPackageId));
   const pkg = data.packageData;
   return (
     <Page title={pkg.name}>

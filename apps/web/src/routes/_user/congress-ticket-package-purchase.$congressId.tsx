@@ -1,11 +1,10 @@
 import { createFileRoute } from "@tanstack/react-router";
-import { PurchaseRedirect } from "../-components/purchase-redirect";
+import { idParams } from "@/lib/route-params";
+import { loadCheckout, PurchasePending, PurchaseRedirect } from "../-components/purchase-redirect";
 
 export const Route = createFileRoute("/_user/congress-ticket-package-purchase/$congressId")({
-  component: Purchase,
+  params: idParams("congressId"),
+  loader: (options) => loadCheckout(options, "ticpac", options.params.congressId),
+  pendingComponent: PurchasePending,
+  component: () => <PurchaseRedirect checkout={Route.useLoaderData()} />,
 });
-
-function Purchase() {
-  const { congressId } = Route.useParams();
-  return <PurchaseRedirect category="ticpac" id={congressId} />;
-}

@@ -1,9 +1,10 @@
 import { createFileRoute } from "@tanstack/react-router";
-import { PurchaseRedirect } from "../-components/purchase-redirect";
+import { idParams } from "@/lib/route-params";
+import { loadCheckout, PurchasePending, PurchaseRedirect } from "../-components/purchase-redirect";
 
-export const Route = createFileRoute("/_user/congress-ticket-purchase/$congressId")({ component: Purchase });
-
-function Purchase() {
-  const { congressId } = Route.useParams();
-  return <PurchaseRedirect category="tic" id={congressId} />;
-}
+export const Route = createFileRoute("/_user/congress-ticket-purchase/$congressId")({
+  params: idParams("congressId"),
+  loader: (options) => loadCheckout(options, "tic", options.params.congressId),
+  pendingComponent: PurchasePending,
+  component: () => <PurchaseRedirect checkout={Route.useLoaderData()} />,
+});

@@ -1,48 +1,45 @@
 import { formatEventDates } from "@app/shared";
-import { useQuery } from "@tanstack/react-query";
-import { createFileRoute, useNavigate } from "@tanstack/react-router";
-import { useEffect } from "react";
+import { useSuspenseQuery } from "@tanstack/react-query";
+import { createFileRoute } from "@tanstack/react-router";
 import { Page } from "@/components/layout/page";
 import { VideoDays } from "@/components/visitor/video-days";
 import { alerts, errorBody, errorReason } from "@/lib/alerts";
 import { useRecordAttendance } from "@/lib/attendance";
-import { trpc } from "@/lib/trpc";
+import { loadOrOverview } from "@/lib/route-loaders";
+import { idParams } from "@/lib/route-params";
+import { type Trpc, trpc } from "@/lib/trpc";
 
-export const Route = createFileRoute("/_user/congress/$congressId")({ component: CongressContent });
+const contentQuery = (api: Trpc, congressId: number) =>
+  api.congress.content.queryOptions({ congressId }, { retry: false });
+
+/** The server runs the access checks of spec section 2 in order; the page shows their outcome. */
+function refused(error: unknown): Promise<unknown> {
+  const body = errorBody(error);
+  // past: an info dialog; hidden (answered as unknown: "Kongress nicht gefunden"), not started, not
+  // participating: an error dialog; then the overview
+  return errorReason(error) === "past" ? alerts.notice(body.title, body.detail) : alerts.error(body);
+}
+
+export const Route = createFileRoute("/_user/congress/$congressId")({
+  params: idParams("congressId"),
+  loader: ({ context, params, preload }) =>
+    loadOrOverview(
+      preload,
+      () => context.queryClient.ensureQueryData(contentQuery(context.trpc, params.congressId)),
+      refused,
+    ),
+  pendingComponent: () => (
+    <p role="status" className="text-slate-600">
+      Die Videos werden geladen …
+    </p>
+  ),
+  component: CongressContent,
+});
 
 function CongressContent() {
   const { congressId } = Route.useParams();
-  const navigate = useNavigate();
   const recordAttendance = useRecordAttendance();
-  const content = useQuery({
-    ...trpc.congress.content.queryOptions({ congressId: Number(congressId) }),
-    retry: false,
-  });
-
-  useEffect(() => {
-    if (!content.isError) {
-      return;
-    }
-    // the server ran the access checks; the page only shows their outcome and goes back to the overview
-    const reason = errorReason(content.error);
-    const body = errorBody(content.error);
-    const toOverview = () => navigate({ to: "/" });
-    // a hidden event is answered as an unknown one (404 "Kongress nicht gefunden"): both show the alert
-    if (reason === "past") {
-      void alerts.notice(body.title, body.detail).then(toOverview);
-    } else {
-      void alerts.error(body).then(toOverview);
-    }
-  }, [content.isError, content.error, navigate]);
-
-  const data = content.data;
-  if (!data) {
-    return (
-      <p role="status" className="text-slate-600">
-        {content.isError ? "" : "Die Videos werden geladen …"}
-      </p>
-    );
-  }
+  const { data } = useSuspenseQuery(contentQuery(trpc, congressId));
   return (
     <Page title={data.congress.title}>
       <p className="-mt-4 mb-8 text-slate-600">

@@ -17,18 +17,19 @@ export const Route = createFileRoute("/_user/")({
   validateSearch: (search: Record<string, unknown>): { custom?: string | undefined } => ({
     custom: optionalString(search.custom, 500),
   }),
-  // the overview data public/boot.js fetched while the script loaded, if any (at most 2 s of waiting)
+  // The overview data public/boot.js fetched while the script loaded, if any (at most 2 s of waiting);
+  // otherwise the query starts here (a hover on a link to the overview too) without being waited for: the
+  // page shows its placeholders meanwhile, and on failure the spec's dialog with an inline retry.
   loader: async ({ context }) => {
     const early = await Promise.race([
       takeEarly("__overviewPrefetch") ?? null,
       new Promise<null>((done) => setTimeout(() => done(null), 2000)),
     ]);
+    const overview = context.trpc.congress.overview.queryOptions();
     if (early) {
-      context.queryClient.setQueryData(
-        context.trpc.congress.overview.queryKey(),
-        superjson.deserialize(early as SuperJSONResult),
-      );
+      context.queryClient.setQueryData(overview.queryKey, superjson.deserialize(early as SuperJSONResult));
     }
+    void context.queryClient.prefetchQuery(overview);
   },
   component: Overview,
 });

@@ -1,16 +1,65 @@
 import { formatEventDates, MSG } from "@app/shared";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { createFileRoute, Link, useNavigate } from "@tanstack/react-router";
+import type { QueryClient } from "@tanstack/react-query";
+import { useSuspenseQuery } from "@tanstack/react-query";
+import { createFileRoute, Link, redirect } from "@tanstack/react-router";
 import { CheckCircle2Icon } from "lucide-react";
-import { useEffect, useRef, useState } from "react";
 import { Page } from "@/components/layout/page";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { alerts, errorBody, errorReason, showError } from "@/lib/alerts";
-import { trpc } from "@/lib/trpc";
-import type { EventView } from "@/lib/types";
+import { loadOrOverview } from "@/lib/route-loaders";
+import { idParams } from "@/lib/route-params";
+import { type Trpc, trpc, trpcClient } from "@/lib/trpc";
+import type { EventView, RouterOutputs } from "@/lib/types";
 
-export const Route = createFileRoute("/_user/participation/$congressId")({ component: Participation });
+const eventQuery = (api: Trpc, congressId: number) =>
+  api.congress.get.queryOptions({ congressId }, { retry: false });
+
+type EventData = RouterOutputs["congress"]["get"];
+type Outcome = "created" | "existing" | null;
+
+/**
+ * Signs the visitor up for a free event (spec: participation creation). Already signed up: the info
+ * 'Sie nehmen bereits teil'; any other refusal: its dialog, then the overview.
+ */
+async function signUp(queryClient: QueryClient, api: Trpc, event: EventData): Promise<Outcome> {
+  if (event.currentUserParticipating) {
+    alerts.info(MSG.alreadyParticipating);
+    return "existing";
+  }
+  try {
+    await trpcClient.participation.create.mutate({ congressId: event.id });
+  } catch (error) {
+    if (errorReason(error) === "already") {
+      alerts.info(MSG.alreadyParticipating);
+      return "existing";
+    }
+    await alerts.error(errorBody(error));
+    throw redirect({ to: "/" });
+  }
+  queryClient.setQueryData(eventQuery(api, event.id).queryKey, { ...event, currentUserParticipating: true });
+  void queryClient.invalidateQueries(api.congress.overview.queryFilter());
+  return "created";
+}
+
+export const Route = createFileRoute("/_user/participation/$congressId")({
+  params: idParams("congressId"),
+  loader: async ({ context, params, preload }): Promise<{ outcome: Outcome }> => {
+    const { queryClient, trpc: api } = context;
+    const event = await loadOrOverview(
+      preload,
+      () => queryClient.ensureQueryData(eventQuery(api, params.congressId)),
+      showError,
+    );
+    // a hover only looks the event up; ticketed events are bought, not signed up for
+    if (!event || preload || event.ticketed) {
+      return { outcome: null };
+    }
+    return { outcome: await signUp(queryClient, api, event) };
+  },
+  pendingComponent: Loading,
+  component: Participation,
+});
 
 function Loading() {
   return (
@@ -21,7 +70,7 @@ function Loading() {
 }
 
 function TicketOffer({ event }: { event: EventView }) {
-  const params = { congressId: String(event.id) };
+  const params = { congressId: event.id };
   return (
     <Card>
       <h2 className="text-xl font-semibold text-slate-900">{MSG.ticketRequiredTitle}</h2>
@@ -59,7 +108,7 @@ function Confirmation({ event, fresh }: { event: EventView; fresh: boolean }) {
       <div className="mt-4 flex flex-wrap gap-3">
         {event.inProgress && !event.webinar && (
           <Button asChild>
-            <Link to="/congress/$congressId" params={{ congressId: String(event.id) }}>
+            <Link to="/congress/$congressId" params={{ congressId: event.id }}>
               Zu den Videos
             </Link>
           </Button>
@@ -74,56 +123,12 @@ function Confirmation({ event, fresh }: { event: EventView; fresh: boolean }) {
 
 function Participation() {
   const { congressId } = Route.useParams();
-  const navigate = useNavigate();
-  const queryClient = useQueryClient();
-  const id = Number(congressId);
-  const event = useQuery({ ...trpc.congress.get.queryOptions({ congressId: id }), retry: false });
-  const create = useMutation(trpc.participation.create.mutationOptions());
-  const [outcome, setOutcome] = useState<"created" | "existing" | null>(null);
-  const started = useRef(false);
-
-  const data = event.data;
-  useEffect(() => {
-    if (event.isError) {
-      void showError(event.error).then(() => navigate({ to: "/" }));
-    }
-  }, [event.isError, event.error, navigate]);
-
-  useEffect(() => {
-    if (!data || started.current || data.ticketed) {
-      return;
-    }
-    started.current = true;
-    if (data.currentUserParticipating) {
-      setOutcome("existing");
-      alerts.info(MSG.alreadyParticipating);
-      return;
-    }
-    create.mutate(
-      { congressId: data.id },
-      {
-        onSuccess: () => {
-          setOutcome("created");
-          void queryClient.invalidateQueries({ queryKey: trpc.congress.overview.queryKey() });
-        },
-        onError: (error) => {
-          if (errorReason(error) === "already") {
-            setOutcome("existing");
-            alerts.info(MSG.alreadyParticipating);
-            return;
-          }
-          void alerts.error(errorBody(error)).then(() => navigate({ to: "/" }));
-        },
-      },
-    );
-  }, [data, create, navigate, queryClient]);
-
+  const { outcome } = Route.useLoaderData();
+  const { data } = useSuspenseQuery(eventQuery(trpc, congressId));
   return (
-    <Page title={data ? data.title : "Anmeldung"} narrow>
-      {data && <p className="-mt-4 mb-6 text-slate-600">{formatEventDates(data.firstDay, data.lastDay)}</p>}
-      {!data || (!data.ticketed && outcome === null) ? (
-        <Loading />
-      ) : data.ticketed && !data.currentUserParticipating ? (
+    <Page title={data.title} narrow>
+      <p className="-mt-4 mb-6 text-slate-600">{formatEventDates(data.firstDay, data.lastDay)}</p>
+      {data.ticketed && !data.currentUserParticipating ? (
         <TicketOffer event={data} />
       ) : (
         <Confirmation event={data} fresh={outcome === "created"} />

@@ -6,7 +6,7 @@ import {
   formatGermanDateTime,
   MSG_PRIVACY,
 } from "@app/shared";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient, useSuspenseQuery } from "@tanstack/react-query";
 import { createFileRoute, useNavigate } from "@tanstack/react-router";
 import { DownloadIcon } from "lucide-react";
 import { type FormEvent, useState } from "react";
@@ -29,15 +29,16 @@ import { session } from "@/lib/auth";
 import { trpc } from "@/lib/trpc";
 
 export const Route = createFileRoute("/_user/profile")({
-  loader: ({ context }) => context.queryClient.ensureQueryData(context.trpc.account.profile.queryOptions()),
+  loader: ({ context }) =>
+    Promise.all([
+      context.queryClient.ensureQueryData(context.trpc.account.profile.queryOptions()),
+      context.queryClient.ensureQueryData(context.trpc.account.consents.queryOptions()),
+    ]),
   component: Profile,
 });
 
 function Profile() {
-  const { data: profile } = useQuery(trpc.account.profile.queryOptions());
-  if (!profile) {
-    return null;
-  }
+  const { data: profile } = useSuspenseQuery(trpc.account.profile.queryOptions());
   return (
     <Page title="Mein Profil">
       <div className="flex max-w-2xl flex-col gap-6">
@@ -62,7 +63,7 @@ function Profile() {
 /** The newsletter consent, given or withdrawn at any time, with its history (DSGVO Art. 7). */
 function Newsletter({ subscribed }: { subscribed: boolean }) {
   const queryClient = useQueryClient();
-  const consents = useQuery(trpc.account.consents.queryOptions());
+  const consents = useSuspenseQuery(trpc.account.consents.queryOptions());
   const change = useMutation(
     trpc.account.setNewsletter.mutationOptions({
       onSuccess: async (answer) => {
@@ -89,11 +90,7 @@ function Newsletter({ subscribed }: { subscribed: boolean }) {
         Sie können Ihre Einwilligung jederzeit hier widerrufen; jede Änderung wird mit Zeitpunkt festgehalten.
       </p>
       <h3 className="mt-5 font-semibold text-slate-900">Ihre Einwilligungen</h3>
-      {consents.isPending ? (
-        <p role="status" className="mt-2 text-sm text-slate-600">
-          Einwilligungen werden geladen …
-        </p>
-      ) : consents.data?.length ? (
+      {consents.data.length ? (
         <ul className="mt-2 space-y-1 text-sm text-slate-800">
           {consents.data.map((consent) => (
             <li key={`${consent.kind}-${String(consent.at)}-${consent.granted}`}>

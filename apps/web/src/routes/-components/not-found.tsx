@@ -1,0 +1,48 @@
+import { MSG } from "@app/shared";
+import { useQuery } from "@tanstack/react-query";
+import { Link, type NotFoundRouteProps, useLocation } from "@tanstack/react-router";
+import { Page } from "@/components/layout/page";
+import { Button } from "@/components/ui/button";
+import { INVALID_PARAM } from "@/lib/route-params";
+import { trpc } from "@/lib/trpc";
+import { GatedPage } from "./gated-page";
+
+/** The 404 page (spec section 2: the searched page was not found), inside the layout. */
+export function NotFoundPage() {
+  return (
+    <Page title={MSG.pageNotFoundTitle}>
+      <p className="mb-2 text-slate-700">{MSG.pageNotFoundDetail}</p>
+      <p className="mb-6 text-slate-700">
+        Bitte prüfen Sie die Adresse oder wählen Sie eine Veranstaltung in der Übersicht.
+      </p>
+      <Button asChild variant="secondary">
+        <Link to="/">Zurück zur Übersicht</Link>
+      </Button>
+    </Page>
+  );
+}
+
+/** An unknown path may be one of the password-gated pages, whose paths only the server knows. */
+function UnknownPath() {
+  const { pathname } = useLocation();
+  const gated = useQuery({
+    ...trpc.gated.resolve.queryOptions({ path: pathname }),
+    retry: false,
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+  if (gated.isPending) {
+    return null;
+  }
+  if (gated.data) {
+    return <GatedPage path={pathname} kind={gated.data.kind} />;
+  }
+  return <NotFoundPage />;
+}
+
+/**
+ * The router's not-found page. A known route whose id is not a number (`/congress/abc`) is not a gated
+ * page either: it is answered without any request.
+ */
+export function NotFound({ data }: NotFoundRouteProps) {
+  return data === INVALID_PARAM ? <NotFoundPage /> : <UnknownPath />;
+}
