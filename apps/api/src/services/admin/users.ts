@@ -9,12 +9,12 @@ import {
 import { and, asc, desc, eq, ilike, isNull, type SQL, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { AppError } from "../../lib/app-error";
+import { uniqueViolation } from "../../lib/db-errors";
 import { containsPattern } from "../../lib/like";
 import { boundedCount } from "../../lib/paging";
 import { attendanceOfUser } from "../attendance/record";
 import { endAllSessions } from "../auth/session";
 import { adminActor, changedFields, recordAudit } from "./audit";
-import { uniqueViolation } from "./db-errors";
 
 const { users, participations, congresses } = schema;
 const NOT_FOUND = "Die Person wurde nicht gefunden.";
