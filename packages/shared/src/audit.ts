@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ZId } from "./ids";
 
 /**
  * The audit log (issue 11): every admin write and every payment notification, with who, when, what and
@@ -111,7 +112,7 @@ export const ZAuditListInput = z.object({
   entity: z.enum(AUDIT_ENTITIES as [AuditEntity, ...AuditEntity[]]).optional(),
   action: z.enum(AUDIT_ACTIONS as [AuditAction, ...AuditAction[]]).optional(),
   /** an admin's id, or the kind of a non-admin actor */
-  actorId: z.coerce.number().int().positive().max(2_147_483_647).optional(),
+  actorId: ZId.optional(),
   actorKind: z.enum(AUDIT_ACTOR_KINDS).optional(),
   /** Berlin calendar days, both included */
   from: isoDay.optional(),
