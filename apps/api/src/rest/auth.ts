@@ -1,6 +1,5 @@
-import type { TRegisterInput } from "@app/shared";
 import { z } from "zod";
-import type { RestRoute } from "./adapter";
+import type { RestInput, RestRoute } from "./adapter";
 import { jsonField, readForm } from "./form";
 
 const body = (value: unknown): Record<string, unknown> =>
@@ -50,7 +49,7 @@ export const authRestRoutes: RestRoute[] = [
         ...user,
         congressId: form.fields.congressId || undefined,
         showVideo: form.fields.showVideo || undefined,
-      } as TRegisterInput);
+      } as RestInput["auth"]["register"]);
     },
   },
   {
@@ -75,8 +74,7 @@ export const authRestRoutes: RestRoute[] = [
   {
     method: "GET",
     url: "/auth/resetPassword/validate/:token",
-    handler: (caller, req) =>
-      caller.auth.validateResetToken({ token: (req.params as { token: string }).token }),
+    handler: (caller, req) => caller.auth.validateResetToken({ token: req.params.token ?? "" }),
   },
   {
     method: "POST",
@@ -84,7 +82,7 @@ export const authRestRoutes: RestRoute[] = [
     handler: (caller, req) => {
       const { password, passwordConfirm } = body(req.body);
       return caller.auth.resetPassword({
-        token: (req.params as { token: string }).token,
+        token: req.params.token ?? "",
         password: String(password ?? ""),
         passwordConfirm: String(passwordConfirm ?? ""),
       });
