@@ -131,8 +131,6 @@ export const ZUserUpdateInput = z.object({
 });
 export type TUserUpdateInput = z.input<typeof ZUserUpdateInput>;
 
-export const ADMIN_USERS_PAGE_SIZE = 10;
-
 export const ZUserListInput = z.object({
   name: z.string().trim().max(200).default(""),
   email: z.string().trim().max(254).default(""),

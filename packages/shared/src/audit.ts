@@ -6,8 +6,6 @@ import { ZId } from "./ids";
  * the changed fields. Labels here make the entries readable in German on both sides.
  */
 
-export const AUDIT_PAGE_SIZE = 20;
-
 export const AUDIT_ACTOR_KINDS = ["admin", "payment-notification", "system"] as const;
 export type AuditActorKind = (typeof AUDIT_ACTOR_KINDS)[number];
 
@@ -147,7 +145,6 @@ export function describeAuditChanges(changes: Record<string, unknown>): string[]
 
 /** Attempts after which an outbox mail is given up (`failed`) and the sweeper leaves it alone. */
 export const MAIL_MAX_ATTEMPTS = 8;
-export const MAIL_OUTBOX_PAGE_SIZE = 20;
 export const MAIL_STATUSES = ["queued", "sent", "failed"] as const;
 export type MailStatus = (typeof MAIL_STATUSES)[number];
 export const MAIL_STATUS_LABELS: Record<MailStatus, string> = {

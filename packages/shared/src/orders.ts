@@ -22,8 +22,6 @@ export const ZAdminTicketOrderInput = z.object({
 export type TAdminPackageOrderInput = z.input<typeof ZAdminPackageOrderInput>;
 export type TAdminTicketOrderInput = z.input<typeof ZAdminTicketOrderInput>;
 
-export const ADMIN_ORDERS_PAGE_SIZE = 10;
-
 /**
  * One page of an admin order table: `search` matches the buyer's e-mail (contains, any case) or the order
  * number (exact, any case).
