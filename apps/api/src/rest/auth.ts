@@ -1,4 +1,3 @@
-import { z } from "zod";
 import type { RestInput, RestRoute } from "./adapter";
 import { jsonField, readForm } from "./form";
 
@@ -43,8 +42,8 @@ export const authRestRoutes: RestRoute[] = [
     status: 201,
     handler: async (caller, req) => {
       const form = await readForm(req);
-      // the procedure validates every field; here only the JSON envelope is checked
-      const user = jsonField(form, "user", z.object({}).loose());
+      // congressId and showVideo come as plain form fields, any text: the procedure's schema checks them
+      const user = jsonField<Record<string, unknown>>(form, "user");
       return caller.auth.register({
         ...user,
         congressId: form.fields.congressId || undefined,

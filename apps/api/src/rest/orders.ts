@@ -1,9 +1,6 @@
-import { z } from "zod";
 import { queryValue, type RestInput, type RestRequest, type RestRoute } from "./adapter";
 import { adminForm } from "./admin";
 import { jsonField } from "./form";
-
-const envelope = z.object({}).loose();
 
 /** `?search=…&page=…` of the order tables (validated by the procedure). */
 const listQuery = (req: RestRequest): RestInput["orders"]["packageOrders"] => ({
@@ -23,8 +20,9 @@ export const orderRestRoutes: RestRoute[] = [
     url: "/congress-package-order",
     status: 201,
     handler: async (caller, req) => {
-      const data = jsonField(await adminForm(caller, req), "congressPackageOrderData", envelope);
-      return caller.orders.createPackageOrders(data as RestInput["orders"]["createPackageOrders"]);
+      return caller.orders.createPackageOrders(
+        jsonField(await adminForm(caller, req), "congressPackageOrderData"),
+      );
     },
   },
   {
@@ -37,8 +35,9 @@ export const orderRestRoutes: RestRoute[] = [
     url: "/congress-ticket-order",
     status: 201,
     handler: async (caller, req) => {
-      const data = jsonField(await adminForm(caller, req), "congressTicketOrderData", envelope);
-      return caller.orders.createTicketOrders(data as RestInput["orders"]["createTicketOrders"]);
+      return caller.orders.createTicketOrders(
+        jsonField(await adminForm(caller, req), "congressTicketOrderData"),
+      );
     },
   },
 ];
