@@ -1,16 +1,7 @@
 import { z } from "zod";
 import "./zod-locale";
 import { parseGermanDate } from "./events";
-
-const id = z.coerce.number().int().positive().max(2_147_483_647);
-/** an id, or an object carrying it (the spec's forms send whole objects) */
-export const ZRef = z.union([
-  id,
-  z
-    .object({ id })
-    .loose()
-    .transform((v) => v.id),
-]);
+import { MAX_ID, ZId, ZRef, zId } from "./ids";
 
 /** Plain text: control characters other than line breaks and tabs are dropped. */
 const plainText = (max: number, missing?: string) =>
@@ -27,7 +18,7 @@ const flag = z
   .transform((v) => v === true || v === "true" || v === "1");
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "Bitte wählen Sie ein gültiges Datum.");
 const dayRef = z.object({ date: isoDate }).loose();
-const checkoutId = z.coerce.number().int().min(0).max(2_147_483_647).default(0);
+const checkoutId = z.coerce.number().int().min(0).max(MAX_ID).default(0);
 /**
  * Whether a stored link is safe for an `href`: a web page (http, https) or a path of our site, never
  * `javascript:`, `data:` or `vbscript:`. The URL parser drops tabs, line breaks and leading spaces before
@@ -80,7 +71,7 @@ export const MSG_ADMIN = {
 /** The event form (`congressData`). */
 export const ZCongressInput = z
   .object({
-    id: id.optional(),
+    id: ZId.optional(),
     title: required(300, MSG_ADMIN.titleRequired),
     description: required(20_000, MSG_ADMIN.descriptionRequired),
     picture: z.string().max(200).nullish(),
@@ -115,17 +106,13 @@ export type TCongressInput = z.input<typeof ZCongressInput>;
 
 /** The package form (`congressPackageData`). */
 export const ZPackageInput = z.object({
-  id: id.optional(),
+  id: ZId.optional(),
   name: required(300, MSG_ADMIN.nameRequired),
   congress: z
     .unknown()
     .refine((v) => v !== null && v !== undefined && v !== "" && v !== 0, MSG_ADMIN.congressRequired)
     .pipe(ZRef),
-  externalId: z.coerce
-    .number({ error: MSG_ADMIN.externalIdRequired })
-    .int()
-    .positive(MSG_ADMIN.externalIdRequired)
-    .max(2_147_483_647, MSG_ADMIN.externalIdRequired),
+  externalId: zId(MSG_ADMIN.externalIdRequired),
   description: required(20_000, MSG_ADMIN.descriptionRequired),
   picture: z.string().max(200).nullish(),
   availabilityDate: isoDate.nullish(),
@@ -135,7 +122,7 @@ export type TPackageInput = z.input<typeof ZPackageInput>;
 
 /** The user edit dialog (`userData`). */
 export const ZUserUpdateInput = z.object({
-  id,
+  id: ZId,
   firstname: required(100, "Vorname ist ein Pflichtfeld"),
   lastname: required(100, "Nachname ist ein Pflichfeld"),
   email: z.string().trim().max(254).pipe(z.email("Bitte geben Sie eine gültige E-Mail-Adresse ein.")),
@@ -143,8 +130,6 @@ export const ZUserUpdateInput = z.object({
   admin: flag,
 });
 export type TUserUpdateInput = z.input<typeof ZUserUpdateInput>;
-
-export const ADMIN_USERS_PAGE_SIZE = 10;
 
 export const ZUserListInput = z.object({
   name: z.string().trim().max(200).default(""),
@@ -161,7 +146,7 @@ const exclusiveDate = z
 
 /** The video content form (`congressContentData`). */
 export const ZContentInput = z.object({
-  id: id.optional(),
+  id: ZId.optional(),
   congress: ZRef,
   type: z.enum(["vimeo", "vimeo-url"]).default("vimeo-url"),
   data: z.object({
@@ -222,7 +207,7 @@ export const MSG_TEMPLATES = {
 
 /** The template edit dialog (`mailTemplateData`). */
 export const ZMailTemplateInput = z.object({
-  id: id.optional(),
+  id: ZId.optional(),
   name: z.string().trim().min(1, MSG_TEMPLATES.unknownName).max(100),
   congress: z.union([ZRef, z.null()]).default(null),
   subject: required(300, MSG_TEMPLATES.subjectRequired),
@@ -234,15 +219,7 @@ export type TMailTemplateInput = z.input<typeof ZMailTemplateInput>;
 /** The copy form (`copy_from`, `copy_to`): two different events. */
 export const ZCopyTemplatesInput = z
   .object({
-    copy_from: z.coerce
-      .number({ error: MSG_TEMPLATES.copyDifferent })
-      .int()
-      .positive(MSG_TEMPLATES.copyDifferent)
-      .max(2_147_483_647, MSG_TEMPLATES.copyDifferent),
-    copy_to: z.coerce
-      .number({ error: MSG_TEMPLATES.copyDifferent })
-      .int()
-      .positive(MSG_TEMPLATES.copyDifferent)
-      .max(2_147_483_647, MSG_TEMPLATES.copyDifferent),
+    copy_from: zId(MSG_TEMPLATES.copyDifferent),
+    copy_to: zId(MSG_TEMPLATES.copyDifferent),
   })
   .refine((v) => v.copy_from !== v.copy_to, { message: MSG_TEMPLATES.copyDifferent, path: ["copy_to"] });

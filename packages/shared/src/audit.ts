@@ -1,11 +1,10 @@
 import { z } from "zod";
+import { ZId } from "./ids";
 
 /**
  * The audit log (issue 11): every admin write and every payment notification, with who, when, what and
  * the changed fields. Labels here make the entries readable in German on both sides.
  */
-
-export const AUDIT_PAGE_SIZE = 20;
 
 export const AUDIT_ACTOR_KINDS = ["admin", "payment-notification", "system"] as const;
 export type AuditActorKind = (typeof AUDIT_ACTOR_KINDS)[number];
@@ -111,7 +110,7 @@ export const ZAuditListInput = z.object({
   entity: z.enum(AUDIT_ENTITIES as [AuditEntity, ...AuditEntity[]]).optional(),
   action: z.enum(AUDIT_ACTIONS as [AuditAction, ...AuditAction[]]).optional(),
   /** an admin's id, or the kind of a non-admin actor */
-  actorId: z.coerce.number().int().positive().max(2_147_483_647).optional(),
+  actorId: ZId.optional(),
   actorKind: z.enum(AUDIT_ACTOR_KINDS).optional(),
   /** Berlin calendar days, both included */
   from: isoDay.optional(),
@@ -146,7 +145,6 @@ export function describeAuditChanges(changes: Record<string, unknown>): string[]
 
 /** Attempts after which an outbox mail is given up (`failed`) and the sweeper leaves it alone. */
 export const MAIL_MAX_ATTEMPTS = 8;
-export const MAIL_OUTBOX_PAGE_SIZE = 20;
 export const MAIL_STATUSES = ["queued", "sent", "failed"] as const;
 export type MailStatus = (typeof MAIL_STATUSES)[number];
 export const MAIL_STATUS_LABELS: Record<MailStatus, string> = {

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import "./zod-locale";
 import { MIN_PASSWORD_LENGTH } from "./constants";
+import { ZId, zId } from "./ids";
 import { MSG } from "./messages";
 
 /** Input schemas of the account flows; the web forms and the API procedures use the same objects. */
@@ -12,9 +13,7 @@ const email = (required: string) =>
 const password = (required: string) => z.string().min(1, required).max(256, MSG.passwordTooLong);
 const newPassword = (required: string) => password(required).min(MIN_PASSWORD_LENGTH, MSG.passwordMinLength);
 
-/** ids are PostgreSQL integers: anything above 2^31 - 1 is refused here, not by the database */
-const MAX_ID = 2_147_483_647;
-const optionalCongressId = z.coerce.number().int().positive().max(MAX_ID).optional();
+const optionalCongressId = ZId.optional();
 const optionalShowVideo = z
   .union([z.boolean(), z.enum(["true", "false", "1", "0"])])
   .transform((v) => v === true || v === "true" || v === "1")
@@ -39,7 +38,7 @@ export const ZRegisterInput = z.object({
 export type TRegisterInput = z.input<typeof ZRegisterInput>;
 
 export const ZConfirmMailInput = z.object({
-  userId: z.coerce.number().int().positive(MSG.confirmMailFailed).max(MAX_ID, MSG.confirmMailFailed),
+  userId: zId(MSG.confirmMailFailed),
   hash: z.string().trim().min(1, MSG.confirmMailFailed).max(200),
 });
 
@@ -60,7 +59,7 @@ export const ZResetPasswordInput = z
 
 export const ZMigrationSetPasswordInput = z
   .object({
-    userId: z.coerce.number().int().positive().max(MAX_ID),
+    userId: ZId,
     hash: z.string().min(1).max(200),
     password: newPassword(MSG.migrationPasswordRequired),
     /** the REST path of the spec sends no confirmation; the web form always does */

@@ -22,6 +22,7 @@ export const OVERVIEW_MAX_EVENTS = 6;
 export const OVERVIEW_MAX_PACKAGES = 8;
 export const OVERVIEW_DESCRIPTION_CUT = 100;
 export const ADMIN_DESCRIPTION_CUT = 30;
+/** rows of every server-paged admin table (spec: "Admin tables: 10 rows per page") */
 export const ADMIN_PAGE_SIZE = 10;
 export const MIN_PASSWORD_LENGTH = 8;
 export const ACCESS_TOKEN_LIFETIME_MS = 2_000_000;

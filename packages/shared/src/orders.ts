@@ -1,17 +1,9 @@
 import { z } from "zod";
 import "./zod-locale";
+import { ZRef } from "./ids";
 
-const id = z.coerce.number().int().positive().max(2_147_483_647);
-/** an id, or an object carrying it (the spec's forms send whole user / package / congress objects) */
-const ref = z.union([
-  id,
-  z
-    .object({ id })
-    .loose()
-    .transform((v) => v.id),
-]);
 const userList = z
-  .array(ref)
+  .array(ZRef)
   .min(1, "Bitte wählen Sie mindestens eine Person aus.")
   .max(500)
   .transform((ids) => [...new Set(ids)]);
@@ -19,18 +11,16 @@ const userList = z
 /** Admin input of `POST /api/congress-package-order/` (field congressPackageOrderData). */
 export const ZAdminPackageOrderInput = z.object({
   users: userList,
-  congressPackage: ref,
+  congressPackage: ZRef,
 });
 
 /** Admin input of `POST /api/congress-ticket-order/` (field congressTicketOrderData). */
 export const ZAdminTicketOrderInput = z.object({
   users: userList,
-  congress: ref,
+  congress: ZRef,
 });
 export type TAdminPackageOrderInput = z.input<typeof ZAdminPackageOrderInput>;
 export type TAdminTicketOrderInput = z.input<typeof ZAdminTicketOrderInput>;
-
-export const ADMIN_ORDERS_PAGE_SIZE = 10;
 
 /**
  * One page of an admin order table: `search` matches the buyer's e-mail (contains, any case) or the order

@@ -2,8 +2,6 @@ import { z } from "zod";
 import "./zod-locale";
 import { PAYMENT_OUTCOME_LABELS, PAYMENT_OUTCOMES, type PaymentOutcome } from "./payment-events";
 
-export const PAYMENT_NOTIFICATIONS_PAGE_SIZE = 20;
-
 /**
  * One page of the support view "Zahlungsmeldungen", newest first: `orderNumber` matches the whole order
  * number (any case), `email` the buyer's e-mail in the notification or the e-mail of the account named in

@@ -25,6 +25,30 @@ export const LEGAL_PAGE_TITLES: Record<LegalPageSlug, string> = {
   barrierefreiheit: "Erklärung zur Barrierefreiheit",
 };
 
+/**
+ * The one allow-list of the legal pages' HTML: text formatting and links only. The API keeps nothing else
+ * when a page is saved, and the web app builds nothing else when it shows one (should the sanitiser fail).
+ */
+export const LEGAL_HTML = {
+  tags: [
+    ...["p", "br", "h2", "h3", "strong", "b", "em", "i", "u", "s", "ul", "ol", "li", "blockquote"],
+    ...["a", "img", "hr", "address"],
+  ],
+  voidTags: ["br", "hr", "img"],
+  attributes: { a: ["href", "target", "rel"], img: ["src", "alt", "width", "height"] },
+  linkSchemes: ["http", "https", "mailto", "tel"],
+} as const;
+
+/**
+ * Images of a legal page are our own uploads, as a relative path: a legal page must not make the browser
+ * contact anybody else before consent.
+ */
+export const isLegalImageSrc = (src: string): boolean => /^\/uploads\/images\/[\w.-]+$/.test(src);
+
+/** A link of a legal page: a web page, an e-mail address or a phone number (never `javascript:`). */
+export const isLegalLinkHref = (href: string): boolean =>
+  LEGAL_HTML.linkSchemes.some((scheme) => href.toLowerCase().startsWith(`${scheme}:`));
+
 /** A deleted account keeps orders; its name and address are replaced by these (decision 37). */
 export const DELETED_ACCOUNT_NAME = { firstname: "Gelöschtes", lastname: "Konto" } as const;
 export const deletedAccountEmail = (userId: number) => `geloescht-${userId}@konto.invalid`;

@@ -2,7 +2,7 @@ import { type ErrorBody, type ErrorCode, MSG } from "@app/shared";
 import { TRPCError } from "@trpc/server";
 import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
 import { ZodError } from "zod";
-import { dataException } from "../services/admin/db-errors";
+import { dataException } from "./db-errors";
 
 /**
  * The one error type for expected failures. `message` is for developers and logs; `userMessage`

@@ -1,16 +1,37 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { inferRouterInputs } from "@trpc/server";
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteGenericInterface } from "fastify";
 import type { Context } from "../trpc/context";
-import { createCaller } from "../trpc/router";
+import { type AppRouter, createCaller } from "../trpc/router";
 
 export type Caller = ReturnType<typeof createCaller>;
+
+/**
+ * The input of every procedure as its zod schema accepts it (ids, pages and flags as the strings a request
+ * carries): what an adapter builds from a request. The procedure validates it, so a bad field answers
+ * `{title, detail}` like any other refusal.
+ */
+export type RestInput = inferRouterInputs<AppRouter>;
+
+/** What Fastify hands a route: path parameters are strings; a query value is a list when its key repeats. */
+interface RestRequestTypes extends RouteGenericInterface {
+  Params: Partial<Record<string, string>>;
+  Querystring: Partial<Record<string, string | string[]>>;
+}
+export type RestRequest = FastifyRequest<RestRequestTypes>;
 
 export interface RestRoute {
   method: "GET" | "POST" | "PUT" | "DELETE";
   /** path below /api, as documented in the spec (the router ignores a trailing slash) */
   url: string;
   /** maps the request onto a tRPC procedure; the answer is sent as JSON */
-  handler: (caller: Caller, req: FastifyRequest, reply: FastifyReply, ctx: Context) => Promise<unknown>;
+  handler: (caller: Caller, req: RestRequest, reply: FastifyReply, ctx: Context) => Promise<unknown>;
   status?: number;
+}
+
+/** A query value; of a repeated key the first (as the Digistore24 notifications are read). */
+export function queryValue(req: RestRequest, name: string): string | undefined {
+  const value = req.query[name];
+  return Array.isArray(value) ? value[0] : value;
 }
 
 /**
@@ -23,11 +44,11 @@ export function registerRestRoutes(
   createContext: (req: FastifyRequest, reply: FastifyReply) => Promise<Context>,
 ): void {
   for (const route of routes) {
-    const handler = async (req: FastifyRequest, reply: FastifyReply) => {
+    const handler = async (req: RestRequest, reply: FastifyReply) => {
       const ctx = await createContext(req, reply);
       const result = await route.handler(createCaller(ctx), req, reply, ctx);
       return reply.status(route.status ?? 200).send(result ?? null);
     };
-    app.route({ method: route.method, url: `/api${route.url}`, handler });
+    app.route<RestRequestTypes>({ method: route.method, url: `/api${route.url}`, handler });
   }
 }

@@ -1,19 +1,9 @@
-import type {
-  TCongressInput,
-  TContentInput,
-  TMailTemplateInput,
-  TPackageInput,
-  TUserUpdateInput,
-} from "@app/shared";
 import type { FastifyRequest } from "fastify";
-import { z } from "zod";
 import { storeImage } from "../services/admin/images";
 import type { Context } from "../trpc/context";
-import type { Caller, RestRoute } from "./adapter";
+import { type Caller, queryValue, type RestRoute } from "./adapter";
 import { type FormData, jsonField, readForm } from "./form";
 
-const envelope = z.object({}).loose();
-const idParam = (req: FastifyRequest) => Number((req.params as { id?: string }).id) as number;
 export const isAdmin = (ctx: Context) => ctx.user?.roles.includes("ROLE_ADMIN") ?? false;
 
 /** Reads an admin form only after the role check: nobody else gets a body (or an upload) read at all. */
@@ -23,9 +13,14 @@ export async function adminForm(caller: Caller, req: FastifyRequest): Promise<Fo
 }
 
 /** Reads the form after the role check, and stores an uploaded picture (field newPicture) when there is one. */
-async function formWithPicture(caller: Caller, req: FastifyRequest, ctx: Context, field: string) {
+async function formWithPicture<Input extends object>(
+  caller: Caller,
+  req: FastifyRequest,
+  ctx: Context,
+  field: string,
+): Promise<Input> {
   const form = await adminForm(caller, req);
-  const data = jsonField(form, field, envelope) as Record<string, unknown>;
+  const data = jsonField<Input>(form, field);
   const file = form.files.find((f) => f.fieldName === "newPicture");
   return file ? { ...data, picture: await storeImage(ctx.db, file.data) } : data;
 }
@@ -36,99 +31,82 @@ export const adminRestRoutes: RestRoute[] = [
     method: "POST",
     url: "/congress",
     handler: async (caller, req, _reply, ctx) =>
-      caller.admin.congresses.save(
-        (await formWithPicture(caller, req, ctx, "congressData")) as TCongressInput,
-      ),
+      caller.admin.congresses.save(await formWithPicture(caller, req, ctx, "congressData")),
   },
   {
     method: "DELETE",
     url: "/congress/:id",
-    handler: (caller, req) => caller.admin.congresses.delete({ id: idParam(req) }),
+    handler: (caller, req) => caller.admin.congresses.delete({ id: req.params.id }),
   },
   {
     method: "POST",
     url: "/congress-package",
     handler: async (caller, req, _reply, ctx) =>
-      caller.admin.packages.save(
-        (await formWithPicture(caller, req, ctx, "congressPackageData")) as TPackageInput,
-      ),
+      caller.admin.packages.save(await formWithPicture(caller, req, ctx, "congressPackageData")),
   },
   {
     method: "DELETE",
     url: "/congress-package/:id",
-    handler: (caller, req) => caller.admin.packages.delete({ id: idParam(req) }),
+    handler: (caller, req) => caller.admin.packages.delete({ id: req.params.id }),
   },
   {
     method: "GET",
     url: "/user",
-    handler: (caller, req) => {
-      const query = req.query as Record<string, string | undefined>;
-      return caller.admin.users.list({
-        name: query.name,
-        email: query.email,
-        page: query.page as unknown as number,
-      });
-    },
+    handler: (caller, req) =>
+      caller.admin.users.list({
+        name: queryValue(req, "name"),
+        email: queryValue(req, "email"),
+        page: queryValue(req, "page"),
+      }),
   },
   {
     method: "POST",
     url: "/user",
     handler: async (caller, req) =>
-      caller.admin.users.save(
-        jsonField(await adminForm(caller, req), "userData", envelope) as TUserUpdateInput,
-      ),
+      caller.admin.users.save(jsonField(await adminForm(caller, req), "userData")),
   },
   {
     method: "DELETE",
     url: "/user/:id",
-    handler: (caller, req) => caller.admin.users.delete({ id: idParam(req) }),
+    handler: (caller, req) => caller.admin.users.delete({ id: req.params.id }),
   },
   {
     method: "GET",
     url: "/congress-content",
-    handler: (caller, req) =>
-      caller.admin.contents.list({ search: (req.query as { search?: string }).search ?? "" }),
+    handler: (caller, req) => caller.admin.contents.list({ search: queryValue(req, "search") }),
   },
   {
     method: "POST",
     url: "/congress-content",
-    handler: async (caller, req) =>
-      caller.admin.contents.saveForRest(
-        jsonField(await adminForm(caller, req), "congressContentData", envelope) as TContentInput,
-      ),
+    // the spec answers a saved content with the list of events
+    handler: async (caller, req) => {
+      await caller.admin.contents.save(jsonField(await adminForm(caller, req), "congressContentData"));
+      return caller.admin.congresses.list();
+    },
   },
   {
     method: "DELETE",
     url: "/congress-content/:id",
-    handler: (caller, req) => caller.admin.contents.delete({ id: idParam(req) }),
+    handler: (caller, req) => caller.admin.contents.delete({ id: req.params.id }),
   },
   {
     method: "GET",
     url: "/mail-template",
-    handler: (caller, req) => {
-      const congress = (req.query as { congress?: string }).congress;
-      return caller.admin.mailTemplates.list({
-        congressId: congress ? (congress as unknown as number) : null,
-      });
-    },
+    handler: (caller, req) =>
+      caller.admin.mailTemplates.list({ congressId: queryValue(req, "congress") || null }),
   },
   {
     method: "POST",
     url: "/mail-template",
     handler: async (caller, req) =>
-      caller.admin.mailTemplates.save(
-        jsonField(await adminForm(caller, req), "mailTemplateData", envelope) as TMailTemplateInput,
-      ),
+      caller.admin.mailTemplates.save(jsonField(await adminForm(caller, req), "mailTemplateData")),
   },
   {
     method: "POST",
     url: "/mail-template/copy",
     handler: async (caller, req) => {
       const { fields } = await adminForm(caller, req);
-      await caller.admin.mailTemplates.copy({
-        copy_from: fields.copy_from as unknown as number,
-        copy_to: fields.copy_to as unknown as number,
-      });
+      await caller.admin.mailTemplates.copy({ copy_from: fields.copy_from, copy_to: fields.copy_to });
       return { title: "E-Mail-Templates", detail: "E-Mail-Templates wurden erfolgreich kopiert." };
     },
   },

@@ -1,6 +1,4 @@
-import type { TRegisterInput } from "@app/shared";
-import { z } from "zod";
-import type { RestRoute } from "./adapter";
+import type { RestInput, RestRoute } from "./adapter";
 import { jsonField, readForm } from "./form";
 
 const body = (value: unknown): Record<string, unknown> =>
@@ -44,13 +42,13 @@ export const authRestRoutes: RestRoute[] = [
     status: 201,
     handler: async (caller, req) => {
       const form = await readForm(req);
-      // the procedure validates every field; here only the JSON envelope is checked
-      const user = jsonField(form, "user", z.object({}).loose());
+      // congressId and showVideo come as plain form fields, any text: the procedure's schema checks them
+      const user = jsonField<Record<string, unknown>>(form, "user");
       return caller.auth.register({
         ...user,
         congressId: form.fields.congressId || undefined,
         showVideo: form.fields.showVideo || undefined,
-      } as TRegisterInput);
+      } as RestInput["auth"]["register"]);
     },
   },
   {
@@ -75,8 +73,7 @@ export const authRestRoutes: RestRoute[] = [
   {
     method: "GET",
     url: "/auth/resetPassword/validate/:token",
-    handler: (caller, req) =>
-      caller.auth.validateResetToken({ token: (req.params as { token: string }).token }),
+    handler: (caller, req) => caller.auth.validateResetToken({ token: req.params.token ?? "" }),
   },
   {
     method: "POST",
@@ -84,7 +81,7 @@ export const authRestRoutes: RestRoute[] = [
     handler: (caller, req) => {
       const { password, passwordConfirm } = body(req.body);
       return caller.auth.resetPassword({
-        token: (req.params as { token: string }).token,
+        token: req.params.token ?? "",
         password: String(password ?? ""),
         passwordConfirm: String(passwordConfirm ?? ""),
       });

@@ -1,4 +1,4 @@
-import { MSG, ZOrderListInput, ZUserListInput } from "@app/shared";
+import { MSG, ZId, ZOrderListInput, ZUserListInput } from "@app/shared";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import {
@@ -21,7 +21,7 @@ const ZFormat = z.object({
   format: z.enum(EXPORT_FORMATS, { error: "Unbekanntes Dateiformat: bitte csv oder xlsx." }),
 });
 const ZParticipantsParams = ZFormat.extend({
-  congressId: z.coerce.number().int().min(1).max(2_147_483_647),
+  congressId: ZId,
 });
 // PostgreSQL text holds no NUL: refused here with the German message, before the download starts
 const noNul = (text: string) => !text.includes("\u0000");

@@ -1,8 +1,5 @@
 import type { RestRoute } from "./adapter";
 
-const congressId = (req: { params: unknown }) =>
-  String((req.params as Record<string, unknown>).id ?? "") as unknown as number;
-
 /**
  * Files of the visitor area as files (the web app gets the same content through tRPC and saves it as a
  * Blob, because its access token lives in memory and a plain link could not send it).
@@ -12,7 +9,7 @@ export const fileRestRoutes: RestRoute[] = [
     method: "GET",
     url: "/congress/:id/calendar.ics",
     handler: async (caller, req, reply) => {
-      const file = await caller.congress.calendar({ congressId: congressId(req) });
+      const file = await caller.congress.calendar({ congressId: req.params.id });
       reply
         .type("text/calendar; charset=utf-8")
         .header("content-disposition", `attachment; filename="${file.fileName}"`);
@@ -23,7 +20,7 @@ export const fileRestRoutes: RestRoute[] = [
     method: "GET",
     url: "/congress/:id/attendance-confirmation.pdf",
     handler: async (caller, req, reply) => {
-      const file = await caller.attendance.certificate({ congressId: congressId(req) });
+      const file = await caller.attendance.certificate({ congressId: req.params.id });
       reply.type("application/pdf").header("content-disposition", `attachment; filename="${file.fileName}"`);
       return Buffer.from(file.base64, "base64");
     },

@@ -1,6 +1,6 @@
 import { MSG } from "@app/shared";
 import type { FastifyRequest } from "fastify";
-import type { z } from "zod";
+import { z } from "zod";
 import { AppError } from "../lib/app-error";
 
 export interface UploadedFile {
@@ -65,8 +65,14 @@ function unreadable(error: unknown): unknown {
   return new AppError("BAD_REQUEST", `multipart unreadable: ${String(error)}`, MSG.formUnreadableDetail);
 }
 
-/** Parses a form field holding JSON (e.g. `congressData`) and validates it. */
-export function jsonField<T extends z.ZodType>(form: FormData, name: string, schema: T): z.infer<T> {
+const envelope = z.object({}).loose();
+
+/**
+ * A form field holding JSON (e.g. `congressData`) as the input of the procedure it goes to (inferred from
+ * the call, e.g. `caller.admin.users.save(jsonField(form, "userData"))`). Only the envelope, a JSON object,
+ * is checked here: the procedure's schema validates every field, so a bad one answers `{title, detail}`.
+ */
+export function jsonField<Input extends object>(form: FormData, name: string): Input {
   const raw = form.fields[name];
   if (raw === undefined) {
     throw new AppError(
@@ -86,5 +92,5 @@ export function jsonField<T extends z.ZodType>(form: FormData, name: string, sch
       `Das Feld „${name}“ ist kein gültiges JSON.`,
     );
   }
-  return schema.parse(value);
+  return envelope.parse(value) as Input;
 }

@@ -1,17 +1,12 @@
-import type { TAdminPackageOrderInput, TAdminTicketOrderInput, TOrderListInput } from "@app/shared";
-import type { FastifyRequest } from "fastify";
-import { z } from "zod";
-import type { RestRoute } from "./adapter";
+import { queryValue, type RestInput, type RestRequest, type RestRoute } from "./adapter";
 import { adminForm } from "./admin";
 import { jsonField } from "./form";
 
-const envelope = z.object({}).loose();
-
 /** `?search=…&page=…` of the order tables (validated by the procedure). */
-const listQuery = (req: FastifyRequest): TOrderListInput => {
-  const query = req.query as Record<string, string | undefined>;
-  return { search: query.search, page: query.page as unknown as number };
-};
+const listQuery = (req: RestRequest): RestInput["orders"]["packageOrders"] => ({
+  search: queryValue(req, "search"),
+  page: queryValue(req, "page"),
+});
 
 /** The order paths of spec section 7 (admin only; the procedures check the role). */
 export const orderRestRoutes: RestRoute[] = [
@@ -25,8 +20,9 @@ export const orderRestRoutes: RestRoute[] = [
     url: "/congress-package-order",
     status: 201,
     handler: async (caller, req) => {
-      const data = jsonField(await adminForm(caller, req), "congressPackageOrderData", envelope);
-      return caller.orders.createPackageOrders(data as TAdminPackageOrderInput);
+      return caller.orders.createPackageOrders(
+        jsonField(await adminForm(caller, req), "congressPackageOrderData"),
+      );
     },
   },
   {
@@ -39,8 +35,9 @@ export const orderRestRoutes: RestRoute[] = [
     url: "/congress-ticket-order",
     status: 201,
     handler: async (caller, req) => {
-      const data = jsonField(await adminForm(caller, req), "congressTicketOrderData", envelope);
-      return caller.orders.createTicketOrders(data as TAdminTicketOrderInput);
+      return caller.orders.createTicketOrders(
+        jsonField(await adminForm(caller, req), "congressTicketOrderData"),
+      );
     },
   },
 ];

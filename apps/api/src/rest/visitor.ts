@@ -2,9 +2,6 @@ import type { RestRoute } from "./adapter";
 import { isAdmin } from "./admin";
 import { readForm } from "./form";
 
-const param = (req: { params: unknown }, name: string): string =>
-  String((req.params as Record<string, unknown>)[name] ?? "");
-
 /** The visitor-area paths of spec section 7 (events, participation, packages). */
 export const visitorRestRoutes: RestRoute[] = [
   {
@@ -17,7 +14,7 @@ export const visitorRestRoutes: RestRoute[] = [
   {
     method: "GET",
     url: "/congress/:id",
-    handler: (caller, req) => caller.congress.get({ congressId: param(req, "id") as unknown as number }),
+    handler: (caller, req) => caller.congress.get({ congressId: req.params.id }),
   },
   {
     method: "POST",
@@ -25,24 +22,23 @@ export const visitorRestRoutes: RestRoute[] = [
     status: 201,
     handler: async (caller, req) => {
       const { fields } = await readForm(req);
-      return caller.participation.create({ congressId: fields.congressId as unknown as number });
+      return caller.participation.create({ congressId: fields.congressId });
     },
   },
   {
     method: "DELETE",
     url: "/participation/:id",
-    handler: (caller, req) =>
-      caller.participation.cancel({ participationId: param(req, "id") as unknown as number }),
+    handler: (caller, req) => caller.participation.cancel({ participationId: req.params.id }),
   },
   {
     method: "GET",
     url: "/congress-package/is-user-qualified/:id",
-    handler: (caller, req) => caller.packages.page({ packageId: param(req, "id") as unknown as number }),
+    handler: (caller, req) => caller.packages.page({ packageId: req.params.id }),
   },
   {
     method: "GET",
     url: "/congress-package/:id",
-    handler: (caller, req) => caller.packages.get({ packageId: param(req, "id") as unknown as number }),
+    handler: (caller, req) => caller.packages.get({ packageId: req.params.id }),
   },
   {
     method: "GET",

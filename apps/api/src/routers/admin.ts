@@ -4,6 +4,7 @@ import {
   ZCongressInput,
   ZContentInput,
   ZCopyTemplatesInput,
+  ZId,
   ZLegalPageInput,
   ZMailOutboxListInput,
   ZMailTemplateInput,
@@ -15,12 +16,7 @@ import {
 import { z } from "zod";
 import { listAudit, listAuditActors } from "../services/admin/audit-log";
 import { deleteCongress, listCongresses, saveCongress } from "../services/admin/congresses";
-import {
-  deleteContent,
-  listContents,
-  saveContent,
-  saveContentAnswerCongresses,
-} from "../services/admin/contents";
+import { deleteContent, listContents, saveContent } from "../services/admin/contents";
 import { loadDashboard } from "../services/admin/dashboard";
 import { listOutbox, resendMail } from "../services/admin/mail-outbox";
 import {
@@ -43,7 +39,7 @@ const templateDraft = z.object({
   subject: z.string().max(300),
   content: z.string().max(200_000),
 });
-const byId = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
+const byId = z.object({ id: ZId });
 
 /** Everything of /admin/manage; every procedure requires ROLE_ADMIN. */
 /**
@@ -110,11 +106,7 @@ export const adminRouter = router({
       })),
     ),
     list: adminProcedure
-      .input(
-        z
-          .object({ congressId: z.coerce.number().int().positive().nullable().default(null) })
-          .default({ congressId: null }),
-      )
+      .input(z.object({ congressId: ZId.nullable().default(null) }).default({ congressId: null }))
       .query(({ ctx, input }) => listTemplates(ctx.db, input.congressId)),
     save: adminProcedure
       .input(ZMailTemplateInput)
@@ -149,10 +141,6 @@ export const adminRouter = router({
     save: adminProcedure
       .input(ZContentInput)
       .mutation(({ ctx, input }) => saveContent(ctx.db, input, ctx.user.id)),
-    /** the spec's REST answer: the list of congresses */
-    saveForRest: adminProcedure
-      .input(ZContentInput)
-      .mutation(({ ctx, input }) => saveContentAnswerCongresses(ctx.db, input, ctx.user.id)),
     delete: adminProcedure
       .input(byId)
       .mutation(({ ctx, input }) => deleteContent(ctx.db, input.id, ctx.user.id)),

@@ -1,10 +1,8 @@
-import { ZAttendanceRecordInput } from "@app/shared";
+import { ZAttendanceRecordInput, ZId } from "@app/shared";
 import { z } from "zod";
 import { attendanceCertificate } from "../services/attendance/certificate";
 import { attendanceOfUser, recordAttendance } from "../services/attendance/record";
 import { router, userProcedure } from "../trpc/init";
-
-const id = z.coerce.number().int().positive().max(2_147_483_647);
 
 /** Attendance per day (opening a video or the webinar link) and the visitor's confirmation. */
 export const attendanceRouter = router({
@@ -14,6 +12,6 @@ export const attendanceRouter = router({
   /** the visitor's own attended days per event (which cards offer a confirmation) */
   mine: userProcedure.query(({ ctx }) => attendanceOfUser(ctx.db, ctx.user.id)),
   certificate: userProcedure
-    .input(z.object({ congressId: id }))
+    .input(z.object({ congressId: ZId }))
     .query(({ ctx, input }) => attendanceCertificate(ctx, input.congressId)),
 });

@@ -1,4 +1,4 @@
-import { CHECKOUT_CATEGORIES } from "@app/shared";
+import { CHECKOUT_CATEGORIES, ZId } from "@app/shared";
 import { z } from "zod";
 import { visitorCalendar } from "../services/calendar/event-calendar";
 import { checkoutUrl } from "../services/visitor/checkout";
@@ -11,39 +11,38 @@ import { videoPreview } from "../services/visitor/video-preview";
 import { loadViewer } from "../services/visitor/viewer";
 import { publicProcedure, router, userProcedure } from "../trpc/init";
 
-const id = z.coerce.number().int().positive().max(2_147_483_647);
 const path = z.string().min(1).max(300);
 
 export const congressRouter = router({
   overview: userProcedure.query(({ ctx }) => overview(ctx)),
   get: userProcedure
-    .input(z.object({ congressId: id }))
+    .input(z.object({ congressId: ZId }))
     .query(({ ctx, input }) => getEvent(ctx, input.congressId)),
   content: userProcedure
-    .input(z.object({ congressId: id }))
+    .input(z.object({ congressId: ZId }))
     .query(({ ctx, input }) => eventContent(ctx, input.congressId)),
   /** the event's calendar file (.ics) */
   calendar: userProcedure
-    .input(z.object({ congressId: id }))
+    .input(z.object({ congressId: ZId }))
     .query(({ ctx, input }) => visitorCalendar(ctx, input.congressId)),
 });
 
 export const participationRouter = router({
   create: userProcedure
-    .input(z.object({ congressId: id }))
+    .input(z.object({ congressId: ZId }))
     .mutation(({ ctx, input }) => createParticipation(ctx, input.congressId)),
   cancel: userProcedure
-    .input(z.object({ participationId: id }))
+    .input(z.object({ participationId: ZId }))
     .mutation(({ ctx, input }) => cancelParticipation(ctx, input.participationId)),
 });
 
 export const packagesRouter = router({
   list: userProcedure.query(async ({ ctx }) => listPackages(ctx.db, await loadViewer(ctx))),
   get: userProcedure
-    .input(z.object({ packageId: id }))
+    .input(z.object({ packageId: ZId }))
     .query(({ ctx, input }) => getPackage(ctx, input.packageId)),
   page: userProcedure
-    .input(z.object({ packageId: id }))
+    .input(z.object({ packageId: ZId }))
     .query(({ ctx, input }) => packagePage(ctx, input.packageId)),
 });
 
@@ -60,7 +59,7 @@ export const gatedRouter = router({
 
 export const checkoutRouter = router({
   url: userProcedure
-    .input(z.object({ category: z.enum(CHECKOUT_CATEGORIES), id }))
+    .input(z.object({ category: z.enum(CHECKOUT_CATEGORIES), id: ZId }))
     .query(({ ctx, input }) => checkoutUrl(ctx, input.category, input.id)),
 });
 

@@ -826,7 +826,6 @@ const MATRIX: Record<string, Expectation> = {
   "admin.paymentNotifications.get": { access: "admin", call: trpc(storedNotification("id")) },
   "admin.contents.list": { access: "admin" },
   "admin.contents.save": { access: "admin", call: trpc(newContent) },
-  "admin.contents.saveForRest": { access: "admin", call: trpc(newContent) },
   "admin.contents.delete": { access: "admin", call: trpc(existingContent) },
   "orders.packageOrders": { access: "admin", call: trpc(ordersOfUser) },
   "orders.ticketOrders": { access: "admin", call: trpc(ordersOfUser) },

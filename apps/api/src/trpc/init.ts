@@ -3,7 +3,7 @@ import { initTRPC, TRPCError } from "@trpc/server";
 import { eq } from "drizzle-orm";
 import superjson from "superjson";
 import { AppError, toErrorResponse, toTRPCError } from "../lib/app-error";
-import { dataException } from "../services/admin/db-errors";
+import { dataException } from "../lib/db-errors";
 import type { Context } from "./context";
 
 const { users } = schema;

@@ -1,25 +1,21 @@
+import { isLegalImageSrc, isLegalLinkHref, LEGAL_HTML } from "@app/shared";
 import { createElement, type ReactNode } from "react";
 
 /**
  * Admin-written HTML (the legal pages) as React elements, never as raw markup: the API
- * already stores only allow-listed HTML, and this builds nothing but the same allow-list again, so a
+ * already stores only allow-listed HTML, and this builds nothing but the same allow-list (`LEGAL_HTML`), so a
  * sanitiser bug on the server still cannot put a script, a handler or a foreign image on the page.
  */
 
-const TAGS = new Set([
-  ...["p", "br", "h2", "h3", "strong", "b", "em", "i", "u", "s", "ul", "ol", "li", "blockquote"],
-  ...["a", "img", "hr", "address"],
-]);
-const VOID_TAGS = new Set(["br", "hr", "img"]);
-const LINK_SCHEMES = /^(https?:|mailto:|tel:)/i;
-const OWN_IMAGE = /^\/uploads\/images\/[\w.-]+$/;
+const TAGS = new Set<string>(LEGAL_HTML.tags);
+const VOID_TAGS = new Set<string>(LEGAL_HTML.voidTags);
 
 function attributesOf(element: Element, key: number): Record<string, string | number> | null {
   const props: Record<string, string | number> = { key };
   const tag = element.tagName.toLowerCase();
   if (tag === "a") {
     const href = element.getAttribute("href") ?? "";
-    if (LINK_SCHEMES.test(href)) {
+    if (isLegalLinkHref(href)) {
       props.href = href;
     }
     if (element.getAttribute("target") === "_blank") {
@@ -29,7 +25,7 @@ function attributesOf(element: Element, key: number): Record<string, string | nu
   }
   if (tag === "img") {
     const src = element.getAttribute("src") ?? "";
-    if (!OWN_IMAGE.test(src)) {
+    if (!isLegalImageSrc(src)) {
       return null;
     }
     props.src = src;

@@ -464,15 +464,6 @@ describe("access", () => {
       }),
     },
     {
-      path: "contents.saveForRest",
-      type: "mutation",
-      input: async () => ({
-        congress: (await createCongress(db())).id,
-        type: "vimeo-url",
-        data: { days: [] },
-      }),
-    },
-    {
       path: "contents.delete",
       type: "mutation",
       input: async () => ({ id: (await createContentRow((await createCongress(db())).id)).id }),

@@ -1,8 +1,8 @@
 import { type Db, schema } from "@app/db";
 import {
+  ADMIN_PAGE_SIZE,
   AUDIT_ACTION_LABELS,
   AUDIT_ENTITY_LABELS,
-  AUDIT_PAGE_SIZE,
   type AuditAction,
   type AuditEntity,
   describeAuditChanges,
@@ -50,7 +50,7 @@ export async function listAudit(db: Db, input: z.output<typeof ZAuditListInput>)
     filters.push(sql`${auditLog.at} < ${berlinMidnight(input.to)} + interval '1 day'`);
   }
   const where = filters.length > 0 ? and(...filters) : undefined;
-  const offset = (input.page - 1) * AUDIT_PAGE_SIZE;
+  const offset = (input.page - 1) * ADMIN_PAGE_SIZE;
   const { total, exact } = await boundedCount(db, auditLog, where, offset);
   const rows = await db
     .select({
@@ -69,7 +69,7 @@ export async function listAudit(db: Db, input: z.output<typeof ZAuditListInput>)
     .leftJoin(users, eq(users.id, auditLog.actorId))
     .where(where)
     .orderBy(desc(auditLog.at), desc(auditLog.id))
-    .limit(AUDIT_PAGE_SIZE)
+    .limit(ADMIN_PAGE_SIZE)
     .offset(offset);
   const items = rows.map(({ actorName, actorDeleted, ...row }) => ({
     ...row,
@@ -78,7 +78,7 @@ export async function listAudit(db: Db, input: z.output<typeof ZAuditListInput>)
     entityLabel: AUDIT_ENTITY_LABELS[row.entity as AuditEntity] ?? row.entity,
     lines: describeAuditChanges(row.changes),
   }));
-  return { items, total, totalExact: exact, page: input.page, pageSize: AUDIT_PAGE_SIZE };
+  return { items, total, totalExact: exact, page: input.page, pageSize: ADMIN_PAGE_SIZE };
 }
 
 /** The admins the actor filter offers (current admins; a few rows, the role is a generated column). */

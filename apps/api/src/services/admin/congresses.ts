@@ -3,8 +3,8 @@ import { MSG, MSG_ADMIN, type ZCongressInput } from "@app/shared";
 import { count, desc, eq } from "drizzle-orm";
 import type { z } from "zod";
 import { AppError } from "../../lib/app-error";
+import { foreignKeyViolation } from "../../lib/db-errors";
 import { adminActor, changedFields, createdFields, deletedFields, recordAudit } from "./audit";
-import { foreignKeyViolation } from "./db-errors";
 
 const { congresses, participations } = schema;
 

@@ -5,7 +5,6 @@ import type { z } from "zod";
 import { AppError } from "../../lib/app-error";
 import { containsPattern } from "../../lib/like";
 import { adminActor, changedFields, createdFields, deletedFields, recordAudit } from "./audit";
-import { listCongresses } from "./congresses";
 
 const { congressContents, congresses } = schema;
 const NOT_FOUND = "Der Kongressinhalt wurde nicht gefunden.";
@@ -77,11 +76,6 @@ export async function saveContent(db: Db, input: ContentInput, actorId: number) 
 }
 
 /** The spec's REST answer to saving content: the list of congresses. */
-export async function saveContentAnswerCongresses(db: Db, input: ContentInput, actorId: number) {
-  await saveContent(db, input, actorId);
-  return listCongresses(db);
-}
-
 export async function deleteContent(db: Db, id: number, actorId: number): Promise<{ id: number }> {
   await db.transaction(async (tx) => {
     const [deleted] = await tx.delete(congressContents).where(eq(congressContents.id, id)).returning();

@@ -1,8 +1,8 @@
 import { type Db, schema } from "@app/db";
 import { MAIL_CATALOGUE, type MailName } from "@app/mail";
 import {
+  ADMIN_PAGE_SIZE,
   MAIL_MAX_ATTEMPTS,
-  MAIL_OUTBOX_PAGE_SIZE,
   MAIL_STATUS_LABELS,
   type MailStatus,
   MSG_OUTBOX,
@@ -31,7 +31,7 @@ export async function listOutbox(db: Db, input: z.output<typeof ZMailOutboxListI
     filters.push(eq(mailOutbox.templateName, input.template));
   }
   const where = filters.length > 0 ? and(...filters) : undefined;
-  const offset = (input.page - 1) * MAIL_OUTBOX_PAGE_SIZE;
+  const offset = (input.page - 1) * ADMIN_PAGE_SIZE;
   const { total, exact } = await boundedCount(db, mailOutbox, where, offset);
   const rows = await db
     .select({
@@ -47,7 +47,7 @@ export async function listOutbox(db: Db, input: z.output<typeof ZMailOutboxListI
     .from(mailOutbox)
     .where(where)
     .orderBy(desc(mailOutbox.createdAt), desc(mailOutbox.id))
-    .limit(MAIL_OUTBOX_PAGE_SIZE)
+    .limit(ADMIN_PAGE_SIZE)
     .offset(offset);
   const items = rows.map(({ toEmail, lastError, ...row }) => ({
     ...row,
@@ -61,7 +61,7 @@ export async function listOutbox(db: Db, input: z.output<typeof ZMailOutboxListI
     total,
     totalExact: exact,
     page: input.page,
-    pageSize: MAIL_OUTBOX_PAGE_SIZE,
+    pageSize: ADMIN_PAGE_SIZE,
     maxAttempts: MAIL_MAX_ATTEMPTS,
   };
 }

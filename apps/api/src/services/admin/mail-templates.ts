@@ -14,11 +14,11 @@ import { MSG_ADMIN, MSG_TEMPLATES, type ZCopyTemplatesInput, type ZMailTemplateI
 import { and, asc, eq, isNull } from "drizzle-orm";
 import type { z } from "zod";
 import { AppError } from "../../lib/app-error";
+import { foreignKeyViolation, uniqueViolation } from "../../lib/db-errors";
 import { newToken } from "../../lib/tokens";
 import { queueMail } from "../../mail/outbox";
 import type { Context } from "../../trpc/context";
 import { adminActor, changedFields, createdFields, recordAudit } from "./audit";
-import { foreignKeyViolation, uniqueViolation } from "./db-errors";
 
 const { mailTemplates, congresses, users } = schema;
 

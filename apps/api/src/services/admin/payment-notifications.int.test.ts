@@ -1,5 +1,5 @@
 import { schema } from "@app/db";
-import { PAYMENT_NOTIFICATIONS_PAGE_SIZE } from "@app/shared";
+import { ADMIN_PAGE_SIZE } from "@app/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../testing/harness";
 import { createUser, trpcQuery } from "../visitor/fixtures";
@@ -45,7 +45,7 @@ describe("payment notifications support view", { timeout: 60_000 }, () => {
     const tag = unique();
     const base = Date.parse("2026-03-01T10:00:00Z");
     const ids: number[] = [];
-    for (let i = 0; i < PAYMENT_NOTIFICATIONS_PAGE_SIZE + 1; i += 1) {
+    for (let i = 0; i < ADMIN_PAGE_SIZE + 1; i += 1) {
       ids.push(
         await notify({
           orderId: `PAGE${tag}X${i}`,
@@ -58,15 +58,15 @@ describe("payment notifications support view", { timeout: 60_000 }, () => {
     const first = await trpcQuery(t, LIST, { email: `seite.${tag}` }, asAdmin());
     expect(first.status, first.body).toBe(200);
     expect(first.data).toMatchObject({
-      total: PAYMENT_NOTIFICATIONS_PAGE_SIZE + 1,
+      total: ADMIN_PAGE_SIZE + 1,
       totalExact: true,
       page: 1,
-      pageSize: PAYMENT_NOTIFICATIONS_PAGE_SIZE,
+      pageSize: ADMIN_PAGE_SIZE,
     });
-    expect(idsOf(first)).toEqual(newestFirst.slice(0, PAYMENT_NOTIFICATIONS_PAGE_SIZE));
+    expect(idsOf(first)).toEqual(newestFirst.slice(0, ADMIN_PAGE_SIZE));
     expect(first.body).not.toContain(`geheim-${tag}`);
     const second = await trpcQuery(t, LIST, { email: `seite.${tag}`, page: 2 }, asAdmin());
-    expect(idsOf(second)).toEqual(newestFirst.slice(PAYMENT_NOTIFICATIONS_PAGE_SIZE));
+    expect(idsOf(second)).toEqual(newestFirst.slice(ADMIN_PAGE_SIZE));
   });
 
   it("filters by the whole order number in any case, and shows each row's facts", async () => {

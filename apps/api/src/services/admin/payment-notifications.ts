@@ -1,7 +1,7 @@
 import { type Db, schema } from "@app/db";
 import {
+  ADMIN_PAGE_SIZE,
   MSG_PAYMENT_NOTIFICATIONS,
-  PAYMENT_NOTIFICATIONS_PAGE_SIZE,
   paymentOutcomeLabel,
   type ZPaymentNotificationListInput,
 } from "@app/shared";
@@ -59,7 +59,7 @@ export async function listPaymentNotifications(
     filters.push(eq(pn.outcome, input.outcome));
   }
   const where = filters.length > 0 ? and(...filters) : undefined;
-  const offset = (input.page - 1) * PAYMENT_NOTIFICATIONS_PAGE_SIZE;
+  const offset = (input.page - 1) * ADMIN_PAGE_SIZE;
   const { total, exact } = await boundedCount(db, pn, where, offset);
   const rows = await db
     .select({
@@ -80,14 +80,14 @@ export async function listPaymentNotifications(
     .leftJoin(users, sql`${users.digistoreHash} = ${customUid('"payment_notifications"')}`)
     .where(where)
     .orderBy(desc(pn.receivedAt), desc(pn.id))
-    .limit(PAYMENT_NOTIFICATIONS_PAGE_SIZE)
+    .limit(ADMIN_PAGE_SIZE)
     .offset(offset);
   const items = rows.map(({ payloadEmail, accountEmail, ...row }) => ({
     ...row,
     outcomeLabel: paymentOutcomeLabel(row.outcome),
     buyerEmail: payloadEmail ?? accountEmail ?? null,
   }));
-  return { items, total, totalExact: exact, page: input.page, pageSize: PAYMENT_NOTIFICATIONS_PAGE_SIZE };
+  return { items, total, totalExact: exact, page: input.page, pageSize: ADMIN_PAGE_SIZE };
 }
 
 /** One notification with every raw field Digistore24 sent (the support view's "Rohdaten anzeigen"). */

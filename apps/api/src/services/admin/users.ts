@@ -1,6 +1,6 @@
 import { type Db, schema } from "@app/db";
 import {
-  ADMIN_USERS_PAGE_SIZE,
+  ADMIN_PAGE_SIZE,
   MSG_ADMIN,
   type Role,
   type ZUserListInput,
@@ -9,12 +9,12 @@ import {
 import { and, asc, desc, eq, ilike, isNull, type SQL, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { AppError } from "../../lib/app-error";
+import { uniqueViolation } from "../../lib/db-errors";
 import { containsPattern } from "../../lib/like";
 import { boundedCount } from "../../lib/paging";
 import { attendanceOfUser } from "../attendance/record";
 import { endAllSessions } from "../auth/session";
 import { adminActor, changedFields, recordAudit } from "./audit";
-import { uniqueViolation } from "./db-errors";
 
 const { users, participations, congresses } = schema;
 const NOT_FOUND = "Die Person wurde nicht gefunden.";
@@ -41,7 +41,7 @@ export function userFilter(input: { name: string; email: string }): SQL | undefi
  */
 export async function listUsers(db: Db, input: z.output<typeof ZUserListInput>) {
   const where = userFilter(input);
-  const offset = (input.page - 1) * ADMIN_USERS_PAGE_SIZE;
+  const offset = (input.page - 1) * ADMIN_PAGE_SIZE;
   const { total, exact } = await boundedCount(db, users, where, offset);
   const rows = await db
     .select({
@@ -60,9 +60,9 @@ export async function listUsers(db: Db, input: z.output<typeof ZUserListInput>) 
     .from(users)
     .where(where)
     .orderBy(asc(users.lastname), asc(users.firstname), asc(users.id))
-    .limit(ADMIN_USERS_PAGE_SIZE)
+    .limit(ADMIN_PAGE_SIZE)
     .offset(offset);
-  return { items: rows, total, totalExact: exact, page: input.page, pageSize: ADMIN_USERS_PAGE_SIZE };
+  return { items: rows, total, totalExact: exact, page: input.page, pageSize: ADMIN_PAGE_SIZE };
 }
 
 /** The edit dialog: the user and their participations with congress title and time. */

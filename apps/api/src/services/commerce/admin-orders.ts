@@ -1,6 +1,6 @@
 import { type Db, schema } from "@app/db";
 import {
-  ADMIN_ORDERS_PAGE_SIZE,
+  ADMIN_PAGE_SIZE,
   END_REASON_LABELS,
   type EndReason,
   FAKE_ORDER_NUMBER,
@@ -71,14 +71,14 @@ export function orderSearch(table: OrderTableSchema, search: string): SQL | unde
  */
 async function orderPage(db: Db, table: OrderTableSchema, input: z.output<typeof ZOrderListInput>) {
   const matching = orderSearch(table, input.search);
-  const offset = (input.page - 1) * ADMIN_ORDERS_PAGE_SIZE;
+  const offset = (input.page - 1) * ADMIN_PAGE_SIZE;
   const counted = await boundedCount(db, table, matching, offset);
   const rows = await db
     .select({ id: table.id })
     .from(table)
     .where(matching)
     .orderBy(desc(table.createdAt), desc(table.id))
-    .limit(ADMIN_ORDERS_PAGE_SIZE)
+    .limit(ADMIN_PAGE_SIZE)
     .offset(offset);
   return { ids: rows.map((r) => r.id), ...counted };
 }
@@ -145,14 +145,14 @@ async function ticketOrderRows(db: Db, ids: number[]): Promise<TicketOrderRow[]>
 export async function listPackageOrders(db: Db, input: z.output<typeof ZOrderListInput>) {
   const { ids, total, exact } = await orderPage(db, congressPackageOrders, input);
   const items = await packageOrderRows(db, ids);
-  return { items, total, totalExact: exact, page: input.page, pageSize: ADMIN_ORDERS_PAGE_SIZE };
+  return { items, total, totalExact: exact, page: input.page, pageSize: ADMIN_PAGE_SIZE };
 }
 
 /** One page of the ticket orders table, newest first. */
 export async function listTicketOrders(db: Db, input: z.output<typeof ZOrderListInput>) {
   const { ids, total, exact } = await orderPage(db, congressTicketOrders, input);
   const items = await ticketOrderRows(db, ids);
-  return { items, total, totalExact: exact, page: input.page, pageSize: ADMIN_ORDERS_PAGE_SIZE };
+  return { items, total, totalExact: exact, page: input.page, pageSize: ADMIN_PAGE_SIZE };
 }
 
 type AdminCtx = Pick<Context, "db" | "env" | "mail"> & { user: { id: number } };

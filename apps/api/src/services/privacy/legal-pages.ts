@@ -1,5 +1,12 @@
 import { type Db, schema } from "@app/db";
-import { LEGAL_PAGE_TITLES, type LegalPageSlug, MSG_PRIVACY, type TLegalPageInput } from "@app/shared";
+import {
+  isLegalImageSrc,
+  LEGAL_HTML,
+  LEGAL_PAGE_TITLES,
+  type LegalPageSlug,
+  MSG_PRIVACY,
+  type TLegalPageInput,
+} from "@app/shared";
 import { eq } from "drizzle-orm";
 import sanitizeHtml from "sanitize-html";
 import { AppError } from "../../lib/app-error";
@@ -12,21 +19,15 @@ import { adminActor, changedFields, recordAudit } from "../admin/audit";
 
 const { legalPages } = schema;
 
-/**
- * Text formatting and links only. Images must be our own uploads (`/uploads/images/…`, made relative):
- * a legal page must not make the browser contact anybody else before consent.
- */
+/** The shared allow-list (LEGAL_HTML); images only our own uploads (`/uploads/images/…`, made relative). */
 export function sanitizeLegalHtml(html: string): string {
   return sanitizeHtml(html, {
-    allowedTags: [
-      ...["p", "br", "h2", "h3", "strong", "b", "em", "i", "u", "s", "ul", "ol", "li", "blockquote"],
-      ...["a", "img", "hr", "address"],
-    ],
-    allowedAttributes: { a: ["href", "target", "rel"], img: ["src", "alt", "width", "height"] },
-    allowedSchemes: ["http", "https", "mailto", "tel"],
+    allowedTags: [...LEGAL_HTML.tags],
+    allowedAttributes: { a: [...LEGAL_HTML.attributes.a], img: [...LEGAL_HTML.attributes.img] },
+    allowedSchemes: [...LEGAL_HTML.linkSchemes],
     allowedSchemesByTag: { img: [] },
     allowProtocolRelative: false,
-    exclusiveFilter: (frame) => frame.tag === "img" && !frame.attribs.src?.startsWith("/uploads/images/"),
+    exclusiveFilter: (frame) => frame.tag === "img" && !isLegalImageSrc(frame.attribs.src ?? ""),
     transformTags: {
       // the editor inserts uploads with the page's origin (mails need that); here they become relative
       img: (tagName, attribs) => ({

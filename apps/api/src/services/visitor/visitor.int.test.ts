@@ -594,6 +594,17 @@ describe("packages", () => {
     expect(unknown.statusCode).toBe(404);
   });
 
+  it.each(["0", "-1", "1.5", "abc", "2147483648"])(
+    "refuses the path id %s with the spec's {title, detail}, before looking anything up",
+    async (id) => {
+      for (const url of [`/api/congress-package/${id}`, `/api/congress/${id}`, `/api/participation/${id}`]) {
+        const res = await rest(s.t, url.startsWith("/api/participation") ? "DELETE" : "GET", url, user.id);
+        expect(res.statusCode, url).toBe(400);
+        expect(res.json()).toEqual({ title: MSG.validationTitle, detail: expect.any(String) });
+      }
+    },
+  );
+
   it("lists the packages on GET /api/congress-package, the user's own first", async () => {
     const res = await rest(s.t, "GET", "/api/congress-package", user.id);
     expect(res.statusCode).toBe(200);

@@ -1,12 +1,10 @@
-import { MSG } from "@app/shared";
+import { ADMIN_PAGE_SIZE, MSG } from "@app/shared";
 import { ChevronLeftIcon, ChevronRightIcon, PencilIcon, Trash2Icon } from "lucide-react";
 import { type ComponentProps, type FormEvent, type ReactNode, useEffect, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogFooter, DialogTitle } from "@/components/ui/dialog";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { alerts, errorBody } from "@/lib/alerts";
-
-export const PAGE_SIZE = 10;
 
 /** 'Fehler beim Laden der Daten' with what could not be loaded (spec section 8). */
 export function LoadError({ what, onRetry }: { what: string; onRetry: () => void }) {
@@ -64,10 +62,10 @@ export function useDebounced<T>(value: T, ms = 300): T {
 /** Client-side paging of a loaded list, 10 rows per page. */
 export function usePaged<T>(items: T[]) {
   const [page, setPage] = useState(1);
-  const pages = Math.max(1, Math.ceil(items.length / PAGE_SIZE));
+  const pages = Math.max(1, Math.ceil(items.length / ADMIN_PAGE_SIZE));
   const current = Math.min(page, pages);
   return {
-    rows: items.slice((current - 1) * PAGE_SIZE, current * PAGE_SIZE),
+    rows: items.slice((current - 1) * ADMIN_PAGE_SIZE, current * ADMIN_PAGE_SIZE),
     page: current,
     pages,
     setPage,
@@ -109,7 +107,7 @@ export function Pager({
   /** false when the server stopped counting early (very large tables): "mindestens …" */
   exact?: boolean;
 }) {
-  if (total <= PAGE_SIZE) {
+  if (total <= ADMIN_PAGE_SIZE) {
     return null;
   }
   return (

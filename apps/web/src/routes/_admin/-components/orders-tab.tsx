@@ -1,9 +1,9 @@
-import { FAKE_ORDER_NUMBER, formatGermanDateTime } from "@app/shared";
+import { ADMIN_PAGE_SIZE, FAKE_ORDER_NUMBER, formatGermanDateTime } from "@app/shared";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { PlusIcon, XIcon } from "lucide-react";
 import { type FormEvent, useState } from "react";
-import { DataTable, LoadError, PAGE_SIZE, Pager, useDebounced } from "@/components/admin/admin-kit";
+import { DataTable, LoadError, Pager, useDebounced } from "@/components/admin/admin-kit";
 import { ExportButtons } from "@/components/admin/export-buttons";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogTitle } from "@/components/ui/dialog";
@@ -260,7 +260,7 @@ export function OrdersTab({ kind }: { kind: OrderKind }) {
       />
       <Pager
         page={page}
-        pages={Math.max(1, Math.ceil(total / PAGE_SIZE))}
+        pages={Math.max(1, Math.ceil(total / ADMIN_PAGE_SIZE))}
         onPage={setPage}
         total={total}
         exact={list.data?.totalExact ?? true}
