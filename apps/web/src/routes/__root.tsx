@@ -1,7 +1,7 @@
 import { MSG } from "@app/shared";
 import type { QueryClient } from "@tanstack/react-query";
 import { useQuery } from "@tanstack/react-query";
-import { createRootRouteWithContext, Link, Outlet, useLocation } from "@tanstack/react-router";
+import { createRootRouteWithContext, Link, Outlet, useRouterState } from "@tanstack/react-router";
 import { AlertHost } from "@/components/alert-host";
 import { Footer } from "@/components/layout/footer";
 import { Header } from "@/components/layout/header";
@@ -42,7 +42,9 @@ function RootLayout() {
 
 /** Unknown paths may be one of the password-gated pages, whose paths only the server knows. */
 function NotFound() {
-  const { pathname } = useLocation();
+  // the path this page was rendered for: while the router leaves it (e.g. a gated page's redirect to
+  // /login), `location` is already the next path, and asking the server about that one is a needless 404
+  const pathname = useRouterState({ select: (s) => (s.resolvedLocation ?? s.location).pathname });
   const gated = useQuery({
     ...trpc.gated.resolve.queryOptions({ path: pathname }),
     retry: false,
