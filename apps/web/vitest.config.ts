@@ -3,5 +3,8 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   resolve: { alias: { "@": fileURLToPath(new URL("./src", import.meta.url)) } },
-  test: { include: ["src/**/*.test.{ts,tsx}"] },
+  test: {
+    include: ["src/**/*.test.{ts,tsx}"],
+    setupFiles: [fileURLToPath(import.meta.resolve("@app/shared/testing/console-setup"))],
+  },
 });

@@ -10,6 +10,7 @@ export default defineConfig({
   test: {
     root: fileURLToPath(new URL("..", import.meta.url)),
     include: ["faults/**/*.fault.ts"],
+    setupFiles: [fileURLToPath(import.meta.resolve("@app/shared/testing/console-setup"))],
     globalSetup: [
       fileURLToPath(import.meta.resolve("@app/db/testing/global-setup")),
       fileURLToPath(new URL("./build-bundle.ts", import.meta.url)),

@@ -1,6 +1,6 @@
-import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
+import { type APIRequestContext, expect, type Page } from "@playwright/test";
 import { Secret, TOTP } from "otpauth";
-import { DEMO, expectAccessible, login, newConfirmedUser } from "./fixtures";
+import { DEMO, expectAccessible, failedRequest, login, newConfirmedUser, test } from "./fixtures";
 
 /** A code of the authenticator app, `steps` time steps (30 s) from now; the server takes one step either side. */
 const codeOf = (secret: string, steps = 0) =>
@@ -85,7 +85,11 @@ async function signedInWithTwoFactor(page: Page, request: APIRequestContext) {
 test("a new admin sets up two-factor login, then signs in with an app code and with a recovery code", async ({
   page,
   request,
+  browserErrors,
 }) => {
+  // the wrong codes this test enters on purpose: at the setup, at a login and a spent recovery code
+  browserErrors.expect(failedRequest(400, "/trpc/admin.twoFactor.enable"));
+  browserErrors.expect(failedRequest(401, "/trpc/auth.loginTwoFactor"));
   const { admin, secret, recoveryCodes } = await signedInWithTwoFactor(page, request);
 
   // the password alone is not enough any more: the app's code (of the next time step: the setup spent this one)
@@ -136,7 +140,12 @@ test("the demo admin without two-factor login can postpone the prompt", async ({
 test("an admin renews the recovery codes with an app code; the earlier codes stop working", async ({
   page,
   request,
+  browserErrors,
 }) => {
+  // the wrong codes this test enters on purpose: at the setup, at the renewal and a replaced recovery code
+  browserErrors.expect(failedRequest(400, "/trpc/admin.twoFactor.enable"));
+  browserErrors.expect(failedRequest(400, "/trpc/admin.twoFactor.renewRecoveryCodes"));
+  browserErrors.expect(failedRequest(401, "/trpc/auth.loginTwoFactor"));
   const { admin, secret, recoveryCodes } = await signedInWithTwoFactor(page, request);
 
   await page.getByRole("button", { name: "Neue Wiederherstellungscodes erstellen" }).click();

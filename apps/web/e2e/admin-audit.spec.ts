@@ -1,5 +1,5 @@
-import { expect, type Page, test } from "@playwright/test";
-import { DEMO, expectAccessible, login, newConfirmedUser } from "./fixtures";
+import { expect, type Page } from "@playwright/test";
+import { DEMO, expectAccessible, login, newConfirmedUser, test } from "./fixtures";
 
 async function loginAsAdmin(page: Page) {
   await page.goto("/login");

@@ -1,5 +1,5 @@
-import { expect, test } from "@playwright/test";
-import { DEMO, login } from "./fixtures";
+import { expect } from "@playwright/test";
+import { DEMO, login, test } from "./fixtures";
 
 test("the administration opens on the dashboard with its figures and charts", async ({ page }) => {
   await page.goto("/login");

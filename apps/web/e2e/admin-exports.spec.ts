@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
-import { expect, type Page, test } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 import ExcelJS from "exceljs";
-import { DEMO, login } from "./fixtures";
+import { DEMO, login, test } from "./fixtures";
 
 const EVENT = "Online-Kongress Beziehung & Bindung";
 const HEADER = [

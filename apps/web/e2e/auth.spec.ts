@@ -1,5 +1,14 @@
-import { expect, type Page, test } from "@playwright/test";
-import { confirmDialog, DEMO, linkIn, login, uniqueEmail, waitForMail } from "./fixtures";
+import { expect, type Page } from "@playwright/test";
+import {
+  confirmDialog,
+  DEMO,
+  failedRequest,
+  linkIn,
+  login,
+  test,
+  uniqueEmail,
+  waitForMail,
+} from "./fixtures";
 
 const PASSWORD = "sicheres-Passwort-1";
 
@@ -23,7 +32,12 @@ async function confirmFromMail(page: Page, email: string): Promise<string> {
   return link;
 }
 
-test("register, confirm from the mail, log in, survive a reload, log out", async ({ page }) => {
+test("register, confirm from the mail, log in, survive a reload, log out", async ({
+  page,
+  browserErrors,
+}) => {
+  // the first login, before the confirmation, is refused
+  browserErrors.expect(failedRequest(403, "/trpc/auth.login"));
   const email = uniqueEmail("e2e-register");
   await register(page, email);
 
@@ -66,7 +80,8 @@ test("registration shows the spec's messages for an empty form", async ({ page }
   await expect(form.getByLabel("Vorname")).toHaveAttribute("aria-invalid", "true");
 });
 
-test("a wrong password is reported inline", async ({ page }) => {
+test("a wrong password is reported inline", async ({ page, browserErrors }) => {
+  browserErrors.expect(failedRequest(401, "/trpc/auth.login"));
   await page.goto("/login");
   await login(page, DEMO.participant.email, "falsch-falsch");
   await expect(
@@ -109,7 +124,13 @@ test("forgot and reset the password", async ({ page }) => {
 test("a password reset in another browser ends the session open in this one at its next call", async ({
   page,
   browser,
+  browserErrors,
 }) => {
+  // the ended session: the profile call and the renewal are refused; the router reports the refused
+  // preload of the profile route (hovering its link) on the console
+  browserErrors.expect(failedRequest(401, "/trpc/account.profile"));
+  browserErrors.expect(failedRequest(401, "/api/auth/token/refresh"));
+  browserErrors.expect(/^TRPCClientError: Bitte melden Sie sich an\./);
   const email = uniqueEmail("e2e-ended");
   await register(page, email);
   await confirmFromMail(page, email);
@@ -139,7 +160,9 @@ test("a password reset in another browser ends the session open in this one at i
   await expect(page.getByText(email)).toBeVisible();
 });
 
-test("a migrated user sets a password from the mailed link", async ({ page }) => {
+test("a migrated user sets a password from the mailed link", async ({ page, browserErrors }) => {
+  // a migrated account without a password is refused until it has one
+  browserErrors.expect(failedRequest(403, "/trpc/auth.login"));
   await page.goto("/login");
   await login(page, "migriert@example.com", "irgendwas");
   await expect(

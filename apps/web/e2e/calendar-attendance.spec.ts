@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
-import { expect, type Page, test } from "@playwright/test";
-import { DEMO, login } from "./fixtures";
+import { expect, type Page } from "@playwright/test";
+import { DEMO, login, test } from "./fixtures";
 
 const eventCard = (page: Page, title: string) => page.getByRole("article", { name: title });
 

@@ -1,6 +1,6 @@
-import { expect, type Page, test } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 import { simulatorOrigin } from "./constants";
-import { confirmDialog, login, newConfirmedUser, waitForMail } from "./fixtures";
+import { confirmDialog, login, newConfirmedUser, test, waitForMail } from "./fixtures";
 
 async function loginAs(page: Page, user: { email: string; password: string }) {
   await page.goto("/login");

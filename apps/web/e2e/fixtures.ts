@@ -1,6 +1,8 @@
 import AxeBuilder from "@axe-core/playwright";
 import { type APIRequestContext, expect, type Page } from "@playwright/test";
 
+export { type BrowserErrors, failedRequest, test } from "./browser-errors";
+
 export const DEMO = {
   participant: { email: "teilnehmer@example.com", password: "demo-user-2026" },
   admin: { email: "admin@example.com", password: "demo-admin-2026" },

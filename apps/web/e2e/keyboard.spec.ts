@@ -2,8 +2,8 @@
  * Keyboard use, announced form errors, status text, reduced motion and small screens (BFSG / WCAG 2.1 AA
  * beyond what axe can see).
  */
-import { expect, type Locator, type Page, test } from "@playwright/test";
-import { DEMO, login } from "./fixtures";
+import { expect, type Locator, type Page } from "@playwright/test";
+import { DEMO, login, test } from "./fixtures";
 
 async function loginAs(page: Page, user: { email: string; password: string }) {
   await page.goto("/login");

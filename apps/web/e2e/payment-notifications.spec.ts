@@ -1,6 +1,6 @@
-import { expect, type Page, test } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 import { simulatorOrigin } from "./constants";
-import { confirmDialog, DEMO, expectAccessible, login, newConfirmedUser } from "./fixtures";
+import { confirmDialog, DEMO, expectAccessible, login, newConfirmedUser, test } from "./fixtures";
 
 async function loginAs(page: Page, user: { email: string; password: string }) {
   await page.goto("/login");

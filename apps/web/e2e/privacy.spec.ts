@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
-import { expect, type Page, test } from "@playwright/test";
-import { DEMO, login, newConfirmedUser } from "./fixtures";
+import { expect, type Page } from "@playwright/test";
+import { DEMO, failedRequest, login, newConfirmedUser, test } from "./fixtures";
 
 /** DSGVO self-service on the profile page, the legal pages, and no third party before consent. */
 
@@ -52,7 +52,13 @@ test("a visitor downloads all their data as JSON", async ({ page, request }) => 
   expect(JSON.stringify(data)).not.toMatch(/passwordHash|argon2/);
 });
 
-test("a visitor deletes their account after the password; the login is gone", async ({ page, request }) => {
+test("a visitor deletes their account after the password; the login is gone", async ({
+  page,
+  request,
+  browserErrors,
+}) => {
+  browserErrors.expect(failedRequest(400, "/trpc/account.delete")); // the wrong password
+  browserErrors.expect(failedRequest(401, "/trpc/auth.login")); // the deleted account
   const user = await newConfirmedUser(request, "delete");
   await loginAs(page, user);
   await page.goto("/profile");

@@ -1,5 +1,5 @@
-import { expect, type Page, test } from "@playwright/test";
-import { DEMO, login } from "./fixtures";
+import { expect, type Page } from "@playwright/test";
+import { DEMO, login, test } from "./fixtures";
 
 /** Logs in and waits for the overview, so the session cookie is set before the next navigation. */
 async function loginAsParticipant(page: Page) {
@@ -23,7 +23,12 @@ function internalErrorBatch(url: string, detail: string): string {
   return JSON.stringify(calls.map(() => error));
 }
 
-test("a page whose data fails to load shows the German error page inside the layout", async ({ page }) => {
+test("a page whose data fails to load shows the German error page inside the layout", async ({
+  page,
+  browserErrors,
+}) => {
+  // the forced 500s, as the browser logs them
+  browserErrors.expect(/status of 500 .*\/trpc\/[^ ]*account\.profile/);
   await loginAsParticipant(page);
   await page.route("**/trpc/account.profile*", (route) =>
     route.fulfill({

@@ -1,5 +1,5 @@
-import { expect, test } from "@playwright/test";
-import { expectAccessible } from "./fixtures";
+import { expect } from "@playwright/test";
+import { expectAccessible, failedRequest, test } from "./fixtures";
 
 test("an anonymous visitor opening / lands on the login page", async ({ page }) => {
   await page.goto("/");
@@ -15,7 +15,9 @@ test("a guarded deep link also goes to login", async ({ page }) => {
   await expect(page).toHaveURL(/\/login/);
 });
 
-test("an unknown path shows the 404 page", async ({ page }) => {
+test("an unknown path shows the 404 page", async ({ page, browserErrors }) => {
+  // an unknown path may be a password-gated page: the server says it is not
+  browserErrors.expect(failedRequest(404, "/trpc/gated.resolve"));
   const response = await page.goto("/gibt-es-nicht/wirklich");
   expect(response?.status()).toBe(200); // the SPA answers; the router renders the not-found page
   await expect(page.getByText("Die gesuchte Seite wurde leider nicht gefunden.")).toBeVisible();
@@ -32,7 +34,11 @@ test("the footer links to the public data-protection and imprint pages", async (
   await expect(page).toHaveURL(/\/impressum$/);
 });
 
-test("login and 404 pages have no accessibility violations (WCAG 2.1 AA)", async ({ page }) => {
+test("login and 404 pages have no accessibility violations (WCAG 2.1 AA)", async ({
+  page,
+  browserErrors,
+}) => {
+  browserErrors.expect(failedRequest(404, "/trpc/gated.resolve"));
   for (const path of ["/login", "/gibt-es-nicht"]) {
     await page.goto(path);
     await expect(page.getByRole("heading", { level: 1 })).toBeVisible();

@@ -1,6 +1,14 @@
-import { expect, type Page, test } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 import { E2E_GATED, simulatorOrigin } from "./constants";
-import { confirmDialog, DEMO, expectAccessible, login, newConfirmedUser } from "./fixtures";
+import {
+  confirmDialog,
+  DEMO,
+  expectAccessible,
+  failedRequest,
+  login,
+  newConfirmedUser,
+  test,
+} from "./fixtures";
 
 /** Logs in and waits for the overview, so the session cookie is set before the next navigation. */
 async function loginAs(page: Page, user: { email: string; password: string }) {
@@ -120,7 +128,11 @@ test("a package purchase passes the voucher, and the return from the checkout th
   await expect(page).toHaveURL(/\/$/);
 });
 
-test("an unknown product shows the server's error and goes to the overview", async ({ page }) => {
+test("an unknown product shows the server's error and goes to the overview", async ({
+  page,
+  browserErrors,
+}) => {
+  browserErrors.expect(failedRequest(403, "/trpc/checkout.url"));
   await loginAsParticipant(page);
   await page.goto("/congress-ticket-purchase/5");
   await expect(page.getByRole("alertdialog")).toContainText("Dieses Produkt wird derzeit nicht angeboten.");
@@ -162,7 +174,11 @@ test("a running event shows its videos behind a consent placeholder; tomorrow's 
   expect(await player.getAttribute("src")).toMatch(/^https:\/\/player\.vimeo\.com\/video\/\d+\?dnt=1/);
 });
 
-test("an event that has not started sends the visitor back with a dialog", async ({ page }) => {
+test("an event that has not started sends the visitor back with a dialog", async ({
+  page,
+  browserErrors,
+}) => {
+  browserErrors.expect(failedRequest(403, "/trpc/congress.content"));
   await loginAsParticipant(page);
   await page.goto("/congress/5");
   await expect(page.getByRole("alertdialog")).toContainText("ab dem ersten Veranstaltungstag");
@@ -198,7 +214,9 @@ test("a gated path sends anonymous visitors to login", async ({ page }) => {
 test("a gated path asks logged-in visitors for the password, then opens the package", async ({
   page,
   request,
+  browserErrors,
 }) => {
+  browserErrors.expect(failedRequest(403, "/trpc/gated.unlock")); // the wrong password
   const user = await newConfirmedUser(request, "e2e-gated");
   await loginAs(page, user);
   await page.goto(E2E_GATED.couple.path);
@@ -219,7 +237,11 @@ test("a gated path asks logged-in visitors for the password, then opens the pack
   await expect(page).toHaveURL(/\/congress-package\/1$/);
 });
 
-test("the death-congress path works the same way, and an unknown path is still a 404", async ({ page }) => {
+test("the death-congress path works the same way, and an unknown path is still a 404", async ({
+  page,
+  browserErrors,
+}) => {
+  browserErrors.expect(failedRequest(404, "/trpc/gated.resolve")); // the unknown path
   await loginAsParticipant(page);
   await page.goto(E2E_GATED.death.path);
   await page.getByLabel("Passwort").fill(E2E_GATED.death.password);

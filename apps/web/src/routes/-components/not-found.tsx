@@ -1,6 +1,6 @@
 import { MSG } from "@app/shared";
 import { useQuery } from "@tanstack/react-query";
-import { Link, type NotFoundRouteProps, useLocation } from "@tanstack/react-router";
+import { Link, type NotFoundRouteProps, useRouterState } from "@tanstack/react-router";
 import { Page } from "@/components/layout/page";
 import { Button } from "@/components/ui/button";
 import { INVALID_PARAM } from "@/lib/route-params";
@@ -24,7 +24,9 @@ export function NotFoundPage() {
 
 /** An unknown path may be one of the password-gated pages, whose paths only the server knows. */
 function UnknownPath() {
-  const { pathname } = useLocation();
+  // the path this page was rendered for: while the router leaves it (e.g. a gated page's redirect to
+  // /login), `location` is already the next path, and asking the server about that one is a needless 404
+  const pathname = useRouterState({ select: (s) => (s.resolvedLocation ?? s.location).pathname });
   const gated = useQuery({
     ...trpc.gated.resolve.queryOptions({ path: pathname }),
     retry: false,

@@ -1,0 +1,128 @@
+import { type BrowserContext, test as base, expect, type Response } from "@playwright/test";
+
+/**
+ * The browser's counterpart of the Vitest console guard: a test fails after it ends when any page of any of
+ * its browser contexts (the `page` fixture's and those from `browser.newContext()`) threw an uncaught error
+ * (`pageerror`) or logged a console message of type error that the test did not declare with
+ * `browserErrors.expect`. That includes Chromium's own "Failed to load resource: the server responded with a
+ * status of 401" for a request the test makes fail on purpose: the test that causes it declares it.
+ *
+ * One rule is built in (docs/decisions.md, 70): the session probe of a browser that has no session. Every
+ * page load asks POST /api/auth/token/refresh (public/boot.js); without a refresh cookie the answer is 401 and
+ * Chromium logs it. Exactly those 401s, for requests that carried no refresh cookie, are not counted.
+ */
+export interface BrowserErrors {
+  /**
+   * Declares an error this test causes on purpose. `pattern` is matched against the message followed by the
+   * URL it came from (for "Failed to load resource" the URL of the request), e.g. `/401.*auth\/login/`. Matching
+   * errors are allowed; the test fails if none comes, so a declaration cannot outlive its cause.
+   */
+  expect(pattern: RegExp | string): void;
+}
+
+interface Seen {
+  kind: "pageerror" | "console.error";
+  text: string;
+}
+
+/** How long teardown waits for a declared error that has not come yet (console events arrive asynchronously). */
+const DECLARED_GRACE_MS = 5_000;
+const REFRESH_PATH = "/api/auth/token/refresh";
+const PROBE_LOG =
+  /^Failed to load resource: the server responded with a status of 401 \(Unauthorized\) \S+\/api\/auth\/token\/refresh$/;
+
+/** A 401 of the session probe that carried no refresh cookie: a visitor without a session, not an error. */
+async function isProbeWithoutSession(response: Response): Promise<boolean> {
+  if (response.status() !== 401 || new URL(response.url()).pathname !== REFRESH_PATH) {
+    return false;
+  }
+  const { cookie = "" } = await response.request().allHeaders();
+  return !/(?:^|;\s*)refresh_token=/.test(cookie);
+}
+
+/**
+ * The console error Chromium logs for a request answered with `status`, for `browserErrors.expect`:
+ * `failedRequest(401, "/trpc/auth.login")`.
+ */
+export function failedRequest(status: number, path: string): RegExp {
+  const escaped = path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(
+    `^Failed to load resource: the server responded with a status of ${status} \\(.*\\) \\S+${escaped}(?:[?#]\\S*)?$`,
+  );
+}
+
+const covers = (pattern: RegExp | string, text: string) =>
+  typeof pattern === "string" ? text.includes(pattern) : pattern.test(text);
+
+export const test = base.extend<{ browserErrors: BrowserErrors }>({
+  browserErrors: [
+    // depends on `context`, so it is torn down while the test's own context is still open
+    async ({ browser, context }, use) => {
+      const seen: Seen[] = [];
+      const declared: Array<RegExp | string> = [];
+      const probes: Array<Promise<boolean>> = [];
+      const watched = new WeakSet<BrowserContext>();
+      const watch = (watchedContext: BrowserContext) => {
+        if (watched.has(watchedContext)) {
+          return;
+        }
+        watched.add(watchedContext);
+        watchedContext.on("weberror", (error) => {
+          const cause = error.error();
+          seen.push({
+            kind: "pageerror",
+            text: `${cause.stack ?? cause.message} ${error.page()?.url() ?? ""}`,
+          });
+        });
+        watchedContext.on("console", (message) => {
+          if (message.type() === "error") {
+            seen.push({ kind: "console.error", text: `${message.text()} ${message.location().url}` });
+          }
+        });
+        watchedContext.on("response", (response) => {
+          if (new URL(response.url()).pathname === REFRESH_PATH) {
+            probes.push(isProbeWithoutSession(response).catch(() => false));
+          }
+        });
+      };
+      watch(context);
+      browser.on("context", watch);
+      try {
+        await use({ expect: (pattern) => declared.push(pattern) });
+      } finally {
+        browser.off("context", watch);
+      }
+
+      const unmet = () => declared.filter((d) => !seen.some((s) => covers(d, s.text))).map((d) => String(d));
+      if (unmet().length > 0) {
+        await expect
+          .poll(unmet, { timeout: DECLARED_GRACE_MS })
+          .toEqual([])
+          .catch(() => undefined);
+      }
+      let withoutSession = (await Promise.all(probes)).filter(Boolean).length;
+      const unexpected = seen.filter((s) => {
+        if (declared.some((d) => covers(d, s.text))) {
+          return false;
+        }
+        if (s.kind === "console.error" && withoutSession > 0 && PROBE_LOG.test(s.text)) {
+          withoutSession--;
+          return false;
+        }
+        return true;
+      });
+      const problems = [
+        ...unexpected.map((s) => `${s.kind}: ${s.text}`),
+        ...unmet().map((pattern) => `browserErrors.expect(${pattern}) was declared, but no such error came`),
+      ];
+      if (problems.length > 0) {
+        throw new Error(
+          `The browser error guard (e2e/browser-errors.ts) found errors the test did not declare:\n${problems
+            .map((p) => `  - ${p}`)
+            .join("\n")}`,
+        );
+      }
+    },
+    { auto: true },
+  ],
+});
