@@ -27,8 +27,10 @@ test("a page whose data fails to load shows the German error page inside the lay
   page,
   browserErrors,
 }) => {
-  // the forced 500s, as the browser logs them
+  // the forced 500s as the browser logs them, and the failed load as the router reports it
   browserErrors.expect(/status of 500 .*\/trpc\/[^ ]*account\.profile/);
+  browserErrors.expect(/^TRPCClientError: Das Profil konnte gerade nicht geladen werden\./);
+  browserErrors.expect(/^TRPCClientError: x\n/);
   await loginAsParticipant(page);
   await page.route("**/trpc/account.profile*", (route) =>
     route.fulfill({
