@@ -42,12 +42,15 @@ async function isProbeWithoutSession(response: Response): Promise<boolean> {
 
 /**
  * The console error Chromium logs for a request answered with `status`, for `browserErrors.expect`:
- * `failedRequest(401, "/trpc/auth.login")`.
+ * `failedRequest(401, "/trpc/auth.login")`. A procedure also matches inside a batch of several
+ * (`/trpc/account.profile,account.consents?batch=1`), as a route's loader sends its queries together.
  */
 export function failedRequest(status: number, path: string): RegExp {
-  const escaped = path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const procedure = /^\/trpc\/([^/?#,]+)$/.exec(path)?.[1];
+  const where = procedure ? `\\/trpc\\/(?:[^/?#,\\s]+,)*${escape(procedure)}(?:,[^/?#\\s]+)*` : escape(path);
   return new RegExp(
-    `^Failed to load resource: the server responded with a status of ${status} \\(.*\\) \\S+${escaped}(?:[?#]\\S*)?$`,
+    `^Failed to load resource: the server responded with a status of ${status} \\(.*\\) \\S+?${where}(?:[?#]\\S*)?$`,
   );
 }
 
