@@ -4,7 +4,7 @@ import { eq } from "drizzle-orm";
 import { AppError } from "../../lib/app-error";
 import { appLink } from "../auth/users";
 import { selectEvents, toEventView } from "../visitor/events";
-import { loadViewer, type Viewer, type ViewerCtx } from "../visitor/viewer";
+import { loadViewer, type Viewer, type ViewerDeps } from "../visitor/viewer";
 import { buildCalendar, type CalendarDay } from "./ics";
 
 export interface CalendarFile {
@@ -73,10 +73,10 @@ export async function eventCalendar(
 
 /** The calendar file for the signed-in visitor; invisible events exist only for staff (as in `getEvent`). */
 export async function visitorCalendar(
-  ctx: ViewerCtx & { env: { APP_URL: string } },
-  congressId: number,
+  ctx: ViewerDeps,
+  { userId, congressId }: { userId: number; congressId: number },
 ): Promise<CalendarFile> {
-  const viewer = await loadViewer(ctx);
+  const viewer = await loadViewer(ctx, userId);
   const file = await eventCalendar(ctx.db, ctx.env.APP_URL, congressId, viewer);
   if (!file || (!file.visible && !viewer.isStaff)) {
     throw new AppError("NOT_FOUND", `congress ${congressId}`, MSG.eventNotFound, MSG.eventNotFound);

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { type DbOrTx, schema } from "@app/db";
 import { vimeoId } from "@app/shared";
 import { eq, sql } from "drizzle-orm";
-import type { Context } from "../../trpc/context";
+import type { ServiceDeps } from "../deps";
 
 export interface VideoPreview {
   title: string | null;
@@ -54,7 +54,7 @@ async function fetchPreview(oembedUrl: string, url: string) {
   return { title, thumbnail, thumbnailType };
 }
 
-async function loadOrFetch(ctx: Pick<Context, "db" | "env" | "log">, url: string, key: string) {
+async function loadOrFetch(ctx: Pick<ServiceDeps, "db" | "env" | "log">, url: string, key: string) {
   const { videoPreviews } = schema;
   const [cached] = await ctx.db.select().from(videoPreviews).where(eq(videoPreviews.key, key));
   const fresh =
@@ -84,8 +84,8 @@ async function loadOrFetch(ctx: Pick<Context, "db" | "env" | "log">, url: string
 
 /** Title and thumbnail of a video, fetched once from the host's oEmbed endpoint and kept. */
 export async function videoPreview(
-  ctx: Pick<Context, "db" | "env" | "log">,
-  url: string,
+  ctx: Pick<ServiceDeps, "db" | "env" | "log">,
+  { url }: { url: string },
 ): Promise<VideoPreview> {
   if (!vimeoId(url) || !(await isKnownVideo(ctx.db, url))) {
     return { title: null, thumbnailUrl: null };
