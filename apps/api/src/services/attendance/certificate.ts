@@ -10,6 +10,7 @@ import {
 import { and, asc, eq } from "drizzle-orm";
 import { PDFDocument, type PDFFont, rgb, StandardFonts } from "pdf-lib";
 import { AppError } from "../../lib/app-error";
+import type { ServiceDeps } from "../deps";
 import { loadViewer, type ViewerDeps } from "../visitor/viewer";
 
 const { attendances, congresses } = schema;
@@ -111,7 +112,7 @@ export async function renderCertificate(data: CertificateData): Promise<Uint8Arr
 
 /** The signed-in visitor's attendance confirmation for one event; refused without recorded attendance. */
 export async function attendanceCertificate(
-  ctx: ViewerDeps,
+  ctx: ViewerDeps & Pick<ServiceDeps, "clock">,
   { userId, congressId }: { userId: number; congressId: number },
 ): Promise<CertificateFile> {
   const viewer = await loadViewer(ctx, userId);
@@ -142,7 +143,7 @@ export async function attendanceCertificate(
     firstDay: first.firstDay,
     lastDay: first.lastDay,
     days: rows.map((r) => r.day),
-    issuedOn: berlinDate(),
+    issuedOn: berlinDate(ctx.clock.now()),
   });
   return {
     fileName: `teilnahmebestaetigung-${congressId}.pdf`,
