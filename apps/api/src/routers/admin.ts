@@ -115,7 +115,9 @@ export const adminRouter = router({
       .input(ZCopyTemplatesInput)
       .mutation(({ ctx, input }) => copyTemplates(ctx.db, input, ctx.user.id)),
     preview: adminProcedure.input(templateDraft).mutation(({ input }) => previewTemplate(input)),
-    sendTest: adminProcedure.input(templateDraft).mutation(({ ctx, input }) => sendTestMail(ctx, input)),
+    sendTest: adminProcedure
+      .input(templateDraft)
+      .mutation(({ ctx, input }) => sendTestMail(ctx, { ...input, actorId: ctx.user.id })),
   }),
   twoFactor: twoFactorRouter,
   /** read only: no procedure changes or deletes an entry */
@@ -125,7 +127,9 @@ export const adminRouter = router({
   }),
   mailOutbox: router({
     list: adminProcedure.input(ZMailOutboxListInput).query(({ ctx, input }) => listOutbox(ctx.db, input)),
-    resend: adminProcedure.input(byId).mutation(({ ctx, input }) => resendMail(ctx, input.id)),
+    resend: adminProcedure
+      .input(byId)
+      .mutation(({ ctx, input }) => resendMail(ctx, { id: input.id, actorId: ctx.user.id })),
   }),
   /** read only: the support view of every Digistore24 notification and what became of it */
   paymentNotifications: router({

@@ -8,10 +8,10 @@ import { router, userProcedure } from "../trpc/init";
 export const attendanceRouter = router({
   record: userProcedure
     .input(ZAttendanceRecordInput)
-    .mutation(({ ctx, input }) => recordAttendance(ctx, input)),
+    .mutation(({ ctx, input }) => recordAttendance(ctx, { ...input, userId: ctx.user.id })),
   /** the visitor's own attended days per event (which cards offer a confirmation) */
   mine: userProcedure.query(({ ctx }) => attendanceOfUser(ctx.db, ctx.user.id)),
   certificate: userProcedure
     .input(z.object({ congressId: ZId }))
-    .query(({ ctx, input }) => attendanceCertificate(ctx, input.congressId)),
+    .query(({ ctx, input }) => attendanceCertificate(ctx, { ...input, userId: ctx.user.id })),
 });

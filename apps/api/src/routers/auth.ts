@@ -41,22 +41,18 @@ export const authRouter = router({
     await register(ctx, input);
     return { title: MSG.registrationSuccessTitle, detail: MSG.registrationSuccess };
   }),
-  confirmMail: publicProcedure
-    .input(ZConfirmMailInput)
-    .mutation(({ ctx, input }) => confirmMail(ctx, input.userId, input.hash)),
+  confirmMail: publicProcedure.input(ZConfirmMailInput).mutation(({ ctx, input }) => confirmMail(ctx, input)),
   resendConfirmation: publicProcedure
     .input(ZEmailInput)
-    .mutation(({ ctx, input }) => resendConfirmation(ctx, input.email)),
+    .mutation(({ ctx, input }) => resendConfirmation(ctx, input)),
   /** a session, or for an account with two-factor login a challenge for `loginTwoFactor` */
   login: publicProcedure.input(ZLoginInput).mutation(async ({ ctx, input }) => {
-    const result = await login(ctx, input.email, input.password);
+    const result = await login(ctx, input);
     return "challenge" in result ? result : withCookie(ctx, result);
   }),
   loginTwoFactor: publicProcedure
     .input(ZTwoFactorLoginInput)
-    .mutation(async ({ ctx, input }) =>
-      withCookie(ctx, await completeTwoFactorLogin(ctx, input.challenge, input.code)),
-    ),
+    .mutation(async ({ ctx, input }) => withCookie(ctx, await completeTwoFactorLogin(ctx, input))),
   refresh: publicProcedure.input(ZRefreshInput).mutation(async ({ ctx, input }) => {
     const presented = input.refreshToken ?? ctx.cookies.get(REFRESH_COOKIE);
     if (!presented) {
@@ -76,14 +72,14 @@ export const authRouter = router({
   }),
   requestPasswordReset: publicProcedure
     .input(ZEmailInput)
-    .mutation(({ ctx, input }) => requestPasswordReset(ctx, input.email)),
+    .mutation(({ ctx, input }) => requestPasswordReset(ctx, input)),
   validateResetToken: publicProcedure
     .input(ZResetTokenInput)
-    .query(({ ctx, input }) => validateResetToken(ctx, input.token)),
+    .query(({ ctx, input }) => validateResetToken(ctx, input)),
   resetPassword: publicProcedure
     .input(ZResetPasswordInput)
-    .mutation(({ ctx, input }) => resetPassword(ctx, input.token, input.password)),
+    .mutation(({ ctx, input }) => resetPassword(ctx, input)),
   migrationSetPassword: publicProcedure
     .input(ZMigrationSetPasswordInput)
-    .mutation(({ ctx, input }) => migrationSetPassword(ctx, input.userId, input.hash, input.password)),
+    .mutation(({ ctx, input }) => migrationSetPassword(ctx, input)),
 });

@@ -14,57 +14,59 @@ import { publicProcedure, router, userProcedure } from "../trpc/init";
 const path = z.string().min(1).max(300);
 
 export const congressRouter = router({
-  overview: userProcedure.query(({ ctx }) => overview(ctx)),
+  overview: userProcedure.query(({ ctx }) => overview(ctx, ctx.user.id)),
   get: userProcedure
     .input(z.object({ congressId: ZId }))
-    .query(({ ctx, input }) => getEvent(ctx, input.congressId)),
+    .query(({ ctx, input }) => getEvent(ctx, { ...input, userId: ctx.user.id })),
   content: userProcedure
     .input(z.object({ congressId: ZId }))
-    .query(({ ctx, input }) => eventContent(ctx, input.congressId)),
+    .query(({ ctx, input }) => eventContent(ctx, { ...input, userId: ctx.user.id })),
   /** the event's calendar file (.ics) */
   calendar: userProcedure
     .input(z.object({ congressId: ZId }))
-    .query(({ ctx, input }) => visitorCalendar(ctx, input.congressId)),
+    .query(({ ctx, input }) => visitorCalendar(ctx, { ...input, userId: ctx.user.id })),
 });
 
 export const participationRouter = router({
   create: userProcedure
     .input(z.object({ congressId: ZId }))
-    .mutation(({ ctx, input }) => createParticipation(ctx, input.congressId)),
+    .mutation(({ ctx, input }) => createParticipation(ctx, { ...input, userId: ctx.user.id })),
   cancel: userProcedure
     .input(z.object({ participationId: ZId }))
-    .mutation(({ ctx, input }) => cancelParticipation(ctx, input.participationId)),
+    .mutation(({ ctx, input }) => cancelParticipation(ctx, { ...input, userId: ctx.user.id })),
 });
 
 export const packagesRouter = router({
-  list: userProcedure.query(async ({ ctx }) => listPackages(ctx.db, await loadViewer(ctx))),
+  list: userProcedure.query(async ({ ctx }) => listPackages(ctx.db, await loadViewer(ctx, ctx.user.id))),
   get: userProcedure
     .input(z.object({ packageId: ZId }))
-    .query(({ ctx, input }) => getPackage(ctx, input.packageId)),
+    .query(({ ctx, input }) => getPackage(ctx, { ...input, userId: ctx.user.id })),
   page: userProcedure
     .input(z.object({ packageId: ZId }))
-    .query(({ ctx, input }) => packagePage(ctx, input.packageId)),
+    .query(({ ctx, input }) => packagePage(ctx, { ...input, userId: ctx.user.id })),
 });
 
 export const gatedRouter = router({
   /** public: the web app asks before showing its not-found page */
   resolve: publicProcedure
     .input(z.object({ path }))
-    .query(({ ctx, input }) => resolveGatedPath(ctx.env, input.path)),
-  status: userProcedure.input(z.object({ path })).query(({ ctx, input }) => gatedStatus(ctx, input.path)),
+    .query(({ ctx, input }) => resolveGatedPath(ctx.env, input)),
+  status: userProcedure
+    .input(z.object({ path }))
+    .query(({ ctx, input }) => gatedStatus(ctx, { ...input, userId: ctx.user.id })),
   unlock: userProcedure
     .input(z.object({ path, password: z.string().max(200) }))
-    .mutation(({ ctx, input }) => unlockGated(ctx, input.path, input.password)),
+    .mutation(({ ctx, input }) => unlockGated(ctx, { ...input, userId: ctx.user.id })),
 });
 
 export const checkoutRouter = router({
   url: userProcedure
     .input(z.object({ category: z.enum(CHECKOUT_CATEGORIES), id: ZId }))
-    .query(({ ctx, input }) => checkoutUrl(ctx, input.category, input.id)),
+    .query(({ ctx, input }) => checkoutUrl(ctx, { ...input, userId: ctx.user.id })),
 });
 
 export const videoRouter = router({
   preview: userProcedure
     .input(z.object({ url: z.string().url().max(500) }))
-    .query(({ ctx, input }) => videoPreview(ctx, input.url)),
+    .query(({ ctx, input }) => videoPreview(ctx, input)),
 });

@@ -14,10 +14,16 @@ export const ordersRouter = router({
   ticketOrders: adminProcedure
     .input(ZOrderListInput)
     .query(({ ctx, input }) => listTicketOrders(ctx.db, input)),
-  createPackageOrders: adminProcedure
-    .input(ZAdminPackageOrderInput)
-    .mutation(({ ctx, input }) => createPackageOrders(ctx, input.users, input.congressPackage)),
+  createPackageOrders: adminProcedure.input(ZAdminPackageOrderInput).mutation(({ ctx, input }) =>
+    createPackageOrders(ctx, {
+      actorId: ctx.user.id,
+      userIds: input.users,
+      packageId: input.congressPackage,
+    }),
+  ),
   createTicketOrders: adminProcedure
     .input(ZAdminTicketOrderInput)
-    .mutation(({ ctx, input }) => createTicketOrders(ctx, input.users, input.congress)),
+    .mutation(({ ctx, input }) =>
+      createTicketOrders(ctx, { actorId: ctx.user.id, userIds: input.users, congressId: input.congress }),
+    ),
 });

@@ -16,17 +16,17 @@ export const twoFactorRouter = router({
   begin: adminProcedure.mutation(({ ctx }) => beginTwoFactorSetup(ctx, ctx.user.id)),
   /** the ten recovery codes, shown this once */
   enable: adminProcedure.input(ZTwoFactorCodeInput).mutation(async ({ ctx, input }) => {
-    const { recoveryCodes, session } = await enableTwoFactor(ctx, ctx.user.id, input.code);
+    const { recoveryCodes, session } = await enableTwoFactor(ctx, { userId: ctx.user.id, code: input.code });
     return { recoveryCodes, session: withCookie(ctx, session), detail: TWO_FACTOR_MSG.enabled };
   }),
   /** ten new recovery codes for a current app code, shown this once; the earlier ones stop working */
   renewRecoveryCodes: adminProcedure.input(ZTwoFactorCodeInput).mutation(async ({ ctx, input }) => ({
-    ...(await renewRecoveryCodes(ctx, ctx.user.id, input.code)),
+    ...(await renewRecoveryCodes(ctx, { userId: ctx.user.id, code: input.code })),
     detail: TWO_FACTOR_MSG.recoveryCodesRenewed,
   })),
   /** every session ends with the switch; the caller's browser gets the new one it answers with */
   disable: adminProcedure.input(ZTwoFactorCodeInput).mutation(async ({ ctx, input }) => {
-    const { detail, session } = await disableTwoFactor(ctx, ctx.user.id, input.code);
+    const { detail, session } = await disableTwoFactor(ctx, { userId: ctx.user.id, code: input.code });
     return { detail, session: withCookie(ctx, session) };
   }),
 });

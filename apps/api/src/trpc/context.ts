@@ -1,33 +1,22 @@
 import type { Db } from "@app/db";
 import { parseCookie, stringifySetCookie } from "cookie";
-import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import { bearerToken, type SessionUser, verifyAccessToken } from "../auth/access-token";
 import type { SessionStates } from "../auth/session-states";
 import type { Env } from "../env";
 import type { MailDispatcher } from "../mail/outbox";
+import { type ClientIo, type Clock, type CookieJar, type SessionDeps, systemClock } from "../services/deps";
 import { type OverviewReadAhead, readViewerState } from "../services/visitor/overview";
 import type { OverviewCache } from "../services/visitor/overview-cache";
 
-export interface CookieJar {
-  get(name: string): string | undefined;
-  set(name: string, value: string, maxAgeSeconds: number): void;
-  clear(name: string): void;
-}
-
-/** What every procedure may use; created per request by `createContextFactory`. */
-export interface Context {
-  db: Db;
-  env: Env;
-  log: FastifyBaseLogger;
+/**
+ * What every procedure may use; created per request by `createContextFactory`. It is the services' deps
+ * (`SessionDeps`, `ClientIo`), so a procedure hands its `ctx` to a service as it is (decision 72).
+ */
+export interface Context extends SessionDeps, ClientIo {
   user: SessionUser | null;
-  ip: string;
-  jwtKey: Uint8Array;
-  mail: MailDispatcher;
-  cookies: CookieJar;
   /** the visitors' kept overview answers of this instance; a visitor's own writes drop theirs */
   overviewCache: OverviewCache;
-  /** whether access tokens still stand for live sessions; what ends sessions drops its account here */
-  sessionStates: SessionStates;
   /** the overview's viewer state, when the session check read it (`ContextOptions.overview`) */
   overviewReadAhead?: OverviewReadAhead;
 }
@@ -49,6 +38,8 @@ export interface AppDeps {
   mail: MailDispatcher;
   overviewCache: OverviewCache;
   sessionStates: SessionStates;
+  /** the current time; the system clock unless a test fixes it */
+  clock?: Clock;
 }
 
 /**
@@ -80,6 +71,7 @@ export function cookieJar(req: FastifyRequest, reply: FastifyReply, secure: bool
 }
 
 export function createContextFactory(deps: AppDeps) {
+  const clock = deps.clock ?? systemClock;
   const secureCookies = deps.env.NODE_ENV === "production" || deps.env.APP_URL.startsWith("https:");
   return async (req: FastifyRequest, reply: FastifyReply, options?: ContextOptions): Promise<Context> => {
     const token = bearerToken(req.headers.authorization);
@@ -118,6 +110,7 @@ export function createContextFactory(deps: AppDeps) {
       mail: deps.mail,
       overviewCache: deps.overviewCache,
       sessionStates: deps.sessionStates,
+      clock,
       log: req.log,
       user,
       ip: req.ip,

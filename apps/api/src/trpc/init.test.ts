@@ -3,6 +3,7 @@ import { berlinDate } from "@app/shared";
 import { describe, expect, it } from "vitest";
 import { SessionStates } from "../auth/session-states";
 import { loadEnv } from "../env";
+import { systemClock } from "../services/deps";
 import { OverviewCache } from "../services/visitor/overview-cache";
 import type { Context } from "./context";
 import { adminProcedure, createCallerFactory, router, userProcedure } from "./init";
@@ -29,6 +30,7 @@ function ctx(user: Context["user"], overviewCache = new OverviewCache({ ttlMs: 0
     cookies: { get: () => undefined, set: () => {}, clear: () => {} },
     overviewCache,
     sessionStates: new SessionStates({} as Db, { ttlMs: 0, maxEntries: 0 }),
+    clock: systemClock,
   };
 }
 

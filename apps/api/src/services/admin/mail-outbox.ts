@@ -13,7 +13,7 @@ import type { z } from "zod";
 import { AppError } from "../../lib/app-error";
 import { maskEmails, maskText } from "../../lib/log-privacy";
 import { boundedCount } from "../../lib/paging";
-import type { Context } from "../../trpc/context";
+import type { ServiceDeps } from "../deps";
 import { adminActor, recordAudit } from "./audit";
 
 const { mailOutbox } = schema;
@@ -67,7 +67,10 @@ export async function listOutbox(db: Db, input: z.output<typeof ZMailOutboxListI
 }
 
 /** Puts a failed mail back in the queue with its attempts reset and starts its delivery at once. */
-export async function resendMail(ctx: Pick<Context, "db" | "mail"> & { user: { id: number } }, id: number) {
+export async function resendMail(
+  ctx: Pick<ServiceDeps, "db" | "mail">,
+  { id, actorId }: { id: number; actorId: number },
+) {
   await ctx.db.transaction(async (tx) => {
     const [mail] = await tx
       .select({ status: mailOutbox.status, attempts: mailOutbox.attempts })
@@ -85,7 +88,7 @@ export async function resendMail(ctx: Pick<Context, "db" | "mail"> & { user: { i
       .set({ status: "queued", attempts: 0, lastError: null })
       .where(eq(mailOutbox.id, id));
     await recordAudit(tx, {
-      actor: adminActor(ctx.user.id),
+      actor: adminActor(actorId),
       action: "mail.resend",
       entity: "mail",
       entityId: id,

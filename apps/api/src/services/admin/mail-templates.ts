@@ -17,7 +17,7 @@ import { AppError } from "../../lib/app-error";
 import { foreignKeyViolation, uniqueViolation } from "../../lib/db-errors";
 import { newToken } from "../../lib/tokens";
 import { queueMail } from "../../mail/outbox";
-import type { Context } from "../../trpc/context";
+import type { ServiceDeps } from "../deps";
 import { adminActor, changedFields, createdFields, recordAudit } from "./audit";
 
 const { mailTemplates, congresses, users } = schema;
@@ -192,19 +192,19 @@ export async function previewTemplate(input: { name: string; subject: string; co
 
 /** Sends the edited template with sample data to the admin's own address. */
 export async function sendTestMail(
-  ctx: Pick<Context, "db" | "mail"> & { user: { id: number } },
-  input: { name: string; subject: string; content: string },
+  ctx: Pick<ServiceDeps, "db" | "mail">,
+  input: { name: string; subject: string; content: string; actorId: number },
 ) {
   const name = asMailName(input.name);
   const template = renderable(input);
-  const [admin] = await ctx.db.select({ email: users.email }).from(users).where(eq(users.id, ctx.user.id));
+  const [admin] = await ctx.db.select({ email: users.email }).from(users).where(eq(users.id, input.actorId));
   if (!admin) {
     throw new AppError("UNAUTHORIZED", "admin missing");
   }
   const id = await queueMail(ctx.db, {
     templateName: name,
     to: admin.email,
-    userId: ctx.user.id,
+    userId: input.actorId,
     idempotencyKey: `test-mail:${newToken()}`,
     variables: {
       ...MAIL_CATALOGUE[name].sample,

@@ -10,7 +10,8 @@ import {
 import { and, asc, eq } from "drizzle-orm";
 import { PDFDocument, type PDFFont, rgb, StandardFonts } from "pdf-lib";
 import { AppError } from "../../lib/app-error";
-import { loadViewer, type ViewerCtx } from "../visitor/viewer";
+import type { ServiceDeps } from "../deps";
+import { loadViewer, type ViewerDeps } from "../visitor/viewer";
 
 const { attendances, congresses } = schema;
 
@@ -110,8 +111,11 @@ export async function renderCertificate(data: CertificateData): Promise<Uint8Arr
 }
 
 /** The signed-in visitor's attendance confirmation for one event; refused without recorded attendance. */
-export async function attendanceCertificate(ctx: ViewerCtx, congressId: number): Promise<CertificateFile> {
-  const viewer = await loadViewer(ctx);
+export async function attendanceCertificate(
+  ctx: ViewerDeps & Pick<ServiceDeps, "clock">,
+  { userId, congressId }: { userId: number; congressId: number },
+): Promise<CertificateFile> {
+  const viewer = await loadViewer(ctx, userId);
   const rows = await ctx.db
     .select({
       title: congresses.title,
@@ -139,7 +143,7 @@ export async function attendanceCertificate(ctx: ViewerCtx, congressId: number):
     firstDay: first.firstDay,
     lastDay: first.lastDay,
     days: rows.map((r) => r.day),
-    issuedOn: berlinDate(),
+    issuedOn: berlinDate(ctx.clock.now()),
   });
   return {
     fileName: `teilnahmebestaetigung-${congressId}.pdf`,

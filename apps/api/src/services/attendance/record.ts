@@ -2,19 +2,20 @@ import { type DbOrTx, schema } from "@app/db";
 import { type AttendanceSource, berlinDate, type IsoDate, MSG_ATTENDANCE } from "@app/shared";
 import { asc, eq, sql } from "drizzle-orm";
 import { AppError } from "../../lib/app-error";
-import type { Context } from "../../trpc/context";
 import { deathCongressClosedUntil, findPackage } from "../visitor/packages";
-import { loadViewer, type ViewerCtx } from "../visitor/viewer";
+import { loadViewer, type ViewerDeps } from "../visitor/viewer";
 
 const { attendances, congresses } = schema;
 
 export interface RecordInput {
+  /** the signed-in visitor */
+  userId: number;
   congressId: number;
   source: AttendanceSource;
   packageId?: number | undefined;
 }
 
-type RecordCtx = ViewerCtx & { env: Pick<Context["env"], "STAFF_EMAILS" | "DEATH_CONGRESS_ACTIVE_FROM"> };
+type RecordCtx = ViewerDeps;
 
 function refuse(reason: string): AppError {
   return new AppError(
@@ -36,7 +37,7 @@ async function recordEventAttendance(ctx: RecordCtx, input: RecordInput, today: 
     WITH viewer AS (
       SELECT u.id, lower(u.email) IN (
         SELECT jsonb_array_elements_text(${JSON.stringify(ctx.env.STAFF_EMAILS)}::jsonb)) AS staff
-      FROM users u WHERE u.id = ${ctx.user.id} AND u.active
+      FROM users u WHERE u.id = ${input.userId} AND u.active
     ), target AS (
       SELECT c.id, v.id AS user_id, v.staff,
         c.visible
@@ -60,7 +61,7 @@ async function recordEventAttendance(ctx: RecordCtx, input: RecordInput, today: 
       EXISTS (SELECT 1 FROM inserted) AS inserted`);
   const row = result.rows[0];
   if (!row?.active) {
-    throw new AppError("UNAUTHORIZED", `user ${ctx.user.id} missing or inactive`);
+    throw new AppError("UNAUTHORIZED", `user ${input.userId} missing or inactive`);
   }
   if (!row.allowed) {
     throw refuse("event");
@@ -74,7 +75,7 @@ async function recordPackageAttendance(
   input: RecordInput & { packageId: number },
   today: IsoDate,
 ): Promise<boolean> {
-  const viewer = await loadViewer(ctx);
+  const viewer = await loadViewer(ctx, input.userId);
   const view = await findPackage(ctx.db, viewer, input.packageId);
   const open =
     view.openable &&

@@ -6,18 +6,21 @@ import { AppError } from "../../lib/app-error";
 import { hit, LIMITS } from "../../lib/rate-limit";
 import { hashToken, newToken, safeEqual } from "../../lib/tokens";
 import { queueMail } from "../../mail/outbox";
-import type { Context } from "../../trpc/context";
+import type { ClientIo, SessionDeps } from "../deps";
 import { endAllSessions, rememberDevice } from "./session";
 import { appLink, findUserByEmail, type UserRow, userMailVariables } from "./users";
 
 const RESET_LIFETIME_MS = 60 * 60 * 1000;
-type Ctx = Pick<Context, "db" | "env" | "mail" | "ip" | "cookies" | "jwtKey" | "sessionStates">;
+type Ctx = Pick<SessionDeps, "db" | "env" | "mail" | "jwtKey" | "sessionStates"> & ClientIo;
 
 /**
  * Mails a reset link if the account exists; the answer is the same either way and takes the same time:
  * the lookup and the mail are a job's work after the answer (`queuePasswordResetMail`).
  */
-export async function requestPasswordReset(ctx: Ctx, email: string): Promise<{ detail: string }> {
+export async function requestPasswordReset(
+  ctx: Ctx,
+  { email }: { email: string },
+): Promise<{ detail: string }> {
   await hit(
     ctx.db,
     [`forgot:ip:${ctx.ip}`, LIMITS.forgotPerIp],
@@ -69,8 +72,8 @@ function usableResetToken(token: string) {
 }
 
 export async function validateResetToken(
-  ctx: Pick<Context, "db">,
-  token: string,
+  ctx: Pick<SessionDeps, "db">,
+  { token }: { token: string },
 ): Promise<{ valid: boolean }> {
   const [row] = await ctx.db
     .select({ id: schema.passwordResetTokens.id })
@@ -84,7 +87,10 @@ export async function validateResetToken(
  * transaction. Following the mailed link proves the mailbox: the browser becomes a known device of the
  * account, so the owner signs in there even while someone guesses the password into its limits.
  */
-export async function resetPassword(ctx: Ctx, token: string, password: string): Promise<{ detail: string }> {
+export async function resetPassword(
+  ctx: Ctx,
+  { token, password }: { token: string; password: string },
+): Promise<{ detail: string }> {
   await hit(ctx.db, [`reset:ip:${ctx.ip}`, LIMITS.resetPerIp]);
   const passwordHash = await hashPassword(password);
   const userId = await ctx.db.transaction(async (tx) => {
@@ -107,9 +113,7 @@ export async function resetPassword(ctx: Ctx, token: string, password: string): 
 /** First password of a migrated account, from the link with its migration hash. */
 export async function migrationSetPassword(
   ctx: Ctx,
-  userId: number,
-  hash: string,
-  password: string,
+  { userId, hash, password }: { userId: number; hash: string; password: string },
 ): Promise<{ detail: string }> {
   await hit(ctx.db, [`migration:ip:${ctx.ip}`, LIMITS.migrationPerIp]);
   const { users } = schema;

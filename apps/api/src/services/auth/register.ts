@@ -7,7 +7,7 @@ import { AppError } from "../../lib/app-error";
 import { claimOnce, hit, LIMITS } from "../../lib/rate-limit";
 import { hashToken, newToken } from "../../lib/tokens";
 import { queueMail } from "../../mail/outbox";
-import type { Context } from "../../trpc/context";
+import type { ClientIo, ServiceDeps } from "../deps";
 import { recordConsent } from "../privacy/account-data";
 import { queueResetMail } from "./password";
 import { appLink, findUserByEmail, type UserRow, userMailVariables } from "./users";
@@ -15,7 +15,7 @@ import { appLink, findUserByEmail, type UserRow, userMailVariables } from "./use
 const CONFIRMATION_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
 
 type RegisterInput = z.output<typeof ZRegisterInput>;
-type Ctx = Pick<Context, "db" | "env" | "mail" | "ip" | "log">;
+type Ctx = Pick<ServiceDeps, "db" | "env" | "mail" | "log"> & Pick<ClientIo, "ip">;
 
 /**
  * Creates an inactive account and queues the confirmation mail in the same transaction. For an address
@@ -125,9 +125,8 @@ async function existingCongressId(db: DbOrTx, id: number | undefined): Promise<n
  * refusal.
  */
 export async function confirmMail(
-  ctx: Pick<Context, "db">,
-  userId: number,
-  token: string,
+  ctx: Pick<ServiceDeps, "db">,
+  { userId, hash: token }: { userId: number; hash: string },
 ): Promise<{ title: string; detail: string }> {
   const { emailConfirmationTokens: tokens, users } = schema;
   const ofLink = and(eq(tokens.userId, userId), eq(tokens.tokenHash, hashToken(token)));
@@ -159,7 +158,10 @@ export async function confirmMail(
 }
 
 /** Sends a new confirmation link to an unconfirmed account; the answer never says whether one exists. */
-export async function resendConfirmation(ctx: Ctx, email: string): Promise<{ detail: string }> {
+export async function resendConfirmation(
+  ctx: Ctx,
+  { email }: { email: string },
+): Promise<{ detail: string }> {
   await hit(
     ctx.db,
     [`resend:ip:${ctx.ip}`, LIMITS.resendPerIp],

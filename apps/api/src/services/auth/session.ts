@@ -28,8 +28,8 @@ import {
 } from "../../lib/rate-limit";
 import { hashToken, newToken } from "../../lib/tokens";
 import { queueMail } from "../../mail/outbox";
-import type { Context } from "../../trpc/context";
 import { type Profile, sessionAccount, toProfile } from "../account";
+import type { ClientIo, SessionDeps } from "../deps";
 import { signChallenge, type TwoFactorChallenge } from "./challenge";
 import { appLink, type UserRow, userFromJson, userMailVariables } from "./users";
 
@@ -46,7 +46,8 @@ export interface Session {
   user: Profile;
 }
 
-type Ctx = Pick<Context, "db" | "env" | "mail" | "ip" | "jwtKey" | "cookies">;
+/** The sign-in's deps: the request's client address and cookie jar travel with them (decision 72). */
+type Ctx = Pick<SessionDeps, "db" | "env" | "mail" | "jwtKey"> & ClientIo;
 
 // verified against for unknown addresses, so response times do not reveal which accounts exist
 const dummyHash = hashPassword("timing-equaliser-not-a-password");
@@ -163,8 +164,7 @@ async function beginSignIn(ctx: Ctx, email: string): Promise<SignInStart> {
  */
 export async function login(
   ctx: Ctx,
-  email: string,
-  password: string,
+  { email, password }: { email: string; password: string },
 ): Promise<Session | TwoFactorChallenge> {
   const { user, limits } = await beginSignIn(ctx, email);
   const counted = limits.before.map(([key]) => key);
@@ -209,7 +209,11 @@ export async function login(
  * A new session (refresh-token family) after a successful sign-in; the browser is a known device of the
  * account from now on.
  */
-export function startSession(ctx: Ctx, user: UserRow, releaseKeys: string[] = []): Promise<Session> {
+export function startSession(
+  ctx: Pick<Ctx, "db" | "jwtKey" | "cookies">,
+  user: UserRow,
+  releaseKeys: string[] = [],
+): Promise<Session> {
   rememberDevice(ctx, user.id);
   return issueSession(ctx, toProfile(user), user.sessionVersion, randomUUID(), releaseKeys);
 }
@@ -276,7 +280,7 @@ export async function issueSession(
  * Rotates a refresh token: the presented one is spent and a new one of the same family issued. A spent
  * token presented again (outside a short grace window) means it was copied: the whole family is revoked.
  */
-export async function refresh(ctx: Ctx, refreshToken: string): Promise<Session> {
+export async function refresh(ctx: Pick<Ctx, "db" | "jwtKey">, refreshToken: string): Promise<Session> {
   const { refreshTokens } = schema;
   const [row] = await ctx.db
     .select()
@@ -309,7 +313,7 @@ export async function refresh(ctx: Ctx, refreshToken: string): Promise<Session> 
   }
 }
 
-export async function revokeFamily(ctx: Pick<Context, "db">, familyId: string): Promise<void> {
+export async function revokeFamily(ctx: Pick<SessionDeps, "db">, familyId: string): Promise<void> {
   const { refreshTokens } = schema;
   await ctx.db
     .update(refreshTokens)
@@ -340,7 +344,7 @@ export async function endAllSessions(tx: DbOrTx, userId: number): Promise<void> 
 }
 
 /** Ends the session the refresh token belongs to (all its rotations). */
-export async function logout(ctx: Pick<Context, "db">, refreshToken: string | undefined): Promise<void> {
+export async function logout(ctx: Pick<SessionDeps, "db">, refreshToken: string | undefined): Promise<void> {
   if (!refreshToken) {
     return;
   }

@@ -2,12 +2,12 @@ import { schema } from "@app/db";
 import { TWO_FACTOR_MSG } from "@app/shared";
 import { eq } from "drizzle-orm";
 import { AppError } from "../../lib/app-error";
-import type { Context } from "../../trpc/context";
+import type { ClientIo, SessionDeps } from "../deps";
 import { readChallenge, spendChallenge } from "./challenge";
 import { type Session, signInAttempt, startSession } from "./session";
 import { acceptSecondFactor } from "./totp";
 
-type Ctx = Pick<Context, "db" | "env" | "mail" | "ip" | "jwtKey" | "cookies">;
+type Ctx = Pick<SessionDeps, "db" | "jwtKey"> & ClientIo;
 
 const expired = () =>
   new AppError("UNAUTHORIZED", "two-factor challenge invalid", TWO_FACTOR_MSG.challengeExpired);
@@ -17,7 +17,10 @@ const expired = () =>
  * unused recovery code give the session (a refresh-token family like any login, so refreshing needs no
  * code). Wrong codes count against the same limits as wrong passwords; a challenge is redeemed once.
  */
-export async function completeTwoFactorLogin(ctx: Ctx, challenge: string, code: string): Promise<Session> {
+export async function completeTwoFactorLogin(
+  ctx: Ctx,
+  { challenge, code }: { challenge: string; code: string },
+): Promise<Session> {
   const claims = await readChallenge(challenge, ctx.jwtKey);
   if (!claims) {
     throw expired();

@@ -5,9 +5,9 @@ import { and, count, eq, isNull } from "drizzle-orm";
 import QRCode from "qrcode";
 import { AppError } from "../../lib/app-error";
 import { LIMITS, limitedAttempt } from "../../lib/rate-limit";
-import type { Context } from "../../trpc/context";
 import { sessionAccount } from "../account";
 import { type AuditChanges, type AuditEntry, adminActor, recordAudit } from "../admin/audit";
+import type { SessionDeps } from "../deps";
 import { endAllSessions, issueSession, type Session } from "./session";
 import {
   acceptSecondFactor,
@@ -18,7 +18,9 @@ import {
   totpFor,
 } from "./totp";
 
-type Ctx = Pick<Context, "db" | "jwtKey" | "sessionStates">;
+type Ctx = Pick<SessionDeps, "db" | "jwtKey" | "sessionStates">;
+/** the signed-in admin's id and a code of the authenticator app (or a recovery code) */
+type TwoFactorCodeInput = { userId: number; code: string };
 const { users, recoveryCodes } = schema;
 
 export interface TwoFactorStatus {
@@ -116,8 +118,7 @@ const ownAccountEntry = (userId: number, action: AuditAction, changes: AuditChan
 /** Activates the stored secret with a current code of it and hands out the recovery codes, once. */
 export async function enableTwoFactor(
   ctx: Ctx,
-  userId: number,
-  code: string,
+  { userId, code }: TwoFactorCodeInput,
 ): Promise<{ recoveryCodes: string[]; session: Session }> {
   const user = await account(ctx, userId);
   if (user.enabledAt) {
@@ -157,8 +158,7 @@ export async function enableTwoFactor(
  */
 export async function renewRecoveryCodes(
   ctx: Ctx,
-  userId: number,
-  code: string,
+  { userId, code }: TwoFactorCodeInput,
 ): Promise<{ recoveryCodes: string[] }> {
   const user = await account(ctx, userId);
   const secret = user.totpSecret;
@@ -181,8 +181,7 @@ export async function renewRecoveryCodes(
 /** Switches two-factor login off; needs a current code (or an unused recovery code, for a lost phone). */
 export async function disableTwoFactor(
   ctx: Ctx,
-  userId: number,
-  code: string,
+  { userId, code }: TwoFactorCodeInput,
 ): Promise<{ detail: string; session: Session }> {
   const user = await account(ctx, userId);
   if (!user.enabledAt) {

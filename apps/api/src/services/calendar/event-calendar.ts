@@ -3,8 +3,9 @@ import { addDays, berlinDate, type IsoDate, MSG, WEBINAR_CALENDAR_MINUTES } from
 import { eq } from "drizzle-orm";
 import { AppError } from "../../lib/app-error";
 import { appLink } from "../auth/users";
+import type { ServiceDeps } from "../deps";
 import { selectEvents, toEventView } from "../visitor/events";
-import { loadViewer, type Viewer, type ViewerCtx } from "../visitor/viewer";
+import { loadViewer, type Viewer, type ViewerDeps } from "../visitor/viewer";
 import { buildCalendar, type CalendarDay } from "./ics";
 
 export interface CalendarFile {
@@ -73,11 +74,11 @@ export async function eventCalendar(
 
 /** The calendar file for the signed-in visitor; invisible events exist only for staff (as in `getEvent`). */
 export async function visitorCalendar(
-  ctx: ViewerCtx & { env: { APP_URL: string } },
-  congressId: number,
+  ctx: ViewerDeps & Pick<ServiceDeps, "clock">,
+  { userId, congressId }: { userId: number; congressId: number },
 ): Promise<CalendarFile> {
-  const viewer = await loadViewer(ctx);
-  const file = await eventCalendar(ctx.db, ctx.env.APP_URL, congressId, viewer);
+  const viewer = await loadViewer(ctx, userId);
+  const file = await eventCalendar(ctx.db, ctx.env.APP_URL, congressId, viewer, ctx.clock.now());
   if (!file || (!file.visible && !viewer.isStaff)) {
     throw new AppError("NOT_FOUND", `congress ${congressId}`, MSG.eventNotFound, MSG.eventNotFound);
   }

@@ -13,8 +13,8 @@ import type { z } from "zod";
 import { AppError } from "../../lib/app-error";
 import { containsPattern } from "../../lib/like";
 import { boundedCount } from "../../lib/paging";
-import type { Context } from "../../trpc/context";
 import { adminActor, recordAudit } from "../admin/audit";
+import type { ServiceDeps } from "../deps";
 import { applyOrder, findProduct, queueOrderMail } from "./grant";
 
 const { congressPackageOrders, congressTicketOrders, congressPackages, congresses, users } = schema;
@@ -155,7 +155,9 @@ export async function listTicketOrders(db: Db, input: z.output<typeof ZOrderList
   return { items, total, totalExact: exact, page: input.page, pageSize: ADMIN_PAGE_SIZE };
 }
 
-type AdminCtx = Pick<Context, "db" | "env" | "mail"> & { user: { id: number } };
+type AdminCtx = Pick<ServiceDeps, "db" | "env" | "mail">;
+/** the acting admin and the chosen users */
+type AdminOrdersInput = { actorId: number; userIds: number[] };
 
 /**
  * Orders created by an admin for chosen users: one FAKE-ORDER per user, paid, with the same access as a
@@ -163,8 +165,8 @@ type AdminCtx = Pick<Context, "db" | "env" | "mail"> & { user: { id: number } };
  */
 async function createAdminOrders(
   ctx: AdminCtx,
+  { actorId, userIds }: AdminOrdersInput,
   category: "pac" | "tic",
-  userIds: number[],
   productId: number,
 ): Promise<number[]> {
   const { createdIds, mailIds } = await ctx.db.transaction(async (tx) => {
@@ -193,7 +195,7 @@ async function createAdminOrders(
       const { orderId } = await applyOrder(tx, target, "paid");
       createdIds.push(orderId);
       await recordAudit(tx, {
-        actor: adminActor(ctx.user.id),
+        actor: adminActor(actorId),
         action: "order.create",
         entity: "order",
         entityId: `${category === "pac" ? "package" : "ticket"}:${orderId}`,
@@ -216,10 +218,10 @@ async function createAdminOrders(
   return createdIds;
 }
 
-export async function createPackageOrders(ctx: AdminCtx, userIds: number[], packageId: number) {
-  return packageOrderRows(ctx.db, await createAdminOrders(ctx, "pac", userIds, packageId));
+export async function createPackageOrders(ctx: AdminCtx, input: AdminOrdersInput & { packageId: number }) {
+  return packageOrderRows(ctx.db, await createAdminOrders(ctx, input, "pac", input.packageId));
 }
 
-export async function createTicketOrders(ctx: AdminCtx, userIds: number[], congressId: number) {
-  return ticketOrderRows(ctx.db, await createAdminOrders(ctx, "tic", userIds, congressId));
+export async function createTicketOrders(ctx: AdminCtx, input: AdminOrdersInput & { congressId: number }) {
+  return ticketOrderRows(ctx.db, await createAdminOrders(ctx, input, "tic", input.congressId));
 }

@@ -2,7 +2,7 @@ import { schema } from "@app/db";
 import { berlinDate, buildCheckoutUrl, type CheckoutCategory, eventTiming, MSG } from "@app/shared";
 import { eq } from "drizzle-orm";
 import { AppError } from "../../lib/app-error";
-import { loadViewer, type ViewerCtx } from "./viewer";
+import { loadViewer, type ViewerDeps } from "./viewer";
 
 const notFound = (what: string) =>
   new AppError("NOT_FOUND", what, MSG.productNotFound, MSG.defaultErrorTitle);
@@ -14,11 +14,10 @@ const notOffered = (what: string) =>
  * (`uid-{digistoreHash}|pid-{id}|cat-{category}`); the browser is then sent there.
  */
 export async function checkoutUrl(
-  ctx: ViewerCtx,
-  category: CheckoutCategory,
-  id: number,
+  ctx: ViewerDeps,
+  { userId, category, id }: { userId: number; category: CheckoutCategory; id: number },
 ): Promise<{ url: string; name: string }> {
-  const viewer = await loadViewer(ctx);
+  const viewer = await loadViewer(ctx, userId);
   const buyer = { ...viewer };
   const productUrl = ctx.env.DIGISTORE_PRODUCT_URL;
   if (category === "pac") {

@@ -12,7 +12,7 @@ import {
 } from "@app/shared";
 import { and, asc, eq, sql } from "drizzle-orm";
 import { AppError } from "../../lib/app-error";
-import { loadViewer, type Viewer, type ViewerCtx } from "./viewer";
+import { loadViewer, type Viewer, type ViewerDeps } from "./viewer";
 
 const { congresses, congressContents, participations, congressTicketOrders } = schema;
 
@@ -84,8 +84,11 @@ export function toEventView(row: EventRow, today: IsoDate, viewer: Viewer): Even
 }
 
 /** One event as the participation and purchase screens see it; invisible events exist only for staff. */
-export async function getEvent(ctx: ViewerCtx, congressId: number): Promise<EventView> {
-  const viewer = await loadViewer(ctx);
+export async function getEvent(
+  ctx: ViewerDeps,
+  { userId, congressId }: { userId: number; congressId: number },
+): Promise<EventView> {
+  const viewer = await loadViewer(ctx, userId);
   const [row] = await selectEvents(ctx.db, viewer.id).where(eq(congresses.id, congressId));
   if (!row || (!row.congress.visible && !viewer.isStaff)) {
     throw new AppError("NOT_FOUND", `congress ${congressId}`, MSG.eventNotFound, MSG.eventNotFound);
@@ -140,10 +143,10 @@ function deny(reason: ContentDenial, title: string, detail: string): AppError {
  * videos of the days visible today. Nothing is sent for a refused visitor.
  */
 export async function eventContent(
-  ctx: ViewerCtx,
-  congressId: number,
+  ctx: ViewerDeps,
+  { userId, congressId }: { userId: number; congressId: number },
 ): Promise<{ congress: EventView; days: PlayableDay[] }> {
-  const viewer = await loadViewer(ctx);
+  const viewer = await loadViewer(ctx, userId);
   const today = berlinDate();
   const [row] = await selectEvents(ctx.db, viewer.id).where(eq(congresses.id, congressId));
   // a hidden event is answered exactly as an unknown one: its id reveals nothing (issue 20)

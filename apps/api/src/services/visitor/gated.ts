@@ -10,9 +10,9 @@ import {
 import { and, eq } from "drizzle-orm";
 import { AppError } from "../../lib/app-error";
 import { hit, LIMITS } from "../../lib/rate-limit";
-import type { Context } from "../../trpc/context";
+import type { ClientIo, ServiceDeps } from "../deps";
 import { deathCongressClosedUntil } from "./packages";
-import { loadViewer, type ViewerCtx } from "./viewer";
+import { loadViewer, type ViewerDeps } from "./viewer";
 
 export type GatedKind = "couple-therapy" | "death-congress";
 
@@ -22,7 +22,7 @@ interface GatedPage {
   password: string;
 }
 
-function gatedPages(env: Context["env"]): Map<string, GatedPage> {
+function gatedPages(env: ServiceDeps["env"]): Map<string, GatedPage> {
   return new Map([
     [
       env.GATED_PATH_COUPLE_THERAPY,
@@ -45,7 +45,7 @@ function gatedPages(env: Context["env"]): Map<string, GatedPage> {
 
 const normalise = (path: string) => (path.length > 1 ? path.replace(/\/+$/, "") : path);
 
-function findPage(env: Context["env"], path: string): GatedPage {
+function findPage(env: ServiceDeps["env"], path: string): GatedPage {
   const page = gatedPages(env).get(normalise(path));
   if (!page) {
     throw new AppError("NOT_FOUND", "no gated page at this path");
@@ -57,7 +57,7 @@ function findPage(env: Context["env"], path: string): GatedPage {
  * Whether a path is one of the two password-gated pages. The paths live in the server's configuration only,
  * so the web app asks before it shows its not-found page.
  */
-export function resolveGatedPath(env: Context["env"], path: string): { kind: GatedKind } {
+export function resolveGatedPath(env: ServiceDeps["env"], { path }: { path: string }): { kind: GatedKind } {
   return { kind: findPage(env, path).kind };
 }
 
@@ -70,7 +70,7 @@ export interface GatedStatus {
   closedNotice: string | null;
 }
 
-async function isUnlocked(ctx: ViewerCtx, userId: number, packageId: number): Promise<boolean> {
+async function isUnlocked(ctx: ViewerDeps, userId: number, packageId: number): Promise<boolean> {
   const { packageUnlocks, congressPackageOrders } = schema;
   const [unlock] = await ctx.db
     .select({ id: packageUnlocks.userId })
@@ -96,9 +96,12 @@ async function isUnlocked(ctx: ViewerCtx, userId: number, packageId: number): Pr
 const closedNotice = (until: Date) =>
   fillMessage(MSG.gatedNotActiveYet, { date: `${formatGermanDateTime(until)} Uhr` });
 
-export async function gatedStatus(ctx: ViewerCtx, path: string): Promise<GatedStatus> {
+export async function gatedStatus(
+  ctx: ViewerDeps,
+  { userId, path }: { userId: number; path: string },
+): Promise<GatedStatus> {
   const page = findPage(ctx.env, path);
-  const viewer = await loadViewer(ctx);
+  const viewer = await loadViewer(ctx, userId);
   const closedUntil = deathCongressClosedUntil(ctx.env, viewer, page.packageId);
   return {
     kind: page.kind,
@@ -120,12 +123,11 @@ function samePassword(given: string, expected: string): boolean {
  * so its normal package page shows the videos from now on.
  */
 export async function unlockGated(
-  ctx: ViewerCtx & Pick<Context, "ip">,
-  path: string,
-  password: string,
+  ctx: ViewerDeps & Pick<ClientIo, "ip">,
+  { userId, path, password }: { userId: number; path: string; password: string },
 ): Promise<{ packageId: number }> {
   const page = findPage(ctx.env, path);
-  const viewer = await loadViewer(ctx);
+  const viewer = await loadViewer(ctx, userId);
   await hit(
     ctx.db,
     [`gated:ip:${ctx.ip}`, LIMITS.gatedPerIp],

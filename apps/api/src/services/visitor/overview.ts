@@ -5,7 +5,7 @@ import type { Fill } from "../../lib/user-cache";
 import { type CatalogueEntry, catalogue } from "./catalogue";
 import { type EventView, toEventView } from "./events";
 import { type PackageView, toPackageView } from "./packages";
-import { toViewer, type Viewer, type ViewerCtx } from "./viewer";
+import { toViewer, type Viewer, type ViewerDeps } from "./viewer";
 
 export interface Overview {
   user: { firstname: string; lastname: string };
@@ -126,14 +126,14 @@ function packagesOf(entry: CatalogueEntry, state: ViewerState): PackageView[] {
  * is one query. A deleted or deactivated account is refused like in `loadViewer`.
  */
 export async function overview(
-  ctx: ViewerCtx & { db: Db; overviewReadAhead?: OverviewReadAhead },
+  ctx: ViewerDeps & { overviewReadAhead?: OverviewReadAhead },
+  userId: number,
 ): Promise<Overview> {
   const entry = await catalogue(ctx.db, berlinDate(), ctx.env.CATALOGUE_CACHE_MS);
   const ahead = ctx.overviewReadAhead;
-  const state =
-    ahead && ahead.fill.userId === ctx.user.id ? ahead.state : await readViewerState(ctx.db, ctx.user.id);
+  const state = ahead && ahead.fill.userId === userId ? ahead.state : await readViewerState(ctx.db, userId);
   if (!state?.active) {
-    throw new AppError("UNAUTHORIZED", `user ${ctx.user.id} missing or inactive`);
+    throw new AppError("UNAUTHORIZED", `user ${userId} missing or inactive`);
   }
   const viewer = toViewer(state, ctx.env);
   return {

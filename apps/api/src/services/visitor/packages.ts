@@ -10,9 +10,9 @@ import {
 } from "@app/shared";
 import { desc, eq, sql } from "drizzle-orm";
 import { AppError } from "../../lib/app-error";
-import type { Context } from "../../trpc/context";
+import type { ServiceDeps } from "../deps";
 import { type PlayableDay, playableDays } from "./events";
-import { loadViewer, type Viewer, type ViewerCtx } from "./viewer";
+import { loadViewer, type Viewer, type ViewerDeps } from "./viewer";
 
 const { congressPackages, congresses, congressPackageOrders, packageUnlocks } = schema;
 
@@ -102,13 +102,16 @@ export async function findPackage(db: DbOrTx, viewer: Viewer, id: number): Promi
   return toPackageView(row, berlinDate());
 }
 
-export async function getPackage(ctx: ViewerCtx, id: number): Promise<PackageView> {
-  return findPackage(ctx.db, await loadViewer(ctx), id);
+export async function getPackage(
+  ctx: ViewerDeps,
+  { userId, packageId }: { userId: number; packageId: number },
+): Promise<PackageView> {
+  return findPackage(ctx.db, await loadViewer(ctx, userId), packageId);
 }
 
 /** The death-congress package opens at a fixed instant; staff may open it before. */
 export function deathCongressClosedUntil(
-  env: Pick<Context["env"], "DEATH_CONGRESS_ACTIVE_FROM">,
+  env: Pick<ServiceDeps["env"], "DEATH_CONGRESS_ACTIVE_FROM">,
   viewer: Viewer,
   packageId: number,
   now = new Date(),
@@ -130,8 +133,11 @@ export interface PackagePage {
  * The package content page: the package with its congress and, only for qualified visitors on or after the
  * availability date, its videos. Everybody else receives no video address at all.
  */
-export async function packagePage(ctx: ViewerCtx, id: number): Promise<PackagePage> {
-  const viewer = await loadViewer(ctx);
+export async function packagePage(
+  ctx: ViewerDeps,
+  { userId, packageId: id }: { userId: number; packageId: number },
+): Promise<PackagePage> {
+  const viewer = await loadViewer(ctx, userId);
   const view = await findPackage(ctx.db, viewer, id);
   const closedUntil = deathCongressClosedUntil(ctx.env, viewer, id);
   let notice: string | null = null;

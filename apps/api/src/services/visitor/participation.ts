@@ -3,9 +3,9 @@ import { berlinDate, eventTiming, isTicketed, MSG } from "@app/shared";
 import { and, desc, eq } from "drizzle-orm";
 import { AppError } from "../../lib/app-error";
 import { queueMail } from "../../mail/outbox";
-import type { Context } from "../../trpc/context";
 import { appLink, userMailVariables } from "../auth/users";
-import { loadViewer, type ViewerCtx } from "./viewer";
+import type { ServiceDeps } from "../deps";
+import { loadViewer, type ViewerDeps } from "./viewer";
 
 const { congresses, participations, users } = schema;
 
@@ -15,7 +15,7 @@ export interface ParticipationView {
   createdAt: Date;
 }
 
-async function ownParticipations(ctx: ViewerCtx, userId: number): Promise<ParticipationView[]> {
+async function ownParticipations(ctx: ViewerDeps, userId: number): Promise<ParticipationView[]> {
   const rows = await ctx.db
     .select({
       id: participations.id,
@@ -39,10 +39,10 @@ async function ownParticipations(ctx: ViewerCtx, userId: number): Promise<Partic
  * transaction. Events with a ticket id get their participation from the paid ticket order only, never here.
  */
 export async function createParticipation(
-  ctx: ViewerCtx & Pick<Context, "mail">,
-  congressId: number,
+  ctx: ViewerDeps & Pick<ServiceDeps, "mail">,
+  { userId, congressId }: { userId: number; congressId: number },
 ): Promise<ParticipationView> {
-  const viewer = await loadViewer(ctx);
+  const viewer = await loadViewer(ctx, userId);
   const [congress] = await ctx.db.select().from(congresses).where(eq(congresses.id, congressId));
   if (!congress || (!congress.visible && !viewer.isStaff)) {
     throw new AppError("NOT_FOUND", `congress ${congressId}`, MSG.eventNotFound, MSG.eventNotFound);
@@ -101,10 +101,10 @@ export async function createParticipation(
 
 /** Cancels one's own participation in an event without ticket id; answers the remaining participations. */
 export async function cancelParticipation(
-  ctx: ViewerCtx,
-  participationId: number,
+  ctx: ViewerDeps,
+  { userId, participationId }: { userId: number; participationId: number },
 ): Promise<ParticipationView[]> {
-  const viewer = await loadViewer(ctx);
+  const viewer = await loadViewer(ctx, userId);
   const [row] = await ctx.db
     .select({ id: participations.id, congress: congresses })
     .from(participations)

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { type DbOrTx, schema } from "@app/db";
 import { vimeoId } from "@app/shared";
 import { eq, sql } from "drizzle-orm";
-import type { Context } from "../../trpc/context";
+import type { ServiceDeps } from "../deps";
 
 export interface VideoPreview {
   title: string | null;
@@ -54,17 +54,18 @@ async function fetchPreview(oembedUrl: string, url: string) {
   return { title, thumbnail, thumbnailType };
 }
 
-async function loadOrFetch(ctx: Pick<Context, "db" | "env" | "log">, url: string, key: string) {
+async function loadOrFetch(ctx: Pick<ServiceDeps, "db" | "env" | "log" | "clock">, url: string, key: string) {
   const { videoPreviews } = schema;
   const [cached] = await ctx.db.select().from(videoPreviews).where(eq(videoPreviews.key, key));
+  const now = ctx.clock.now();
   const fresh =
-    cached && (!cached.failedAt || Date.now() - cached.failedAt.getTime() < RETRY_FAILED_AFTER_MS);
+    cached && (!cached.failedAt || now.getTime() - cached.failedAt.getTime() < RETRY_FAILED_AFTER_MS);
   if (fresh) {
     return { title: cached.title, hasThumbnail: cached.thumbnail !== null };
   }
   try {
     const preview = await fetchPreview(ctx.env.VIMEO_OEMBED_URL, url);
-    const row = { key, url, ...preview, failedAt: null, fetchedAt: new Date() };
+    const row = { key, url, ...preview, failedAt: null, fetchedAt: now };
     await ctx.db
       .insert(videoPreviews)
       .values(row)
@@ -73,7 +74,7 @@ async function loadOrFetch(ctx: Pick<Context, "db" | "env" | "log">, url: string
   } catch (error) {
     // the video host is unreachable: the placeholder works without title and picture; retry later
     ctx.log.warn({ err: error, url }, "video preview unavailable");
-    const row = { key, url, title: null, thumbnail: null, thumbnailType: null, failedAt: new Date() };
+    const row = { key, url, title: null, thumbnail: null, thumbnailType: null, failedAt: now };
     await ctx.db
       .insert(videoPreviews)
       .values(row)
@@ -84,8 +85,8 @@ async function loadOrFetch(ctx: Pick<Context, "db" | "env" | "log">, url: string
 
 /** Title and thumbnail of a video, fetched once from the host's oEmbed endpoint and kept. */
 export async function videoPreview(
-  ctx: Pick<Context, "db" | "env" | "log">,
-  url: string,
+  ctx: Pick<ServiceDeps, "db" | "env" | "log" | "clock">,
+  { url }: { url: string },
 ): Promise<VideoPreview> {
   if (!vimeoId(url) || !(await isKnownVideo(ctx.db, url))) {
     return { title: null, thumbnailUrl: null };

@@ -1,7 +1,7 @@
 import { schema } from "@app/db";
 import { eq } from "drizzle-orm";
 import { AppError } from "../../lib/app-error";
-import type { Context } from "../../trpc/context";
+import type { ServiceDeps } from "../deps";
 
 export interface Viewer {
   id: number;
@@ -13,10 +13,11 @@ export interface Viewer {
   isStaff: boolean;
 }
 
-export type ViewerCtx = Pick<Context, "db" | "env"> & { user: { id: number } };
+/** What the visitor services need to know who is asking; the signed-in user's id comes with their input. */
+export type ViewerDeps = Pick<ServiceDeps, "db" | "env">;
 
 /** The signed-in user as the visitor area needs them; a deleted or deactivated account is refused. */
-export async function loadViewer(ctx: ViewerCtx): Promise<Viewer> {
+export async function loadViewer(ctx: ViewerDeps, userId: number): Promise<Viewer> {
   const { users } = schema;
   const [row] = await ctx.db
     .select({
@@ -28,15 +29,18 @@ export async function loadViewer(ctx: ViewerCtx): Promise<Viewer> {
       active: users.active,
     })
     .from(users)
-    .where(eq(users.id, ctx.user.id));
+    .where(eq(users.id, userId));
   if (!row?.active) {
-    throw new AppError("UNAUTHORIZED", `user ${ctx.user.id} missing or inactive`);
+    throw new AppError("UNAUTHORIZED", `user ${userId} missing or inactive`);
   }
   return toViewer(row, ctx.env);
 }
 
 /** The viewer of an account row; staff by the e-mail whitelist. */
-export function toViewer(row: Omit<Viewer, "isStaff">, env: Pick<Context["env"], "STAFF_EMAILS">): Viewer {
+export function toViewer(
+  row: Omit<Viewer, "isStaff">,
+  env: Pick<ServiceDeps["env"], "STAFF_EMAILS">,
+): Viewer {
   return {
     id: row.id,
     email: row.email,
