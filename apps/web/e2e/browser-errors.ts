@@ -46,9 +46,9 @@ async function isProbeWithoutSession(response: Response): Promise<boolean> {
  * (`/trpc/account.profile,account.consents?batch=1`), as a route's loader sends its queries together.
  */
 export function failedRequest(status: number, path: string): RegExp {
-  const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   const procedure = /^\/trpc\/([^/?#,]+)$/.exec(path)?.[1];
-  const where = procedure ? `\\/trpc\\/(?:[^/?#,\\s]+,)*${escape(procedure)}(?:,[^/?#\\s]+)*` : escape(path);
+  const where = procedure ? `\\/trpc\\/(?:[^/?#,\\s]+,)*${literal(procedure)}(?:,[^/?#\\s]+)*` : literal(path);
   return new RegExp(
     `^Failed to load resource: the server responded with a status of ${status} \\(.*\\) \\S+?${where}(?:[?#]\\S*)?$`,
   );
