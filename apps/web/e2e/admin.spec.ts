@@ -70,20 +70,57 @@ test("an admin creates an event with a picture and a date range, a visitor sees 
   ).toHaveCount(0);
 });
 
-test("an admin creates a package and adds video content by pasting an embed code", async ({
+test("an event whose last day lies before its first is refused under the last-day field, before any request", async ({
   page,
-  browserErrors,
 }) => {
-  // the server refuses the empty package and the impossible date (the admin editors do not validate yet)
-  browserErrors.expect(failedRequest(400, "/trpc/admin.packages.save"));
-  browserErrors.expect(failedRequest(400, "/trpc/admin.contents.save"));
+  await loginAs(page, DEMO.admin);
+  await openAdmin(page, "Veranstaltungen");
+  await page.getByRole("button", { name: "Neue Veranstaltung" }).click();
+  const dialog = page.getByRole("dialog");
+  await dialog.getByLabel("Titel *").fill("E2E-Datumsprüfung");
+  await dialog.getByLabel("Beschreibung *").fill("Eine Veranstaltung mit vertauschten Tagen.");
+  await dialog.getByLabel("Erster Tag").fill("12.03.2031");
+  await dialog.getByLabel("Letzter Tag").fill("10.03.2031");
+  let saves = 0;
+  page.on("request", (request) => {
+    if (request.url().includes("/trpc/admin.congresses.save")) {
+      saves += 1;
+    }
+  });
+  await dialog.getByRole("button", { name: "Speichern" }).click();
+
+  const lastDay = dialog.getByLabel("Letzter Tag");
+  await expect(lastDay).toHaveAttribute("aria-invalid", "true");
+  await expect(lastDay).toHaveAccessibleDescription(/Der letzte Tag darf nicht vor dem ersten liegen\./);
+  await expect(lastDay).toBeFocused();
+  await expect(dialog.getByRole("alert")).toHaveText("Der letzte Tag darf nicht vor dem ersten liegen.");
+  await expect(dialog.getByLabel("Erster Tag")).not.toHaveAttribute("aria-invalid", "true");
+  expect(saves).toBe(0);
+
+  await lastDay.fill("14.03.2031");
+  await expect(lastDay).not.toHaveAttribute("aria-invalid", "true");
+  await dialog.getByRole("button", { name: "Speichern" }).click();
+  const table = page.getByRole("table", { name: "Veranstaltungen" });
+  await expect(table.getByRole("row", { name: /E2E-Datumsprüfung/ })).toContainText(
+    "12.03.2031 – 14.03.2031",
+  );
+  await page.getByRole("button", { name: "E2E-Datumsprüfung löschen" }).click();
+  await page.getByRole("alertdialog").getByRole("button", { name: "Ja, ich bin mir sicher" }).click();
+  await expect(table.getByText("E2E-Datumsprüfung")).toHaveCount(0);
+});
+
+test("an admin creates a package and adds video content by pasting an embed code", async ({ page }) => {
+  // the empty package and the impossible date are refused under their fields before any request
   await loginAs(page, DEMO.admin);
   await openAdmin(page, "Kongresspakete");
   await page.getByRole("button", { name: "Neues Kongresspaket" }).click();
   let dialog = page.getByRole("dialog");
   await dialog.getByRole("button", { name: "Speichern" }).click();
-  await expect(page.getByRole("alertdialog")).toContainText("Bitte geben Sie einen Namen ein.");
-  await page.getByRole("alertdialog").getByRole("button", { name: "OK" }).click();
+  await expect(dialog.getByLabel("Name *")).toHaveAccessibleDescription("Bitte geben Sie einen Namen ein.");
+  await expect(dialog.getByLabel("Name *")).toBeFocused();
+  await expect(dialog.getByLabel("Veranstaltung *")).toHaveAccessibleDescription(
+    "Bitte wählen Sie eine Veranstaltung.",
+  );
   await dialog.getByLabel("Name *").fill("E2E-Paket");
   await dialog.getByLabel("Veranstaltung *").selectOption({ label: "Herbstkongress Achtsamkeit" });
   await dialog.getByLabel("Checkout-ID *").fill("777001");
@@ -111,8 +148,10 @@ test("an admin creates a package and adds video content by pasting an embed code
   await dialog.getByLabel("Exklusives Datum").nth(1).fill("31.02.2027");
   await dialog.getByLabel("Tag 2, Video 1: Adresse").fill("https://player.vimeo.com/video/654321");
   await dialog.getByRole("button", { name: "Speichern" }).click();
-  await expect(page.getByRole("alertdialog")).toContainText("TT.MM.JJJJ");
-  await page.getByRole("alertdialog").getByRole("button", { name: "OK" }).click();
+  await expect(dialog.getByLabel("Exklusives Datum").nth(1)).toHaveAccessibleDescription(
+    "Bitte geben Sie ein gültiges Datum im Format TT.MM.JJJJ ein.",
+  );
+  await expect(dialog.getByLabel("Exklusives Datum").nth(0)).not.toHaveAttribute("aria-invalid", "true");
   await dialog.getByLabel("Exklusives Datum").nth(1).fill("01.03.2027");
   await dialog.getByRole("button", { name: "Speichern" }).click();
   await expect(page.getByText("Der Kongressinhalt wurde erfolgreich gespeichert.")).toBeVisible();

@@ -1,7 +1,7 @@
 import { type ErrorBody, type ErrorCode, MSG } from "@app/shared";
 import { TRPCError } from "@trpc/server";
 import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
-import { ZodError } from "zod";
+import { ZodError, z } from "zod";
 import { dataException } from "./db-errors";
 
 /**
@@ -106,6 +106,25 @@ export function toErrorResponse(error: unknown): { status: number; body: ErrorBo
   }
   const m = ERROR_MAP.INTERNAL;
   return { status: m.status, body: { title: m.title, detail: m.detail } };
+}
+
+/**
+ * The messages of a refused input by top-level field (`z.flattenError`), so a form can show each under its
+ * field; undefined for every other error. The `{title, detail}` answer stays as it is beside them.
+ */
+export function fieldErrorsOf(error: unknown): Record<string, string[]> | undefined {
+  const zodError = findCause(error, ZodError);
+  if (!zodError) {
+    return undefined;
+  }
+  const fieldErrors: Record<string, string[]> = {};
+  const flat = z.flattenError(zodError).fieldErrors as Record<string, string[] | undefined>;
+  for (const [field, messages] of Object.entries(flat)) {
+    if (messages?.length) {
+      fieldErrors[field] = [...new Set(messages)];
+    }
+  }
+  return Object.keys(fieldErrors).length > 0 ? fieldErrors : undefined;
 }
 
 function findCause<T>(error: unknown, type: new (...args: never[]) => T): T | undefined {

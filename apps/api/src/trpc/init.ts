@@ -2,7 +2,7 @@ import { schema } from "@app/db";
 import { initTRPC, TRPCError } from "@trpc/server";
 import { eq } from "drizzle-orm";
 import superjson from "superjson";
-import { AppError, toErrorResponse, toTRPCError } from "../lib/app-error";
+import { AppError, fieldErrorsOf, toErrorResponse, toTRPCError } from "../lib/app-error";
 import { dataException } from "../lib/db-errors";
 import type { Context } from "./context";
 
@@ -11,12 +11,14 @@ const { users } = schema;
 const t = initTRPC.context<Context>().create({
   transformer: superjson,
   errorFormatter({ shape, error }) {
-    // every client reads {title, detail}; stack traces never leave the server
+    // every client reads {title, detail}; forms also read the refused input's messages by field;
+    // stack traces never leave the server
     const { body, reason } = toErrorResponse(error);
+    const fieldErrors = fieldErrorsOf(error);
     return {
       ...shape,
       message: body.detail,
-      data: { ...shape.data, stack: undefined, title: body.title, detail: body.detail, reason },
+      data: { ...shape.data, stack: undefined, title: body.title, detail: body.detail, reason, fieldErrors },
     };
   },
 });

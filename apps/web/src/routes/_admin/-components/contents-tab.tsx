@@ -1,7 +1,8 @@
-import { extractIframeSrc, MSG, type TContentInput } from "@app/shared";
+import { extractIframeSrc, MSG, ZContentInput } from "@app/shared";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { PlusIcon, XIcon } from "lucide-react";
-import { type FormEvent, useState } from "react";
+import { useState } from "react";
+import { useFieldArray } from "react-hook-form";
 import {
   confirmDelete,
   DataTable,
@@ -15,7 +16,8 @@ import {
 import { Button } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
-import { alerts, showError } from "@/lib/alerts";
+import { alerts } from "@/lib/alerts";
+import { useSchemaForm } from "@/lib/schema-form";
 import { trpc } from "@/lib/trpc";
 import type { RouterOutputs } from "@/lib/types";
 
@@ -25,11 +27,12 @@ interface DayForm {
   exclusive_date: string;
   videos: { url: string; comment: string }[];
 }
+/** shaped like the schema's input, so every message's path is the field's name */
 interface ContentForm {
   id?: number;
   congress: string;
   type: "vimeo" | "vimeo-url";
-  days: DayForm[];
+  data: { days: DayForm[] };
 }
 
 const newDay = (n: number): DayForm => ({
@@ -38,59 +41,133 @@ const newDay = (n: number): DayForm => ({
   videos: [{ url: "", comment: "" }],
 });
 
+const newContentForm = (): ContentForm => ({ congress: "", type: "vimeo-url", data: { days: [newDay(1)] } });
+
 const toForm = (c: AdminContent): ContentForm => ({
   id: c.id,
   congress: String(c.congress.id),
   type: c.type,
-  days: c.data.days.map((d) => ({
-    name: d.name,
-    exclusive_date: d.exclusive_date ?? "",
-    videos: (d.videos ?? []).map((v) => ({ url: v.url, comment: v.comment ?? "" })),
-  })),
+  data: {
+    days: c.data.days.map((d) => ({
+      name: d.name,
+      exclusive_date: d.exclusive_date ?? "",
+      videos: (d.videos ?? []).map((v) => ({ url: v.url, comment: v.comment ?? "" })),
+    })),
+  },
 });
+
+type ContentFormApi = ReturnType<typeof useSchemaForm<ContentForm, typeof ZContentInput>>;
+
+function ListError({ message }: { message: string | undefined }) {
+  return message ? (
+    <p role="alert" className="text-sm text-red-700">
+      {message}
+    </p>
+  ) : null;
+}
+
+function DayFields({ form, d, onRemove }: { form: ContentFormApi; d: number; onRemove: () => void }) {
+  const { register, control, errorOf, setValue } = form;
+  const videos = useFieldArray({ control, name: `data.days.${d}.videos` });
+  return (
+    <fieldset className="rounded-lg border border-slate-200 p-4">
+      <legend className="px-1 text-sm font-semibold">Tag {d + 1}</legend>
+      <div className="grid gap-3 sm:grid-cols-[1fr_12rem_auto]">
+        <FormField label="Name des Tages" error={errorOf(`data.days.${d}.name`)}>
+          <Input {...register(`data.days.${d}.name`)} />
+        </FormField>
+        <FormField label="Exklusives Datum" error={errorOf(`data.days.${d}.exclusive_date`)}>
+          <Input placeholder="TT.MM.JJJJ" {...register(`data.days.${d}.exclusive_date`)} />
+        </FormField>
+        <Button type="button" variant="ghost" className="self-end" onClick={onRemove}>
+          <XIcon aria-hidden="true" className="size-4" /> Tag entfernen
+        </Button>
+      </div>
+      <div className="mt-3 flex flex-col gap-2">
+        {videos.fields.map((video, v) => {
+          const url = `data.days.${d}.videos.${v}.url` as const;
+          const urlError = errorOf(url);
+          return (
+            <div key={video.id} className="grid gap-2 sm:grid-cols-[1fr_1fr_auto]">
+              <div className="flex flex-col gap-1">
+                <Input
+                  aria-label={`Tag ${d + 1}, Video ${v + 1}: Adresse`}
+                  aria-invalid={urlError ? true : undefined}
+                  aria-describedby={urlError ? `${video.id}-error` : undefined}
+                  placeholder="https://player.vimeo.com/video/…"
+                  {...register(url, {
+                    // a pasted embed code becomes the player address it points at
+                    onChange: (e: { target: { value: string } }) => {
+                      const src = extractIframeSrc(e.target.value);
+                      if (src !== e.target.value) {
+                        setValue(url, src);
+                      }
+                    },
+                  })}
+                />
+                {urlError && (
+                  <p id={`${video.id}-error`} role="alert" className="text-sm text-red-700">
+                    {urlError}
+                  </p>
+                )}
+              </div>
+              <Input
+                aria-label={`Tag ${d + 1}, Video ${v + 1}: Kommentar`}
+                placeholder="Kommentar"
+                {...register(`data.days.${d}.videos.${v}.comment`)}
+              />
+              <Button
+                type="button"
+                variant="ghost"
+                size="icon"
+                aria-label={`Tag ${d + 1}, Video ${v + 1} entfernen`}
+                onClick={() => videos.remove(v)}
+              >
+                <XIcon aria-hidden="true" className="size-4" />
+              </Button>
+            </div>
+          );
+        })}
+        <ListError message={errorOf(`data.days.${d}.videos`)} />
+        <Button
+          type="button"
+          variant="secondary"
+          size="sm"
+          className="self-start"
+          onClick={() => videos.append({ url: "", comment: "" })}
+        >
+          <PlusIcon aria-hidden="true" className="size-4" /> Video hinzufügen
+        </Button>
+      </div>
+    </fieldset>
+  );
+}
 
 function ContentDialog({ initial, onClose }: { initial: ContentForm; onClose: () => void }) {
   const queryClient = useQueryClient();
   const congresses = useQuery(trpc.admin.congresses.list.queryOptions());
   const save = useMutation(trpc.admin.contents.save.mutationOptions());
-  const [form, setForm] = useState(initial);
-  const setDay = (index: number, patch: Partial<DayForm>) =>
-    setForm((f) => ({ ...f, days: f.days.map((d, i) => (i === index ? { ...d, ...patch } : d)) }));
-  const setVideo = (day: number, video: number, patch: Partial<{ url: string; comment: string }>) =>
-    setDay(day, {
-      videos: (form.days[day]?.videos ?? []).map((v, i) => (i === video ? { ...v, ...patch } : v)),
-    });
+  const form = useSchemaForm({ schema: ZContentInput, defaultValues: initial });
+  const days = useFieldArray({ control: form.control, name: "data.days" });
 
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    const input: TContentInput = {
-      id: form.id,
-      congress: form.congress,
-      type: form.type,
-      data: { days: form.days },
-    };
-    try {
-      await save.mutateAsync(input);
-      await queryClient.invalidateQueries({ queryKey: trpc.admin.contents.pathKey() });
-      alerts.success(MSG.contentSaved);
-      onClose();
-    } catch (error) {
-      await showError(error);
-    }
-  };
+  const onSubmit = form.submit(async (input) => {
+    await save.mutateAsync(input);
+    await queryClient.invalidateQueries({ queryKey: trpc.admin.contents.pathKey() });
+    alerts.success(MSG.contentSaved);
+    onClose();
+  });
 
   return (
     <EditDialog
-      title={form.id ? "Kongressinhalt bearbeiten" : "Neuer Kongressinhalt"}
+      title={initial.id ? "Kongressinhalt bearbeiten" : "Neuer Kongressinhalt"}
       onClose={onClose}
-      onSubmit={onSubmit}
+      onSubmit={(event) => void onSubmit(event)}
       pending={save.isPending}
       wide
     >
-      <FormField label="Veranstaltung">
+      <FormField label="Veranstaltung" error={form.errorOf("congress")}>
         <Select
-          value={form.congress}
-          onChange={(e) => setForm((f) => ({ ...f, congress: e.target.value }))}
+          {...form.register("congress")}
           options={(congresses.data ?? []).map((c) => ({ id: c.id, label: c.title }))}
         />
       </FormField>
@@ -99,75 +176,15 @@ function ContentDialog({ initial, onClose }: { initial: ContentForm; onClose: ()
         während der ganzen Veranstaltung. Sie können in ein Adressfeld auch den ganzen Einbettungscode von
         Vimeo einfügen.
       </p>
-      {form.days.map((day, d) => (
-        // days are edited by position
-        // biome-ignore lint/suspicious/noArrayIndexKey: see above
-        <fieldset key={d} className="rounded-lg border border-slate-200 p-4">
-          <legend className="px-1 text-sm font-semibold">Tag {d + 1}</legend>
-          <div className="grid gap-3 sm:grid-cols-[1fr_12rem_auto]">
-            <FormField label="Name des Tages">
-              <Input value={day.name} onChange={(e) => setDay(d, { name: e.target.value })} />
-            </FormField>
-            <FormField label="Exklusives Datum">
-              <Input
-                placeholder="TT.MM.JJJJ"
-                value={day.exclusive_date}
-                onChange={(e) => setDay(d, { exclusive_date: e.target.value })}
-              />
-            </FormField>
-            <Button
-              type="button"
-              variant="ghost"
-              className="self-end"
-              onClick={() => setForm((f) => ({ ...f, days: f.days.filter((_, i) => i !== d) }))}
-            >
-              <XIcon aria-hidden="true" className="size-4" /> Tag entfernen
-            </Button>
-          </div>
-          <div className="mt-3 flex flex-col gap-2">
-            {day.videos.map((video, v) => (
-              // biome-ignore lint/suspicious/noArrayIndexKey: videos are edited by position
-              <div key={v} className="grid gap-2 sm:grid-cols-[1fr_1fr_auto]">
-                <Input
-                  aria-label={`Tag ${d + 1}, Video ${v + 1}: Adresse`}
-                  placeholder="https://player.vimeo.com/video/…"
-                  value={video.url}
-                  onChange={(e) => setVideo(d, v, { url: extractIframeSrc(e.target.value) })}
-                />
-                <Input
-                  aria-label={`Tag ${d + 1}, Video ${v + 1}: Kommentar`}
-                  placeholder="Kommentar"
-                  value={video.comment}
-                  onChange={(e) => setVideo(d, v, { comment: e.target.value })}
-                />
-                <Button
-                  type="button"
-                  variant="ghost"
-                  size="icon"
-                  aria-label={`Tag ${d + 1}, Video ${v + 1} entfernen`}
-                  onClick={() => setDay(d, { videos: day.videos.filter((_, i) => i !== v) })}
-                >
-                  <XIcon aria-hidden="true" className="size-4" />
-                </Button>
-              </div>
-            ))}
-            <Button
-              type="button"
-              variant="secondary"
-              size="sm"
-              className="self-start"
-              onClick={() => setDay(d, { videos: [...day.videos, { url: "", comment: "" }] })}
-            >
-              <PlusIcon aria-hidden="true" className="size-4" /> Video hinzufügen
-            </Button>
-          </div>
-        </fieldset>
+      {days.fields.map((day, d) => (
+        <DayFields key={day.id} form={form} d={d} onRemove={() => days.remove(d)} />
       ))}
+      <ListError message={form.errorOf("data.days")} />
       <Button
         type="button"
         variant="secondary"
         className="self-start"
-        onClick={() => setForm((f) => ({ ...f, days: [...f.days, newDay(f.days.length + 1)] }))}
+        onClick={() => days.append(newDay(days.fields.length + 1))}
       >
         <PlusIcon aria-hidden="true" className="size-4" /> Tag hinzufügen
       </Button>
@@ -201,7 +218,7 @@ export function ContentsTab() {
         <FormField label="Suchen" className="w-full max-w-sm">
           <Input type="search" value={search} onChange={(e) => setSearch(e.target.value)} />
         </FormField>
-        <Button onClick={() => setEditing({ congress: "", type: "vimeo-url", days: [newDay(1)] })}>
+        <Button onClick={() => setEditing(newContentForm())}>
           <PlusIcon aria-hidden="true" className="size-4" /> Inhalt hinzufügen
         </Button>
       </div>

@@ -1,7 +1,16 @@
-import { ADMIN_DESCRIPTION_CUT, cutText, formatEventDates, type TCongressInput } from "@app/shared";
+import {
+  ADMIN_DESCRIPTION_CUT,
+  cutText,
+  formatEventDates,
+  formatGermanDate,
+  parseGermanDate,
+  type TCongressInput,
+  ZCongressInput,
+} from "@app/shared";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { PlusIcon } from "lucide-react";
-import { type FormEvent, useState } from "react";
+import { useState } from "react";
+import { Controller } from "react-hook-form";
 import {
   confirmDelete,
   DataTable,
@@ -20,7 +29,8 @@ import { Button } from "@/components/ui/button";
 import { Checkbox } from "@/components/ui/checkbox";
 import { FormField, InlineField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
-import { alerts, showError } from "@/lib/alerts";
+import { alerts } from "@/lib/alerts";
+import { useSchemaForm } from "@/lib/schema-form";
 import { trpc } from "@/lib/trpc";
 import type { RouterOutputs } from "@/lib/types";
 
@@ -35,7 +45,9 @@ interface EventForm {
   webinarUrl: string;
   webinarStartTime: string;
   visible: boolean;
-  range: IsoRange;
+  /** TT.MM.JJJJ, typed or set by the date picker */
+  firstDay: string;
+  lastDay: string;
   digistoreIdTicket: string;
   digistoreIdTicketAndPackage: string;
 }
@@ -48,7 +60,8 @@ const emptyForm: EventForm = {
   webinarUrl: "",
   webinarStartTime: "",
   visible: false,
-  range: { from: null, to: null },
+  firstDay: "",
+  lastDay: "",
   digistoreIdTicket: "0",
   digistoreIdTicketAndPackage: "0",
 };
@@ -62,12 +75,16 @@ const toForm = (e: AdminEvent): EventForm => ({
   webinarUrl: e.webinarUrl ?? "",
   webinarStartTime: e.webinarStartTime ?? "",
   visible: e.visible,
-  range: { from: e.firstDay, to: e.lastDay ?? e.firstDay },
+  firstDay: formatGermanDate(e.firstDay),
+  lastDay: formatGermanDate(e.lastDay ?? e.firstDay),
   digistoreIdTicket: String(e.digistoreIdTicket),
   digistoreIdTicketAndPackage: String(e.digistoreIdTicketAndPackage),
 });
 
-function toInput(f: EventForm): TCongressInput {
+/** A typed day as the schema's `{date}`; a day the schema cannot read is passed on for it to refuse. */
+const dayInput = (text: string) => ({ date: parseGermanDate(text) ?? text.trim() });
+
+export function toEventInput(f: EventForm): TCongressInput {
   return {
     id: f.id,
     title: f.title,
@@ -77,93 +94,112 @@ function toInput(f: EventForm): TCongressInput {
     webinarUrl: f.webinarUrl,
     webinarStartTime: f.webinarStartTime,
     visible: f.visible,
-    firstCongressDay: f.range.from ? { date: f.range.from } : null,
-    lastCongressDay: f.range.to ? { date: f.range.to } : null,
+    firstCongressDay: f.firstDay.trim() ? dayInput(f.firstDay) : null,
+    // two days are chosen, also for a one-day event (spec): a missing last day is refused as no date
+    lastCongressDay: f.firstDay.trim() || f.lastDay.trim() ? dayInput(f.lastDay) : null,
     digistoreIdTicket: f.digistoreIdTicket || "0",
     digistoreIdTicketAndPackage: f.digistoreIdTicketAndPackage || "0",
   };
 }
 
+export const eventFieldOf = { firstCongressDay: "firstDay", lastCongressDay: "lastDay" } as const;
+
 function EventDialog({ initial, onClose }: { initial: EventForm; onClose: () => void }) {
   const queryClient = useQueryClient();
-  const [form, setForm] = useState(initial);
   const save = useMutation(trpc.admin.congresses.save.mutationOptions());
-  const set = <K extends keyof EventForm>(key: K, value: EventForm[K]) =>
-    setForm((f) => ({ ...f, [key]: value }));
-  const rangeIncomplete = !form.range.from || !form.range.to;
-
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (rangeIncomplete) {
-      await alerts.error({
-        title: "Zeitraum unvollständig",
-        detail: "Bitte wählen Sie den ersten und den letzten Tag.",
-      });
-      return;
-    }
-    try {
-      await save.mutateAsync(toInput(form));
-      await queryClient.invalidateQueries({ queryKey: trpc.admin.congresses.list.queryKey() });
-      alerts.success("Die Veranstaltung wurde gespeichert.");
-      onClose();
-    } catch (error) {
-      await showError(error);
-    }
+  const form = useSchemaForm({
+    schema: ZCongressInput,
+    defaultValues: initial,
+    toInput: toEventInput,
+    fieldOf: eventFieldOf,
+  });
+  const { register, control, errorOf, setValue } = form;
+  const [firstDay, lastDay, webinar] = form.watch(["firstDay", "lastDay", "webinar"]);
+  const range: IsoRange = { from: parseGermanDate(firstDay), to: parseGermanDate(lastDay) };
+  const onRange = (next: IsoRange) => {
+    setValue("firstDay", next.from ? formatGermanDate(next.from) : "");
+    setValue("lastDay", next.to ? formatGermanDate(next.to) : "");
   };
+
+  const onSubmit = form.submit(async (input) => {
+    await save.mutateAsync(input);
+    await queryClient.invalidateQueries({ queryKey: trpc.admin.congresses.list.queryKey() });
+    alerts.success("Die Veranstaltung wurde gespeichert.");
+    onClose();
+  });
 
   return (
     <EditDialog
-      title={form.id ? "Veranstaltung bearbeiten" : "Neue Veranstaltung"}
+      title={initial.id ? "Veranstaltung bearbeiten" : "Neue Veranstaltung"}
       onClose={onClose}
-      onSubmit={onSubmit}
+      onSubmit={(event) => void onSubmit(event)}
       pending={save.isPending}
       wide
     >
-      <FormField label="Titel *">
-        <Input required value={form.title} onChange={(e) => set("title", e.target.value)} />
+      <FormField label="Titel *" error={errorOf("title")}>
+        <Input {...register("title")} />
       </FormField>
-      <FormField label="Beschreibung *">
-        <Textarea required value={form.description} onChange={(e) => set("description", e.target.value)} />
+      <FormField label="Beschreibung *" error={errorOf("description")}>
+        <Textarea {...register("description")} />
       </FormField>
-      <PictureField value={form.picture} onChange={(v) => set("picture", v)} />
+      <Controller
+        control={control}
+        name="picture"
+        render={({ field }) => <PictureField value={field.value} onChange={field.onChange} />}
+      />
       <div className="flex flex-wrap gap-6">
-        <InlineField label="Sichtbar">
-          <Checkbox checked={form.visible} onCheckedChange={(v) => set("visible", v)} />
-        </InlineField>
-        <InlineField label="Webinar">
-          <Checkbox checked={form.webinar} onCheckedChange={(v) => set("webinar", v)} />
-        </InlineField>
+        <Controller
+          control={control}
+          name="visible"
+          render={({ field }) => (
+            <InlineField label="Sichtbar">
+              <Checkbox checked={field.value} onCheckedChange={field.onChange} />
+            </InlineField>
+          )}
+        />
+        <Controller
+          control={control}
+          name="webinar"
+          render={({ field }) => (
+            <InlineField label="Webinar">
+              <Checkbox checked={field.value} onCheckedChange={field.onChange} />
+            </InlineField>
+          )}
+        />
       </div>
-      {form.webinar && (
+      {webinar && (
         <div className="grid gap-4 sm:grid-cols-[1fr_10rem]">
-          <FormField label="Webinar-Link">
-            <Input type="url" value={form.webinarUrl} onChange={(e) => set("webinarUrl", e.target.value)} />
+          <FormField label="Webinar-Link" error={errorOf("webinarUrl")}>
+            <Input type="url" {...register("webinarUrl")} />
           </FormField>
-          <FormField label="Beginn (HH:MM)">
-            <Input
-              inputMode="numeric"
-              placeholder="18:00"
-              value={form.webinarStartTime}
-              onChange={(e) => set("webinarStartTime", e.target.value)}
-            />
+          <FormField label="Beginn (HH:MM)" error={errorOf("webinarStartTime")}>
+            <Input inputMode="numeric" placeholder="18:00" {...register("webinarStartTime")} />
           </FormField>
         </div>
       )}
-      <DateRangeField value={form.range} onChange={(v) => set("range", v)} />
+      <DateRangeField value={range} onChange={onRange} />
       <div className="grid gap-4 sm:grid-cols-2">
-        <FormField label="Checkout-ID Ticket" hint="0 = kein Ticket (kostenlose Teilnahme)">
-          <Input
-            inputMode="numeric"
-            value={form.digistoreIdTicket}
-            onChange={(e) => set("digistoreIdTicket", e.target.value)}
-          />
+        <FormField label="Erster Tag" hint="TT.MM.JJJJ" error={errorOf("firstDay")}>
+          <Input inputMode="numeric" placeholder="TT.MM.JJJJ" {...register("firstDay")} />
         </FormField>
-        <FormField label="Checkout-ID Ticket + Kongresspaket" hint="0 = nicht angeboten">
-          <Input
-            inputMode="numeric"
-            value={form.digistoreIdTicketAndPackage}
-            onChange={(e) => set("digistoreIdTicketAndPackage", e.target.value)}
-          />
+        <FormField label="Letzter Tag" hint="TT.MM.JJJJ" error={errorOf("lastDay")}>
+          <Input inputMode="numeric" placeholder="TT.MM.JJJJ" {...register("lastDay")} />
+        </FormField>
+      </div>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <FormField
+          label="Checkout-ID Ticket"
+          hint="0 = kein Ticket (kostenlose Teilnahme)"
+          error={errorOf("digistoreIdTicket")}
+        >
+          <Input inputMode="numeric" {...register("digistoreIdTicket")} />
+        </FormField>
+        <FormField
+          label="Checkout-ID Ticket + Kongresspaket"
+          hint="0 = nicht angeboten"
+          error={errorOf("digistoreIdTicketAndPackage")}
+        >
+          <Input inputMode="numeric" {...register("digistoreIdTicketAndPackage")} />
         </FormField>
       </div>
     </EditDialog>

@@ -1,7 +1,8 @@
-import { formatGermanDate, type TPackageInput } from "@app/shared";
+import { formatGermanDate, type TPackageInput, ZPackageInput } from "@app/shared";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { PlusIcon, XIcon } from "lucide-react";
-import { type FormEvent, useState } from "react";
+import { useState } from "react";
+import { Controller, useFieldArray } from "react-hook-form";
 import {
   confirmDelete,
   DataTable,
@@ -17,7 +18,8 @@ import { PictureField } from "@/components/admin/picture-field";
 import { Button } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
-import { alerts, showError } from "@/lib/alerts";
+import { alerts } from "@/lib/alerts";
+import { useSchemaForm } from "@/lib/schema-form";
 import { trpc } from "@/lib/trpc";
 import type { RouterOutputs } from "@/lib/types";
 
@@ -56,7 +58,7 @@ const toForm = (p: AdminPackage): PackageForm => ({
   extra: Object.entries(p.extraParameters).map(([key, value]) => ({ key, value })),
 });
 
-const toInput = (f: PackageForm): TPackageInput => ({
+export const toPackageInput = (f: PackageForm): TPackageInput => ({
   id: f.id,
   name: f.name,
   congress: f.congress === "" ? null : f.congress,
@@ -73,66 +75,54 @@ function PackageDialog({ initial, onClose }: { initial: PackageForm; onClose: ()
   const queryClient = useQueryClient();
   const congresses = useQuery(trpc.admin.congresses.list.queryOptions());
   const save = useMutation(trpc.admin.packages.save.mutationOptions());
-  const [form, setForm] = useState(initial);
-  const set = <K extends keyof PackageForm>(key: K, value: PackageForm[K]) =>
-    setForm((f) => ({ ...f, [key]: value }));
-  const setExtra = (index: number, patch: Partial<{ key: string; value: string }>) =>
-    set(
-      "extra",
-      form.extra.map((e, i) => (i === index ? { ...e, ...patch } : e)),
-    );
+  const form = useSchemaForm({
+    schema: ZPackageInput,
+    defaultValues: initial,
+    toInput: toPackageInput,
+    fieldOf: { extraParameters: "extra" },
+  });
+  const { register, control, errorOf } = form;
+  const extra = useFieldArray({ control, name: "extra" });
 
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    try {
-      await save.mutateAsync(toInput(form));
-      await queryClient.invalidateQueries({ queryKey: trpc.admin.packages.list.queryKey() });
-      alerts.success("Das Kongresspaket wurde gespeichert.");
-      onClose();
-    } catch (error) {
-      await showError(error);
-    }
-  };
+  const onSubmit = form.submit(async (input) => {
+    await save.mutateAsync(input);
+    await queryClient.invalidateQueries({ queryKey: trpc.admin.packages.list.queryKey() });
+    alerts.success("Das Kongresspaket wurde gespeichert.");
+    onClose();
+  });
 
   return (
     <EditDialog
-      title={form.id ? "Kongresspaket bearbeiten" : "Neues Kongresspaket"}
+      title={initial.id ? "Kongresspaket bearbeiten" : "Neues Kongresspaket"}
       onClose={onClose}
-      onSubmit={onSubmit}
+      onSubmit={(event) => void onSubmit(event)}
       pending={save.isPending}
     >
-      <FormField label="Name *">
-        <Input required value={form.name} onChange={(e) => set("name", e.target.value)} />
+      <FormField label="Name *" error={errorOf("name")}>
+        <Input {...register("name")} />
       </FormField>
-      <FormField label="Veranstaltung *">
+      <FormField label="Veranstaltung *" error={errorOf("congress")}>
         <Select
-          required
-          value={form.congress}
-          onChange={(e) => set("congress", e.target.value)}
+          {...register("congress")}
           options={(congresses.data ?? []).map((c) => ({ id: c.id, label: c.title }))}
         />
       </FormField>
       <div className="grid gap-4 sm:grid-cols-2">
-        <FormField label="Checkout-ID *">
-          <Input
-            required
-            inputMode="numeric"
-            value={form.externalId}
-            onChange={(e) => set("externalId", e.target.value)}
-          />
+        <FormField label="Checkout-ID *" error={errorOf("externalId")}>
+          <Input inputMode="numeric" {...register("externalId")} />
         </FormField>
-        <FormField label="Verfügbar ab">
-          <Input
-            type="date"
-            value={form.availabilityDate}
-            onChange={(e) => set("availabilityDate", e.target.value)}
-          />
+        <FormField label="Verfügbar ab" error={errorOf("availabilityDate")}>
+          <Input type="date" {...register("availabilityDate")} />
         </FormField>
       </div>
-      <FormField label="Beschreibung *">
-        <Textarea required value={form.description} onChange={(e) => set("description", e.target.value)} />
+      <FormField label="Beschreibung *" error={errorOf("description")}>
+        <Textarea {...register("description")} />
       </FormField>
-      <PictureField value={form.picture} onChange={(v) => set("picture", v)} />
+      <Controller
+        control={control}
+        name="picture"
+        render={({ field }) => <PictureField value={field.value} onChange={field.onChange} />}
+      />
       <fieldset className="flex flex-col gap-2">
         <legend className="text-sm font-medium">Zusatzparameter</legend>
         <datalist id="extra-keys">
@@ -140,32 +130,20 @@ function PackageDialog({ initial, onClose }: { initial: PackageForm; onClose: ()
             <option key={k} value={k} />
           ))}
         </datalist>
-        {form.extra.map((entry, index) => (
-          // entries have no identity beyond their position while being edited
-          // biome-ignore lint/suspicious/noArrayIndexKey: see above
-          <div key={index} className="flex gap-2">
+        {extra.fields.map((entry, index) => (
+          <div key={entry.id} className="flex gap-2">
             <Input
               aria-label={`Parameter ${index + 1}: Name`}
               list="extra-keys"
-              value={entry.key}
-              onChange={(e) => setExtra(index, { key: e.target.value })}
+              {...register(`extra.${index}.key`)}
             />
-            <Input
-              aria-label={`Parameter ${index + 1}: Wert`}
-              value={entry.value}
-              onChange={(e) => setExtra(index, { value: e.target.value })}
-            />
+            <Input aria-label={`Parameter ${index + 1}: Wert`} {...register(`extra.${index}.value`)} />
             <Button
               type="button"
               variant="ghost"
               size="icon"
               aria-label={`Parameter ${index + 1} entfernen`}
-              onClick={() =>
-                set(
-                  "extra",
-                  form.extra.filter((_, i) => i !== index),
-                )
-              }
+              onClick={() => extra.remove(index)}
             >
               <XIcon aria-hidden="true" className="size-4" />
             </Button>
@@ -176,7 +154,7 @@ function PackageDialog({ initial, onClose }: { initial: PackageForm; onClose: ()
           variant="secondary"
           size="sm"
           className="self-start"
-          onClick={() => set("extra", [...form.extra, { key: "", value: "" }])}
+          onClick={() => extra.append({ key: "", value: "" })}
         >
           <PlusIcon aria-hidden="true" className="size-4" /> Parameter hinzufügen
         </Button>
@@ -184,6 +162,11 @@ function PackageDialog({ initial, onClose }: { initial: PackageForm; onClose: ()
           voucher wird als Gutschein an die Kasse übergeben, crosssellDescription und crosssellLink zeigen
           eine Empfehlung auf der Paketseite; alle anderen Parameter gehen unverändert an die Kasse.
         </p>
+        {errorOf("extra") && (
+          <p role="alert" className="text-sm text-red-700">
+            {errorOf("extra")}
+          </p>
+        )}
       </fieldset>
     </EditDialog>
   );

@@ -1,6 +1,7 @@
-import { formatGermanDate, formatGermanDateTime, MSG, type TUserUpdateInput } from "@app/shared";
+import { formatGermanDate, formatGermanDateTime, MSG, ZUserUpdateInput } from "@app/shared";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useEffect, useState } from "react";
+import { useState } from "react";
+import { Controller } from "react-hook-form";
 import {
   confirmDelete,
   DataTable,
@@ -17,112 +18,115 @@ import { FormField, InlineField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Switch } from "@/components/ui/switch";
 import { alerts, showError } from "@/lib/alerts";
+import { useSchemaForm } from "@/lib/schema-form";
 import { trpc } from "@/lib/trpc";
 import type { RouterOutputs } from "@/lib/types";
 
 type UserRow = RouterOutputs["admin"]["users"]["list"]["items"][number];
 
+type UserDetails = RouterOutputs["admin"]["users"]["get"];
+
 function UserDialog({ id, onClose }: { id: number; onClose: () => void }) {
-  const queryClient = useQueryClient();
   const user = useQuery(trpc.admin.users.get.queryOptions({ id }));
-  const save = useMutation(trpc.admin.users.save.mutationOptions());
-  const [form, setForm] = useState<TUserUpdateInput | null>(null);
-  useEffect(() => {
-    if (user.data && !form) {
-      const { participations: _p, attendance: _a, ...fields } = user.data;
-      setForm(fields);
-    }
-  }, [user.data, form]);
-
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!form) {
-      return;
-    }
-    try {
-      await save.mutateAsync(form);
-      await queryClient.invalidateQueries({ queryKey: trpc.admin.users.pathKey() });
-      alerts.success(MSG.userSaved);
-      onClose();
-    } catch (error) {
-      await showError(error);
-    }
-  };
-  const set = <K extends keyof TUserUpdateInput>(key: K, value: TUserUpdateInput[K]) =>
-    setForm((f) => (f ? { ...f, [key]: value } : f));
-
   return (
     <Dialog open onOpenChange={(open) => !open && onClose()}>
       <DialogContent size="xl">
         <DialogTitle>Benutzer:in bearbeiten</DialogTitle>
-        {!form ? (
-          <p role="status">Wird geladen …</p>
-        ) : (
-          <form onSubmit={onSubmit} className="flex flex-col gap-4" noValidate>
-            <div className="grid gap-4 sm:grid-cols-2">
-              <FormField label="Vorname">
-                <Input value={form.firstname} onChange={(e) => set("firstname", e.target.value)} />
-              </FormField>
-              <FormField label="Nachname">
-                <Input value={form.lastname} onChange={(e) => set("lastname", e.target.value)} />
-              </FormField>
-            </div>
-            <FormField label="E-Mail">
-              <Input type="email" value={form.email} onChange={(e) => set("email", e.target.value)} />
-            </FormField>
-            <div className="flex gap-8">
-              <InlineField label="Aktiv">
-                <Switch checked={Boolean(form.active)} onCheckedChange={(v) => set("active", v)} />
-              </InlineField>
-              <InlineField label="Administrator:in">
-                <Switch checked={Boolean(form.admin)} onCheckedChange={(v) => set("admin", v)} />
-              </InlineField>
-            </div>
-            <section aria-label="Teilnahmen">
-              <h3 className="mb-2 text-sm font-semibold">Teilnahmen</h3>
-              {user.data?.participations.length ? (
-                <ul className="list-disc pl-5 text-sm">
-                  {user.data.participations.map((p) => (
-                    <li key={p.id}>
-                      {p.congressTitle} – seit {formatGermanDateTime(p.createdAt)} Uhr
-                    </li>
-                  ))}
-                </ul>
-              ) : (
-                <p className="text-sm text-slate-600">Keine Teilnahmen.</p>
-              )}
-            </section>
-            <section aria-labelledby="user-attendance">
-              <h3 id="user-attendance" className="mb-2 text-sm font-semibold">
-                Anwesenheit
-              </h3>
-              {user.data?.attendance.length ? (
-                <ul className="list-disc pl-5 text-sm">
-                  {user.data.attendance.map((a) => (
-                    <li key={a.congressId}>
-                      {a.title}: {a.days.map(formatGermanDate).join(", ")}{" "}
-                      <span className="text-slate-600">
-                        ({a.days.length === 1 ? "1 Tag" : `${a.days.length} Tage`})
-                      </span>
-                    </li>
-                  ))}
-                </ul>
-              ) : (
-                <p className="text-sm text-slate-600">Keine Anwesenheit erfasst.</p>
-              )}
-            </section>
-            <DialogFooter>
-              <Button type="button" variant="secondary" onClick={onClose}>
-                Abbrechen
-              </Button>
-              <Button type="submit" disabled={save.isPending}>
-                Speichern
-              </Button>
-            </DialogFooter>
-          </form>
-        )}
+        {user.data ? <UserForm user={user.data} onClose={onClose} /> : <p role="status">Wird geladen …</p>}
       </DialogContent>
     </Dialog>
+  );
+}
+
+function UserForm({ user, onClose }: { user: UserDetails; onClose: () => void }) {
+  const queryClient = useQueryClient();
+  const save = useMutation(trpc.admin.users.save.mutationOptions());
+  const { participations: _p, attendance: _a, ...fields } = user;
+  const form = useSchemaForm({ schema: ZUserUpdateInput, defaultValues: fields });
+  const { register, control, errorOf } = form;
+
+  const onSubmit = form.submit(async (input) => {
+    await save.mutateAsync(input);
+    await queryClient.invalidateQueries({ queryKey: trpc.admin.users.pathKey() });
+    alerts.success(MSG.userSaved);
+    onClose();
+  });
+
+  return (
+    <form onSubmit={(event) => void onSubmit(event)} className="flex flex-col gap-4" noValidate>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <FormField label="Vorname" error={errorOf("firstname")}>
+          <Input {...register("firstname")} />
+        </FormField>
+        <FormField label="Nachname" error={errorOf("lastname")}>
+          <Input {...register("lastname")} />
+        </FormField>
+      </div>
+      <FormField label="E-Mail" error={errorOf("email")}>
+        <Input type="email" {...register("email")} />
+      </FormField>
+      <div className="flex gap-8">
+        <Controller
+          control={control}
+          name="active"
+          render={({ field }) => (
+            <InlineField label="Aktiv">
+              <Switch checked={field.value} onCheckedChange={field.onChange} />
+            </InlineField>
+          )}
+        />
+        <Controller
+          control={control}
+          name="admin"
+          render={({ field }) => (
+            <InlineField label="Administrator:in">
+              <Switch checked={field.value} onCheckedChange={field.onChange} />
+            </InlineField>
+          )}
+        />
+      </div>
+      <section aria-label="Teilnahmen">
+        <h3 className="mb-2 text-sm font-semibold">Teilnahmen</h3>
+        {user.participations.length ? (
+          <ul className="list-disc pl-5 text-sm">
+            {user.participations.map((p) => (
+              <li key={p.id}>
+                {p.congressTitle} – seit {formatGermanDateTime(p.createdAt)} Uhr
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <p className="text-sm text-slate-600">Keine Teilnahmen.</p>
+        )}
+      </section>
+      <section aria-labelledby="user-attendance">
+        <h3 id="user-attendance" className="mb-2 text-sm font-semibold">
+          Anwesenheit
+        </h3>
+        {user.attendance.length ? (
+          <ul className="list-disc pl-5 text-sm">
+            {user.attendance.map((a) => (
+              <li key={a.congressId}>
+                {a.title}: {a.days.map(formatGermanDate).join(", ")}{" "}
+                <span className="text-slate-600">
+                  ({a.days.length === 1 ? "1 Tag" : `${a.days.length} Tage`})
+                </span>
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <p className="text-sm text-slate-600">Keine Anwesenheit erfasst.</p>
+        )}
+      </section>
+      <DialogFooter>
+        <Button type="button" variant="secondary" onClick={onClose}>
+          Abbrechen
+        </Button>
+        <Button type="submit" disabled={save.isPending}>
+          Speichern
+        </Button>
+      </DialogFooter>
+    </form>
   );
 }
 

@@ -1,0 +1,73 @@
+import { MSG_ADMIN, ZCongressInput } from "@app/shared";
+import { TRPCClientError } from "@trpc/client";
+import { describe, expect, it } from "vitest";
+import { toEventInput } from "@/routes/_admin/-components/events-tab";
+import { schemaResolver, serverFieldErrors } from "./schema-form";
+
+const event = {
+  title: "Sommerakademie",
+  description: "Beschreibung",
+  picture: null,
+  webinar: false,
+  webinarUrl: "",
+  webinarStartTime: "",
+  visible: true,
+  firstDay: "10.03.2027",
+  lastDay: "12.03.2027",
+  digistoreIdTicket: "0",
+  digistoreIdTicketAndPackage: "0",
+};
+const resolve = schemaResolver({
+  schema: ZCongressInput,
+  toInput: toEventInput,
+  fieldOf: { firstCongressDay: "firstDay", lastCongressDay: "lastDay" },
+});
+const run = (values: typeof event) =>
+  resolve(values, undefined, { fields: {}, shouldUseNativeValidation: false });
+
+describe("schemaResolver", () => {
+  it("gives the submit handler the shared schema's parsed input", async () => {
+    const result = await run(event);
+    expect(result.errors).toEqual({});
+    expect(result.values).toMatchObject({
+      title: "Sommerakademie",
+      firstCongressDay: { date: "2027-03-10" },
+      lastCongressDay: { date: "2027-03-12" },
+    });
+  });
+
+  it("puts each message under the field it concerns, the schema's key mapped to the form's", async () => {
+    const result = await run({ ...event, title: " ", lastDay: "09.03.2027" });
+    expect(result.errors).toEqual({
+      title: { type: "too_small", message: MSG_ADMIN.titleRequired },
+      lastDay: { type: "custom", message: MSG_ADMIN.lastDayBeforeFirst },
+    });
+  });
+
+  it("refuses a missing or unreadable day under its own field", async () => {
+    expect((await run({ ...event, firstDay: "", lastDay: "" })).errors).toEqual({
+      firstDay: { type: "custom", message: MSG_ADMIN.firstDayRequired },
+    });
+    expect((await run({ ...event, lastDay: "" })).errors).toHaveProperty("lastDay.message");
+    expect((await run({ ...event, firstDay: "31.02.2027" })).errors).toHaveProperty("firstDay.message");
+  });
+
+  it("loads a lazily given schema when it validates", async () => {
+    const lazy = schemaResolver({ schema: async () => ZCongressInput, toInput: toEventInput });
+    const result = await lazy({ ...event, title: "" }, undefined, {
+      fields: {},
+      shouldUseNativeValidation: false,
+    });
+    expect(result.errors).toHaveProperty("title.message", MSG_ADMIN.titleRequired);
+  });
+});
+
+describe("serverFieldErrors", () => {
+  it("reads the messages by field of a refused tRPC call and nothing from other errors", () => {
+    const refused = new TRPCClientError("refused", {
+      result: { error: { code: -32600, message: "x", data: { fieldErrors: { title: ["Titel fehlt."] } } } },
+    });
+    expect(serverFieldErrors(refused)).toEqual({ title: ["Titel fehlt."] });
+    expect(serverFieldErrors(new Error("network"))).toEqual({});
+  });
+});
