@@ -1,7 +1,8 @@
-import { MSG_ADMIN, ZCongressInput } from "@app/shared";
+import { MSG_ADMIN, ZCongressInput, ZPackageInput } from "@app/shared";
 import { TRPCClientError } from "@trpc/client";
 import { describe, expect, it } from "vitest";
 import { toEventInput } from "@/routes/_admin/-components/events-tab";
+import { toPackageInput } from "@/routes/_admin/-components/packages-tab";
 import { schemaResolver, serverFieldErrors } from "./schema-form";
 
 const event = {
@@ -59,6 +60,43 @@ describe("schemaResolver", () => {
       shouldUseNativeValidation: false,
     });
     expect(result.errors).toHaveProperty("title.message", MSG_ADMIN.titleRequired);
+  });
+});
+
+describe("the package form", () => {
+  it("hands the schema the chosen event and the named extra parameters only", async () => {
+    const resolvePackage = schemaResolver({
+      schema: ZPackageInput,
+      toInput: toPackageInput,
+      fieldOf: { extraParameters: "extra" },
+    });
+    const form = {
+      name: "Paket",
+      congress: "4",
+      externalId: "777",
+      description: "D",
+      picture: null,
+      availabilityDate: "",
+      extra: [
+        { key: " voucher ", value: "TEST10" },
+        { key: "", value: "ohne Namen" },
+      ],
+    };
+    const ok = await resolvePackage(form, undefined, { fields: {}, shouldUseNativeValidation: false });
+    expect(ok.values).toMatchObject({
+      congress: 4,
+      externalId: 777,
+      availabilityDate: null,
+      extraParameters: { voucher: "TEST10" },
+    });
+    const refused = await resolvePackage({ ...form, congress: "", externalId: "0" }, undefined, {
+      fields: {},
+      shouldUseNativeValidation: false,
+    });
+    expect(refused.errors).toMatchObject({
+      congress: { message: MSG_ADMIN.congressRequired },
+      externalId: { message: MSG_ADMIN.externalIdRequired },
+    });
   });
 });
 

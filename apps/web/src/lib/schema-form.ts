@@ -1,3 +1,4 @@
+import { MSG } from "@app/shared";
 import { TRPCClientError } from "@trpc/client";
 import {
   type DefaultValues,
@@ -10,7 +11,7 @@ import {
   useForm,
 } from "react-hook-form";
 import type { z } from "zod";
-import { showError } from "@/lib/alerts";
+import { alerts, showError } from "@/lib/alerts";
 import type { SchemaSource } from "@/lib/form";
 
 export interface SchemaFormOptions<V extends FieldValues, S extends z.ZodType> {
@@ -101,16 +102,33 @@ export function useSchemaForm<V extends FieldValues, S extends z.ZodType>(option
     return shown.length > 0 && shown.length === entries.length;
   };
 
+  // a refusal about a value the form holds but does not show (e.g. a template's name) would block the
+  // submit without a word: it goes to the error dialog
+  const showHiddenErrors = async (errors: FieldErrors<V>) => {
+    const shownFields = new Set<string>([
+      ...Object.keys(defaultValues),
+      ...Object.values(fieldOf).map(String),
+    ]);
+    const hidden = Object.entries(errors).filter(([key]) => !shownFields.has(key));
+    if (hidden.length > 0) {
+      const messages = hidden.map(([, error]) => (error as { message?: string } | undefined)?.message);
+      await alerts.error({ title: MSG.validationTitle, detail: messages.filter(Boolean).join(" ") });
+    }
+  };
+
   const submit = (run: (input: z.output<S>) => Promise<void>) =>
-    form.handleSubmit(async (input) => {
-      try {
-        await run(input);
-      } catch (error) {
-        if (!showServerErrors(error)) {
-          await showError(error);
+    form.handleSubmit(
+      async (input) => {
+        try {
+          await run(input);
+        } catch (error) {
+          if (!showServerErrors(error)) {
+            await showError(error);
+          }
         }
-      }
-    });
+      },
+      (errors) => showHiddenErrors(errors),
+    );
 
   /** the message of a field, for `<FormField error>` */
   const errorOf = (name: Path<V>): string | undefined => {

@@ -1,12 +1,20 @@
-import { MSG, MSG_TEMPLATES } from "@app/shared";
+import {
+  MSG,
+  MSG_TEMPLATES,
+  type TMailTemplateInput,
+  ZCopyTemplatesInput,
+  ZMailTemplateInput,
+} from "@app/shared";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { PencilIcon } from "lucide-react";
-import { type FormEvent, lazy, Suspense, useState } from "react";
+import { lazy, Suspense, useState } from "react";
+import { Controller } from "react-hook-form";
 import { DataTable, EditDialog, LoadError, Pager, Select, usePaged } from "@/components/admin/admin-kit";
 import { Button } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { alerts, showError } from "@/lib/alerts";
+import { useSchemaForm } from "@/lib/schema-form";
 import { trpc } from "@/lib/trpc";
 import type { RouterOutputs } from "@/lib/types";
 
@@ -21,52 +29,56 @@ const textOf = (html: string) => new DOMParser().parseFromString(html, "text/htm
 
 function TemplateDialog({ template, onClose }: { template: Template; onClose: () => void }) {
   const queryClient = useQueryClient();
-  const [subject, setSubject] = useState(template.subject);
-  const [content, setContent] = useState(template.content);
+  // only subject and content are edited here; the rest of the template goes to the schema as it is
+  const form = useSchemaForm({
+    schema: ZMailTemplateInput,
+    defaultValues: { subject: template.subject, content: template.content },
+    toInput: (values): TMailTemplateInput => ({
+      id: template.id,
+      name: template.name,
+      congress: template.congress?.id ?? null,
+      description: template.description,
+      ...values,
+    }),
+  });
   const [preview, setPreview] = useState<{ subject: string; html: string } | null>(null);
   const save = useMutation(trpc.admin.mailTemplates.save.mutationOptions());
   const render = useMutation(trpc.admin.mailTemplates.preview.mutationOptions());
   const sendTest = useMutation(trpc.admin.mailTemplates.sendTest.mutationOptions());
-  const draft = { name: template.name, subject, content };
+  const draft = () => ({ name: template.name, ...form.getValues() });
 
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    try {
-      const result = await save.mutateAsync({
-        id: template.id,
-        name: template.name,
-        congress: template.congress?.id ?? null,
-        subject,
-        content,
-        description: template.description,
-      });
-      await queryClient.invalidateQueries({ queryKey: trpc.admin.mailTemplates.pathKey() });
-      alerts.success(MSG.mailTemplateSaved);
-      if (result.unknownVariables.length > 0) {
-        await alerts.notice(
-          "Unbekannte Variablen",
-          `${MSG_TEMPLATES.unknownVariables} ${result.unknownVariables.map((v) => `{{${v}}}`).join(", ")}`,
-        );
-      }
-      onClose();
-    } catch (error) {
-      await showError(error);
+  const onSubmit = form.submit(async (input) => {
+    const result = await save.mutateAsync(input);
+    await queryClient.invalidateQueries({ queryKey: trpc.admin.mailTemplates.pathKey() });
+    alerts.success(MSG.mailTemplateSaved);
+    if (result.unknownVariables.length > 0) {
+      await alerts.notice(
+        "Unbekannte Variablen",
+        `${MSG_TEMPLATES.unknownVariables} ${result.unknownVariables.map((v) => `{{${v}}}`).join(", ")}`,
+      );
     }
-  };
+    onClose();
+  });
 
   return (
     <EditDialog
       title={`Vorlage „${template.name}“ bearbeiten`}
       onClose={onClose}
-      onSubmit={onSubmit}
+      onSubmit={(event) => void onSubmit(event)}
       pending={save.isPending}
       wide
     >
-      <FormField label="Betreff">
-        <Input value={subject} onChange={(e) => setSubject(e.target.value)} />
+      <FormField label="Betreff" error={form.errorOf("subject")}>
+        <Input {...form.register("subject")} />
       </FormField>
       <Suspense fallback={<p role="status">Editor wird geladen …</p>}>
-        <RichTextEditor label="Inhalt" value={content} onChange={setContent} />
+        <Controller
+          control={form.control}
+          name="content"
+          render={({ field }) => (
+            <RichTextEditor label="Inhalt" value={field.value} onChange={field.onChange} />
+          )}
+        />
       </Suspense>
       <div className="flex flex-wrap gap-2">
         <Button
@@ -74,7 +86,7 @@ function TemplateDialog({ template, onClose }: { template: Template; onClose: ()
           variant="secondary"
           onClick={async () => {
             try {
-              setPreview(await render.mutateAsync(draft));
+              setPreview(await render.mutateAsync(draft()));
             } catch (error) {
               await showError(error);
             }
@@ -87,7 +99,7 @@ function TemplateDialog({ template, onClose }: { template: Template; onClose: ()
           variant="secondary"
           onClick={async () => {
             try {
-              const { to } = await sendTest.mutateAsync(draft);
+              const { to } = await sendTest.mutateAsync(draft());
               alerts.success(`Die Testmail wurde an ${to} geschickt.`);
             } catch (error) {
               await showError(error);
@@ -117,35 +129,30 @@ function TemplateDialog({ template, onClose }: { template: Template; onClose: ()
 function CopyForm({ options }: { options: { id: number; label: string }[] }) {
   const queryClient = useQueryClient();
   const copy = useMutation(trpc.admin.mailTemplates.copy.mutationOptions());
-  const [from, setFrom] = useState("");
-  const [to, setTo] = useState("");
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
+  const form = useSchemaForm({ schema: ZCopyTemplatesInput, defaultValues: { copy_from: "", copy_to: "" } });
+  const onSubmit = form.submit(async (input) => {
     // spec: a browser confirmation that existing templates of the target will be overwritten
     if (!window.confirm("Vorhandene Vorlagen der Zielveranstaltung werden überschrieben. Fortfahren?")) {
       return;
     }
-    try {
-      await copy.mutateAsync({ copy_from: from, copy_to: to });
-      await queryClient.invalidateQueries({ queryKey: trpc.admin.mailTemplates.pathKey() });
-      alerts.success(MSG.mailTemplatesCopied);
-    } catch (error) {
-      await showError(error);
-    }
-  };
+    await copy.mutateAsync(input);
+    await queryClient.invalidateQueries({ queryKey: trpc.admin.mailTemplates.pathKey() });
+    alerts.success(MSG.mailTemplatesCopied);
+  });
   return (
     <form
-      onSubmit={onSubmit}
+      onSubmit={(event) => void onSubmit(event)}
+      noValidate
       aria-label="Vorlagen kopieren"
-      className="mt-8 flex flex-wrap items-end gap-3 rounded-lg border border-slate-200 bg-white p-4"
+      className="mt-8 flex flex-wrap items-start gap-3 rounded-lg border border-slate-200 bg-white p-4"
     >
-      <FormField label="Von Veranstaltung">
-        <Select value={from} onChange={(e) => setFrom(e.target.value)} options={options} />
+      <FormField label="Von Veranstaltung" error={form.errorOf("copy_from")}>
+        <Select {...form.register("copy_from")} options={options} />
       </FormField>
-      <FormField label="Nach Veranstaltung">
-        <Select value={to} onChange={(e) => setTo(e.target.value)} options={options} />
+      <FormField label="Nach Veranstaltung" error={form.errorOf("copy_to")}>
+        <Select {...form.register("copy_to")} options={options} />
       </FormField>
-      <Button type="submit" disabled={copy.isPending}>
+      <Button type="submit" className="mt-7" disabled={copy.isPending}>
         Vorlagen kopieren
       </Button>
     </form>
