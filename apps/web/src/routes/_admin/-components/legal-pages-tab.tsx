@@ -4,15 +4,19 @@ import {
   LEGAL_PAGES,
   type LegalPageSlug,
   MSG_PRIVACY,
+  ZLegalPageInput,
 } from "@app/shared";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ExternalLinkIcon } from "lucide-react";
-import { type FormEvent, lazy, Suspense, useState } from "react";
+import { lazy, Suspense, useState } from "react";
+import { Controller } from "react-hook-form";
 import { LoadError } from "@/components/admin/admin-kit";
 import { Button } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
-import { alerts, showError } from "@/lib/alerts";
+import { alerts } from "@/lib/alerts";
+import { useSchemaForm } from "@/lib/schema-form";
 import { trpc } from "@/lib/trpc";
+import type { RouterOutputs } from "@/lib/types";
 
 const RichTextEditor = lazy(() =>
   import("@/components/admin/rich-text-editor").then((m) => ({ default: m.RichTextEditor })),
@@ -47,39 +51,54 @@ export function LegalPagesTab() {
 }
 
 function LegalPageEditor({ slug }: { slug: LegalPageSlug }) {
-  const queryClient = useQueryClient();
   const page = useQuery(trpc.legal.page.queryOptions({ slug }));
-  const save = useMutation(trpc.admin.legalPages.save.mutationOptions());
-  const [html, setHtml] = useState<string>();
-
   if (page.isError) {
     return <LoadError what="Die Seiteninhalte" onRetry={() => void page.refetch()} />;
   }
   if (!page.data) {
     return <p role="status">Seite wird geladen …</p>;
   }
-  const content = html ?? page.data.html;
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    try {
-      const saved = await save.mutateAsync({ slug, html: content });
-      queryClient.setQueryData(trpc.legal.page.queryKey({ slug }), saved);
-      setHtml(undefined);
-      alerts.success(MSG_PRIVACY.legalPageSaved);
-    } catch (error) {
-      await showError(error);
-    }
-  };
+  return <LegalPageForm slug={slug} page={page.data} />;
+}
+
+type LegalPage = RouterOutputs["legal"]["page"];
+
+function LegalPageForm({ slug, page }: { slug: LegalPageSlug; page: LegalPage }) {
+  const queryClient = useQueryClient();
+  const save = useMutation(trpc.admin.legalPages.save.mutationOptions());
+  const form = useSchemaForm({
+    schema: ZLegalPageInput,
+    defaultValues: { html: page.html },
+    toInput: (values) => ({ slug, ...values }),
+  });
+  const error = form.errorOf("html");
+  const onSubmit = form.submit(async (input) => {
+    const saved = await save.mutateAsync(input);
+    queryClient.setQueryData(trpc.legal.page.queryKey({ slug }), saved);
+    form.reset({ html: saved.html });
+    alerts.success(MSG_PRIVACY.legalPageSaved);
+  });
   return (
-    <form onSubmit={onSubmit} className="flex flex-col gap-4">
+    <form onSubmit={(event) => void onSubmit(event)} className="flex flex-col gap-4" noValidate>
       <p className="text-sm text-slate-700" aria-live="polite">
-        {page.data.updatedAt
-          ? `Zuletzt gespeichert am ${formatGermanDateTime(new Date(page.data.updatedAt))}.`
+        {page.updatedAt
+          ? `Zuletzt gespeichert am ${formatGermanDateTime(new Date(page.updatedAt))}.`
           : "Es wird noch der Starttext angezeigt."}
       </p>
       <Suspense fallback={<p role="status">Editor wird geladen …</p>}>
-        <RichTextEditor label={LEGAL_PAGE_TITLES[slug]} value={content} onChange={setHtml} />
+        <Controller
+          control={form.control}
+          name="html"
+          render={({ field }) => (
+            <RichTextEditor label={LEGAL_PAGE_TITLES[slug]} value={field.value} onChange={field.onChange} />
+          )}
+        />
       </Suspense>
+      {error && (
+        <p role="alert" className="text-sm text-red-700">
+          {error}
+        </p>
+      )}
       <div className="flex flex-wrap gap-2">
         <Button type="submit" disabled={save.isPending}>
           {save.isPending ? "Wird gespeichert …" : "Speichern"}

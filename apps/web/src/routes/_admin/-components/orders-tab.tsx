@@ -1,15 +1,23 @@
-import { ADMIN_PAGE_SIZE, FAKE_ORDER_NUMBER, formatGermanDateTime } from "@app/shared";
+import {
+  ADMIN_PAGE_SIZE,
+  FAKE_ORDER_NUMBER,
+  formatGermanDateTime,
+  ZAdminPackageOrderInput,
+  ZAdminTicketOrderInput,
+} from "@app/shared";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { PlusIcon, XIcon } from "lucide-react";
-import { type FormEvent, useState } from "react";
+import { useState } from "react";
+import { Controller } from "react-hook-form";
 import { DataTable, LoadError, Pager, useDebounced } from "@/components/admin/admin-kit";
 import { ExportButtons } from "@/components/admin/export-buttons";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogTitle } from "@/components/ui/dialog";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
-import { alerts, showError } from "@/lib/alerts";
+import { alerts } from "@/lib/alerts";
+import { useSchemaForm } from "@/lib/schema-form";
 import { trpc } from "@/lib/trpc";
 import { cn } from "@/lib/utils";
 
@@ -125,28 +133,30 @@ function CreateOrderDialog({ kind, onClose }: { kind: OrderKind; onClose: () => 
   const packages = useQuery({ ...trpc.admin.packages.list.queryOptions(), enabled: kind === "package" });
   const createPackage = useMutation(trpc.orders.createPackageOrders.mutationOptions());
   const createTicket = useMutation(trpc.orders.createTicketOrders.mutationOptions());
-  const [users, setUsers] = useState<ChosenUser[]>([]);
-  const [product, setProduct] = useState("");
+  const form = useSchemaForm({
+    schema: kind === "package" ? ZAdminPackageOrderInput : ZAdminTicketOrderInput,
+    defaultValues: { users: [] as ChosenUser[], product: "" },
+    toInput: ({ users, product }) => ({
+      users: users.map((u) => u.id),
+      [kind === "package" ? "congressPackage" : "congress"]: product === "" ? null : product,
+    }),
+    fieldOf: { congressPackage: "product", congress: "product" },
+  });
+  const [users, product] = form.watch(["users", "product"]);
   const options =
     kind === "package"
       ? (packages.data ?? []).map((p) => ({ id: p.id, label: `${p.name} (${p.congress.title})` }))
       : (congresses.data ?? []).map((c) => ({ id: c.id, label: c.title }));
 
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    const ids = users.map((u) => u.id);
-    try {
-      const created =
-        kind === "package"
-          ? await createPackage.mutateAsync({ users: ids, congressPackage: Number(product) })
-          : await createTicket.mutateAsync({ users: ids, congress: Number(product) });
-      await queryClient.invalidateQueries({ queryKey: trpc.orders.pathKey() });
-      alerts.success(`${created.length} Bestellung(en) angelegt; jede Person erhält eine E-Mail.`);
-      onClose();
-    } catch (error) {
-      await showError(error);
-    }
-  };
+  const onSubmit = form.submit(async (input) => {
+    const created =
+      "congressPackage" in input
+        ? await createPackage.mutateAsync(input)
+        : await createTicket.mutateAsync(input);
+    await queryClient.invalidateQueries({ queryKey: trpc.orders.pathKey() });
+    alerts.success(`${created.length} Bestellung(en) angelegt; jede Person erhält eine E-Mail.`);
+    onClose();
+  });
 
   return (
     <Dialog open onOpenChange={(open) => !open && onClose()}>
@@ -159,13 +169,19 @@ function CreateOrderDialog({ kind, onClose }: { kind: OrderKind; onClose: () => 
           ohne Digistore24. Sie erhält denselben Zugang wie nach einem Kauf
           {kind === "ticket" ? " (Teilnahme)" : ""} und eine Bestätigung per E-Mail.
         </DialogDescription>
-        <form onSubmit={onSubmit} className="flex flex-col gap-4" noValidate>
-          <UserPicker chosen={users} onChange={setUsers} />
-          <FormField label={kind === "package" ? "Kongresspaket" : "Veranstaltung"}>
+        <form onSubmit={(event) => void onSubmit(event)} className="flex flex-col gap-4" noValidate>
+          <Controller
+            control={form.control}
+            name="users"
+            render={({ field }) => <UserPicker chosen={field.value} onChange={field.onChange} />}
+          />
+          <FormField
+            label={kind === "package" ? "Kongresspaket" : "Veranstaltung"}
+            error={form.errorOf("product")}
+          >
             <select
               className="h-10 rounded-md border border-slate-300 bg-white px-3 text-sm"
-              value={product}
-              onChange={(e) => setProduct(e.target.value)}
+              {...form.register("product")}
             >
               <option value="">Bitte wählen …</option>
               {options.map((o) => (
