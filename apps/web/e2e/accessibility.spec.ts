@@ -278,19 +278,6 @@ const DIALOGS: DialogCase[] = [
       return page.getByRole("dialog", { name: "Link einfügen" });
     },
   },
-  {
-    name: "Fehler beim Kopieren der Vorlagen",
-    path: admin("mail-templates"),
-    who: "admin",
-    errors: [failedRequest(400, "/trpc/admin.mailTemplates.copy")],
-    open: async (page) => {
-      // the spec asks with the browser's own confirmation before copying
-      page.once("dialog", (question) => void question.accept());
-      const copy = page.getByRole("form", { name: "Vorlagen kopieren" });
-      await copy.getByRole("button", { name: "Vorlagen kopieren" }).click();
-      return alertDialog(page);
-    },
-  },
 ];
 
 async function signIn(page: Page, who: Who, request: Parameters<typeof newConfirmedUser>[0]) {

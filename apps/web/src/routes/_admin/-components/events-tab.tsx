@@ -26,8 +26,8 @@ import { DateRangeField, type IsoRange } from "@/components/admin/date-range-fie
 import { ExportButtons } from "@/components/admin/export-buttons";
 import { PictureField } from "@/components/admin/picture-field";
 import { Button } from "@/components/ui/button";
-import { Checkbox } from "@/components/ui/checkbox";
-import { FormField, InlineField } from "@/components/ui/form-field";
+import { FlagField } from "@/components/ui/flag-field";
+import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { alerts } from "@/lib/alerts";
 import { useSchemaForm } from "@/lib/schema-form";
@@ -148,24 +148,8 @@ function EventDialog({ initial, onClose }: { initial: EventForm; onClose: () => 
         render={({ field }) => <PictureField value={field.value} onChange={field.onChange} />}
       />
       <div className="flex flex-wrap gap-6">
-        <Controller
-          control={control}
-          name="visible"
-          render={({ field }) => (
-            <InlineField label="Sichtbar">
-              <Checkbox checked={field.value} onCheckedChange={field.onChange} />
-            </InlineField>
-          )}
-        />
-        <Controller
-          control={control}
-          name="webinar"
-          render={({ field }) => (
-            <InlineField label="Webinar">
-              <Checkbox checked={field.value} onCheckedChange={field.onChange} />
-            </InlineField>
-          )}
-        />
+        <FlagField control={control} name="visible" label="Sichtbar" />
+        <FlagField control={control} name="webinar" label="Webinar" />
       </div>
       {webinar && (
         <div className="grid gap-4 sm:grid-cols-[1fr_10rem]">

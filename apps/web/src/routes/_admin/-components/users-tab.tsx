@@ -1,7 +1,6 @@
 import { formatGermanDate, formatGermanDateTime, MSG, ZUserUpdateInput } from "@app/shared";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { Controller } from "react-hook-form";
 import {
   confirmDelete,
   DataTable,
@@ -14,7 +13,8 @@ import {
 import { ExportButtons } from "@/components/admin/export-buttons";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogFooter, DialogTitle } from "@/components/ui/dialog";
-import { FormField, InlineField } from "@/components/ui/form-field";
+import { FlagField } from "@/components/ui/flag-field";
+import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Switch } from "@/components/ui/switch";
 import { alerts, showError } from "@/lib/alerts";
@@ -66,24 +66,8 @@ function UserForm({ user, onClose }: { user: UserDetails; onClose: () => void })
         <Input type="email" {...register("email")} />
       </FormField>
       <div className="flex gap-8">
-        <Controller
-          control={control}
-          name="active"
-          render={({ field }) => (
-            <InlineField label="Aktiv">
-              <Switch checked={field.value} onCheckedChange={field.onChange} />
-            </InlineField>
-          )}
-        />
-        <Controller
-          control={control}
-          name="admin"
-          render={({ field }) => (
-            <InlineField label="Administrator:in">
-              <Switch checked={field.value} onCheckedChange={field.onChange} />
-            </InlineField>
-          )}
-        />
+        <FlagField control={control} name="active" label="Aktiv" as="switch" />
+        <FlagField control={control} name="admin" label="Administrator:in" as="switch" />
       </div>
       <section aria-label="Teilnahmen">
         <h3 className="mb-2 text-sm font-semibold">Teilnahmen</h3>
