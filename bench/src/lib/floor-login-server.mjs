@@ -17,6 +17,8 @@ const cores = availableParallelism();
 let hashing = 0;
 const waiting = [];
 
+// at most one hash per core, first come first served: `inTurn` of @app/db/password, copied because this
+// server runs as plain JavaScript, without our TypeScript build
 async function inTurn(work) {
   if (hashing >= cores) {
     await new Promise((start) => waiting.push(start));
