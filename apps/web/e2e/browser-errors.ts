@@ -48,7 +48,9 @@ async function isProbeWithoutSession(response: Response): Promise<boolean> {
 export function failedRequest(status: number, path: string): RegExp {
   const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   const procedure = /^\/trpc\/([^/?#,]+)$/.exec(path)?.[1];
-  const where = procedure ? `\\/trpc\\/(?:[^/?#,\\s]+,)*${literal(procedure)}(?:,[^/?#\\s]+)*` : literal(path);
+  const where = procedure
+    ? `\\/trpc\\/(?:[^/?#,\\s]+,)*${literal(procedure)}(?:,[^/?#\\s]+)*`
+    : literal(path);
   return new RegExp(
     `^Failed to load resource: the server responded with a status of ${status} \\(.*\\) \\S+?${where}(?:[?#]\\S*)?$`,
   );
