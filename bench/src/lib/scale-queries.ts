@@ -124,13 +124,13 @@ export function scaleQueries(url: string, fixtures: Fixtures): ScaleQuery[] {
     },
     {
       name: `overview (${HEAVY_PARTICIPATIONS} participations, no catalogue cache)`,
-      run: (db) => overview({ db, env: uncached, user: { id: fixtures.heavyUserId } }),
+      run: (db) => overview({ db, env: uncached }, fixtures.heavyUserId),
       noRatioBudget:
         "loads the shared event and package lists, which an instance does once per CATALOGUE_CACHE_MS; they grow with the number of packages",
     },
     {
       name: `overview (${HEAVY_PARTICIPATIONS} participations, cached catalogue)`,
-      run: (db) => overview({ db, env, user: { id: fixtures.heavyUserId } }),
+      run: (db) => overview({ db, env }, fixtures.heavyUserId),
     },
     { name: "delete user (cascade)", run: (db) => deleteUser(db, fixtures.actorId, nextVictim()) },
     { name: "admin dashboard (all aggregates)", run: (db) => loadDashboard(db) },
