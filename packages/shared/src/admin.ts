@@ -1,7 +1,8 @@
 import { z } from "zod";
 import "./zod-locale";
+import { MAX_ID } from "./constants";
 import { parseGermanDate } from "./events";
-import { MAX_ID, ZId, ZRef, zId } from "./ids";
+import { ZId, ZRef, zId } from "./ids";
 
 /** Plain text: control characters other than line breaks and tabs are dropped. */
 const plainText = (max: number, missing?: string) =>

@@ -1,5 +1,8 @@
 /** Business constants of spec section 9. */
 
+/** ids are PostgreSQL integers: anything above 2^31 - 1 is refused before it reaches the database */
+export const MAX_ID = 2_147_483_647;
+
 export const ROLES = ["ROLE_USER", "ROLE_ADMIN"] as const;
 export type Role = (typeof ROLES)[number];
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { MAX_ID, ZId, ZRef, zId } from "./ids";
+import { MAX_ID } from "./constants";
+import { ZId, ZRef, zId } from "./ids";
 
 describe("ZId: the one id schema", () => {
   it("takes a positive integer, also as the string of a path or form field", () => {

@@ -1,8 +1,6 @@
 import { z } from "zod";
+import { MAX_ID } from "./constants";
 import "./zod-locale";
-
-/** ids are PostgreSQL integers: anything above 2^31 - 1 is refused here, not by the database */
-export const MAX_ID = 2_147_483_647;
 
 /**
  * A database id as it arrives from a path, a query string, a form field or JSON: `"7"` and `7` are 7;

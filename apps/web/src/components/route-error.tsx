@@ -1,14 +1,11 @@
 import { MSG } from "@app/shared";
 import { type ErrorComponentProps, Link, useLocation, useNavigate, useRouter } from "@tanstack/react-router";
-import { TRPCClientError } from "@trpc/client";
 import { useEffect, useRef } from "react";
 import { Page } from "@/components/layout/page";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
-import { alerts, errorBody, requestIdOf } from "@/lib/alerts";
+import { alerts, errorBody, isUnauthorized, requestIdOf } from "@/lib/alerts";
 import { session } from "@/lib/auth";
-
-const unauthorized = (error: unknown) => error instanceof TRPCClientError && error.data?.httpStatus === 401;
 
 /**
  * What a page shows when its loader or component fails: inside the layout, the server's German
@@ -22,7 +19,7 @@ export function RouteError({ error, reset }: ErrorComponentProps) {
   // the page that failed; the effect runs once, whatever the location becomes meanwhile
   const from = useRef(useLocation().href).current;
   const started = useRef(false);
-  const signedOut = unauthorized(error);
+  const signedOut = isUnauthorized(error);
 
   useEffect(() => {
     if (!signedOut || started.current) {

@@ -1,7 +1,5 @@
 import { redirect } from "@tanstack/react-router";
-import { TRPCClientError } from "@trpc/client";
-
-const unauthorized = (error: unknown) => error instanceof TRPCClientError && error.data?.httpStatus === 401;
+import { isUnauthorized } from "@/lib/alerts";
 
 /**
  * The loader of a page the spec answers with "dialog, then the overview" when the server refuses it (event
@@ -20,7 +18,7 @@ export async function loadOrOverview<T>(
     if (preload) {
       return undefined;
     }
-    if (unauthorized(error)) {
+    if (isUnauthorized(error)) {
       throw error;
     }
     await dialog(error);

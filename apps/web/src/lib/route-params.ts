@@ -1,7 +1,6 @@
+import { MAX_ID } from "@app/shared";
 import { notFound } from "@tanstack/react-router";
 
-/** the largest id PostgreSQL's `integer` holds */
-const MAX_ID = 2_147_483_647;
 /** digits only, no sign, no leading zero: "7" is an id; "07", "+7", "7.0", "1e3" and "abc" are not */
 const DIGITS = /^[1-9][0-9]{0,9}$/;
 

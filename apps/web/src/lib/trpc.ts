@@ -1,8 +1,9 @@
 import type { AppRouter } from "@app/api/router";
 import { MutationCache, QueryCache, QueryClient } from "@tanstack/react-query";
-import { createTRPCClient, httpBatchLink, splitLink, TRPCClientError } from "@trpc/client";
+import { createTRPCClient, httpBatchLink, splitLink } from "@trpc/client";
 import { createTRPCOptionsProxy } from "@trpc/tanstack-react-query";
 import superjson from "superjson";
+import { isUnauthorized } from "./alerts";
 import { session } from "./auth";
 
 /** the token the last renewal after a 401 brought: a 401 with it again means the session is gone */
@@ -15,7 +16,7 @@ let renewedToken: string | null = null;
  */
 function onUnauthorized(error: unknown): void {
   const token = session.getState().token;
-  if (!(error instanceof TRPCClientError && error.data?.httpStatus === 401 && token)) {
+  if (!(isUnauthorized(error) && token)) {
     return;
   }
   if (token === renewedToken) {

@@ -13,6 +13,11 @@ export function errorBody(error: unknown): ErrorBody {
   return toErrorBody(error);
 }
 
+/** Whether a call was refused for want of a valid session (401). */
+export function isUnauthorized(error: unknown): boolean {
+  return error instanceof TRPCClientError && error.data?.httpStatus === 401;
+}
+
 /** Shows the error dialog for a failed call. */
 export function showError(error: unknown): Promise<boolean> {
   return alerts.error(errorBody(error));
