@@ -62,7 +62,7 @@ function AdminManage() {
   return (
     <Page title="Administration">
       <TwoFactorPanel />
-      <div className="flex flex-col gap-6 lg:grid lg:grid-cols-[13rem_minmax(0,1fr)] lg:items-start lg:gap-8">
+      <div className="flex flex-col gap-6 lg:grid lg:grid-cols-[11.5rem_minmax(0,1fr)] lg:items-start lg:gap-6">
         <AdminNav current={tab} />
         <div>{SECTIONS[tab](search)}</div>
       </div>

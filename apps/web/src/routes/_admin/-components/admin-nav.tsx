@@ -90,7 +90,7 @@ export function AdminNav({ current }: { current: AdminTab }) {
     }
   };
   return (
-    <nav aria-label="Bereiche der Administration" onKeyDown={onKeyDown} className="lg:sticky lg:top-4">
+    <nav aria-label="Bereiche der Administration" onKeyDown={onKeyDown}>
       <button
         ref={toggle}
         type="button"
