@@ -1,5 +1,6 @@
 import { type APIRequestContext, expect, type Page } from "@playwright/test";
 import { Secret, TOTP } from "otpauth";
+import { adminNav } from "./admin-nav";
 import { DEMO, expectAccessible, failedRequest, login, newConfirmedUser, test } from "./fixtures";
 
 /** A code of the authenticator app, `steps` time steps (30 s) from now; the server takes one step either side. */
@@ -38,17 +39,28 @@ async function logout(page: Page) {
   await expect(page).toHaveURL(/\/login/);
 }
 
+/** The notice that asks an admin without two-factor login to set it up. */
+const notice = (page: Page) => page.getByRole("region", { name: "Schützen Sie Ihr Administrationskonto" });
+
+/** The quiet line that stays while the notice is postponed. */
+const setUpLater = (page: Page) => page.getByRole("button", { name: "Zwei-Faktor-Anmeldung einrichten" });
+
+const WEEK = 7 * 24 * 60 * 60 * 1000;
+
 /**
- * Sets up two-factor login from the administration's prompt (a wrong code first) and returns the secret and
+ * Sets up two-factor login from the administration's notice (a wrong code first) and returns the secret and
  * the recovery codes shown; the current time step is spent afterwards.
  */
 async function setUpTwoFactor(page: Page) {
   // entering the administration asks for the setup
   await page.getByRole("link", { name: "Administration" }).click();
-  const prompt = page.getByRole("region", { name: "Schützen Sie Ihr Administrationskonto" });
-  await expect(prompt).toBeVisible();
-  await prompt.getByRole("button", { name: "Jetzt einrichten" }).click();
+  await expect(notice(page)).toBeVisible();
+  await notice(page).getByRole("button", { name: "Jetzt einrichten" }).click();
+  return confirmSetup(page);
+}
 
+/** The setup dialog, opened: a wrong code, then the right one; returns the secret and the recovery codes. */
+async function confirmSetup(page: Page) {
   const dialog = page.getByRole("dialog", { name: "Zwei-Faktor-Anmeldung einrichten" });
   const qr = dialog.getByRole("img", { name: "QR-Code für die Authentifizierungs-App" });
   await expect(qr).toHaveAttribute("src", /^data:image\/svg\+xml;base64,/);
@@ -68,7 +80,7 @@ async function setUpTwoFactor(page: Page) {
   await expect(
     page.getByText("Zwei-Faktor-Anmeldung aktiv (10 Wiederherstellungscodes übrig)"),
   ).toBeVisible();
-  await expect(prompt).toBeHidden();
+  await expect(notice(page)).toBeHidden();
 
   return { secret, recoveryCodes };
 }
@@ -124,17 +136,63 @@ test("a new admin sets up two-factor login, then signs in with an app code and w
   await expect(form.getByRole("alert")).toContainText("ungültig oder wurde bereits verwendet");
 });
 
-test("the demo admin without two-factor login can postpone the prompt", async ({ page }) => {
+test("the demo admin postpones the two-factor notice; it stays away on reload and returns a week later", async ({
+  page,
+}) => {
+  // The browser's clock starts eight days back and stands still: the postponement is a moment the browser
+  // keeps, and the session's tokens (valid minutes from the server's real time) stay fresh for it.
+  const start = Date.now() - 8 * 24 * 60 * 60 * 1000;
+  await page.clock.setFixedTime(start);
   await page.goto("/login");
   await login(page, DEMO.admin.email, DEMO.admin.password);
   await signedIn(page);
   await page.getByRole("link", { name: "Administration" }).click();
-  const prompt = page.getByRole("region", { name: "Schützen Sie Ihr Administrationskonto" });
-  await prompt.getByRole("button", { name: "Später" }).click();
-  await expect(prompt).toBeHidden();
+  await notice(page).getByRole("button", { name: "In einer Woche erinnern" }).click();
+  await expect(notice(page)).toBeHidden();
+  // the focus goes to what stays: the way to the setup
+  await expect(setUpLater(page)).toBeFocused();
+
   await page.reload();
-  await expect(page.getByRole("tab", { name: "Veranstaltungen" })).toBeVisible();
-  await expect(prompt).toBeHidden();
+  await expect(adminNav(page)).toBeVisible();
+  await expect(setUpLater(page)).toBeVisible();
+  await expect(notice(page)).toBeHidden();
+
+  await page.clock.setFixedTime(start + WEEK - 60_000);
+  await page.reload();
+  await expect(setUpLater(page)).toBeVisible();
+  await expect(notice(page)).toBeHidden();
+
+  await page.clock.setFixedTime(start + WEEK);
+  await page.reload();
+  await expect(notice(page)).toBeVisible();
+  await expect(setUpLater(page)).toHaveCount(0);
+});
+
+test("an admin who postponed the notice sets up two-factor login later; the notice never returns", async ({
+  page,
+  request,
+  browserErrors,
+}) => {
+  browserErrors.expect(failedRequest(400, "/trpc/admin.twoFactor.enable"));
+  const start = Date.now() - 8 * 24 * 60 * 60 * 1000;
+  await page.clock.setFixedTime(start);
+  const admin = await freshAdmin(request);
+  await page.goto("/login");
+  await login(page, admin.email, admin.password);
+  await signedIn(page);
+  await page.getByRole("link", { name: "Administration" }).click();
+  await notice(page).getByRole("button", { name: "In einer Woche erinnern" }).click();
+  await setUpLater(page).click();
+  await confirmSetup(page);
+
+  // a week later, and after the session was renewed on the reload
+  await page.clock.setFixedTime(start + WEEK);
+  await page.reload();
+  await expect(
+    page.getByText("Zwei-Faktor-Anmeldung aktiv (10 Wiederherstellungscodes übrig)"),
+  ).toBeVisible();
+  await expect(notice(page)).toHaveCount(0);
+  await expect(setUpLater(page)).toHaveCount(0);
 });
 
 test("an admin renews the recovery codes with an app code; the earlier codes stop working", async ({

@@ -1,4 +1,5 @@
 import { expect, type Page } from "@playwright/test";
+import { openAdminSection } from "./admin-nav";
 import { DEMO, expectAccessible, login, newConfirmedUser, test } from "./fixtures";
 
 async function loginAsAdmin(page: Page) {
@@ -15,7 +16,7 @@ const day = (page: Page, n: number) =>
 test("an admin changes an event and reads the change in the Protokoll", async ({ page }) => {
   const title = `E2E-Protokoll ${Date.now()}`;
   await loginAsAdmin(page);
-  await page.getByRole("tab", { name: "Veranstaltungen" }).click();
+  await openAdminSection(page, "Veranstaltungen");
   await page.getByRole("button", { name: "Neue Veranstaltung" }).click();
   let dialog = page.getByRole("dialog");
   await dialog.getByLabel("Titel *").fill(title);
@@ -33,7 +34,7 @@ test("an admin changes an event and reads the change in the Protokoll", async ({
   await dialog.getByRole("button", { name: "Speichern" }).click();
   await expect(events.getByText(`${title} (geändert)`)).toBeVisible();
 
-  await page.getByRole("tab", { name: "Protokoll" }).click();
+  await openAdminSection(page, "Protokoll");
   const log = page.getByRole("region", { name: "Protokoll" });
   await log.getByLabel("Bereich").selectOption({ label: "Veranstaltung" });
   await log.getByLabel("Aktion").selectOption({ label: "Veranstaltung geändert" });
@@ -50,11 +51,11 @@ test("an admin changes an event and reads the change in the Protokoll", async ({
   await expectAccessible(page, "Protokoll");
 
   // clean up: the deletion is recorded too
-  await page.getByRole("tab", { name: "Veranstaltungen" }).click();
+  await openAdminSection(page, "Veranstaltungen");
   await page.getByRole("button", { name: `${title} (geändert) löschen` }).click();
   await page.getByRole("alertdialog").getByRole("button", { name: "Ja, ich bin mir sicher" }).click();
   await expect(events.getByText(`${title} (geändert)`)).toHaveCount(0);
-  await page.getByRole("tab", { name: "Protokoll" }).click();
+  await openAdminSection(page, "Protokoll");
   await log.getByLabel("Aktion").selectOption({ label: "Veranstaltung gelöscht" });
   await expect(log.getByRole("row").filter({ hasText: `Titel: ${title} (geändert) → –` })).toHaveCount(1);
 });
@@ -62,7 +63,7 @@ test("an admin changes an event and reads the change in the Protokoll", async ({
 test("the outbox lists a mail with the recipient masked except for the domain", async ({ page, request }) => {
   const { email } = await newConfirmedUser(request, "e2e.outbox");
   await loginAsAdmin(page);
-  await page.getByRole("tab", { name: "E-Mail-Versand" }).click();
+  await openAdminSection(page, "E-Mail-Versand");
   const outbox = page.getByRole("region", { name: "E-Mail-Versand" });
   await outbox
     .getByLabel("E-Mail-Art")

@@ -1,4 +1,5 @@
 import { expect } from "@playwright/test";
+import { adminSectionLink } from "./admin-nav";
 import { DEMO, login, test } from "./fixtures";
 
 test("the administration opens on the dashboard with its figures and charts", async ({ page }) => {
@@ -7,7 +8,7 @@ test("the administration opens on the dashboard with its figures and charts", as
   await expect(page.getByRole("heading", { level: 1, name: /^Hallo / })).toBeVisible();
   await page.getByRole("link", { name: "Administration" }).click();
 
-  await expect(page.getByRole("tab", { name: "Übersicht" })).toHaveAttribute("aria-selected", "true");
+  await expect(adminSectionLink(page, "Übersicht")).toHaveAttribute("aria-current", "page");
   const mail = page.getByRole("region", { name: "E-Mail-Versand" });
   await expect(mail.getByText("Heute versendet")).toBeVisible();
   const events = page.getByRole("table", { name: "Laufende und kommende Veranstaltungen" });

@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { expect, type Page } from "@playwright/test";
 import ExcelJS from "exceljs";
+import { openAdminSection } from "./admin-nav";
 import { DEMO, login, test } from "./fixtures";
 
 const EVENT = "Online-Kongress Beziehung & Bindung";
@@ -55,7 +56,7 @@ async function openEvents(page: Page) {
   await login(page, DEMO.admin.email, DEMO.admin.password);
   await expect(page.getByRole("heading", { level: 1, name: /^Hallo / })).toBeVisible();
   await page.getByRole("link", { name: "Administration" }).click();
-  await page.getByRole("tab", { name: "Veranstaltungen" }).click();
+  await openAdminSection(page, "Veranstaltungen");
 }
 
 /**
@@ -138,7 +139,7 @@ test("an admin exports the package orders filtered like the table", async ({ pag
   await login(page, DEMO.admin.email, DEMO.admin.password);
   await expect(page.getByRole("heading", { level: 1, name: /^Hallo / })).toBeVisible();
   await page.getByRole("link", { name: "Administration" }).click();
-  await page.getByRole("tab", { name: "Paketbestellungen" }).click();
+  await openAdminSection(page, "Paketbestellungen");
   await page.getByLabel("Nach E-Mail oder Bestellnummer suchen").fill("demo-package-3");
   const download = page.waitForEvent("download");
   await page.getByRole("button", { name: "Paketbestellungen als CSV herunterladen" }).click();

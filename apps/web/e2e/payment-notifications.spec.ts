@@ -1,4 +1,5 @@
 import { expect, type Page } from "@playwright/test";
+import { adminSectionLink } from "./admin-nav";
 import { simulatorOrigin } from "./constants";
 import { confirmDialog, DEMO, expectAccessible, login, newConfirmedUser, test } from "./fixtures";
 
@@ -34,10 +35,7 @@ test("an admin follows an order to its payment notifications, filters them and r
   await orderLink.click();
 
   await expect(admin).toHaveURL(/[?&]tab=payment-notifications/);
-  await expect(admin.getByRole("tab", { name: "Zahlungsmeldungen" })).toHaveAttribute(
-    "aria-selected",
-    "true",
-  );
+  await expect(adminSectionLink(admin, "Zahlungsmeldungen")).toHaveAttribute("aria-current", "page");
   await expect(admin.getByLabel("Bestellnummer")).toHaveValue(orderNumber);
   const table = admin.getByRole("table", { name: "Zahlungsmeldungen" });
   const row = table.getByRole("row").filter({ hasText: "on_payment" });

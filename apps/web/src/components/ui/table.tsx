@@ -1,9 +1,32 @@
-import type { ComponentProps } from "react";
+import { type ComponentProps, useCallback, useState } from "react";
 import { cn } from "@/lib/utils";
 
+/**
+ * A table in a frame that scrolls sideways when the table is wider than the room it has (a phone, the
+ * administration's content beside its navigation). While it scrolls, the frame takes the keyboard focus, so
+ * the arrow keys reach columns that have no button to tab to (WCAG 2.1.1; axe's scrollable-region-focusable).
+ */
 export function Table({ className, ...props }: ComponentProps<"table">) {
+  const [scrolls, setScrolls] = useState(false);
+  const frame = useCallback((element: HTMLDivElement | null) => {
+    if (!element) {
+      return;
+    }
+    const observer = new ResizeObserver(() => setScrolls(element.scrollWidth > element.clientWidth));
+    observer.observe(element);
+    // rows arriving widen the table, not the frame
+    if (element.firstElementChild) {
+      observer.observe(element.firstElementChild);
+    }
+    return () => observer.disconnect();
+  }, []);
   return (
-    <div className="w-full overflow-x-auto">
+    <div
+      ref={frame}
+      // focused, the frame is announced by the table's name
+      {...(scrolls && { tabIndex: 0, role: "group", "aria-label": props["aria-label"] })}
+      className="w-full overflow-x-auto focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600"
+    >
       <table className={cn("w-full caption-bottom text-sm", className)} {...props} />
     </div>
   );

@@ -1,8 +1,9 @@
-import { createFileRoute, useNavigate } from "@tanstack/react-router";
+import { createFileRoute } from "@tanstack/react-router";
+import type { ReactNode } from "react";
 import { Page } from "@/components/layout/page";
-import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { ADMIN_TAB_VALUES, type AdminTab } from "@/lib/admin-tabs";
 import { oneOf, optionalString } from "@/lib/search";
+import { AdminNav } from "./-components/admin-nav";
 import { AuditTab } from "./-components/audit-tab";
 import { ContentsTab } from "./-components/contents-tab";
 import { DashboardTab } from "./-components/dashboard-tab";
@@ -23,59 +24,48 @@ interface AdminSearch {
   order?: string | undefined;
 }
 
-const tabs = (search: AdminSearch): { value: AdminTab; label: string; content: React.ReactNode }[] => [
-  { value: "dashboard", label: "Übersicht", content: <DashboardTab /> },
-  { value: "events", label: "Veranstaltungen", content: <EventsTab /> },
-  { value: "packages", label: "Kongresspakete", content: <PackagesTab /> },
-  { value: "package-orders", label: "Paketbestellungen", content: <OrdersTab kind="package" /> },
-  { value: "ticket-orders", label: "Ticketbestellungen", content: <OrdersTab kind="ticket" /> },
-  { value: "users", label: "Benutzer:innen", content: <UsersTab /> },
-  { value: "contents", label: "Videoinhalte", content: <ContentsTab /> },
-  { value: "mail-templates", label: "E-Mail-Templates", content: <MailTemplatesTab /> },
-  { value: "legal-pages", label: "Rechtliche Seiten", content: <LegalPagesTab /> },
-  { value: "mail-outbox", label: "E-Mail-Versand", content: <MailOutboxTab /> },
-  {
-    value: "payment-notifications",
-    label: "Zahlungsmeldungen",
-    content: <PaymentNotificationsTab key={search.order} initialOrderNumber={search.order} />,
-  },
-  { value: "audit", label: "Protokoll", content: <AuditTab /> },
-  { value: "knowledge", label: "Wissensdatenbank", content: <KnowledgeTab /> },
-];
+const SECTIONS: Record<AdminTab, (search: AdminSearch) => ReactNode> = {
+  dashboard: () => <DashboardTab />,
+  events: () => <EventsTab />,
+  packages: () => <PackagesTab />,
+  contents: () => <ContentsTab />,
+  "package-orders": () => <OrdersTab kind="package" />,
+  "ticket-orders": () => <OrdersTab kind="ticket" />,
+  "payment-notifications": ({ order }) => <PaymentNotificationsTab key={order} initialOrderNumber={order} />,
+  users: () => <UsersTab />,
+  "mail-templates": () => <MailTemplatesTab />,
+  "mail-outbox": () => <MailOutboxTab />,
+  "legal-pages": () => <LegalPagesTab />,
+  audit: () => <AuditTab />,
+  knowledge: () => <KnowledgeTab />,
+};
 
 export const Route = createFileRoute("/_admin/admin/manage")({
   validateSearch: (search: Record<string, unknown>): AdminSearch => ({
     tab: oneOf(search.tab, ADMIN_TAB_VALUES, "dashboard"),
     order: optionalString(search.order, 100),
   }),
+  loaderDeps: ({ search }) => ({ tab: search.tab ?? "dashboard" }),
+  // The two-factor notice and what the opened section shows first; the other sections load per page inside
+  // themselves. Only `context` here: the loader stays in the route tree every first page loads.
+  loader: ({ context: { queryClient, trpc }, deps }) =>
+    Promise.all([
+      queryClient.ensureQueryData(trpc.admin.twoFactor.status.queryOptions()),
+      deps.tab === "dashboard" && queryClient.ensureQueryData(trpc.admin.dashboard.queryOptions()),
+    ]),
   component: AdminManage,
 });
 
 function AdminManage() {
   const search = Route.useSearch();
-  const { tab = "dashboard" } = search;
-  const TABS = tabs(search);
-  const navigate = useNavigate({ from: Route.fullPath });
+  const tab = search.tab ?? "dashboard";
   return (
     <Page title="Administration">
       <TwoFactorPanel />
-      <Tabs
-        value={tab}
-        onValueChange={(value) => void navigate({ search: { tab: value as AdminTab }, replace: true })}
-      >
-        <TabsList aria-label="Bereiche der Administration">
-          {TABS.map((t) => (
-            <TabsTrigger key={t.value} value={t.value}>
-              {t.label}
-            </TabsTrigger>
-          ))}
-        </TabsList>
-        {TABS.map((t) => (
-          <TabsContent key={t.value} value={t.value}>
-            {t.content}
-          </TabsContent>
-        ))}
-      </Tabs>
+      <div className="flex flex-col gap-6 lg:grid lg:grid-cols-[11.5rem_minmax(0,1fr)] lg:items-start lg:gap-6">
+        <AdminNav current={tab} />
+        <div>{SECTIONS[tab](search)}</div>
+      </div>
     </Page>
   );
 }

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from "@/components/ui/dialog";
 import { errorBody } from "@/lib/alerts";
@@ -12,19 +12,20 @@ import { RecoveryCodesShown } from "./recovery-codes-dialog";
 const grouped = (secret: string) => secret.match(/.{1,4}/g)?.join(" ") ?? secret;
 
 /**
+ * The new secret of a setup. The click that opens the dialog asks for it (`begin.mutate()`), so each
+ * opening shows a secret of its own and nothing is asked for by the dialog's mounting.
+ */
+export const useSetupBegin = () => useMutation(trpc.admin.twoFactor.begin.mutationOptions());
+type SetupBegin = ReturnType<typeof useSetupBegin>;
+
+/**
  * Setting up the two-factor login: scan the QR code (or type the secret), confirm with a current code,
  * then note the recovery codes, which are shown only here.
  */
-export function TwoFactorSetupDialog({ onClose }: { onClose: () => void }) {
+export function TwoFactorSetupDialog({ begin, onClose }: { begin: SetupBegin; onClose: () => void }) {
   const queryClient = useQueryClient();
-  const begin = useMutation(trpc.admin.twoFactor.begin.mutationOptions());
   const enable = useMutation(trpc.admin.twoFactor.enable.mutationOptions());
   const [recoveryCodes, setRecoveryCodes] = useState<string[] | null>(null);
-
-  const { mutate } = begin;
-  useEffect(() => {
-    mutate();
-  }, [mutate]);
 
   const onCode = async (code: string) => {
     const result = await enable.mutateAsync({ code });

@@ -1,36 +1,40 @@
-import { useQuery } from "@tanstack/react-query";
-import { ShieldCheckIcon } from "lucide-react";
+import { useSuspenseQuery } from "@tanstack/react-query";
+import { ShieldAlertIcon, ShieldCheckIcon } from "lucide-react";
 import { useState } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
+import { useSession } from "@/lib/auth";
 import { trpc } from "@/lib/trpc";
 import { TwoFactorDisableDialog } from "./disable-dialog";
+import { isNoticePostponed, postponeNotice } from "./notice";
 import { RecoveryCodesDialog } from "./recovery-codes-dialog";
-import { TwoFactorSetupDialog } from "./setup-dialog";
+import { TwoFactorSetupDialog, useSetupBegin } from "./setup-dialog";
 
-/** "Später" hides the prompt until the tab is closed: it returns with the next visit (docs/decisions.md). */
-const POSTPONED = "two-factor-prompt-postponed";
-const isPostponed = () => {
-  try {
-    return sessionStorage.getItem(POSTPONED) === "1";
-  } catch {
-    return false;
-  }
-};
+const storage = () => localStorage;
 
 /**
- * Above the admin tabs: asks an admin without two-factor login to set it up, and shows it as active (with
- * the recovery codes left and the way to switch it off) once it is.
+ * Above the administration: asks an admin without two-factor login to set it up, in a notice that "Später"
+ * hides for a week (then a quiet line keeps the way to the setup); shows it as active (with the recovery
+ * codes left and the way to switch it off) once it is. The route's loader has read the status.
  */
 export function TwoFactorPanel() {
-  const status = useQuery(trpc.admin.twoFactor.status.queryOptions());
-  const [postponed, setPostponed] = useState(isPostponed);
+  const { data: status } = useSuspenseQuery(trpc.admin.twoFactor.status.queryOptions());
+  const userId = useSession().user?.id ?? 0;
+  // "now": postponed with the notice's button, whose focus goes to the line that stays
+  const [postponed, setPostponed] = useState<boolean | "now">(() =>
+    isNoticePostponed(storage, userId, Date.now()),
+  );
   const [dialog, setDialog] = useState<"setup" | "disable" | "codes" | null>(null);
+  const begin = useSetupBegin();
   const close = () => setDialog(null);
+  const setUp = () => {
+    begin.mutate();
+    setDialog("setup");
+  };
 
-  let panel: React.ReactNode = null;
-  if (status.data?.enabled) {
-    const left = status.data.recoveryCodesLeft;
+  let panel: React.ReactNode;
+  if (status.enabled) {
+    const left = status.recoveryCodesLeft;
     panel = (
       <p className="mb-4 flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-slate-700">
         <ShieldCheckIcon aria-hidden="true" className="size-4 text-green-700" />
@@ -46,7 +50,26 @@ export function TwoFactorPanel() {
         </Button>
       </p>
     );
-  } else if (status.data && !postponed) {
+  } else if (postponed) {
+    panel = (
+      <p className="mb-4 flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-slate-700">
+        <ShieldAlertIcon aria-hidden="true" className="size-4 text-amber-700" />
+        <span>Zwei-Faktor-Anmeldung nicht eingerichtet</span>
+        <Button
+          variant="link"
+          size="inline"
+          onClick={setUp}
+          ref={(button) => {
+            if (postponed === "now") {
+              button?.focus();
+            }
+          }}
+        >
+          Zwei-Faktor-Anmeldung einrichten
+        </Button>
+      </p>
+    );
+  } else {
     panel = (
       <Alert mode="question" className="mb-4" role="region" aria-labelledby="two-factor-prompt-title">
         <h2 id="two-factor-prompt-title" className="font-semibold">
@@ -57,19 +80,15 @@ export function TwoFactorPanel() {
           Anmeldung nach einem Code aus einer Authentifizierungs-App auf Ihrem Smartphone.
         </p>
         <div className="mt-3 flex flex-wrap gap-3">
-          <Button onClick={() => setDialog("setup")}>Jetzt einrichten</Button>
+          <Button onClick={setUp}>Jetzt einrichten</Button>
           <Button
             variant="secondary"
             onClick={() => {
-              try {
-                sessionStorage.setItem(POSTPONED, "1");
-              } catch {
-                // without storage the prompt simply stays hidden until the page is reloaded
-              }
-              setPostponed(true);
+              postponeNotice(storage, userId, Date.now());
+              setPostponed("now");
             }}
           >
-            Später
+            In einer Woche erinnern
           </Button>
         </div>
       </Alert>
@@ -78,7 +97,7 @@ export function TwoFactorPanel() {
   return (
     <>
       {panel}
-      {dialog === "setup" && <TwoFactorSetupDialog onClose={close} />}
+      {dialog === "setup" && <TwoFactorSetupDialog begin={begin} onClose={close} />}
       {dialog === "disable" && <TwoFactorDisableDialog onClose={close} />}
       {dialog === "codes" && <RecoveryCodesDialog onClose={close} />}
     </>
