@@ -56,7 +56,8 @@ export const TRPC_CHECKED_VERSION = "11.22.1";
  * overview refresh of every visitor) are answered here directly: the same procedures, the same wire
  * format, but without building a WHATWG Request and AbortSignal per call, which cost more than the
  * overview's query itself (docs/performance.md). Everything else (mutations, form data, streaming,
- * malformed calls) goes to tRPC's own request handling (`resolveResponse`, as its Fastify adapter), so its error answers stay tRPC's.
+ * malformed calls) goes to tRPC's own request handling (`resolveResponse`, as in its Fastify adapter), so
+ * its error answers stay tRPC's.
  */
 /** The most calls one batch may carry (the web app's link sends at most this many). */
 export const MAX_BATCH_CALLS = 20;
