@@ -164,6 +164,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     prefix: "/trpc",
     router: appRouter,
     createContext,
+    // the picture and the form's envelope (boundary, part headers)
+    maxFormBytes: UPLOAD_LIMIT_BYTES + 64 * 1024,
     overview: {
       path: "congress.overview",
       cache: overviewCache,

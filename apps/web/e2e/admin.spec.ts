@@ -32,9 +32,12 @@ test("an admin creates an event with a picture and a date range, a visitor sees 
   const dialog = page.getByRole("dialog");
   await dialog.getByLabel("Titel *").fill("E2E-Sommerakademie");
   await dialog.getByLabel("Beschreibung *").fill("Eine Veranstaltung aus dem Test.");
+  // the picture goes up with the admin.images.upload procedure (form data), before the form is saved
+  const uploaded = page.waitForResponse((r) => r.url().includes("/trpc/admin.images.upload"));
   await dialog
     .locator('input[type="file"]')
     .setInputFiles({ name: "bild.png", mimeType: "image/png", buffer: PNG });
+  expect((await uploaded).status()).toBe(200);
   await expect(dialog.getByRole("img", { name: "Vorschau des Bildes" })).toBeVisible();
   await dialog.getByRole("checkbox", { name: "Sichtbar" }).check();
   // next month, so the event lies in the future whatever today is

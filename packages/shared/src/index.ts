@@ -9,6 +9,7 @@ export * from "./dates";
 export * from "./errors";
 export * from "./events";
 export * from "./ids";
+export * from "./images";
 export * from "./messages";
 export * from "./orders";
 export * from "./payment-events";

@@ -150,7 +150,7 @@ export async function startJobs(options: JobsOptions): Promise<Jobs> {
   // a run missed while the server was down is caught up at start-up on the same day
   await eventDay().catch((error: unknown) => log.error({ err: error }, "event-day catch-up failed"));
 
-  // unconfirmed accounts and spent tokens; only counts are logged, never who was deleted
+  // unconfirmed accounts, spent tokens and unused pictures; only counts are logged, never who was deleted
   const retention = async () => {
     const counts = await runRetention(db);
     log.info(counts, "privacy retention done");

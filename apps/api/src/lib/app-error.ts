@@ -99,6 +99,10 @@ export function toErrorResponse(error: unknown): { status: number; body: ErrorBo
   ) {
     return { status: 400, body: { title: MSG.defaultErrorTitle, detail: MSG.invalidJsonDetail } };
   }
+  // ... and a form-data body it cannot read (no boundary, cut off) in a BAD_REQUEST caused by a TypeError
+  if (error instanceof TRPCError && error.code === "BAD_REQUEST" && error.cause instanceof TypeError) {
+    return { status: 400, body: { title: ERROR_MAP.BAD_REQUEST.title, detail: MSG.formUnreadableDetail } };
+  }
   if (error instanceof TRPCError) {
     const code = TRPC_TO_CODE[error.code] ?? "INTERNAL";
     const m = ERROR_MAP[code];

@@ -1,6 +1,7 @@
 import type { DbOrTx } from "@app/db";
+import { ADMIN_PAGE_SIZE } from "@app/shared";
 import { count, type SQL, sql } from "drizzle-orm";
-import type { PgTable } from "drizzle-orm/pg-core";
+import type { PgSelect, PgTable } from "drizzle-orm/pg-core";
 
 /** Counting stops this many rows past the requested page: exact totals cost as much as the table is large. */
 const COUNT_AHEAD = 1_000;
@@ -21,4 +22,28 @@ export async function boundedCount(
   const [row] = await db.select({ n: count() }).from(capped);
   const total = row?.n ?? 0;
   return { total, exact: total < cap };
+}
+
+/** One page of a server-paged admin table, as the tables show it ("mindestens …" while `totalExact` is false). */
+export interface AdminPage<Item> {
+  items: Item[];
+  total: number;
+  totalExact: boolean;
+  page: number;
+  pageSize: number;
+}
+
+/**
+ * Page `page` (from 1) of an admin table, `ADMIN_PAGE_SIZE` rows of `rows` (a dynamic select, filtered by
+ * `where` and ordered), and the rows of `table` matching `where` counted as `boundedCount` does.
+ */
+export async function adminPage<Q extends PgSelect>(
+  db: DbOrTx,
+  query: { table: PgTable; where: SQL | undefined; page: number },
+  rows: Q,
+): Promise<AdminPage<Q["_"]["result"][number]>> {
+  const offset = (query.page - 1) * ADMIN_PAGE_SIZE;
+  const { total, exact } = await boundedCount(db, query.table, query.where, offset);
+  const items: Q["_"]["result"] = await rows.limit(ADMIN_PAGE_SIZE).offset(offset);
+  return { items, total, totalExact: exact, page: query.page, pageSize: ADMIN_PAGE_SIZE };
 }

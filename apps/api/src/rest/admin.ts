@@ -1,8 +1,8 @@
+import { IMAGE_UPLOAD_FIELD } from "@app/shared";
 import type { FastifyRequest } from "fastify";
-import { storeImage } from "../services/admin/images";
 import type { Context } from "../trpc/context";
 import { type Caller, queryValue, type RestRoute } from "./adapter";
-import { type FormData, jsonField, readForm } from "./form";
+import { type FormData, jsonField, readForm, type UploadedFile } from "./form";
 
 export const isAdmin = (ctx: Context) => ctx.user?.roles.includes("ROLE_ADMIN") ?? false;
 
@@ -12,17 +12,25 @@ export async function adminForm(caller: Caller, req: FastifyRequest): Promise<Fo
   return readForm(req);
 }
 
-/** Reads the form after the role check, and stores an uploaded picture (field newPicture) when there is one. */
+/** An uploaded file as the input of `admin.images.upload` (no file: a form the procedure refuses). */
+function uploadInput(file: UploadedFile | undefined): globalThis.FormData {
+  const input = new globalThis.FormData();
+  if (file) {
+    input.set(IMAGE_UPLOAD_FIELD, new File([file.data], file.fileName, { type: file.mimeType }));
+  }
+  return input;
+}
+
+/** Reads the form after the role check, and uploads a picture (field newPicture) when there is one. */
 async function formWithPicture<Input extends object>(
   caller: Caller,
   req: FastifyRequest,
-  ctx: Context,
   field: string,
 ): Promise<Input> {
   const form = await adminForm(caller, req);
   const data = jsonField<Input>(form, field);
   const file = form.files.find((f) => f.fieldName === "newPicture");
-  return file ? { ...data, picture: await storeImage(ctx.db, file.data) } : data;
+  return file ? { ...data, picture: (await caller.admin.images.upload(uploadInput(file))).fileName } : data;
 }
 
 /** The administration paths of spec section 7; the procedures check ROLE_ADMIN. */
@@ -30,8 +38,8 @@ export const adminRestRoutes: RestRoute[] = [
   {
     method: "POST",
     url: "/congress",
-    handler: async (caller, req, _reply, ctx) =>
-      caller.admin.congresses.save(await formWithPicture(caller, req, ctx, "congressData")),
+    handler: async (caller, req) =>
+      caller.admin.congresses.save(await formWithPicture(caller, req, "congressData")),
   },
   {
     method: "DELETE",
@@ -41,8 +49,8 @@ export const adminRestRoutes: RestRoute[] = [
   {
     method: "POST",
     url: "/congress-package",
-    handler: async (caller, req, _reply, ctx) =>
-      caller.admin.packages.save(await formWithPicture(caller, req, ctx, "congressPackageData")),
+    handler: async (caller, req) =>
+      caller.admin.packages.save(await formWithPicture(caller, req, "congressPackageData")),
   },
   {
     method: "DELETE",
@@ -115,10 +123,7 @@ export const adminRestRoutes: RestRoute[] = [
     method: "POST",
     url: "/images",
     status: 201,
-    handler: async (caller, req, _reply, ctx) => {
-      const file = (await adminForm(caller, req)).files[0];
-      const fileName = await storeImage(ctx.db, file?.data ?? Buffer.alloc(0));
-      return { fileName, url: `/uploads/images/${fileName}` };
-    },
+    handler: async (caller, req) =>
+      caller.admin.images.upload(uploadInput((await adminForm(caller, req)).files[0])),
   },
 ];

@@ -5,6 +5,7 @@ import {
   ZContentInput,
   ZCopyTemplatesInput,
   ZId,
+  ZImageUpload,
   ZLegalPageInput,
   ZMailOutboxListInput,
   ZMailTemplateInput,
@@ -18,6 +19,7 @@ import { listAudit, listAuditActors } from "../services/admin/audit-log";
 import { deleteCongress, listCongresses, saveCongress } from "../services/admin/congresses";
 import { deleteContent, listContents, saveContent } from "../services/admin/contents";
 import { loadDashboard } from "../services/admin/dashboard";
+import { uploadImage } from "../services/admin/images";
 import { listOutbox, resendMail } from "../services/admin/mail-outbox";
 import {
   copyTemplates,
@@ -90,6 +92,13 @@ export const adminRouter = router({
     delete: adminProcedure
       .input(byId)
       .mutation(({ ctx, input }) => accountWrite(ctx, input.id, deleteUser(ctx.db, ctx.user.id, input.id))),
+  }),
+  images: router({
+    /**
+     * A picture as form data (field `file`). The role check of `adminProcedure` runs before the input is
+     * parsed, and tRPC reads the body only for the input: nobody but an admin gets an upload read.
+     */
+    upload: adminProcedure.input(ZImageUpload).mutation(({ ctx, input }) => uploadImage(ctx.db, input)),
   }),
   legalPages: router({
     save: adminProcedure

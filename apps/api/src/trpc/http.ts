@@ -1,11 +1,12 @@
 import { berlinDate, MSG } from "@app/shared";
 import type { AnyTRPCRouter } from "@trpc/server";
-import { fastifyRequestHandler } from "@trpc/server/adapters/fastify";
+import { incomingMessageToRequest } from "@trpc/server/adapters/node-http";
 import {
   type AnyProcedure,
   getErrorShape,
   getHTTPStatusCode,
   getTRPCErrorFromUnknown,
+  resolveResponse,
   type TRPCError,
   type TRPCResponse,
   transformTRPCResponse,
@@ -19,6 +20,11 @@ export interface TrpcHttpOptions {
   router: AnyTRPCRouter;
   createContext: (req: FastifyRequest, reply: FastifyReply, options?: ContextOptions) => Promise<Context>;
   onError: (opts: { error: TRPCError; path: string | undefined; req: FastifyRequest }) => void;
+  /**
+   * The most bytes a form-data call (an image upload) may send. tRPC reads such a body only when the
+   * procedure parses its input, i.e. after the role checks, and stops reading past this (413).
+   */
+  maxFormBytes: number;
   /** the visitor's overview query, answered from the kept serialised answer when there is one */
   overview?: {
     path: string;
@@ -50,7 +56,8 @@ export const TRPC_CHECKED_VERSION = "11.22.1";
  * overview refresh of every visitor) are answered here directly: the same procedures, the same wire
  * format, but without building a WHATWG Request and AbortSignal per call, which cost more than the
  * overview's query itself (docs/performance.md). Everything else (mutations, form data, streaming,
- * malformed calls) goes to tRPC's own Fastify handler, so its error answers stay tRPC's.
+ * malformed calls) goes to tRPC's own request handling (`resolveResponse`, as in its Fastify adapter), so
+ * its error answers stay tRPC's.
  */
 /** The most calls one batch may carry (the web app's link sends at most this many). */
 export const MAX_BATCH_CALLS = 20;
@@ -75,7 +82,7 @@ function refusedBatch(req: FastifyRequest<{ Params: { path: string } }>): AppErr
 }
 
 export async function trpcHttp(app: FastifyInstance, options: TrpcHttpOptions) {
-  const { router, createContext, onError, overview } = options;
+  const { router, createContext, onError, overview, maxFormBytes } = options;
   const config = router._def._config;
   const transformer = config.transformer;
 
@@ -139,15 +146,21 @@ export async function trpcHttp(app: FastifyInstance, options: TrpcHttpOptions) {
     }
     const query = queryCalls(req);
     if (!query) {
-      await fastifyRequestHandler({
+      // as tRPC's fastifyRequestHandler, but with a limit on what a body may stream (it sets none): JSON
+      // bodies arrive as strings Fastify has already limited, form data is streamed on demand
+      const raw = req.raw as typeof req.raw & { body?: string };
+      if (typeof req.body === "string") {
+        raw.body = req.body;
+      }
+      const response = await resolveResponse({
         router,
-        req,
-        res: reply,
+        req: incomingMessageToRequest(raw, reply.raw, { maxBodySize: maxFormBytes }),
         path: req.params.path,
-        createContext: ({ req: request, res }) => createContext(request, res),
+        error: null,
+        createContext: () => createContext(req, reply),
         onError: ({ error, path }) => onError({ error, path, req }),
       });
-      return reply;
+      return reply.send(response);
     }
     const { batch, calls } = query;
     let ctx: Context | undefined;

@@ -1,6 +1,14 @@
 import type { AppRouter } from "@app/api/router";
 import { MutationCache, QueryCache, QueryClient } from "@tanstack/react-query";
-import { createTRPCClient, httpBatchLink, splitLink } from "@trpc/client";
+import {
+  createTRPCClient,
+  httpBatchLink,
+  isNonJsonSerializable,
+  splitLink,
+  TRPCClientError,
+  type TRPCLink,
+} from "@trpc/client";
+import { observable } from "@trpc/server/observable";
 import { createTRPCOptionsProxy } from "@trpc/tanstack-react-query";
 import superjson from "superjson";
 import { isUnauthorized } from "./alerts";
@@ -48,14 +56,42 @@ const linkOptions = {
   },
 };
 
+/**
+ * Calls with form data (picture uploads, admins only) go through `uploadLink` (upload-link.ts), loaded on
+ * their first use, so no visitor's page carries it: one call per request, sent with XHR for its progress.
+ */
+const formDataLink: TRPCLink<AppRouter> =
+  (runtime) =>
+  ({ op, next }) =>
+    observable((observer) => {
+      let subscription: { unsubscribe(): void } | undefined;
+      let ended = false;
+      import("./upload-link").then(
+        ({ uploadLink }) => {
+          if (!ended) {
+            subscription = uploadLink(linkOptions)(runtime)({ op, next }).subscribe(observer);
+          }
+        },
+        (error: unknown) => observer.error(TRPCClientError.from(error as Error)),
+      );
+      return () => {
+        ended = true;
+        subscription?.unsubscribe();
+      };
+    });
+
 /** The server refuses batches of more than 20 calls and account calls (`auth.*`) batched with others. */
 export const trpcClient = createTRPCClient<AppRouter>({
   links: [
     splitLink({
-      condition: (op) => op.path.startsWith("auth."),
-      // one call per request (a batch of one), with the link the app loads anyway
-      true: httpBatchLink({ ...linkOptions, maxItems: 1 }),
-      false: httpBatchLink({ ...linkOptions, maxItems: 20 }),
+      condition: (op) => isNonJsonSerializable(op.input),
+      true: formDataLink,
+      false: splitLink({
+        condition: (op) => op.path.startsWith("auth."),
+        // one call per request (a batch of one), with the link the app loads anyway
+        true: httpBatchLink({ ...linkOptions, maxItems: 1 }),
+        false: httpBatchLink({ ...linkOptions, maxItems: 20 }),
+      }),
     }),
   ],
 });

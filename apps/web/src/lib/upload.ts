@@ -1,36 +1,15 @@
-import { toErrorBody } from "@app/shared";
-import { session } from "./auth";
+import { IMAGE_UPLOAD_FIELD } from "@app/shared";
+import { trpcClient } from "./trpc";
+import type { UploadContext } from "./upload-link";
 
-/** Uploads a picture to `POST /api/images` with progress (0..1); resolves with its stored file name. */
+/**
+ * Uploads a picture with `admin.images.upload`, reporting progress (0..1); resolves with its stored file
+ * name. A refusal rejects with the tRPC error (its `{title, detail}` for the error dialog).
+ */
 export async function uploadImage(file: File, onProgress: (fraction: number) => void): Promise<string> {
-  const token = await session.getToken();
-  return new Promise((resolve, reject) => {
-    const request = new XMLHttpRequest();
-    request.open("POST", "/api/images");
-    if (token) {
-      request.setRequestHeader("authorization", `Bearer ${token}`);
-    }
-    request.upload.onprogress = (event) => {
-      if (event.lengthComputable) {
-        onProgress(event.loaded / event.total);
-      }
-    };
-    request.onload = () => {
-      let body: unknown = {};
-      try {
-        body = JSON.parse(request.responseText);
-      } catch {
-        // not JSON: the default error texts apply
-      }
-      if (request.status >= 200 && request.status < 300) {
-        resolve((body as { fileName: string }).fileName);
-      } else {
-        reject(toErrorBody(body));
-      }
-    };
-    request.onerror = () => reject(toErrorBody({}));
-    const form = new FormData();
-    form.append("newPicture", file);
-    request.send(form);
-  });
+  const form = new FormData();
+  form.append(IMAGE_UPLOAD_FIELD, file);
+  const context: UploadContext = { onUploadProgress: onProgress };
+  const { fileName } = await trpcClient.admin.images.upload.mutate(form, { context: { ...context } });
+  return fileName;
 }

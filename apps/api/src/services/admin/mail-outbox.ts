@@ -1,18 +1,17 @@
 import { type Db, schema } from "@app/db";
 import { MAIL_CATALOGUE, type MailName } from "@app/mail";
 import {
-  ADMIN_PAGE_SIZE,
   MAIL_MAX_ATTEMPTS,
   MAIL_STATUS_LABELS,
   type MailStatus,
   MSG_OUTBOX,
   type ZMailOutboxListInput,
 } from "@app/shared";
-import { and, desc, eq, type SQL } from "drizzle-orm";
+import { and, desc, eq } from "drizzle-orm";
 import type { z } from "zod";
 import { AppError } from "../../lib/app-error";
 import { maskEmails, maskText } from "../../lib/log-privacy";
-import { boundedCount } from "../../lib/paging";
+import { adminPage } from "../../lib/paging";
 import type { ServiceDeps } from "../deps";
 import { adminActor, recordAudit } from "./audit";
 
@@ -23,17 +22,11 @@ const { mailOutbox } = schema;
  * domain of an address is shown): the table is for delivery problems, not for reading who got what.
  */
 export async function listOutbox(db: Db, input: z.output<typeof ZMailOutboxListInput>) {
-  const filters: SQL[] = [];
-  if (input.status) {
-    filters.push(eq(mailOutbox.status, input.status));
-  }
-  if (input.template) {
-    filters.push(eq(mailOutbox.templateName, input.template));
-  }
-  const where = filters.length > 0 ? and(...filters) : undefined;
-  const offset = (input.page - 1) * ADMIN_PAGE_SIZE;
-  const { total, exact } = await boundedCount(db, mailOutbox, where, offset);
-  const rows = await db
+  const where = and(
+    input.status ? eq(mailOutbox.status, input.status) : undefined,
+    input.template ? eq(mailOutbox.templateName, input.template) : undefined,
+  );
+  const rows = db
     .select({
       id: mailOutbox.id,
       templateName: mailOutbox.templateName,
@@ -46,24 +39,16 @@ export async function listOutbox(db: Db, input: z.output<typeof ZMailOutboxListI
     })
     .from(mailOutbox)
     .where(where)
-    .orderBy(desc(mailOutbox.createdAt), desc(mailOutbox.id))
-    .limit(ADMIN_PAGE_SIZE)
-    .offset(offset);
-  const items = rows.map(({ toEmail, lastError, ...row }) => ({
+    .orderBy(desc(mailOutbox.createdAt), desc(mailOutbox.id));
+  const page = await adminPage(db, { table: mailOutbox, where, page: input.page }, rows.$dynamic());
+  const items = page.items.map(({ toEmail, lastError, ...row }) => ({
     ...row,
     recipient: maskEmails(toEmail),
     templateDescription: MAIL_CATALOGUE[row.templateName as MailName]?.description ?? row.templateName,
     statusLabel: MAIL_STATUS_LABELS[row.status as MailStatus] ?? row.status,
     lastError: lastError === null ? null : maskText(lastError),
   }));
-  return {
-    items,
-    total,
-    totalExact: exact,
-    page: input.page,
-    pageSize: ADMIN_PAGE_SIZE,
-    maxAttempts: MAIL_MAX_ATTEMPTS,
-  };
+  return { ...page, items, maxAttempts: MAIL_MAX_ATTEMPTS };
 }
 
 /** Puts a failed mail back in the queue with its attempts reset and starts its delivery at once. */

@@ -19,6 +19,7 @@ import { newToken } from "../../lib/tokens";
 import { queueMail } from "../../mail/outbox";
 import type { ServiceDeps } from "../deps";
 import { adminActor, changedFields, createdFields, recordAudit } from "./audit";
+import { requireCongress } from "./audited-rows";
 
 const { mailTemplates, congresses, users } = schema;
 
@@ -69,13 +70,7 @@ type TemplateValues = Omit<typeof mailTemplates.$inferInsert, "id" | "createdAt"
  */
 async function writeTemplate(db: DbOrTx, id: number | undefined, values: TemplateValues) {
   if (values.congressId !== null && values.congressId !== undefined) {
-    const [congress] = await db
-      .select({ id: congresses.id })
-      .from(congresses)
-      .where(eq(congresses.id, values.congressId));
-    if (!congress) {
-      throw new AppError("BAD_REQUEST", `congress ${values.congressId} missing`, MSG_ADMIN.congressRequired);
-    }
+    await requireCongress(db, values.congressId);
   }
   try {
     const [saved] = id
@@ -149,13 +144,7 @@ export async function saveTemplate(db: Db, input: z.output<typeof ZMailTemplateI
 /** Upserts every template of one event onto another in one transaction. */
 export async function copyTemplates(db: Db, input: z.output<typeof ZCopyTemplatesInput>, actorId: number) {
   await db.transaction(async (tx) => {
-    const found = await tx
-      .select({ id: congresses.id })
-      .from(congresses)
-      .where(eq(congresses.id, input.copy_to));
-    if (found.length === 0) {
-      throw new AppError("BAD_REQUEST", "copy target missing", MSG_TEMPLATES.copyDifferent);
-    }
+    await requireCongress(tx, input.copy_to, MSG_TEMPLATES.copyDifferent);
     const source = await tx.select().from(mailTemplates).where(eq(mailTemplates.congressId, input.copy_from));
     for (const t of source) {
       await tx

@@ -1,6 +1,5 @@
 import { type Db, schema } from "@app/db";
 import {
-  ADMIN_PAGE_SIZE,
   MSG_PAYMENT_NOTIFICATIONS,
   paymentOutcomeLabel,
   type ZPaymentNotificationListInput,
@@ -9,7 +8,7 @@ import { and, desc, eq, type SQL, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { AppError } from "../../lib/app-error";
 import { containsPattern } from "../../lib/like";
-import { boundedCount } from "../../lib/paging";
+import { adminPage } from "../../lib/paging";
 
 const { paymentNotifications: pn, users } = schema;
 
@@ -40,6 +39,22 @@ function emailFilter(needle: string): SQL {
   )`;
 }
 
+/** The columns of the notifications table: the raw payload only by `getPaymentNotification`. */
+const notificationColumns = {
+  id: pn.id,
+  receivedAt: pn.receivedAt,
+  event: pn.event,
+  orderNumber: pn.orderId,
+  productId: pn.productId,
+  signatureValid: pn.signatureValid,
+  outcome: pn.outcome,
+  outcomeDetail: pn.outcomeDetail,
+  payloadEmail: sql<
+    string | null
+  >`coalesce(nullif(${pn.payload}->>'email', ''), nullif(${pn.payload}->>'buyer_email', ''))`,
+  accountEmail: users.email,
+};
+
 /**
  * One page of the support view "Zahlungsmeldungen", newest first, without the raw payload (that comes per
  * notification from `getPaymentNotification`, so a page stays small).
@@ -48,46 +63,24 @@ export async function listPaymentNotifications(
   db: Db,
   input: z.output<typeof ZPaymentNotificationListInput>,
 ) {
-  const filters: SQL[] = [];
-  if (input.orderNumber) {
-    filters.push(sql`lower(${pn.orderId}) = ${input.orderNumber.toLowerCase()}`);
-  }
-  if (input.email) {
-    filters.push(emailFilter(input.email));
-  }
-  if (input.outcome) {
-    filters.push(eq(pn.outcome, input.outcome));
-  }
-  const where = filters.length > 0 ? and(...filters) : undefined;
-  const offset = (input.page - 1) * ADMIN_PAGE_SIZE;
-  const { total, exact } = await boundedCount(db, pn, where, offset);
-  const rows = await db
-    .select({
-      id: pn.id,
-      receivedAt: pn.receivedAt,
-      event: pn.event,
-      orderNumber: pn.orderId,
-      productId: pn.productId,
-      signatureValid: pn.signatureValid,
-      outcome: pn.outcome,
-      outcomeDetail: pn.outcomeDetail,
-      payloadEmail: sql<
-        string | null
-      >`coalesce(nullif(${pn.payload}->>'email', ''), nullif(${pn.payload}->>'buyer_email', ''))`,
-      accountEmail: users.email,
-    })
+  const where = and(
+    input.orderNumber ? sql`lower(${pn.orderId}) = ${input.orderNumber.toLowerCase()}` : undefined,
+    input.email ? emailFilter(input.email) : undefined,
+    input.outcome ? eq(pn.outcome, input.outcome) : undefined,
+  );
+  const rows = db
+    .select(notificationColumns)
     .from(pn)
     .leftJoin(users, sql`${users.digistoreHash} = ${customUid('"payment_notifications"')}`)
     .where(where)
-    .orderBy(desc(pn.receivedAt), desc(pn.id))
-    .limit(ADMIN_PAGE_SIZE)
-    .offset(offset);
-  const items = rows.map(({ payloadEmail, accountEmail, ...row }) => ({
+    .orderBy(desc(pn.receivedAt), desc(pn.id));
+  const page = await adminPage(db, { table: pn, where, page: input.page }, rows.$dynamic());
+  const items = page.items.map(({ payloadEmail, accountEmail, ...row }) => ({
     ...row,
     outcomeLabel: paymentOutcomeLabel(row.outcome),
     buyerEmail: payloadEmail ?? accountEmail ?? null,
   }));
-  return { items, total, totalExact: exact, page: input.page, pageSize: ADMIN_PAGE_SIZE };
+  return { ...page, items };
 }
 
 /** One notification with every raw field Digistore24 sent (the support view's "Rohdaten anzeigen"). */

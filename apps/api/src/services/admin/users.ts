@@ -1,17 +1,11 @@
 import { type Db, schema } from "@app/db";
-import {
-  ADMIN_PAGE_SIZE,
-  MSG_ADMIN,
-  type Role,
-  type ZUserListInput,
-  type ZUserUpdateInput,
-} from "@app/shared";
+import { MSG_ADMIN, type Role, type ZUserListInput, type ZUserUpdateInput } from "@app/shared";
 import { and, asc, desc, eq, ilike, isNull, type SQL, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { AppError } from "../../lib/app-error";
 import { uniqueViolation } from "../../lib/db-errors";
 import { containsPattern } from "../../lib/like";
-import { boundedCount } from "../../lib/paging";
+import { adminPage } from "../../lib/paging";
 import { attendanceOfUser } from "../attendance/record";
 import { endAllSessions } from "../auth/session";
 import { adminActor, changedFields, recordAudit } from "./audit";
@@ -19,7 +13,15 @@ import { adminActor, changedFields, recordAudit } from "./audit";
 const { users, participations, congresses } = schema;
 const NOT_FOUND = "Die Person wurde nicht gefunden.";
 
-/** `%text%` for ILIKE with the wildcards of the search text escaped. */
+/** The columns every view of a user starts from (the table, the edit dialog, the export). */
+export const userColumns = {
+  id: users.id,
+  firstname: users.firstname,
+  lastname: users.lastname,
+  email: users.email,
+  admin: users.admin,
+  active: users.active,
+};
 
 /** The users table's filter: first plus last name and e-mail, each "contains", any case (the export uses it too). */
 export function userFilter(input: { name: string; email: string }): SQL | undefined {
@@ -41,43 +43,28 @@ export function userFilter(input: { name: string; email: string }): SQL | undefi
  */
 export async function listUsers(db: Db, input: z.output<typeof ZUserListInput>) {
   const where = userFilter(input);
-  const offset = (input.page - 1) * ADMIN_PAGE_SIZE;
-  const { total, exact } = await boundedCount(db, users, where, offset);
-  const rows = await db
-    .select({
-      id: users.id,
-      firstname: users.firstname,
-      lastname: users.lastname,
-      email: users.email,
-      admin: users.admin,
-      active: users.active,
-      newsletter: users.newsletter,
-      migrationPending: sql<boolean>`${users.migrationHash} IS NOT NULL`,
-      participations: sql<
-        string[]
-      >`coalesce((SELECT array_agg(c.title ORDER BY p.created_at) FROM ${participations} p JOIN ${congresses} c ON c.id = p.congress_id WHERE p.user_id = "users"."id"), '{}')`,
-    })
-    .from(users)
-    .where(where)
-    .orderBy(asc(users.lastname), asc(users.firstname), asc(users.id))
-    .limit(ADMIN_PAGE_SIZE)
-    .offset(offset);
-  return { items: rows, total, totalExact: exact, page: input.page, pageSize: ADMIN_PAGE_SIZE };
+  return adminPage(
+    db,
+    { table: users, where, page: input.page },
+    db
+      .select({
+        ...userColumns,
+        newsletter: users.newsletter,
+        migrationPending: sql<boolean>`${users.migrationHash} IS NOT NULL`,
+        participations: sql<
+          string[]
+        >`coalesce((SELECT array_agg(c.title ORDER BY p.created_at) FROM ${participations} p JOIN ${congresses} c ON c.id = p.congress_id WHERE p.user_id = "users"."id"), '{}')`,
+      })
+      .from(users)
+      .where(where)
+      .orderBy(asc(users.lastname), asc(users.firstname), asc(users.id))
+      .$dynamic(),
+  );
 }
 
 /** The edit dialog: the user and their participations with congress title and time. */
 export async function getUser(db: Db, id: number) {
-  const [user] = await db
-    .select({
-      id: users.id,
-      firstname: users.firstname,
-      lastname: users.lastname,
-      email: users.email,
-      admin: users.admin,
-      active: users.active,
-    })
-    .from(users)
-    .where(eq(users.id, id));
+  const [user] = await db.select(userColumns).from(users).where(eq(users.id, id));
   if (!user) {
     throw new AppError("NOT_FOUND", `user ${id}`, NOT_FOUND);
   }

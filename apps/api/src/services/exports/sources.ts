@@ -10,7 +10,7 @@ import {
 import { and, asc, desc, eq, type SQL, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { AppError } from "../../lib/app-error";
-import { userFilter } from "../admin/users";
+import { userColumns, userFilter } from "../admin/users";
 import { type OrderTableSchema, orderSearch } from "../commerce/admin-orders";
 import type { Column, ExportFormat, TableExport } from "./table-file";
 
@@ -296,12 +296,7 @@ export function usersExport(
       : undefined;
     return db
       .select({
-        id: users.id,
-        firstname: users.firstname,
-        lastname: users.lastname,
-        email: users.email,
-        admin: users.admin,
-        active: users.active,
+        ...userColumns,
         newsletter: users.newsletter,
         createdAt: users.createdAt,
         events: sql<

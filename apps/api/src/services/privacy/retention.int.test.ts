@@ -1,14 +1,28 @@
+import { randomBytes } from "node:crypto";
 import { schema } from "@app/db";
 import { eq, inArray, sql } from "drizzle-orm";
+import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RETENTION_CRON, RETENTION_QUEUE, startJobs } from "../../jobs/boss";
 import { hashToken, newToken } from "../../lib/tokens";
 import { createMailTransport } from "../../mail/transport";
 import { createTestApp, type TestApp } from "../../testing/harness";
+import { ORPHANED_IMAGE_GRACE_HOURS, storeImage } from "../admin/images";
 import { createCongress, createPackage, createUser, packageOrder, ticketOrder } from "../visitor/fixtures";
 import { runRetention } from "./retention";
 
-const { users, refreshTokens, passwordResetTokens, emailConfirmationTokens, rateLimits, mailOutbox } = schema;
+const {
+  users,
+  refreshTokens,
+  passwordResetTokens,
+  emailConfirmationTokens,
+  rateLimits,
+  mailOutbox,
+  images,
+  mailTemplates,
+  legalPages,
+  congressContents,
+} = schema;
 
 let t: TestApp;
 beforeAll(async () => {
@@ -178,6 +192,86 @@ describe("privacy retention", () => {
     });
   });
 
+  it("deletes pictures nothing refers to once a day old, keeping referred and recent ones", async () => {
+    const HOUR = 60 * 60 * 1000;
+    /** a stored picture row uploaded `hours` ago (the bytes do not matter here) */
+    const image = async (hours: number) => {
+      const fileName = `${randomBytes(16).toString("hex")}.webp`;
+      await db()
+        .insert(images)
+        .values({ fileName, mimeType: "image/webp", byteSize: 1, sha256: fileName, data: Buffer.from("x") })
+        .returning();
+      await db()
+        .update(images)
+        .set({ createdAt: ago(hours * HOUR) })
+        .where(eq(images.fileName, fileName));
+      return fileName;
+    };
+    const old = 2 * 24;
+    const tag = (name: string) =>
+      `<p>Text</p><img src="https://kongress.example/uploads/images/${name}" alt="">`;
+
+    const eventPicture = await image(old);
+    const eventText = await image(old);
+    const event = await createCongress(db(), { picture: eventPicture, description: tag(eventText) });
+    const packagePicture = await image(old);
+    const packageText = await image(old);
+    await createPackage(db(), event.id, { picture: packagePicture, description: tag(packageText) });
+    const templateContent = await image(old);
+    const templateDescription = await image(old);
+    await db()
+      .insert(mailTemplates)
+      .values({
+        name: "registration-confirmation",
+        congressId: event.id,
+        subject: "Willkommen",
+        content: tag(templateContent),
+        description: `<img src="/uploads/images/${templateDescription}">`,
+      });
+    const legal = await image(old);
+    await db()
+      .insert(legalPages)
+      .values({ slug: "impressum", html: tag(legal) })
+      .onConflictDoUpdate({ target: legalPages.slug, set: { html: tag(legal) } });
+    const content = await image(old);
+    await db()
+      .insert(congressContents)
+      .values({
+        congressId: event.id,
+        type: "vimeo-url",
+        data: { days: [{ name: "Tag 1", exclusive_date: "", videos: [{ url: "", comment: tag(content) }] }] },
+      });
+    const referred = [
+      eventPicture,
+      eventText,
+      packagePicture,
+      packageText,
+      templateContent,
+      templateDescription,
+      legal,
+      content,
+    ];
+    const recent = [await image(1), await image(ORPHANED_IMAGE_GRACE_HOURS - 1)];
+    const orphans = [await image(ORPHANED_IMAGE_GRACE_HOURS + 1), await image(30 * 24)];
+    // an old orphan uploaded again (an admin picks it for a form not yet saved) starts its grace anew
+    const data = await sharp(randomBytes(8 * 8 * 3), { raw: { width: 8, height: 8, channels: 3 } })
+      .png()
+      .toBuffer();
+    const again = await storeImage(db(), data);
+    await db()
+      .update(images)
+      .set({ createdAt: ago(old * HOUR) })
+      .where(eq(images.fileName, again));
+    expect(await storeImage(db(), data)).toBe(again);
+
+    expect(await runRetention(db())).toMatchObject({ orphanedImages: orphans.length });
+    const left = await db()
+      .select({ fileName: images.fileName })
+      .from(images)
+      .where(inArray(images.fileName, [...referred, ...recent, ...orphans, again]));
+    expect(left.map((row) => row.fileName).sort()).toEqual([...referred, ...recent, again].sort());
+  });
+
   it("is harmless when run again", async () => {
     expect(await runRetention(db())).toEqual({
       unconfirmedAccounts: 0,
@@ -187,6 +281,7 @@ describe("privacy retention", () => {
       rateLimits: 0,
       sentMailContents: 0,
       paymentNotifications: 0,
+      orphanedImages: 0,
     });
   });
 

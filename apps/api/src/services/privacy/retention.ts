@@ -1,6 +1,7 @@
 import { type DbOrTx, schema } from "@app/db";
 import { and, eq, isNotNull, isNull, lt, lte, notExists, or, sql } from "drizzle-orm";
 import { LIMITS } from "../../lib/rate-limit";
+import { deleteOrphanedImages } from "../admin/images";
 import { PERSONAL_IPN_WORDS } from "./account-data";
 
 /** An account whose address was never confirmed is deleted this many days after registering. */
@@ -22,6 +23,7 @@ export interface RetentionCounts {
   rateLimits: number;
   sentMailContents: number;
   paymentNotifications: number;
+  orphanedImages: number;
 }
 
 const { users, congressTicketOrders, congressPackageOrders } = schema;
@@ -118,12 +120,16 @@ export async function stripOldPersonalData(
   return { sentMailContents: mails.rowCount ?? 0, paymentNotifications: notifications.rowCount ?? 0 };
 }
 
-/** The daily privacy clean-up (jobs/boss.ts); idempotent, so every instance may run it at any time. */
+/**
+ * The daily clean-up (jobs/boss.ts): personal data past its time, and pictures nothing uses any more;
+ * idempotent, so every instance may run it at any time.
+ */
 export async function runRetention(db: DbOrTx): Promise<RetentionCounts> {
   const unconfirmedAccounts = await deleteUnconfirmedAccounts(db);
   return {
     unconfirmedAccounts,
     ...(await deleteExpiredTokens(db)),
     ...(await stripOldPersonalData(db)),
+    orphanedImages: await deleteOrphanedImages(db),
   };
 }
