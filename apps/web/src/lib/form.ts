@@ -36,6 +36,25 @@ export function serverFieldErrors(error: unknown): Record<string, string[]> {
 }
 
 /**
+ * The server's first message for each of `fields` it refused; `complete` when every message it sent found
+ * one of them (else the error dialog shows the refusal too).
+ */
+export function fieldMessages(
+  error: unknown,
+  fields: readonly string[],
+): { messages: Record<string, string>; complete: boolean } {
+  const entries = Object.entries(serverFieldErrors(error));
+  const messages: Record<string, string> = {};
+  for (const [key, [message] = []] of entries) {
+    if (fields.includes(key) && message) {
+      messages[key] = message;
+    }
+  }
+  const shown = Object.keys(messages).length;
+  return { messages, complete: shown > 0 && shown === entries.length };
+}
+
+/**
  * The login page's forms (login, registration): the same contract as `useSchemaForm`, in plain state.
  * `submit(run)` validates with the shared schema and calls `run` with the parsed input; when the server
  * refuses it, its messages land under the fields they concern, anything no field shows opens the error
@@ -71,10 +90,9 @@ export function useLoginPageForm<S extends z.ZodType, V extends Record<string, u
 
   /** the server's messages under the form's fields; false when one concerns something the form does not show */
   const showServerErrors = (error: unknown): boolean => {
-    const entries = Object.entries(serverFieldErrors(error));
-    const shown = entries.filter(([key, messages]) => Object.hasOwn(initial, key) && messages[0]);
-    setErrors(Object.fromEntries(shown.map(([key, messages]) => [key, messages[0]])) as FieldErrors<V>);
-    return shown.length > 0 && shown.length === entries.length;
+    const { messages, complete } = fieldMessages(error, Object.keys(initial));
+    setErrors(messages as FieldErrors<V>);
+    return complete;
   };
 
   const submit = (run: (input: z.output<S>) => Promise<void>) => async (event: FormEvent) => {
