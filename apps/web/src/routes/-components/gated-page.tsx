@@ -34,7 +34,7 @@ export function GatedPage({ path, kind }: { path: string; kind: keyof typeof TIT
   });
   const unlock = useMutation(trpc.gated.unlock.mutationOptions());
   const form = useSchemaForm({
-    // zod comes with the schema on the first submit (this page is part of the first page's file)
+    // zod comes with the schema on the first submit
     schema: () => import("@app/shared/gated-input").then((m) => m.ZGatedUnlockInput),
     defaultValues: { password: "" },
     toInput: (values) => ({ ...values, path }),
