@@ -77,7 +77,49 @@ test("registration shows the spec's messages for an empty form", async ({ page }
   ]) {
     await expect(form.getByText(message)).toBeVisible();
   }
-  await expect(form.getByLabel("Vorname")).toHaveAttribute("aria-invalid", "true");
+  const firstname = form.getByLabel("Vorname");
+  await expect(firstname).toHaveAttribute("aria-invalid", "true");
+  await expect(page.locator(`[id="${await firstname.getAttribute("aria-describedby")}"]`)).toHaveText(
+    "Vorname ist ein Pflichtfeld",
+  );
+});
+
+test("a refusal of the server lands under the registration's field it concerns", async ({
+  page,
+  browserErrors,
+}) => {
+  // what a client that skips the form's own check sends: a first name longer than the server takes
+  browserErrors.expect(failedRequest(400, "/trpc/auth.register"));
+  await page.route("**/trpc/auth.register**", async (route) => {
+    const body = JSON.parse(route.request().postData() ?? "{}") as Record<string, { json: object }>;
+    for (const call of Object.values(body)) {
+      Object.assign(call.json, { firstname: "E".repeat(101) });
+    }
+    await route.continue({ postData: JSON.stringify(body) });
+  });
+  await page.goto("/login");
+  const form = page.getByRole("region", { name: "Neu hier? Registrieren" });
+  await form.getByLabel("Vorname").fill("Erika");
+  await form.getByLabel("Nachname").fill("Muster");
+  await form.getByLabel("E-Mail").fill(uniqueEmail("e2e-refused"));
+  await form.getByLabel("Passwort").fill(PASSWORD);
+  await form.getByRole("checkbox", { name: /Datenschutzerklärung/ }).check();
+  const answer = page.waitForResponse((response) => response.url().includes("/trpc/auth.register"));
+  await form.getByRole("button", { name: "Registrieren" }).click();
+  const [refusal] = (await (await answer).json()) as [
+    { error: { json: { data: { fieldErrors?: Record<string, string[]> } } } },
+  ];
+  const message = refusal.error.json.data.fieldErrors?.firstname?.[0] ?? "";
+  expect(message).not.toBe("");
+
+  // under the field, tied to it and announced; no error dialog
+  const field = form.getByLabel("Vorname");
+  await expect(field).toHaveAttribute("aria-invalid", "true");
+  const describedBy = (await field.getAttribute("aria-describedby")) ?? "";
+  await expect(page.locator(`[id="${describedBy}"]`)).toHaveText(message);
+  await expect(form.getByRole("alert")).toHaveText(message);
+  await expect(page.getByRole("alertdialog")).toHaveCount(0);
+  await expect(form.getByLabel("Nachname")).not.toHaveAttribute("aria-invalid", "true");
 });
 
 test("a wrong password is reported inline", async ({ page, browserErrors }) => {

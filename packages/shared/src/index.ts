@@ -8,6 +8,7 @@ export * from "./constants";
 export * from "./dates";
 export * from "./errors";
 export * from "./events";
+export * from "./gated-input";
 export * from "./ids";
 export * from "./images";
 export * from "./messages";

@@ -1,4 +1,4 @@
-import { CHECKOUT_CATEGORIES, ZId } from "@app/shared";
+import { CHECKOUT_CATEGORIES, ZGatedPathInput, ZGatedUnlockInput, ZId } from "@app/shared";
 import { z } from "zod";
 import { visitorCalendar } from "../services/calendar/event-calendar";
 import { checkoutUrl } from "../services/visitor/checkout";
@@ -10,8 +10,6 @@ import { cancelParticipation, createParticipation } from "../services/visitor/pa
 import { videoPreview } from "../services/visitor/video-preview";
 import { loadViewer } from "../services/visitor/viewer";
 import { publicProcedure, router, userProcedure } from "../trpc/init";
-
-const path = z.string().min(1).max(300);
 
 export const congressRouter = router({
   overview: userProcedure.query(({ ctx }) => overview(ctx, ctx.user.id)),
@@ -48,14 +46,12 @@ export const packagesRouter = router({
 
 export const gatedRouter = router({
   /** public: the web app asks before showing its not-found page */
-  resolve: publicProcedure
-    .input(z.object({ path }))
-    .query(({ ctx, input }) => resolveGatedPath(ctx.env, input)),
+  resolve: publicProcedure.input(ZGatedPathInput).query(({ ctx, input }) => resolveGatedPath(ctx.env, input)),
   status: userProcedure
-    .input(z.object({ path }))
+    .input(ZGatedPathInput)
     .query(({ ctx, input }) => gatedStatus(ctx, { ...input, userId: ctx.user.id })),
   unlock: userProcedure
-    .input(z.object({ path, password: z.string().max(200) }))
+    .input(ZGatedUnlockInput)
     .mutation(({ ctx, input }) => unlockGated(ctx, { ...input, userId: ctx.user.id })),
 });
 

@@ -1,5 +1,5 @@
-import { XIcon } from "lucide-react";
 import { lazy, Suspense, useSyncExternalStore } from "react";
+import { XIcon } from "@/components/layout/shell-icons";
 import { alerts } from "@/lib/alerts";
 import { Alert } from "./ui/alert";
 

@@ -1,5 +1,14 @@
-import { useState } from "react";
+import { TRPCClientError } from "@trpc/client";
+import { type FormEvent, useState } from "react";
 import type { z } from "zod";
+import { showError } from "@/lib/alerts";
+
+/**
+ * What every form shares, without react-hook-form: the schema loaders, the server's messages by field, and
+ * the login page's own form state. The login route (login and registration side by side, the first page
+ * of most visits) cannot carry react-hook-form within its weight budget (docs/decisions.md 73,
+ * docs/performance.md "Login route"); every other form uses `useSchemaForm` (lib/schema-form.ts).
+ */
 
 export type FieldErrors<V> = Partial<Record<keyof V & string, string>>;
 
@@ -17,12 +26,41 @@ export const authSchema =
   (): Promise<AuthSchemas[K]> =>
     import("@app/shared/auth").then((m) => m[name]);
 
+/** The messages by field of a refused input (`data.fieldErrors` of the API's error formatter). */
+export function serverFieldErrors(error: unknown): Record<string, string[]> {
+  if (!(error instanceof TRPCClientError)) {
+    return {};
+  }
+  const fieldErrors = (error.data as { fieldErrors?: unknown } | undefined)?.fieldErrors;
+  return fieldErrors && typeof fieldErrors === "object" ? (fieldErrors as Record<string, string[]>) : {};
+}
+
 /**
- * Form state validated with the same zod schema the server uses; errors are keyed by field and shown
- * next to it. The values are what the form holds (e.g. an unticked checkbox the schema refuses);
- * `validate` resolves to the parsed input, or to null after setting the errors.
+ * The server's first message for each of `fields` it refused; `complete` when every message it sent found
+ * one of them (else the error dialog shows the refusal too).
  */
-export function useZodForm<S extends z.ZodType, V extends Record<string, unknown>>(
+export function fieldMessages(
+  error: unknown,
+  fields: readonly string[],
+): { messages: Record<string, string>; complete: boolean } {
+  const entries = Object.entries(serverFieldErrors(error));
+  const messages: Record<string, string> = {};
+  for (const [key, [message] = []] of entries) {
+    if (fields.includes(key) && message) {
+      messages[key] = message;
+    }
+  }
+  const shown = Object.keys(messages).length;
+  return { messages, complete: shown > 0 && shown === entries.length };
+}
+
+/**
+ * The login page's forms (login, registration): the same contract as `useSchemaForm`, in plain state.
+ * `submit(run)` validates with the shared schema and calls `run` with the parsed input; when the server
+ * refuses it, its messages land under the fields they concern, anything no field shows opens the error
+ * dialog. The values are what the form holds (e.g. an unticked checkbox the schema refuses).
+ */
+export function useLoginPageForm<S extends z.ZodType, V extends Record<string, unknown>>(
   source: SchemaSource<S>,
   initial: V,
 ) {
@@ -50,5 +88,27 @@ export function useZodForm<S extends z.ZodType, V extends Record<string, unknown
     return null;
   };
 
-  return { values, errors, set, setErrors, validate };
+  /** the server's messages under the form's fields; false when one concerns something the form does not show */
+  const showServerErrors = (error: unknown): boolean => {
+    const { messages, complete } = fieldMessages(error, Object.keys(initial));
+    setErrors(messages as FieldErrors<V>);
+    return complete;
+  };
+
+  const submit = (run: (input: z.output<S>) => Promise<void>) => async (event: FormEvent) => {
+    event.preventDefault();
+    const input = await validate();
+    if (!input) {
+      return;
+    }
+    try {
+      await run(input);
+    } catch (error) {
+      if (!showServerErrors(error)) {
+        await showError(error);
+      }
+    }
+  };
+
+  return { values, errors, set, submit };
 }

@@ -1,5 +1,4 @@
 import { MSG } from "@app/shared";
-import { TRPCClientError } from "@trpc/client";
 import {
   type DefaultValues,
   type FieldErrors,
@@ -12,7 +11,9 @@ import {
 } from "react-hook-form";
 import type { z } from "zod";
 import { alerts, showError } from "@/lib/alerts";
-import type { SchemaSource } from "@/lib/form";
+import { type SchemaSource, serverFieldErrors } from "@/lib/form";
+
+export { authSchema, serverFieldErrors } from "@/lib/form";
 
 export interface SchemaFormOptions<V extends FieldValues, S extends z.ZodType> {
   /** the packages/shared schema the procedure takes as input, or a loader of it */
@@ -52,15 +53,6 @@ export function schemaResolver<V extends FieldValues, S extends z.ZodType>({
     }
     return { values: {}, errors };
   };
-}
-
-/** The messages by field of a refused input (`data.fieldErrors` of the API's error formatter). */
-export function serverFieldErrors(error: unknown): Record<string, string[]> {
-  if (!(error instanceof TRPCClientError)) {
-    return {};
-  }
-  const fieldErrors = (error.data as { fieldErrors?: unknown } | undefined)?.fieldErrors;
-  return fieldErrors && typeof fieldErrors === "object" ? (fieldErrors as Record<string, string[]>) : {};
 }
 
 /**

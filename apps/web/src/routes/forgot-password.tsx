@@ -1,36 +1,26 @@
 import { MSG } from "@app/shared";
 import { useMutation } from "@tanstack/react-query";
 import { createFileRoute, Link } from "@tanstack/react-router";
-import type { FormEvent } from "react";
 import { Page } from "@/components/layout/page";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
-import { alerts, showError } from "@/lib/alerts";
-import { authSchema, useZodForm } from "@/lib/form";
+import { alerts } from "@/lib/alerts";
+import { authSchema, useSchemaForm } from "@/lib/schema-form";
 import { trpc } from "@/lib/trpc";
 
 export const Route = createFileRoute("/forgot-password")({ component: ForgotPassword });
 
 function ForgotPassword() {
-  const form = useZodForm(authSchema("ZEmailInput"), { email: "" });
+  const form = useSchemaForm({ schema: authSchema("ZEmailInput"), defaultValues: { email: "" } });
   const request = useMutation(trpc.auth.requestPasswordReset.mutationOptions());
 
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    const input = await form.validate();
-    if (!input) {
-      return;
-    }
-    try {
-      const result = await request.mutateAsync(input);
-      // deliberately the same answer whether or not the account exists
-      await alerts.notice(MSG.forgotPasswordTitle, result.detail);
-    } catch (error) {
-      await showError(error);
-    }
-  };
+  const onSubmit = form.submit(async (input) => {
+    const result = await request.mutateAsync(input);
+    // deliberately the same answer whether or not the account exists
+    await alerts.notice(MSG.forgotPasswordTitle, result.detail);
+  });
 
   return (
     <Page title={MSG.forgotPasswordTitle} narrow>
@@ -39,13 +29,8 @@ function ForgotPassword() {
           <p className="text-sm text-slate-700">
             Geben Sie die E-Mail-Adresse Ihres Kontos ein. Wir schicken Ihnen einen Link zum Zurücksetzen.
           </p>
-          <FormField label="E-Mail" error={form.errors.email}>
-            <Input
-              type="email"
-              autoComplete="email"
-              value={form.values.email}
-              onChange={(e) => form.set("email", e.target.value)}
-            />
+          <FormField label="E-Mail" error={form.errorOf("email")}>
+            <Input type="email" autoComplete="email" {...form.register("email")} />
           </FormField>
           <div className="flex flex-wrap items-center justify-between gap-3">
             <Button type="submit" disabled={request.isPending}>

@@ -7,9 +7,9 @@ import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
-import { alerts, showError } from "@/lib/alerts";
-import { authSchema, useZodForm } from "@/lib/form";
+import { alerts } from "@/lib/alerts";
 import { INVALID_PARAM, parseId } from "@/lib/route-params";
+import { authSchema, useSchemaForm } from "@/lib/schema-form";
 import { trpc } from "@/lib/trpc";
 
 export const Route = createFileRoute("/migration/set-password/$userId/$hash")({
@@ -29,31 +29,24 @@ export const Route = createFileRoute("/migration/set-password/$userId/$hash")({
 function MigrationSetPassword() {
   const { userId, hash } = Route.useParams();
   const navigate = useNavigate();
-  const form = useZodForm(authSchema("ZMigrationSetPasswordInput"), {
-    userId,
-    hash,
-    password: "",
-    passwordConfirm: "",
+  const form = useSchemaForm({
+    schema: authSchema("ZMigrationSetPasswordInput"),
+    defaultValues: { password: "", passwordConfirm: "" },
+    // the account and the link's hash come from the path, not from fields
+    toInput: (values) => ({ ...values, userId, hash }),
   });
   const save = useMutation(trpc.auth.migrationSetPassword.mutationOptions());
 
+  const submit = form.submit(async (input) => {
+    const result = await save.mutateAsync(input);
+    await alerts.notice(MSG.migrationSuccessTitle, result.detail);
+    await navigate({ to: "/login/{-$congressId}/{-$showVideo}" });
+  });
   const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    const input = await form.validate();
-    if (!input) {
-      const { password, passwordConfirm } = form.values;
-      if (passwordConfirm !== "" && password !== passwordConfirm && password.length >= 8) {
-        // spec: a mismatch is reported in an error dialog
-        await alerts.error({ title: MSG.defaultErrorTitle, detail: MSG.migrationPasswordsDoNotMatch });
-      }
-      return;
-    }
-    try {
-      const result = await save.mutateAsync(input);
-      await alerts.notice(MSG.migrationSuccessTitle, result.detail);
-      await navigate({ to: "/login/{-$congressId}/{-$showVideo}" });
-    } catch (error) {
-      await showError(error);
+    await submit(event);
+    // spec: a mismatch is reported in an error dialog (and stays under the field)
+    if (form.getFieldState("passwordConfirm").error?.message === MSG.migrationPasswordsDoNotMatch) {
+      await alerts.error({ title: MSG.defaultErrorTitle, detail: MSG.migrationPasswordsDoNotMatch });
     }
   };
 
@@ -64,21 +57,11 @@ function MigrationSetPassword() {
           <p className="text-sm text-slate-700">
             Ihr Konto wurde auf unsere neue Plattform übertragen. Bitte legen Sie ein Passwort fest.
           </p>
-          <FormField label="Passwort" error={form.errors.password} hint={MSG.passwordHint}>
-            <Input
-              type="password"
-              autoComplete="new-password"
-              value={form.values.password}
-              onChange={(e) => form.set("password", e.target.value)}
-            />
+          <FormField label="Passwort" error={form.errorOf("password")} hint={MSG.passwordHint}>
+            <Input type="password" autoComplete="new-password" {...form.register("password")} />
           </FormField>
-          <FormField label="Passwort bestätigen" error={form.errors.passwordConfirm}>
-            <Input
-              type="password"
-              autoComplete="new-password"
-              value={form.values.passwordConfirm}
-              onChange={(e) => form.set("passwordConfirm", e.target.value)}
-            />
+          <FormField label="Passwort bestätigen" error={form.errorOf("passwordConfirm")}>
+            <Input type="password" autoComplete="new-password" {...form.register("passwordConfirm")} />
           </FormField>
           <Button type="submit" disabled={save.isPending}>
             Passwort speichern

@@ -1,5 +1,5 @@
 import { createFileRoute, redirect } from "@tanstack/react-router";
-import { RESET_TOKEN_KEY } from "./-components/new-password-form";
+import { RESET_TOKEN_KEY } from "@/lib/reset-token";
 
 /** Validates the mailed token on the server: valid → keep it for the form, invalid → forgot-password. */
 export const Route = createFileRoute("/resetPassword/$token")({

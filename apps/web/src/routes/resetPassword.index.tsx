@@ -1,6 +1,7 @@
 import { createFileRoute, redirect } from "@tanstack/react-router";
 import { Page } from "@/components/layout/page";
-import { NewPasswordForm, RESET_TOKEN_KEY } from "./-components/new-password-form";
+import { RESET_TOKEN_KEY } from "@/lib/reset-token";
+import { NewPasswordForm } from "./-components/new-password-form";
 
 export const Route = createFileRoute("/resetPassword/")({
   beforeLoad: () => {

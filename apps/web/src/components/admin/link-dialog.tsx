@@ -1,10 +1,15 @@
 import type { Editor } from "@tiptap/react";
-import { type FormEvent, useRef, useState } from "react";
+import { useRef } from "react";
+import { z } from "zod";
 import { Button } from "@/components/ui/button";
 import { Checkbox } from "@/components/ui/checkbox";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogTitle } from "@/components/ui/dialog";
 import { FormField, InlineField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
+import { useSchemaForm } from "@/lib/schema-form";
+
+/** an empty address removes the link; anything else is linked, with https:// when it names no scheme */
+const ZLinkInput = z.object({ href: z.string().trim(), asButton: z.boolean() });
 
 const withProtocol = (href: string) => (/^[a-z][a-z0-9+.-]*:/i.test(href) ? href : `https://${href}`);
 
@@ -14,26 +19,24 @@ const withProtocol = (href: string) => (/^[a-z][a-z0-9+.-]*:/i.test(href) ? href
  */
 export function LinkDialog({ editor, onClose }: { editor: Editor; onClose: () => void }) {
   const current = editor.getAttributes("link") as { href?: string; class?: string | null };
-  const [href, setHref] = useState(current.href ?? "");
-  const [asButton, setAsButton] = useState(current.class === "button");
+  const form = useSchemaForm({
+    schema: ZLinkInput,
+    defaultValues: { href: current.href ?? "", asButton: current.class === "button" },
+  });
   const changed = useRef(false);
 
-  const apply = (event: FormEvent) => {
-    event.preventDefault();
-    // React events bubble through portals: the template's own form must not submit as well
-    event.stopPropagation();
-    const target = href.trim();
+  const apply = form.submit(async ({ href, asButton }) => {
     const chain = editor.chain().extendMarkRange("link");
-    if (target === "") {
+    if (href === "") {
       chain.unsetLink().run();
     } else {
       chain
-        .setLink({ href: withProtocol(target), class: asButton ? "button" : null } as { href: string })
+        .setLink({ href: withProtocol(href), class: asButton ? "button" : null } as { href: string })
         .run();
     }
     changed.current = true;
     onClose();
-  };
+  });
 
   return (
     <Dialog open onOpenChange={(open) => !open && onClose()}>
@@ -48,18 +51,20 @@ export function LinkDialog({ editor, onClose }: { editor: Editor; onClose: () =>
       >
         <DialogTitle>{current.href ? "Link bearbeiten" : "Link einfügen"}</DialogTitle>
         <DialogDescription>Leer lassen, um den Link zu entfernen.</DialogDescription>
-        <form onSubmit={apply} noValidate className="mt-4 flex flex-col gap-4">
-          <FormField label="Adresse des Links">
-            <Input
-              type="url"
-              inputMode="url"
-              placeholder="https://"
-              value={href}
-              onChange={(e) => setHref(e.target.value)}
-            />
+        <form
+          onSubmit={(event) => {
+            // React events bubble through portals: the template's own form must not submit as well
+            event.stopPropagation();
+            void apply(event);
+          }}
+          noValidate
+          className="mt-4 flex flex-col gap-4"
+        >
+          <FormField label="Adresse des Links" error={form.errorOf("href")}>
+            <Input type="url" inputMode="url" placeholder="https://" {...form.register("href")} />
           </FormField>
           <InlineField label="Als Button darstellen">
-            <Checkbox checked={asButton} onCheckedChange={setAsButton} />
+            <Checkbox {...form.register("asButton")} />
           </InlineField>
           <DialogFooter>
             <Button type="button" variant="secondary" onClick={onClose}>

@@ -1,9 +1,9 @@
 import { Link, useNavigate, useRouterState } from "@tanstack/react-router";
-import { LayoutDashboardIcon, LogOutIcon, UserIcon } from "lucide-react";
 import { hasRole, logout, useSession } from "@/lib/auth";
 import { queryClient } from "@/lib/trpc";
 import { Button } from "../ui/button";
 import { ProductLogo, PublisherLogos } from "./logos";
+import { LayoutDashboardIcon, LogOutIcon, UserIcon } from "./shell-icons";
 
 /** Header with logos and the actions of spec section 1. */
 export function Header() {

@@ -2,14 +2,15 @@ import { MSG } from "@app/shared";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "@tanstack/react-router";
 import { LockIcon } from "lucide-react";
-import { type FormEvent, useEffect, useState } from "react";
+import { useEffect } from "react";
 import { Page } from "@/components/layout/page";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
-import { alerts, errorBody, errorReason } from "@/lib/alerts";
+import { alerts, errorReason } from "@/lib/alerts";
 import { useSession } from "@/lib/auth";
+import { useSchemaForm } from "@/lib/schema-form";
 import { trpc } from "@/lib/trpc";
 
 const TITLES = {
@@ -32,8 +33,12 @@ export function GatedPage({ path, kind }: { path: string; kind: keyof typeof TIT
     retry: false,
   });
   const unlock = useMutation(trpc.gated.unlock.mutationOptions());
-  const [password, setPassword] = useState("");
-  const [error, setError] = useState<string | undefined>();
+  const form = useSchemaForm({
+    // zod comes with the schema on the first submit
+    schema: () => import("@app/shared/gated-input").then((m) => m.ZGatedUnlockInput),
+    defaultValues: { password: "" },
+    toInput: (values) => ({ ...values, path }),
+  });
 
   useEffect(() => {
     if (!user) {
@@ -54,28 +59,23 @@ export function GatedPage({ path, kind }: { path: string; kind: keyof typeof TIT
     }
   }, [unlocked, packageId, navigate]);
 
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (password === "") {
-      setError(MSG.passwordRequired);
-      return;
-    }
+  const onSubmit = form.submit(async (input) => {
     try {
-      const result = await unlock.mutateAsync({ path, password });
+      const result = await unlock.mutateAsync(input);
       await queryClient.invalidateQueries({ queryKey: trpc.congress.overview.queryKey() });
       await navigate({
         to: "/congress-package/$congressPackageId",
         params: { congressPackageId: result.packageId },
       });
     } catch (failure) {
-      setPassword("");
+      form.setValue("password", "");
       if (errorReason(failure) === "wrong-password") {
         await alerts.error({ title: MSG.defaultErrorTitle, detail: MSG.wrongPassword });
       } else {
-        await alerts.error(errorBody(failure));
+        throw failure;
       }
     }
-  };
+  });
 
   if (!user || !status.data || status.data.unlocked) {
     return (
@@ -97,16 +97,8 @@ export function GatedPage({ path, kind }: { path: string; kind: keyof typeof TIT
               <LockIcon aria-hidden="true" className="mt-0.5 size-5 shrink-0" />
               Diese Aufzeichnungen sind geschützt. Bitte geben Sie das Passwort ein, das Sie erhalten haben.
             </p>
-            <FormField label="Passwort" error={error}>
-              <Input
-                type="password"
-                autoComplete="off"
-                value={password}
-                onChange={(e) => {
-                  setPassword(e.target.value);
-                  setError(undefined);
-                }}
-              />
+            <FormField label="Passwort" error={form.errorOf("password")}>
+              <Input type="password" autoComplete="off" {...form.register("password")} />
             </FormField>
             <Button type="submit" disabled={unlock.isPending}>
               Freischalten

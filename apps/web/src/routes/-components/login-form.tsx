@@ -2,7 +2,7 @@ import { MSG } from "@app/shared";
 import { useMutation } from "@tanstack/react-query";
 import { Link, useNavigate } from "@tanstack/react-router";
 import { TRPCClientError } from "@trpc/client";
-import { type FormEvent, lazy, Suspense, useState } from "react";
+import { lazy, Suspense, useState } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Card, CardTitle } from "@/components/ui/card";
@@ -10,7 +10,7 @@ import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { alerts, errorBody } from "@/lib/alerts";
 import { session } from "@/lib/auth";
-import { authSchema, useZodForm } from "@/lib/form";
+import { authSchema, serverFieldErrors, useLoginPageForm } from "@/lib/form";
 import { afterLoginTarget } from "@/lib/guards";
 import type { IssuedSession } from "@/lib/session/session-manager";
 import { trpc } from "@/lib/trpc";
@@ -26,7 +26,7 @@ interface Props {
 
 export function LoginForm({ congressId, showVideo, redirectTo }: Props) {
   const navigate = useNavigate();
-  const form = useZodForm(authSchema("ZLoginInput"), { email: "", password: "" });
+  const form = useLoginPageForm(authSchema("ZLoginInput"), { email: "", password: "" });
   const [failure, setFailure] = useState<{ detail: string; unconfirmed: boolean } | null>(null);
   /** set when the password was right and the account asks for its second factor */
   const [challenge, setChallenge] = useState<string | null>(null);
@@ -38,12 +38,7 @@ export function LoginForm({ congressId, showVideo, redirectTo }: Props) {
     await navigate({ href: afterLoginTarget({ congressId, showVideo }, redirectTo) });
   };
 
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    const input = await form.validate();
-    if (!input) {
-      return;
-    }
+  const onSubmit = form.submit(async (input) => {
     setFailure(null);
     try {
       const result = await login.mutateAsync(input);
@@ -53,11 +48,15 @@ export function LoginForm({ congressId, showVideo, redirectTo }: Props) {
       }
       await signedIn(result);
     } catch (error) {
+      // a refused field goes under its field; a refused sign-in is shown inline (spec section 8)
+      if (Object.keys(serverFieldErrors(error)).length > 0) {
+        throw error;
+      }
       const body = errorBody(error);
       const unconfirmed = error instanceof TRPCClientError && body.title === MSG.emailNotConfirmedTitle;
       setFailure({ detail: body.detail, unconfirmed });
     }
-  };
+  });
 
   const onResend = async () => {
     const result = await resend.mutateAsync({ email: form.values.email }).catch(() => null);

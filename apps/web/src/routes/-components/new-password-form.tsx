@@ -1,60 +1,50 @@
 import { MSG } from "@app/shared";
 import { useMutation } from "@tanstack/react-query";
 import { useNavigate } from "@tanstack/react-router";
-import type { FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { alerts, showError } from "@/lib/alerts";
-import { authSchema, useZodForm } from "@/lib/form";
+import { RESET_TOKEN_KEY } from "@/lib/reset-token";
+import { authSchema, serverFieldErrors, useSchemaForm } from "@/lib/schema-form";
 import { trpc } from "@/lib/trpc";
-
-/** sessionStorage key of a validated reset token (spec section 4, password reset). */
-export const RESET_TOKEN_KEY = "resetPasswordToken";
 
 export function NewPasswordForm() {
   const navigate = useNavigate();
-  const token = sessionStorage.getItem(RESET_TOKEN_KEY) ?? "";
-  const form = useZodForm(authSchema("ZResetPasswordInput"), { token, password: "", passwordConfirm: "" });
+  const form = useSchemaForm({
+    schema: authSchema("ZResetPasswordInput"),
+    defaultValues: { password: "", passwordConfirm: "" },
+    // the token the mailed link's route kept; not a field of the form
+    toInput: (values) => ({ ...values, token: sessionStorage.getItem(RESET_TOKEN_KEY) ?? "" }),
+  });
   const reset = useMutation(trpc.auth.resetPassword.mutationOptions());
 
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    const input = await form.validate();
-    if (!input) {
-      return;
-    }
+  const onSubmit = form.submit(async (input) => {
     try {
       const result = await reset.mutateAsync(input);
       sessionStorage.removeItem(RESET_TOKEN_KEY);
       await alerts.notice(MSG.resetPasswordSuccessTitle, result.detail);
       await navigate({ to: "/login/{-$congressId}/{-$showVideo}" });
     } catch (error) {
+      // a refused password goes under its field and the link stays usable
+      if (Object.keys(serverFieldErrors(error)).some((key) => key !== "token")) {
+        throw error;
+      }
       sessionStorage.removeItem(RESET_TOKEN_KEY);
       await showError(error);
       await navigate({ to: "/forgot-password" });
     }
-  };
+  });
 
   return (
     <Card>
       <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
-        <FormField label="Neues Passwort" error={form.errors.password} hint={MSG.passwordHint}>
-          <Input
-            type="password"
-            autoComplete="new-password"
-            value={form.values.password}
-            onChange={(e) => form.set("password", e.target.value)}
-          />
+        <FormField label="Neues Passwort" error={form.errorOf("password")} hint={MSG.passwordHint}>
+          <Input type="password" autoComplete="new-password" {...form.register("password")} />
         </FormField>
-        <FormField label="Neues Passwort bestätigen" error={form.errors.passwordConfirm}>
-          <Input
-            type="password"
-            autoComplete="new-password"
-            value={form.values.passwordConfirm}
-            onChange={(e) => form.set("passwordConfirm", e.target.value)}
-          />
+        <FormField label="Neues Passwort bestätigen" error={form.errorOf("passwordConfirm")}>
+          <Input type="password" autoComplete="new-password" {...form.register("passwordConfirm")} />
         </FormField>
         <Button type="submit" disabled={reset.isPending}>
           Passwort speichern

@@ -1,11 +1,11 @@
 import { MSG } from "@app/shared";
 import { useQuery } from "@tanstack/react-query";
 import { Link, type NotFoundRouteProps, useRouterState } from "@tanstack/react-router";
+import { lazy, Suspense } from "react";
 import { Page } from "@/components/layout/page";
 import { Button } from "@/components/ui/button";
 import { INVALID_PARAM } from "@/lib/route-params";
 import { trpc } from "@/lib/trpc";
-import { GatedPage } from "./gated-page";
 
 /** The 404 page (spec section 2: the searched page was not found), inside the layout. */
 export function NotFoundPage() {
@@ -22,6 +22,10 @@ export function NotFoundPage() {
   );
 }
 
+// the not-found page is part of the first page's file (the root route's); the two gated pages, with their
+// form (react-hook-form), load when the server knows the path
+const GatedPage = lazy(() => import("./gated-page").then((m) => ({ default: m.GatedPage })));
+
 /** An unknown path may be one of the password-gated pages, whose paths only the server knows. */
 function UnknownPath() {
   // the path this page was rendered for: while the router leaves it (e.g. a gated page's redirect to
@@ -36,7 +40,11 @@ function UnknownPath() {
     return null;
   }
   if (gated.data) {
-    return <GatedPage path={pathname} kind={gated.data.kind} />;
+    return (
+      <Suspense fallback={null}>
+        <GatedPage path={pathname} kind={gated.data.kind} />
+      </Suspense>
+    );
   }
   return <NotFoundPage />;
 }

@@ -1,13 +1,13 @@
 import { MSG } from "@app/shared";
 import { useMutation } from "@tanstack/react-query";
-import type { FormEvent, ReactNode } from "react";
+import type { ReactNode } from "react";
 import { Button } from "@/components/ui/button";
 import { Card, CardTitle } from "@/components/ui/card";
 import { Checkbox } from "@/components/ui/checkbox";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
-import { alerts, showError } from "@/lib/alerts";
-import { authSchema, useZodForm } from "@/lib/form";
+import { alerts } from "@/lib/alerts";
+import { authSchema, useLoginPageForm } from "@/lib/form";
 import { trpc } from "@/lib/trpc";
 
 interface Props {
@@ -25,29 +25,21 @@ const EMPTY = {
 };
 
 export function RegisterForm({ congressId, showVideo }: Props) {
-  const form = useZodForm(authSchema("ZRegisterInput"), EMPTY);
+  const form = useLoginPageForm(authSchema("ZRegisterInput"), EMPTY);
   const register = useMutation(trpc.auth.register.mutationOptions());
   const values = form.values;
 
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    const input = await form.validate();
-    if (!input) {
-      return;
-    }
-    try {
-      const result = await register.mutateAsync({
-        ...input,
-        congressId: congressId ? Number(congressId) : undefined,
-        showVideo: showVideo ? true : undefined,
-      });
-      await alerts.notice(result.title, result.detail);
-      // the spec reloads the page after the dialog: an empty form for the next visitor
-      window.location.reload();
-    } catch (error) {
-      await showError(error);
-    }
-  };
+  // a refused field lands under it, any other refusal in the error dialog
+  const onSubmit = form.submit(async (input) => {
+    const result = await register.mutateAsync({
+      ...input,
+      congressId: congressId ? Number(congressId) : undefined,
+      showVideo: showVideo ? true : undefined,
+    });
+    await alerts.notice(result.title, result.detail);
+    // the spec reloads the page after the dialog: an empty form for the next visitor
+    window.location.reload();
+  });
 
   const field = (key: "firstname" | "lastname" | "email" | "password") => ({
     value: values[key],

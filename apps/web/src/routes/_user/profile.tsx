@@ -9,7 +9,7 @@ import {
 import { useMutation, useQueryClient, useSuspenseQuery } from "@tanstack/react-query";
 import { createFileRoute, useNavigate } from "@tanstack/react-router";
 import { DownloadIcon } from "lucide-react";
-import { type FormEvent, useState } from "react";
+import { useState } from "react";
 import { Page } from "@/components/layout/page";
 import { Button } from "@/components/ui/button";
 import { Card, CardTitle } from "@/components/ui/card";
@@ -26,6 +26,7 @@ import { Input } from "@/components/ui/input";
 import { Switch } from "@/components/ui/switch";
 import { alerts, errorBody, showError } from "@/lib/alerts";
 import { session } from "@/lib/auth";
+import { useSchemaForm } from "@/lib/schema-form";
 import { trpc } from "@/lib/trpc";
 
 export const Route = createFileRoute("/_user/profile")({
@@ -147,35 +148,31 @@ function DataDownload() {
 function DeleteAccount() {
   const navigate = useNavigate();
   const [open, setOpen] = useState(false);
-  const [password, setPassword] = useState("");
-  const [error, setError] = useState<string>();
-  const remove = useMutation(
-    trpc.account.delete.mutationOptions({
-      onSuccess: async (answer) => {
-        setOpen(false);
-        session.signOut();
-        await navigate({ to: "/login/{-$congressId}/{-$showVideo}" });
-        await alerts.successDialog(answer.title, answer.detail);
-      },
-      onError: (failure) => {
-        const body = errorBody(failure);
-        if (body.detail === MSG_PRIVACY.passwordWrong) {
-          setError(body.detail);
-        } else {
-          void showError(failure);
-        }
-      },
-    }),
-  );
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (!password) {
-      setError(MSG_PRIVACY.passwordRequired);
-      return;
+  const form = useSchemaForm({
+    // zod comes with the schema on the first submit
+    schema: () => import("@app/shared/privacy-input").then((m) => m.ZDeleteAccountInput),
+    defaultValues: { password: "" },
+  });
+  const remove = useMutation(trpc.account.delete.mutationOptions());
+  const onSubmit = form.submit(async (input) => {
+    try {
+      const answer = await remove.mutateAsync(input);
+      setOpen(false);
+      session.signOut();
+      await navigate({ to: "/login/{-$congressId}/{-$showVideo}" });
+      await alerts.successDialog(answer.title, answer.detail);
+    } catch (failure) {
+      // a wrong password is the field's refusal; anything else opens the error dialog
+      if (errorBody(failure).detail !== MSG_PRIVACY.passwordWrong) {
+        throw failure;
+      }
+      form.setError(
+        "password",
+        { type: "server", message: MSG_PRIVACY.passwordWrong },
+        { shouldFocus: true },
+      );
     }
-    setError(undefined);
-    remove.mutate({ password });
-  };
+  });
   return (
     <Card aria-labelledby="delete-title">
       <CardTitle id="delete-title">Konto löschen</CardTitle>
@@ -188,8 +185,7 @@ function DeleteAccount() {
         open={open}
         onOpenChange={(next) => {
           setOpen(next);
-          setPassword("");
-          setError(undefined);
+          form.reset();
         }}
       >
         <DialogTrigger asChild>
@@ -198,18 +194,13 @@ function DeleteAccount() {
           </Button>
         </DialogTrigger>
         <DialogContent>
-          <form onSubmit={submit} noValidate>
+          <form onSubmit={onSubmit} noValidate>
             <DialogTitle>Konto endgültig löschen?</DialogTitle>
             <DialogDescription>
               Das lässt sich nicht rückgängig machen. Bitte bestätigen Sie mit Ihrem Passwort.
             </DialogDescription>
-            <FormField label="Passwort" error={error} className="mt-4">
-              <Input
-                type="password"
-                autoComplete="current-password"
-                value={password}
-                onChange={(event) => setPassword(event.target.value)}
-              />
+            <FormField label="Passwort" error={form.errorOf("password")} className="mt-4">
+              <Input type="password" autoComplete="current-password" {...form.register("password")} />
             </FormField>
             <DialogFooter>
               <Button type="button" variant="secondary" onClick={() => setOpen(false)}>
