@@ -1,5 +1,12 @@
 import { MSG } from "@app/shared";
-import { type QueryKey, type UseQueryResult, useMutation, useQueryClient } from "@tanstack/react-query";
+import {
+  keepPreviousData,
+  type QueryKey,
+  type UseQueryOptions,
+  useMutation,
+  useQuery,
+  useQueryClient,
+} from "@tanstack/react-query";
 import { PencilIcon, PlusIcon, Trash2Icon } from "lucide-react";
 import { type ReactNode, useState } from "react";
 import { Button } from "@/components/ui/button";
@@ -21,14 +28,18 @@ export interface RemoveSpec<Row> {
 export interface AdminResourceProps<Row extends { id: number }> {
   /** names the section and the table */
   label: string;
-  /** what could not be loaded, e.g. "Die Veranstaltungen" */
-  what: string;
-  /** a whole list (paged here) or one page of it (paged on the server: give `onPage`) */
-  query: UseQueryResult<Row[] | ServerPage<Row>, unknown>;
+  /** what could not be loaded; "Die <label>" unless given */
+  what?: string;
+  /**
+   * the list query's options (`trpc.….queryOptions(input)`): a whole list (paged here) or one page of it
+   * (paged on the server: give `onPage`); while another page or filter loads, the rows shown stay
+   */
+  // biome-ignore lint/suspicious/noExplicitAny: any procedure's answer, error and key
+  list: UseQueryOptions<any, any, Row[] | ServerPage<Row>, any>;
   onPage?: (page: number) => void;
   columns: Column<Row>[];
   empty: string;
-  /** the queries a save or a delete changes (a tRPC `pathKey()`) */
+  /** the queries a save or a delete changes; the list's router (e.g. `admin.congresses`) unless given */
   invalidates?: QueryKey;
   intro?: ReactNode;
   /** the filter bar */
@@ -51,19 +62,17 @@ export interface AdminResourceProps<Row extends { id: number }> {
  * question and the spec's alerts. A tab is its columns, its form and its procedures.
  */
 export function AdminResource<Row extends { id: number }>(props: AdminResourceProps<Row>) {
-  const { label, query, columns, editor, remove, rowName, create, filters, actions } = props;
+  const { label, list, columns, editor, remove, rowName, create, filters, actions } = props;
   const queryClient = useQueryClient();
+  const query = useQuery({ ...list, placeholderData: keepPreviousData });
   const [editing, setEditing] = useState<{ row: Row | null } | null>(null);
   const { rows, pager } = usePagination(query.data, props.onPage);
   const deletion = useMutation({ mutationFn: (row: Row) => (remove ? remove.run(row) : Promise.resolve()) });
-  const saved = async () => {
-    if (props.invalidates) {
-      await queryClient.invalidateQueries({ queryKey: props.invalidates });
-    }
-  };
+  const saved = () =>
+    queryClient.invalidateQueries({ queryKey: props.invalidates ?? routerKey(list.queryKey) });
 
   if (query.isError) {
-    return <LoadError what={props.what} onRetry={() => void query.refetch()} />;
+    return <LoadError what={props.what ?? `Die ${label}`} onRetry={() => void query.refetch()} />;
   }
   const onDelete = async (row: Row) => {
     if (remove && (await confirmDelete(remove.detail(row)))) {
@@ -127,6 +136,15 @@ export function AdminResource<Row extends { id: number }>(props: AdminResourcePr
     </section>
   );
 }
+
+/**
+ * The router of a tRPC query key: `[["admin", "congresses", "list"], {input, type}]` becomes the `pathKey()`
+ * of `admin.congresses`, which a save or a delete of its records changes.
+ */
+export const routerKey = (queryKey: QueryKey): QueryKey => {
+  const [path] = queryKey;
+  return Array.isArray(path) ? [path.slice(0, -1)] : [];
+};
 
 /** 'Sind Sie sich sicher?' with what will be deleted. */
 const confirmDelete = (detail: string) =>

@@ -61,34 +61,24 @@ export function FilterBar({ className, children }: { className?: string; childre
   return <div className={cn("grid w-full gap-3 sm:grid-cols-2", className)}>{children}</div>;
 }
 
-/** A search field: the table follows once typing rests. */
-export function FilterSearch<F extends Record<string, string>>({
+/**
+ * A search field (the table follows once typing rests) or a day (`JJJJ-MM-TT` from the browser's date
+ * field, applied at once).
+ */
+export function FilterInput<F extends Record<string, string>>({
   filters,
   name,
   label,
   className,
-}: FilterProps<F>) {
+  type = "search",
+}: FilterProps<F> & { type?: "search" | "date" }) {
   return (
     <FormField label={label} className={className}>
       <Input
-        type="search"
+        type={type}
         value={filters.shown[name]}
-        onChange={(e) => filters.set(name, e.target.value, true)}
+        onChange={(e) => filters.set(name, e.target.value, type === "search")}
       />
-    </FormField>
-  );
-}
-
-/** A day (`JJJJ-MM-TT` from the browser's date field). */
-export function FilterDate<F extends Record<string, string>>({
-  filters,
-  name,
-  label,
-  className,
-}: FilterProps<F>) {
-  return (
-    <FormField label={label} className={className}>
-      <Input type="date" value={filters.shown[name]} onChange={(e) => filters.set(name, e.target.value)} />
     </FormField>
   );
 }

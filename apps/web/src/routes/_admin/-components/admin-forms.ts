@@ -65,7 +65,14 @@ export const eventToForm = (e: Omit<AdminEvent, "participationCount">): EventFor
 /** A typed day as the schema's `{date}`; a day the schema cannot read is passed on for it to refuse. */
 const dayInput = (text: string) => ({ date: parseGermanDate(text) ?? text.trim() });
 
-export function toEventInput(f: EventForm): TCongressInput {
+/**
+ * The procedure's input of the form; `kept` are the stored event's values the form does not show (its extra
+ * parameters), sent back as they are so a save does not wipe them.
+ */
+export function toEventInput(
+  f: EventForm,
+  kept: Partial<Pick<AdminEvent, "extraParameters">> = {},
+): TCongressInput {
   return {
     id: f.id,
     title: f.title,
@@ -80,6 +87,7 @@ export function toEventInput(f: EventForm): TCongressInput {
     lastCongressDay: f.firstDay.trim() || f.lastDay.trim() ? dayInput(f.lastDay) : null,
     digistoreIdTicket: f.digistoreIdTicket || "0",
     digistoreIdTicketAndPackage: f.digistoreIdTicketAndPackage || "0",
+    extraParameters: kept.extraParameters ?? {},
   };
 }
 

@@ -6,9 +6,9 @@ import {
   formatGermanDateTime,
   type TAuditListInput,
 } from "@app/shared";
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { AdminResource } from "@/components/admin/admin-resource";
-import { FilterBar, FilterDate, FilterSelect, useFilters } from "@/components/admin/filters";
+import { FilterBar, FilterInput, FilterSelect, useFilters } from "@/components/admin/filters";
 import { optionsOfLabels } from "@/components/ui/select";
 import { trpc } from "@/lib/trpc";
 import type { RouterOutputs } from "@/lib/types";
@@ -39,10 +39,7 @@ export function auditListInput(
 export function AuditTab() {
   const filters = useFilters({ entity: "", action: "", actor: "", from: "", to: "" });
   const actors = useQuery(trpc.admin.audit.actors.queryOptions());
-  const query = useQuery({
-    ...trpc.admin.audit.list.queryOptions(auditListInput(filters.applied, filters.page)),
-    placeholderData: keepPreviousData,
-  });
+  const list = trpc.admin.audit.list.queryOptions(auditListInput(filters.applied, filters.page));
   const actorOptions = [
     ...(actors.data ?? []).map((a) => ({ value: `admin:${a.id}`, label: a.name })),
     { value: PAYMENT, label: "Zahlungsanbieter" },
@@ -53,7 +50,7 @@ export function AuditTab() {
       label="Protokoll"
       what="Die Protokolleinträge"
       intro="Jede Änderung in der Administration und jede Zahlungsbenachrichtigung wird hier protokolliert. Einträge können nicht geändert oder gelöscht werden."
-      query={query}
+      list={list}
       onPage={filters.setPage}
       empty="Keine Protokolleinträge gefunden."
       filters={
@@ -71,8 +68,8 @@ export function AuditTab() {
             options={optionsOfLabels(AUDIT_ACTION_LABELS)}
           />
           <FilterSelect filters={filters} name="actor" label="Ausgeführt von" options={actorOptions} />
-          <FilterDate filters={filters} name="from" label="Von (Datum)" />
-          <FilterDate filters={filters} name="to" label="Bis (Datum)" />
+          <FilterInput filters={filters} name="from" label="Von (Datum)" type="date" />
+          <FilterInput filters={filters} name="to" label="Bis (Datum)" type="date" />
         </FilterBar>
       }
       columns={[

@@ -1,9 +1,10 @@
 import { extractIframeSrc, MSG, ZContentInput } from "@app/shared";
 import { useQuery } from "@tanstack/react-query";
-import { PlusIcon, XIcon } from "lucide-react";
+import { XIcon } from "lucide-react";
 import { useFieldArray } from "react-hook-form";
 import { AdminResource } from "@/components/admin/admin-resource";
-import { FilterBar, FilterSearch, useFilters } from "@/components/admin/filters";
+import { FilterBar, FilterInput, useFilters } from "@/components/admin/filters";
+import { AddButton, RemoveButton } from "@/components/admin/list-buttons";
 import { ResourceEditor, type SchemaForm } from "@/components/admin/resource-editor";
 import { Button } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
@@ -66,15 +67,7 @@ function VideoFields({
         placeholder="Kommentar"
         {...register(`data.days.${d}.videos.${v}.comment`)}
       />
-      <Button
-        type="button"
-        variant="ghost"
-        size="icon"
-        aria-label={`Tag ${d + 1}, Video ${v + 1} entfernen`}
-        onClick={onRemove}
-      >
-        <XIcon aria-hidden="true" className="size-4" />
-      </Button>
+      <RemoveButton label={`Tag ${d + 1}, Video ${v + 1} entfernen`} onClick={onRemove} />
     </div>
   );
 }
@@ -101,15 +94,7 @@ function DayFields({ form, d, onRemove }: { form: ContentFormApi; d: number; onR
           <VideoFields key={video.id} form={form} d={d} v={v} onRemove={() => videos.remove(v)} />
         ))}
         <ListError message={errorOf(`data.days.${d}.videos`)} />
-        <Button
-          type="button"
-          variant="secondary"
-          size="sm"
-          className="self-start"
-          onClick={() => videos.append({ url: "", comment: "" })}
-        >
-          <PlusIcon aria-hidden="true" className="size-4" /> Video hinzufügen
-        </Button>
+        <AddButton onClick={() => videos.append({ url: "", comment: "" })}>Video hinzufügen</AddButton>
       </div>
     </fieldset>
   );
@@ -132,14 +117,9 @@ function ContentFields({ form }: { form: ContentFormApi }) {
         <DayFields key={day.id} form={form} d={d} onRemove={() => days.remove(d)} />
       ))}
       <ListError message={form.errorOf("data.days")} />
-      <Button
-        type="button"
-        variant="secondary"
-        className="self-start"
-        onClick={() => days.append(newDay(days.fields.length + 1))}
-      >
-        <PlusIcon aria-hidden="true" className="size-4" /> Tag hinzufügen
-      </Button>
+      <AddButton small={false} onClick={() => days.append(newDay(days.fields.length + 1))}>
+        Tag hinzufügen
+      </AddButton>
     </>
   );
 }
@@ -158,17 +138,15 @@ const DaysCell = ({ content }: { content: AdminContent }) => (
 
 export function ContentsTab() {
   const filters = useFilters({ search: "" });
-  const query = useQuery(trpc.admin.contents.list.queryOptions(filters.applied));
   return (
     <AdminResource<AdminContent>
       label="Videoinhalte"
       what="Die Kongressinhalte"
-      query={query}
+      list={trpc.admin.contents.list.queryOptions(filters.applied)}
       empty="Keine Kongressinhalte gefunden."
-      invalidates={trpc.admin.contents.pathKey()}
       filters={
         <FilterBar className="max-w-sm sm:grid-cols-1">
-          <FilterSearch filters={filters} name="search" label="Suchen" />
+          <FilterInput filters={filters} name="search" label="Suchen" />
         </FilterBar>
       }
       columns={[

@@ -6,8 +6,6 @@ import {
   parseGermanDate,
   ZCongressInput,
 } from "@app/shared";
-import { useQuery } from "@tanstack/react-query";
-import { Controller } from "react-hook-form";
 import { AdminResource, yesNo } from "@/components/admin/admin-resource";
 import { DateRangeField, type IsoRange } from "@/components/admin/date-range-field";
 import { ExportButtons } from "@/components/admin/export-buttons";
@@ -27,6 +25,15 @@ import {
   toEventInput,
 } from "./admin-forms";
 
+const CHECKOUT_FIELDS = [
+  { name: "digistoreIdTicket", label: "Checkout-ID Ticket", hint: "0 = kein Ticket (kostenlose Teilnahme)" },
+  {
+    name: "digistoreIdTicketAndPackage",
+    label: "Checkout-ID Ticket + Kongresspaket",
+    hint: "0 = nicht angeboten",
+  },
+] as const;
+
 function EventFields({ form }: { form: SchemaForm<EventForm, typeof ZCongressInput> }) {
   const { register, control, errorOf, setValue } = form;
   const [firstDay, lastDay, webinar] = form.watch(["firstDay", "lastDay", "webinar"]);
@@ -43,11 +50,7 @@ function EventFields({ form }: { form: SchemaForm<EventForm, typeof ZCongressInp
       <FormField label="Beschreibung *" error={errorOf("description")}>
         <Textarea {...register("description")} />
       </FormField>
-      <Controller
-        control={control}
-        name="picture"
-        render={({ field }) => <PictureField value={field.value} onChange={field.onChange} />}
-      />
+      <PictureField control={control} name="picture" />
       <div className="flex flex-wrap gap-6">
         <FlagField control={control} name="visible" label="Sichtbar" />
         <FlagField control={control} name="webinar" label="Webinar" />
@@ -76,34 +79,22 @@ function EventFields({ form }: { form: SchemaForm<EventForm, typeof ZCongressInp
         ))}
       </div>
       <div className="grid gap-4 sm:grid-cols-2">
-        <FormField
-          label="Checkout-ID Ticket"
-          hint="0 = kein Ticket (kostenlose Teilnahme)"
-          error={errorOf("digistoreIdTicket")}
-        >
-          <Input inputMode="numeric" {...register("digistoreIdTicket")} />
-        </FormField>
-        <FormField
-          label="Checkout-ID Ticket + Kongresspaket"
-          hint="0 = nicht angeboten"
-          error={errorOf("digistoreIdTicketAndPackage")}
-        >
-          <Input inputMode="numeric" {...register("digistoreIdTicketAndPackage")} />
-        </FormField>
+        {CHECKOUT_FIELDS.map(({ name, label, hint }) => (
+          <FormField key={name} label={label} hint={hint} error={errorOf(name)}>
+            <Input inputMode="numeric" {...register(name)} />
+          </FormField>
+        ))}
       </div>
     </>
   );
 }
 
 export function EventsTab() {
-  const query = useQuery(trpc.admin.congresses.list.queryOptions());
   return (
     <AdminResource<AdminEvent>
       label="Veranstaltungen"
-      what="Die Veranstaltungen"
-      query={query}
+      list={trpc.admin.congresses.list.queryOptions()}
       empty="Noch keine Veranstaltungen."
-      invalidates={trpc.admin.congresses.pathKey()}
       columns={[
         { header: "Titel", cell: (e) => e.title },
         { header: "Beschreibung", cell: (e) => cutText(e.description, ADMIN_DESCRIPTION_CUT).text },
@@ -127,7 +118,7 @@ export function EventsTab() {
           title={e ? "Veranstaltung bearbeiten" : "Neue Veranstaltung"}
           schema={ZCongressInput}
           defaultValues={e ? eventToForm(e) : emptyEventForm}
-          toInput={toEventInput}
+          toInput={(values) => toEventInput(values, e ?? {})}
           fieldOf={eventFieldOf}
           save={trpcClient.admin.congresses.save.mutate}
           success="Die Veranstaltung wurde gespeichert."

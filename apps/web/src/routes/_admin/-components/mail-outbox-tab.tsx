@@ -10,17 +10,14 @@ import { AdminResource } from "@/components/admin/admin-resource";
 import { FilterBar, FilterSelect, useFilters } from "@/components/admin/filters";
 import { Button } from "@/components/ui/button";
 import { optionsOfLabels } from "@/components/ui/select";
+import { StatusText, type StatusTone } from "@/components/ui/status-text";
 import { alerts, showError } from "@/lib/alerts";
 import { trpc } from "@/lib/trpc";
 import type { RouterOutputs } from "@/lib/types";
 
 type OutboxMail = RouterOutputs["admin"]["mailOutbox"]["list"]["items"][number];
 
-const STATUS_STYLE: Record<string, string> = {
-  sent: "text-green-800",
-  queued: "text-slate-700",
-  failed: "font-semibold text-red-700",
-};
+const STATUS_TONE: Record<string, StatusTone> = { sent: "good", queued: "neutral", failed: "bad" };
 const atTime = (at: Date | null) => (at ? `${formatGermanDateTime(at)} Uhr` : "–");
 
 /** The mail outbox: sent, queued and failed mails; failed ones can be sent again. */
@@ -34,10 +31,9 @@ export function MailOutboxTab() {
     ...(status && { status: status as MailStatus }),
     ...(template && { template }),
   };
-  const query = useQuery({
-    ...trpc.admin.mailOutbox.list.queryOptions(input),
-    placeholderData: keepPreviousData,
-  });
+  const list = trpc.admin.mailOutbox.list.queryOptions(input);
+  // the same query as the table\'s (answered from its cache), for the number of attempts
+  const { data } = useQuery({ ...list, placeholderData: keepPreviousData });
   const resend = useMutation(trpc.admin.mailOutbox.resend.mutationOptions());
 
   const onResend = async (id: number) => {
@@ -54,8 +50,8 @@ export function MailOutboxTab() {
     <AdminResource<OutboxMail>
       label="E-Mail-Versand"
       what="Die E-Mails"
-      intro={`Empfänger:innen werden nur mit ihrer Domain angezeigt. Eine E-Mail gilt nach ${query.data?.maxAttempts ?? 8} erfolglosen Versuchen als fehlgeschlagen und kann erneut gesendet werden.`}
-      query={query}
+      intro={`Empfänger:innen werden nur mit ihrer Domain angezeigt. Eine E-Mail gilt nach ${data?.maxAttempts ?? 8} erfolglosen Versuchen als fehlgeschlagen und kann erneut gesendet werden.`}
+      list={list}
       onPage={filters.setPage}
       empty="Keine E-Mails gefunden."
       filters={
@@ -80,7 +76,10 @@ export function MailOutboxTab() {
             </>
           ),
         },
-        { header: "Status", cell: (m) => <span className={STATUS_STYLE[m.status]}>{m.statusLabel}</span> },
+        {
+          header: "Status",
+          cell: (m) => <StatusText tone={STATUS_TONE[m.status]}>{m.statusLabel}</StatusText>,
+        },
         { header: "Versuche", cell: (m) => m.attempts },
         { header: "Letzter Fehler", cell: (m) => m.lastError ?? "–", className: "max-w-xs break-words" },
         { header: "Erstellt", cell: (m) => atTime(m.createdAt), className: "whitespace-nowrap" },

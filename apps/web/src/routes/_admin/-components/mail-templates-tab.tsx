@@ -130,17 +130,15 @@ export function MailTemplatesTab() {
   const congresses = useQuery(trpc.admin.congresses.list.queryOptions());
   const filters = useFilters({ congress: "" });
   const { congress } = filters.applied;
-  const query = useQuery(
-    trpc.admin.mailTemplates.list.queryOptions({ congressId: congress === "" ? null : Number(congress) }),
-  );
+  const list = trpc.admin.mailTemplates.list.queryOptions({
+    congressId: congress === "" ? null : Number(congress),
+  });
   const options = optionsOf(congresses.data, (c) => c.title);
   return (
     <AdminResource<MailTemplate>
       label="E-Mail-Templates"
-      what="Die E-Mail-Templates"
-      query={query}
+      list={list}
       empty="Für diese Auswahl gibt es keine Vorlagen."
-      invalidates={trpc.admin.mailTemplates.pathKey()}
       filters={
         <div className="flex flex-wrap items-end gap-3">
           <FilterBar className="w-auto sm:grid-cols-1">

@@ -4,14 +4,14 @@ import {
   ZAdminPackageOrderInput,
   ZAdminTicketOrderInput,
 } from "@app/shared";
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { XIcon } from "lucide-react";
 import { useState } from "react";
 import { Controller } from "react-hook-form";
 import { AdminResource } from "@/components/admin/admin-resource";
 import { ExportButtons } from "@/components/admin/export-buttons";
-import { FilterBar, FilterSearch, useDebounced, useFilters } from "@/components/admin/filters";
+import { FilterBar, FilterInput, useDebounced, useFilters } from "@/components/admin/filters";
 import { ResourceEditor, type SchemaForm } from "@/components/admin/resource-editor";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
@@ -189,28 +189,20 @@ function CreateOrderDialog({ kind }: { kind: OrderKind }) {
 export function OrdersTab({ kind }: { kind: OrderKind }) {
   const filters = useFilters({ search: "" });
   const input = { ...filters.applied, page: filters.page };
-  const packageOrders = useQuery({
-    ...trpc.orders.packageOrders.queryOptions(input),
-    placeholderData: keepPreviousData,
-    enabled: kind === "package",
-  });
-  const ticketOrders = useQuery({
-    ...trpc.orders.ticketOrders.queryOptions(input),
-    placeholderData: keepPreviousData,
-    enabled: kind === "ticket",
-  });
   const label = kind === "package" ? "Paketbestellungen" : "Ticketbestellungen";
   return (
     <AdminResource<OrderRow>
       label={label}
-      what={`Die ${label}`}
-      query={kind === "package" ? packageOrders : ticketOrders}
+      list={
+        kind === "package"
+          ? trpc.orders.packageOrders.queryOptions(input)
+          : trpc.orders.ticketOrders.queryOptions(input)
+      }
       onPage={filters.setPage}
       empty="Keine Bestellungen gefunden."
-      invalidates={trpc.orders.pathKey()}
       filters={
         <FilterBar className="max-w-sm sm:grid-cols-1">
-          <FilterSearch filters={filters} name="search" label="Nach E-Mail oder Bestellnummer suchen" />
+          <FilterInput filters={filters} name="search" label="Nach E-Mail oder Bestellnummer suchen" />
         </FilterBar>
       }
       actions={

@@ -1,11 +1,10 @@
 import { formatGermanDate, ZPackageInput } from "@app/shared";
 import { useQuery } from "@tanstack/react-query";
-import { PlusIcon, XIcon } from "lucide-react";
-import { Controller, useFieldArray } from "react-hook-form";
+import { useFieldArray } from "react-hook-form";
 import { AdminResource } from "@/components/admin/admin-resource";
+import { AddButton, RemoveButton } from "@/components/admin/list-buttons";
 import { PictureField } from "@/components/admin/picture-field";
 import { ResourceEditor, type SchemaForm } from "@/components/admin/resource-editor";
-import { Button } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { optionsOf, Select } from "@/components/ui/select";
@@ -41,26 +40,10 @@ function ExtraParameters({ form }: { form: SchemaForm<PackageForm, typeof ZPacka
             {...register(`extra.${index}.key`)}
           />
           <Input aria-label={`Parameter ${index + 1}: Wert`} {...register(`extra.${index}.value`)} />
-          <Button
-            type="button"
-            variant="ghost"
-            size="icon"
-            aria-label={`Parameter ${index + 1} entfernen`}
-            onClick={() => extra.remove(index)}
-          >
-            <XIcon aria-hidden="true" className="size-4" />
-          </Button>
+          <RemoveButton label={`Parameter ${index + 1} entfernen`} onClick={() => extra.remove(index)} />
         </div>
       ))}
-      <Button
-        type="button"
-        variant="secondary"
-        size="sm"
-        className="self-start"
-        onClick={() => extra.append({ key: "", value: "" })}
-      >
-        <PlusIcon aria-hidden="true" className="size-4" /> Parameter hinzufügen
-      </Button>
+      <AddButton onClick={() => extra.append({ key: "", value: "" })}>Parameter hinzufügen</AddButton>
       <p className="text-xs text-slate-600">
         voucher wird als Gutschein an die Kasse übergeben, crosssellDescription und crosssellLink zeigen eine
         Empfehlung auf der Paketseite; alle anderen Parameter gehen unverändert an die Kasse.
@@ -96,25 +79,18 @@ function PackageFields({ form }: { form: SchemaForm<PackageForm, typeof ZPackage
       <FormField label="Beschreibung *" error={errorOf("description")}>
         <Textarea {...register("description")} />
       </FormField>
-      <Controller
-        control={control}
-        name="picture"
-        render={({ field }) => <PictureField value={field.value} onChange={field.onChange} />}
-      />
+      <PictureField control={control} name="picture" />
       <ExtraParameters form={form} />
     </>
   );
 }
 
 export function PackagesTab() {
-  const query = useQuery(trpc.admin.packages.list.queryOptions());
   return (
     <AdminResource<AdminPackage>
       label="Kongresspakete"
-      what="Die Kongresspakete"
-      query={query}
+      list={trpc.admin.packages.list.queryOptions()}
       empty="Noch keine Kongresspakete."
-      invalidates={trpc.admin.packages.pathKey()}
       columns={[
         { header: "Name", cell: (p) => p.name },
         { header: "Veranstaltung", cell: (p) => p.congress.title },

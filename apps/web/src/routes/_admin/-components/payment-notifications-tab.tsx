@@ -4,23 +4,20 @@ import {
   type PaymentOutcome,
   type TPaymentNotificationListInput,
 } from "@app/shared";
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { AdminResource } from "@/components/admin/admin-resource";
-import { FilterBar, FilterSearch, FilterSelect, useFilters } from "@/components/admin/filters";
+import { FilterBar, FilterInput, FilterSelect, useFilters } from "@/components/admin/filters";
 import { LoadError } from "@/components/admin/load-error";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from "@/components/ui/dialog";
 import { optionsOfLabels } from "@/components/ui/select";
+import { StatusText, type StatusTone } from "@/components/ui/status-text";
 import { trpc } from "@/lib/trpc";
 import type { RouterOutputs } from "@/lib/types";
 
 type Notification = RouterOutputs["admin"]["paymentNotifications"]["list"]["items"][number];
-const OUTCOME_STYLE: Record<string, string> = {
-  processed: "text-green-800",
-  conflict: "font-semibold text-red-700",
-  failed: "font-semibold text-red-700",
-};
+const OUTCOME_TONE: Record<string, StatusTone> = { processed: "good", conflict: "bad", failed: "bad" };
 
 interface Shown {
   id: number;
@@ -72,22 +69,18 @@ export function PaymentNotificationsTab({ initialOrderNumber = "" }: { initialOr
     ...search,
     ...(outcome && { outcome: outcome as PaymentOutcome }),
   };
-  const query = useQuery({
-    ...trpc.admin.paymentNotifications.list.queryOptions(input),
-    placeholderData: keepPreviousData,
-  });
+  const list = trpc.admin.paymentNotifications.list.queryOptions(input);
   return (
     <AdminResource<Notification>
       label="Zahlungsmeldungen"
-      what="Die Zahlungsmeldungen"
       intro="Jede Meldung von Digistore24 und was daraus wurde. Die Daten der Käufer:innen werden nach 90 Tagen geleert; die E-Mail-Suche findet dann noch das Konto der Bestellung."
-      query={query}
+      list={list}
       onPage={filters.setPage}
       empty="Keine Zahlungsmeldungen gefunden."
       filters={
         <FilterBar className="sm:grid-cols-3">
-          <FilterSearch filters={filters} name="orderNumber" label="Bestellnummer" />
-          <FilterSearch filters={filters} name="email" label="E-Mail" />
+          <FilterInput filters={filters} name="orderNumber" label="Bestellnummer" />
+          <FilterInput filters={filters} name="email" label="E-Mail" />
           <FilterSelect
             filters={filters}
             name="outcome"
@@ -110,7 +103,7 @@ export function PaymentNotificationsTab({ initialOrderNumber = "" }: { initialOr
           header: "Ergebnis",
           cell: (n) => (
             <>
-              <span className={OUTCOME_STYLE[n.outcome]}>{n.outcomeLabel}</span>
+              <StatusText tone={OUTCOME_TONE[n.outcome]}>{n.outcomeLabel}</StatusText>
               {n.outcomeDetail && (
                 <span className="block max-w-xs break-words text-xs text-slate-600">{n.outcomeDetail}</span>
               )}

@@ -1,8 +1,8 @@
 import { formatGermanDate, formatGermanDateTime, MSG, ZUserUpdateInput } from "@app/shared";
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { AdminResource, yesNo } from "@/components/admin/admin-resource";
 import { ExportButtons } from "@/components/admin/export-buttons";
-import { FilterBar, FilterSearch, useFilters } from "@/components/admin/filters";
+import { FilterBar, FilterInput, useFilters } from "@/components/admin/filters";
 import { ResourceEditor, type SchemaForm } from "@/components/admin/resource-editor";
 import { FlagField } from "@/components/ui/flag-field";
 import { FormField } from "@/components/ui/form-field";
@@ -98,8 +98,8 @@ export function UsersTab() {
   const queryClient = useQueryClient();
   const filters = useFilters({ name: "", email: "" });
   const input = { ...filters.applied, page: filters.page };
-  const query = useQuery({ ...trpc.admin.users.list.queryOptions(input), placeholderData: keepPreviousData });
-  const listKey = trpc.admin.users.list.queryKey(input);
+  const list = trpc.admin.users.list.queryOptions(input);
+  const listKey = list.queryKey;
   const setActive = useMutation(trpc.admin.users.setActive.mutationOptions());
 
   const toggleActive = async (user: UserRow, active: boolean) => {
@@ -121,15 +121,13 @@ export function UsersTab() {
   return (
     <AdminResource<UserRow>
       label="Benutzer:innen"
-      what="Die Benutzer:innen"
-      query={query}
+      list={list}
       onPage={filters.setPage}
       empty="Keine Benutzer:innen gefunden."
-      invalidates={trpc.admin.users.pathKey()}
       filters={
         <FilterBar>
-          <FilterSearch filters={filters} name="name" label="Nach Name filtern" />
-          <FilterSearch filters={filters} name="email" label="Nach E-Mail filtern" />
+          <FilterInput filters={filters} name="name" label="Nach Name filtern" />
+          <FilterInput filters={filters} name="email" label="Nach E-Mail filtern" />
         </FilterBar>
       }
       actions={
