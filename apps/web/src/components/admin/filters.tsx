@@ -56,9 +56,16 @@ interface FilterProps<F extends Record<string, string>> {
   className?: string;
 }
 
-/** The filter fields above a table. */
-export function FilterBar({ className, children }: { className?: string; children: ReactNode }) {
-  return <div className={cn("grid w-full gap-3 sm:grid-cols-2", className)}>{children}</div>;
+const BAR_COLUMNS = {
+  1: "w-full max-w-sm",
+  2: "w-full sm:grid-cols-2",
+  3: "w-full sm:grid-cols-3",
+  5: "w-full sm:grid-cols-2 lg:grid-cols-5",
+};
+
+/** The filter fields above a table, in as many columns as there are fields (on wide screens). */
+export function FilterBar({ columns, children }: { columns: keyof typeof BAR_COLUMNS; children: ReactNode }) {
+  return <div className={cn("grid gap-3", BAR_COLUMNS[columns])}>{children}</div>;
 }
 
 /**

@@ -54,7 +54,7 @@ export function AuditTab() {
       onPage={filters.setPage}
       empty="Keine Protokolleinträge gefunden."
       filters={
-        <FilterBar className="lg:grid-cols-5">
+        <FilterBar columns={5}>
           <FilterSelect
             filters={filters}
             name="entity"

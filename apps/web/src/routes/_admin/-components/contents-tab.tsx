@@ -145,7 +145,7 @@ export function ContentsTab() {
       list={trpc.admin.contents.list.queryOptions(filters.applied)}
       empty="Keine Kongressinhalte gefunden."
       filters={
-        <FilterBar className="max-w-sm sm:grid-cols-1">
+        <FilterBar columns={1}>
           <FilterInput filters={filters} name="search" label="Suchen" />
         </FilterBar>
       }

@@ -55,7 +55,7 @@ export function MailOutboxTab() {
       onPage={filters.setPage}
       empty="Keine E-Mails gefunden."
       filters={
-        <FilterBar>
+        <FilterBar columns={2}>
           <FilterSelect
             filters={filters}
             name="status"

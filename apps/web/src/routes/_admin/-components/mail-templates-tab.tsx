@@ -2,7 +2,7 @@ import { MSG, MSG_TEMPLATES, ZCopyTemplatesInput, ZMailTemplateInput } from "@ap
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { AdminResource } from "@/components/admin/admin-resource";
-import { FilterBar, FilterSelect, useFilters } from "@/components/admin/filters";
+import { FilterSelect, useFilters } from "@/components/admin/filters";
 import { ResourceEditor, type SchemaForm } from "@/components/admin/resource-editor";
 import { RichTextField } from "@/components/admin/rich-text-field";
 import { Button } from "@/components/ui/button";
@@ -141,15 +141,13 @@ export function MailTemplatesTab() {
       empty="Für diese Auswahl gibt es keine Vorlagen."
       filters={
         <div className="flex flex-wrap items-end gap-3">
-          <FilterBar className="w-auto sm:grid-cols-1">
-            <FilterSelect
-              filters={filters}
-              name="congress"
-              label="Veranstaltung"
-              options={options}
-              placeholder="Bitte wählen …"
-            />
-          </FilterBar>
+          <FilterSelect
+            filters={filters}
+            name="congress"
+            label="Veranstaltung"
+            options={options}
+            placeholder="Bitte wählen …"
+          />
           <Button variant="secondary" onClick={() => filters.set("congress", "")}>
             Allgemeine Vorlagen
           </Button>

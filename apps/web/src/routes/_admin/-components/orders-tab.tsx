@@ -201,7 +201,7 @@ export function OrdersTab({ kind }: { kind: OrderKind }) {
       onPage={filters.setPage}
       empty="Keine Bestellungen gefunden."
       filters={
-        <FilterBar className="max-w-sm sm:grid-cols-1">
+        <FilterBar columns={1}>
           <FilterInput filters={filters} name="search" label="Nach E-Mail oder Bestellnummer suchen" />
         </FilterBar>
       }

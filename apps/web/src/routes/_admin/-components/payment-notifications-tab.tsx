@@ -78,7 +78,7 @@ export function PaymentNotificationsTab({ initialOrderNumber = "" }: { initialOr
       onPage={filters.setPage}
       empty="Keine Zahlungsmeldungen gefunden."
       filters={
-        <FilterBar className="sm:grid-cols-3">
+        <FilterBar columns={3}>
           <FilterInput filters={filters} name="orderNumber" label="Bestellnummer" />
           <FilterInput filters={filters} name="email" label="E-Mail" />
           <FilterSelect

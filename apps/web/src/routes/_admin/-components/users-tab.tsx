@@ -125,7 +125,7 @@ export function UsersTab() {
       onPage={filters.setPage}
       empty="Keine Benutzer:innen gefunden."
       filters={
-        <FilterBar>
+        <FilterBar columns={2}>
           <FilterInput filters={filters} name="name" label="Nach Name filtern" />
           <FilterInput filters={filters} name="email" label="Nach E-Mail filtern" />
         </FilterBar>
