@@ -14,6 +14,7 @@ import { ResourceEditor, type SchemaForm } from "@/components/admin/resource-edi
 import { FlagField } from "@/components/ui/flag-field";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
+import { TextField } from "@/components/ui/text-field";
 import { Textarea } from "@/components/ui/textarea";
 import { trpc, trpcClient } from "@/lib/trpc";
 import {
@@ -44,9 +45,7 @@ function EventFields({ form }: { form: SchemaForm<EventForm, typeof ZCongressInp
   };
   return (
     <>
-      <FormField label="Titel *" error={errorOf("title")}>
-        <Input {...register("title")} />
-      </FormField>
+      <TextField form={form} name="title" label="Titel *" />
       <FormField label="Beschreibung *" error={errorOf("description")}>
         <Textarea {...register("description")} />
       </FormField>
@@ -57,12 +56,14 @@ function EventFields({ form }: { form: SchemaForm<EventForm, typeof ZCongressInp
       </div>
       {webinar && (
         <div className="grid gap-4 sm:grid-cols-[1fr_10rem]">
-          <FormField label="Webinar-Link" error={errorOf("webinarUrl")}>
-            <Input type="url" {...register("webinarUrl")} />
-          </FormField>
-          <FormField label="Beginn (HH:MM)" error={errorOf("webinarStartTime")}>
-            <Input inputMode="numeric" placeholder="18:00" {...register("webinarStartTime")} />
-          </FormField>
+          <TextField form={form} name="webinarUrl" label="Webinar-Link" type="url" />
+          <TextField
+            form={form}
+            name="webinarStartTime"
+            label="Beginn (HH:MM)"
+            inputMode="numeric"
+            placeholder="18:00"
+          />
         </div>
       )}
       <DateRangeField value={range} onChange={onRange} />

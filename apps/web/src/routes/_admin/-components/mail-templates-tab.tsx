@@ -7,8 +7,8 @@ import { ResourceEditor, type SchemaForm } from "@/components/admin/resource-edi
 import { RichTextField } from "@/components/admin/rich-text-field";
 import { Button } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
-import { Input } from "@/components/ui/input";
 import { optionsOf, Select, type SelectOption } from "@/components/ui/select";
+import { TextField } from "@/components/ui/text-field";
 import { alerts, showError } from "@/lib/alerts";
 import { useSchemaForm } from "@/lib/schema-form";
 import { trpc, trpcClient } from "@/lib/trpc";
@@ -43,9 +43,7 @@ function TemplateFields({
   };
   return (
     <>
-      <FormField label="Betreff" error={form.errorOf("subject")}>
-        <Input {...form.register("subject")} />
-      </FormField>
+      <TextField form={form} name="subject" label="Betreff" />
       <RichTextField control={form.control} name="content" label="Inhalt" />
       <div className="flex flex-wrap gap-2">
         <Button

@@ -8,6 +8,7 @@ import { ResourceEditor, type SchemaForm } from "@/components/admin/resource-edi
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { optionsOf, Select } from "@/components/ui/select";
+import { TextField } from "@/components/ui/text-field";
 import { Textarea } from "@/components/ui/textarea";
 import { trpc, trpcClient } from "@/lib/trpc";
 import {
@@ -62,19 +63,13 @@ function PackageFields({ form }: { form: SchemaForm<PackageForm, typeof ZPackage
   const { register, control, errorOf } = form;
   return (
     <>
-      <FormField label="Name *" error={errorOf("name")}>
-        <Input {...register("name")} />
-      </FormField>
+      <TextField form={form} name="name" label="Name *" />
       <FormField label="Veranstaltung *" error={errorOf("congress")}>
         <Select {...register("congress")} options={optionsOf(congresses.data, (c) => c.title)} />
       </FormField>
       <div className="grid gap-4 sm:grid-cols-2">
-        <FormField label="Checkout-ID *" error={errorOf("externalId")}>
-          <Input inputMode="numeric" {...register("externalId")} />
-        </FormField>
-        <FormField label="Verfügbar ab" error={errorOf("availabilityDate")}>
-          <Input type="date" {...register("availabilityDate")} />
-        </FormField>
+        <TextField form={form} name="externalId" label="Checkout-ID *" inputMode="numeric" />
+        <TextField form={form} name="availabilityDate" label="Verfügbar ab" type="date" />
       </div>
       <FormField label="Beschreibung *" error={errorOf("description")}>
         <Textarea {...register("description")} />

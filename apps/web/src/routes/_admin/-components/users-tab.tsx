@@ -5,9 +5,8 @@ import { ExportButtons } from "@/components/admin/export-buttons";
 import { FilterBar, FilterInput, useFilters } from "@/components/admin/filters";
 import { ResourceEditor, type SchemaForm } from "@/components/admin/resource-editor";
 import { FlagField } from "@/components/ui/flag-field";
-import { FormField } from "@/components/ui/form-field";
-import { Input } from "@/components/ui/input";
 import { Switch } from "@/components/ui/switch";
+import { TextField } from "@/components/ui/text-field";
 import { alerts, showError } from "@/lib/alerts";
 import { trpc, trpcClient } from "@/lib/trpc";
 import type { RouterOutputs } from "@/lib/types";
@@ -22,20 +21,14 @@ function UserFields({
   form: SchemaForm<UserForm, typeof ZUserUpdateInput>;
   user: UserDetails;
 }) {
-  const { register, control, errorOf } = form;
+  const { control } = form;
   return (
     <>
       <div className="grid gap-4 sm:grid-cols-2">
-        <FormField label="Vorname" error={errorOf("firstname")}>
-          <Input {...register("firstname")} />
-        </FormField>
-        <FormField label="Nachname" error={errorOf("lastname")}>
-          <Input {...register("lastname")} />
-        </FormField>
+        <TextField form={form} name="firstname" label="Vorname" />
+        <TextField form={form} name="lastname" label="Nachname" />
       </div>
-      <FormField label="E-Mail" error={errorOf("email")}>
-        <Input type="email" {...register("email")} />
-      </FormField>
+      <TextField form={form} name="email" label="E-Mail" type="email" />
       <div className="flex gap-8">
         <FlagField control={control} name="active" label="Aktiv" as="switch" />
         <FlagField control={control} name="admin" label="Administrator:in" as="switch" />
