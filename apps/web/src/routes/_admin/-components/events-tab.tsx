@@ -12,10 +12,7 @@ import { ExportButtons } from "@/components/admin/export-buttons";
 import { PictureField } from "@/components/admin/picture-field";
 import { ResourceEditor, type SchemaForm } from "@/components/admin/resource-editor";
 import { FlagField } from "@/components/ui/flag-field";
-import { FormField } from "@/components/ui/form-field";
-import { Input } from "@/components/ui/input";
 import { TextField } from "@/components/ui/text-field";
-import { Textarea } from "@/components/ui/textarea";
 import { trpc, trpcClient } from "@/lib/trpc";
 import {
   type AdminEvent,
@@ -36,7 +33,7 @@ const CHECKOUT_FIELDS = [
 ] as const;
 
 function EventFields({ form }: { form: SchemaForm<EventForm, typeof ZCongressInput> }) {
-  const { register, control, errorOf, setValue } = form;
+  const { control, setValue } = form;
   const [firstDay, lastDay, webinar] = form.watch(["firstDay", "lastDay", "webinar"]);
   const range: IsoRange = { from: parseGermanDate(firstDay), to: parseGermanDate(lastDay) };
   const onRange = (next: IsoRange) => {
@@ -46,9 +43,7 @@ function EventFields({ form }: { form: SchemaForm<EventForm, typeof ZCongressInp
   return (
     <>
       <TextField form={form} name="title" label="Titel *" />
-      <FormField label="Beschreibung *" error={errorOf("description")}>
-        <Textarea {...register("description")} />
-      </FormField>
+      <TextField form={form} name="description" label="Beschreibung *" multiline />
       <PictureField control={control} name="picture" />
       <div className="flex flex-wrap gap-6">
         <FlagField control={control} name="visible" label="Sichtbar" />
@@ -69,21 +64,20 @@ function EventFields({ form }: { form: SchemaForm<EventForm, typeof ZCongressInp
       <DateRangeField value={range} onChange={onRange} />
       <div className="grid gap-4 sm:grid-cols-2">
         {(["firstDay", "lastDay"] as const).map((name) => (
-          <FormField
+          <TextField
             key={name}
+            form={form}
+            name={name}
             label={name === "firstDay" ? "Erster Tag" : "Letzter Tag"}
             hint="TT.MM.JJJJ"
-            error={errorOf(name)}
-          >
-            <Input inputMode="numeric" placeholder="TT.MM.JJJJ" {...register(name)} />
-          </FormField>
+            inputMode="numeric"
+            placeholder="TT.MM.JJJJ"
+          />
         ))}
       </div>
       <div className="grid gap-4 sm:grid-cols-2">
         {CHECKOUT_FIELDS.map(({ name, label, hint }) => (
-          <FormField key={name} label={label} hint={hint} error={errorOf(name)}>
-            <Input inputMode="numeric" {...register(name)} />
-          </FormField>
+          <TextField key={name} form={form} name={name} label={label} hint={hint} inputMode="numeric" />
         ))}
       </div>
     </>

@@ -5,11 +5,9 @@ import { AdminResource } from "@/components/admin/admin-resource";
 import { AddButton, RemoveButton } from "@/components/admin/list-buttons";
 import { PictureField } from "@/components/admin/picture-field";
 import { ResourceEditor, type SchemaForm } from "@/components/admin/resource-editor";
-import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
-import { optionsOf, Select } from "@/components/ui/select";
-import { TextField } from "@/components/ui/text-field";
-import { Textarea } from "@/components/ui/textarea";
+import { optionsOf } from "@/components/ui/select";
+import { SelectField, TextField } from "@/components/ui/text-field";
 import { trpc, trpcClient } from "@/lib/trpc";
 import {
   type AdminPackage,
@@ -60,20 +58,21 @@ function ExtraParameters({ form }: { form: SchemaForm<PackageForm, typeof ZPacka
 
 function PackageFields({ form }: { form: SchemaForm<PackageForm, typeof ZPackageInput> }) {
   const congresses = useQuery(trpc.admin.congresses.list.queryOptions());
-  const { register, control, errorOf } = form;
+  const { control } = form;
   return (
     <>
       <TextField form={form} name="name" label="Name *" />
-      <FormField label="Veranstaltung *" error={errorOf("congress")}>
-        <Select {...register("congress")} options={optionsOf(congresses.data, (c) => c.title)} />
-      </FormField>
+      <SelectField
+        form={form}
+        name="congress"
+        label="Veranstaltung *"
+        options={optionsOf(congresses.data, (c) => c.title)}
+      />
       <div className="grid gap-4 sm:grid-cols-2">
         <TextField form={form} name="externalId" label="Checkout-ID *" inputMode="numeric" />
         <TextField form={form} name="availabilityDate" label="Verfügbar ab" type="date" />
       </div>
-      <FormField label="Beschreibung *" error={errorOf("description")}>
-        <Textarea {...register("description")} />
-      </FormField>
+      <TextField form={form} name="description" label="Beschreibung *" multiline />
       <PictureField control={control} name="picture" />
       <ExtraParameters form={form} />
     </>
