@@ -1,8 +1,7 @@
 import { MSG_ADMIN, ZCongressInput, ZPackageInput } from "@app/shared";
 import { TRPCClientError } from "@trpc/client";
 import { describe, expect, it } from "vitest";
-import { toEventInput } from "@/routes/_admin/-components/events-tab";
-import { toPackageInput } from "@/routes/_admin/-components/packages-tab";
+import { toEventInput, toPackageInput } from "@/routes/_admin/-components/admin-forms";
 import { schemaResolver, serverFieldErrors } from "./schema-form";
 
 const event = {

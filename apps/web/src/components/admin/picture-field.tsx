@@ -1,11 +1,30 @@
 import { ImageIcon, XIcon } from "lucide-react";
 import { useId, useState } from "react";
+import { type Control, Controller, type FieldPathByValue, type FieldValues } from "react-hook-form";
 import { Button } from "@/components/ui/button";
 import { alerts, errorBody } from "@/lib/alerts";
 import { uploadImage } from "@/lib/upload";
 
+/** The picture of a react-hook-form form (the stored file name, or null). */
+export function PictureField<V extends FieldValues>({
+  control,
+  name,
+}: {
+  // biome-ignore lint/suspicious/noExplicitAny: the form's parsed output type does not matter here
+  control: Control<V, any, any>;
+  name: FieldPathByValue<V, string | null>;
+}) {
+  return (
+    <Controller
+      control={control}
+      name={name}
+      render={({ field }) => <PictureUpload value={field.value} onChange={field.onChange} />}
+    />
+  );
+}
+
 /** Picture upload with progress and preview; the value is the stored file name. */
-export function PictureField({
+function PictureUpload({
   value,
   onChange,
 }: {

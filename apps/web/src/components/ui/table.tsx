@@ -1,4 +1,4 @@
-import { type ComponentProps, useCallback, useState } from "react";
+import { type ComponentProps, type ReactNode, useCallback, useState } from "react";
 import { cn } from "@/lib/utils";
 
 /**
@@ -44,3 +44,62 @@ export const TableHead = ({ className, ...props }: ComponentProps<"th">) => (
 export const TableCell = ({ className, ...props }: ComponentProps<"td">) => (
   <td className={cn("px-3 py-2 align-top", className)} {...props} />
 );
+
+/** A row spanning the table with a message (loading, nothing found). */
+export const TableMessage = ({ colSpan, children }: { colSpan: number; children: ReactNode }) => (
+  <TableRow>
+    <TableCell colSpan={colSpan} className="text-slate-600">
+      {children}
+    </TableCell>
+  </TableRow>
+);
+
+export interface Column<T> {
+  header: string;
+  cell: (row: T) => ReactNode;
+  className?: string;
+}
+
+/** A table of rows by a column list, with loading and empty states. */
+export function DataTable<T extends { id: number }>({
+  label,
+  columns,
+  rows,
+  loading,
+  empty,
+}: {
+  label: string;
+  columns: Column<T>[];
+  rows: T[];
+  loading: boolean;
+  empty: string;
+}) {
+  return (
+    <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
+      <Table aria-label={label} aria-busy={loading}>
+        <TableHeader>
+          <TableRow>
+            {columns.map((c) => (
+              <TableHead key={c.header} className={c.className}>
+                {c.header}
+              </TableHead>
+            ))}
+          </TableRow>
+        </TableHeader>
+        <TableBody>
+          {loading && <TableMessage colSpan={columns.length}>Wird geladen …</TableMessage>}
+          {!loading && rows.length === 0 && <TableMessage colSpan={columns.length}>{empty}</TableMessage>}
+          {rows.map((row) => (
+            <TableRow key={row.id}>
+              {columns.map((c) => (
+                <TableCell key={c.header} className={c.className}>
+                  {c.cell(row)}
+                </TableCell>
+              ))}
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </div>
+  );
+}

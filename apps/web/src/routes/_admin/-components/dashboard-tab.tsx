@@ -1,7 +1,8 @@
 import { formatEventDates, formatGermanDate } from "@app/shared";
 import { useQuery } from "@tanstack/react-query";
 import { lazy, type ReactNode, Suspense } from "react";
-import { DataTable, LoadError } from "@/components/admin/admin-kit";
+import { LoadError } from "@/components/admin/load-error";
+import { DataTable } from "@/components/ui/table";
 import { trpc } from "@/lib/trpc";
 import type { RouterOutputs } from "@/lib/types";
 

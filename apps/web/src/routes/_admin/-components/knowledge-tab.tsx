@@ -1,9 +1,9 @@
 import { useQuery } from "@tanstack/react-query";
 import { CopyIcon } from "lucide-react";
 import { useState } from "react";
-import { Select } from "@/components/admin/admin-kit";
 import { Button } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
+import { optionsOf, Select } from "@/components/ui/select";
 import { alerts } from "@/lib/alerts";
 import { trpc } from "@/lib/trpc";
 
@@ -137,23 +137,32 @@ function UrlBuilder() {
         ]
       : []),
   ];
+  const choices = [
+    {
+      label: "Kongresspaket für Links",
+      value: pkg,
+      set: setPkg,
+      options: optionsOf(packages.data, (p) => p.name),
+    },
+    {
+      label: "Veranstaltung für Links",
+      value: congress,
+      set: setCongress,
+      options: optionsOf(congresses.data, (c) => c.title),
+    },
+  ];
   return (
     <div>
       <div className="grid gap-3 sm:grid-cols-2">
-        <FormField label="Kongresspaket für Links">
-          <Select
-            value={pkg}
-            onChange={(e) => setPkg(e.target.value)}
-            options={(packages.data ?? []).map((p) => ({ id: p.id, label: p.name }))}
-          />
-        </FormField>
-        <FormField label="Veranstaltung für Links">
-          <Select
-            value={congress}
-            onChange={(e) => setCongress(e.target.value)}
-            options={(congresses.data ?? []).map((c) => ({ id: c.id, label: c.title }))}
-          />
-        </FormField>
+        {choices.map((choice) => (
+          <FormField key={choice.label} label={choice.label}>
+            <Select
+              value={choice.value}
+              onChange={(e) => choice.set(e.target.value)}
+              options={choice.options}
+            />
+          </FormField>
+        ))}
       </div>
       {links.length > 0 && (
         <ul aria-label="Links" className="mt-3 flex flex-col gap-2">

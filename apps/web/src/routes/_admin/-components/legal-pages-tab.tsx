@@ -8,19 +8,16 @@ import {
 } from "@app/shared";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ExternalLinkIcon } from "lucide-react";
-import { lazy, Suspense, useState } from "react";
-import { Controller } from "react-hook-form";
-import { LoadError } from "@/components/admin/admin-kit";
+import { useState } from "react";
+import { LoadError } from "@/components/admin/load-error";
+import { RichTextField } from "@/components/admin/rich-text-field";
 import { Button } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
+import { Select } from "@/components/ui/select";
 import { alerts } from "@/lib/alerts";
 import { useSchemaForm } from "@/lib/schema-form";
 import { trpc } from "@/lib/trpc";
 import type { RouterOutputs } from "@/lib/types";
-
-const RichTextEditor = lazy(() =>
-  import("@/components/admin/rich-text-editor").then((m) => ({ default: m.RichTextEditor })),
-);
 
 /** Datenschutz, Impressum and the accessibility statement, edited here and shown to everybody. */
 export function LegalPagesTab() {
@@ -32,17 +29,12 @@ export function LegalPagesTab() {
         angezeigt; ergänzen Sie die Angaben in eckigen Klammern.
       </p>
       <FormField label="Seite" className="max-w-sm">
-        <select
-          className="h-10 rounded-md border border-slate-300 bg-white px-3 text-sm"
+        <Select
+          placeholder={null}
           value={slug}
           onChange={(event) => setSlug(event.target.value as LegalPageSlug)}
-        >
-          {LEGAL_PAGES.map((page) => (
-            <option key={page} value={page}>
-              {LEGAL_PAGE_TITLES[page]}
-            </option>
-          ))}
-        </select>
+          options={LEGAL_PAGES.map((page) => ({ value: page, label: LEGAL_PAGE_TITLES[page] }))}
+        />
       </FormField>
       {/* a new editor per page: its content is its own state */}
       <LegalPageEditor key={slug} slug={slug} />
@@ -85,15 +77,7 @@ function LegalPageForm({ slug, page }: { slug: LegalPageSlug; page: LegalPage })
           ? `Zuletzt gespeichert am ${formatGermanDateTime(new Date(page.updatedAt))}.`
           : "Es wird noch der Starttext angezeigt."}
       </p>
-      <Suspense fallback={<p role="status">Editor wird geladen …</p>}>
-        <Controller
-          control={form.control}
-          name="html"
-          render={({ field }) => (
-            <RichTextEditor label={LEGAL_PAGE_TITLES[slug]} value={field.value} onChange={field.onChange} />
-          )}
-        />
-      </Suspense>
+      <RichTextField control={form.control} name="html" label={LEGAL_PAGE_TITLES[slug]} />
       {error && (
         <p role="alert" className="text-sm text-red-700">
           {error}

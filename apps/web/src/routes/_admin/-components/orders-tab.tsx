@@ -1,39 +1,38 @@
 import {
-  ADMIN_PAGE_SIZE,
   FAKE_ORDER_NUMBER,
   formatGermanDateTime,
   ZAdminPackageOrderInput,
   ZAdminTicketOrderInput,
 } from "@app/shared";
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
-import { PlusIcon, XIcon } from "lucide-react";
+import { XIcon } from "lucide-react";
 import { useState } from "react";
 import { Controller } from "react-hook-form";
-import { DataTable, LoadError, Pager, useDebounced } from "@/components/admin/admin-kit";
+import { AdminResource } from "@/components/admin/admin-resource";
 import { ExportButtons } from "@/components/admin/export-buttons";
-import { Button } from "@/components/ui/button";
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogTitle } from "@/components/ui/dialog";
+import { FilterBar, FilterInput, useDebounced, useFilters } from "@/components/admin/filters";
+import { ResourceEditor, type SchemaForm } from "@/components/admin/resource-editor";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
-import { alerts } from "@/lib/alerts";
-import { useSchemaForm } from "@/lib/schema-form";
-import { trpc } from "@/lib/trpc";
+import { optionsOf, Select } from "@/components/ui/select";
+import { trpc, trpcClient } from "@/lib/trpc";
+import type { RouterOutputs } from "@/lib/types";
 import { cn } from "@/lib/utils";
+import {
+  type ChosenUser,
+  emptyOrderForm,
+  type OrderForm,
+  type OrderKind,
+  orderFieldOf,
+  toOrderInput,
+} from "./admin-forms";
 
-export type OrderKind = "package" | "ticket";
+export type { OrderKind } from "./admin-forms";
 
-interface OrderRow {
-  id: number;
-  userEmail: string;
-  product: string;
-  externalId: string;
-  status: string;
-  statusLabel: string;
-  /** why a canceled order gives no access (Erstattung, Rückbuchung, Zahlung abgelehnt) */
-  endReasonLabel: string | null;
-  createdAt: Date;
-}
+type Orders = RouterOutputs["orders"];
+type OrderRow = Orders["packageOrders"]["items"][number] | Orders["ticketOrders"]["items"][number];
+const productOf = (o: OrderRow) => ("congressPackage" in o ? o.congressPackage.name : o.congress.title);
 
 function StatusLabel({ order }: { order: OrderRow }) {
   if (order.status !== "paid" && order.status !== "canceled") {
@@ -62,11 +61,6 @@ function OrderNumberLink({ orderNumber }: { orderNumber: string }) {
       {orderNumber}
     </Link>
   );
-}
-
-interface ChosenUser {
-  id: number;
-  label: string;
 }
 
 /** Searches users on the server (works with any number of users) and collects the chosen ones. */
@@ -127,161 +121,106 @@ function UserPicker({ chosen, onChange }: { chosen: ChosenUser[]; onChange: (use
   );
 }
 
-function CreateOrderDialog({ kind, onClose }: { kind: OrderKind; onClose: () => void }) {
-  const queryClient = useQueryClient();
+const orderSchema = (kind: OrderKind) =>
+  kind === "package" ? ZAdminPackageOrderInput : ZAdminTicketOrderInput;
+
+function OrderFields({
+  kind,
+  form,
+}: {
+  kind: OrderKind;
+  form: SchemaForm<OrderForm, ReturnType<typeof orderSchema>>;
+}) {
   const congresses = useQuery({ ...trpc.admin.congresses.list.queryOptions(), enabled: kind === "ticket" });
   const packages = useQuery({ ...trpc.admin.packages.list.queryOptions(), enabled: kind === "package" });
-  const createPackage = useMutation(trpc.orders.createPackageOrders.mutationOptions());
-  const createTicket = useMutation(trpc.orders.createTicketOrders.mutationOptions());
-  const form = useSchemaForm({
-    schema: kind === "package" ? ZAdminPackageOrderInput : ZAdminTicketOrderInput,
-    defaultValues: { users: [] as ChosenUser[], product: "" },
-    toInput: ({ users, product }) => ({
-      users: users.map((u) => u.id),
-      [kind === "package" ? "congressPackage" : "congress"]: product === "" ? null : product,
-    }),
-    fieldOf: { congressPackage: "product", congress: "product" },
-  });
-  const [users, product] = form.watch(["users", "product"]);
   const options =
     kind === "package"
-      ? (packages.data ?? []).map((p) => ({ id: p.id, label: `${p.name} (${p.congress.title})` }))
-      : (congresses.data ?? []).map((c) => ({ id: c.id, label: c.title }));
-
-  const onSubmit = form.submit(async (input) => {
-    const created =
-      "congressPackage" in input
-        ? await createPackage.mutateAsync(input)
-        : await createTicket.mutateAsync(input);
-    await queryClient.invalidateQueries({ queryKey: trpc.orders.pathKey() });
-    alerts.success(`${created.length} Bestellung(en) angelegt; jede Person erhält eine E-Mail.`);
-    onClose();
-  });
-
+      ? optionsOf(packages.data, (p) => `${p.name} (${p.congress.title})`)
+      : optionsOf(congresses.data, (c) => c.title);
   return (
-    <Dialog open onOpenChange={(open) => !open && onClose()}>
-      <DialogContent size="xl">
-        <DialogTitle>
-          {kind === "package" ? "Paketbestellung anlegen" : "Ticketbestellung anlegen"}
-        </DialogTitle>
-        <DialogDescription>
+    <>
+      <Controller
+        control={form.control}
+        name="users"
+        render={({ field }) => <UserPicker chosen={field.value} onChange={field.onChange} />}
+      />
+      <FormField
+        label={kind === "package" ? "Kongresspaket" : "Veranstaltung"}
+        error={form.errorOf("product")}
+      >
+        <Select {...form.register("product")} options={options} />
+      </FormField>
+    </>
+  );
+}
+
+function CreateOrderDialog({ kind }: { kind: OrderKind }) {
+  return (
+    <ResourceEditor
+      title={kind === "package" ? "Paketbestellung anlegen" : "Ticketbestellung anlegen"}
+      description={
+        <>
           Für jede gewählte Person wird eine bezahlte Bestellung mit der Nummer {FAKE_ORDER_NUMBER} angelegt,
           ohne Digistore24. Sie erhält denselben Zugang wie nach einem Kauf
           {kind === "ticket" ? " (Teilnahme)" : ""} und eine Bestätigung per E-Mail.
-        </DialogDescription>
-        <form onSubmit={(event) => void onSubmit(event)} className="flex flex-col gap-4" noValidate>
-          <Controller
-            control={form.control}
-            name="users"
-            render={({ field }) => <UserPicker chosen={field.value} onChange={field.onChange} />}
-          />
-          <FormField
-            label={kind === "package" ? "Kongresspaket" : "Veranstaltung"}
-            error={form.errorOf("product")}
-          >
-            <select
-              className="h-10 rounded-md border border-slate-300 bg-white px-3 text-sm"
-              {...form.register("product")}
-            >
-              <option value="">Bitte wählen …</option>
-              {options.map((o) => (
-                <option key={o.id} value={o.id}>
-                  {o.label}
-                </option>
-              ))}
-            </select>
-          </FormField>
-          <DialogFooter>
-            <Button type="button" variant="secondary" onClick={onClose}>
-              Abbrechen
-            </Button>
-            <Button
-              type="submit"
-              disabled={
-                users.length === 0 || product === "" || createPackage.isPending || createTicket.isPending
-              }
-            >
-              Bestellung anlegen
-            </Button>
-          </DialogFooter>
-        </form>
-      </DialogContent>
-    </Dialog>
+        </>
+      }
+      schema={orderSchema(kind)}
+      defaultValues={emptyOrderForm()}
+      toInput={toOrderInput(kind)}
+      fieldOf={orderFieldOf}
+      save={async (input) => {
+        const created =
+          "congressPackage" in input
+            ? await trpcClient.orders.createPackageOrders.mutate(input)
+            : await trpcClient.orders.createTicketOrders.mutate(input);
+        return created.length;
+      }}
+      success={(count) => `${count} Bestellung(en) angelegt; jede Person erhält eine E-Mail.`}
+      submitLabel="Bestellung anlegen"
+      canSubmit={({ users, product }) => users.length > 0 && product !== ""}
+    >
+      {(form) => <OrderFields kind={kind} form={form} />}
+    </ResourceEditor>
   );
 }
 
 /** The package or ticket order table with search and paging on the server, and the admin's order form. */
 export function OrdersTab({ kind }: { kind: OrderKind }) {
-  const [search, setSearch] = useState("");
-  const [page, setPage] = useState(1);
-  const input = { search: useDebounced(search.trim()), page };
-  const packageOrders = useQuery({
-    ...trpc.orders.packageOrders.queryOptions(input),
-    placeholderData: keepPreviousData,
-    enabled: kind === "package",
-  });
-  const ticketOrders = useQuery({
-    ...trpc.orders.ticketOrders.queryOptions(input),
-    placeholderData: keepPreviousData,
-    enabled: kind === "ticket",
-  });
-  const list = kind === "package" ? packageOrders : ticketOrders;
-  const [creating, setCreating] = useState(false);
-  const rows: OrderRow[] =
-    kind === "package"
-      ? (packageOrders.data?.items ?? []).map((o) => ({ ...o, product: o.congressPackage.name }))
-      : (ticketOrders.data?.items ?? []).map((o) => ({ ...o, product: o.congress.title }));
-  const total = list.data?.total ?? 0;
+  const filters = useFilters({ search: "" });
+  const input = { ...filters.applied, page: filters.page };
   const label = kind === "package" ? "Paketbestellungen" : "Ticketbestellungen";
-
-  if (list.isError) {
-    return <LoadError what={`Die ${label}`} onRetry={() => void list.refetch()} />;
-  }
   return (
-    <section aria-label={label}>
-      <div className="mb-3 flex flex-wrap items-end justify-between gap-3">
-        <FormField label="Nach E-Mail oder Bestellnummer suchen" className="w-full max-w-sm">
-          <Input
-            type="search"
-            value={search}
-            onChange={(e) => {
-              setSearch(e.target.value);
-              setPage(1);
-            }}
-          />
-        </FormField>
-        <div className="flex flex-wrap items-center gap-3">
-          <ExportButtons
-            path={`/api/admin/exports/${kind}-orders`}
-            query={{ search: search.trim() }}
-            what={label}
-          />
-          <Button onClick={() => setCreating(true)}>
-            <PlusIcon aria-hidden="true" className="size-4" /> Bestellung anlegen
-          </Button>
-        </div>
-      </div>
-      <DataTable
-        label={label}
-        loading={list.isPending}
-        empty="Keine Bestellungen gefunden."
-        rows={rows}
-        columns={[
-          { header: "E-Mail", cell: (o) => o.userEmail },
-          { header: kind === "package" ? "Kongresspaket" : "Veranstaltung", cell: (o) => o.product },
-          { header: "Bestellnummer", cell: (o) => <OrderNumberLink orderNumber={o.externalId} /> },
-          { header: "Status", cell: (o) => <StatusLabel order={o} /> },
-          { header: "Angelegt", cell: (o) => `${formatGermanDateTime(o.createdAt)} Uhr` },
-        ]}
-      />
-      <Pager
-        page={page}
-        pages={Math.max(1, Math.ceil(total / ADMIN_PAGE_SIZE))}
-        onPage={setPage}
-        total={total}
-        exact={list.data?.totalExact ?? true}
-      />
-      {creating && <CreateOrderDialog kind={kind} onClose={() => setCreating(false)} />}
-    </section>
+    <AdminResource<OrderRow>
+      label={label}
+      list={
+        kind === "package"
+          ? trpc.orders.packageOrders.queryOptions(input)
+          : trpc.orders.ticketOrders.queryOptions(input)
+      }
+      onPage={filters.setPage}
+      empty="Keine Bestellungen gefunden."
+      filters={
+        <FilterBar columns={1}>
+          <FilterInput filters={filters} name="search" label="Nach E-Mail oder Bestellnummer suchen" />
+        </FilterBar>
+      }
+      actions={
+        <ExportButtons
+          path={`/api/admin/exports/${kind}-orders`}
+          query={{ search: filters.shown.search.trim() }}
+          what={label}
+        />
+      }
+      columns={[
+        { header: "E-Mail", cell: (o) => o.userEmail },
+        { header: kind === "package" ? "Kongresspaket" : "Veranstaltung", cell: productOf },
+        { header: "Bestellnummer", cell: (o) => <OrderNumberLink orderNumber={o.externalId} /> },
+        { header: "Status", cell: (o) => <StatusLabel order={o} /> },
+        { header: "Angelegt", cell: (o) => `${formatGermanDateTime(o.createdAt)} Uhr` },
+      ]}
+      create="Bestellung anlegen"
+      editor={() => <CreateOrderDialog kind={kind} />}
+    />
   );
 }

@@ -4,22 +4,20 @@ import {
   type PaymentOutcome,
   type TPaymentNotificationListInput,
 } from "@app/shared";
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { DataTable, LoadError, ServerPager, useDebounced } from "@/components/admin/admin-kit";
+import { AdminResource } from "@/components/admin/admin-resource";
+import { FilterBar, FilterInput, FilterSelect, useFilters } from "@/components/admin/filters";
+import { LoadError } from "@/components/admin/load-error";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from "@/components/ui/dialog";
-import { FormField } from "@/components/ui/form-field";
-import { Input } from "@/components/ui/input";
+import { optionsOfLabels } from "@/components/ui/select";
+import { StatusText, type StatusTone } from "@/components/ui/status-text";
 import { trpc } from "@/lib/trpc";
-import { FilterSelect } from "./audit-tab";
+import type { RouterOutputs } from "@/lib/types";
 
-const outcomeOptions = Object.entries(PAYMENT_OUTCOME_LABELS).map(([value, label]) => ({ value, label }));
-const OUTCOME_STYLE: Record<string, string> = {
-  processed: "text-green-800",
-  conflict: "font-semibold text-red-700",
-  failed: "font-semibold text-red-700",
-};
+type Notification = RouterOutputs["admin"]["paymentNotifications"]["list"]["items"][number];
+const OUTCOME_TONE: Record<string, StatusTone> = { processed: "good", conflict: "bad", failed: "bad" };
 
 interface Shown {
   id: number;
@@ -63,107 +61,71 @@ function RawPayloadDialog({ shown, onClose }: { shown: Shown; onClose: () => voi
  * it. `initialOrderNumber` comes from the URL (the order tables link here).
  */
 export function PaymentNotificationsTab({ initialOrderNumber = "" }: { initialOrderNumber?: string }) {
-  const [orderNumber, setOrderNumber] = useState(initialOrderNumber);
-  const [email, setEmail] = useState("");
-  const [outcome, setOutcome] = useState("");
-  const [page, setPage] = useState(1);
+  const filters = useFilters({ orderNumber: initialOrderNumber, email: "", outcome: "" });
+  const { outcome, ...search } = filters.applied;
   const [shown, setShown] = useState<Shown | null>(null);
-  const filter: TPaymentNotificationListInput = {
-    page,
-    orderNumber: useDebounced(orderNumber.trim()),
-    email: useDebounced(email.trim()),
+  const input: TPaymentNotificationListInput = {
+    page: filters.page,
+    ...search,
     ...(outcome && { outcome: outcome as PaymentOutcome }),
   };
-  const list = useQuery({
-    ...trpc.admin.paymentNotifications.list.queryOptions(filter),
-    placeholderData: keepPreviousData,
-  });
-
-  if (list.isError) {
-    return <LoadError what="Die Zahlungsmeldungen" onRetry={() => void list.refetch()} />;
-  }
-  const data = list.data;
+  const list = trpc.admin.paymentNotifications.list.queryOptions(input);
   return (
-    <section aria-label="Zahlungsmeldungen">
-      <p className="mb-3 text-sm text-slate-700">
-        Jede Meldung von Digistore24 und was daraus wurde. Die Daten der Käufer:innen werden nach 90 Tagen
-        geleert; die E-Mail-Suche findet dann noch das Konto der Bestellung.
-      </p>
-      <div className="mb-3 grid gap-3 sm:grid-cols-3">
-        <FormField label="Bestellnummer">
-          <Input
-            type="search"
-            value={orderNumber}
-            onChange={(e) => {
-              setOrderNumber(e.target.value);
-              setPage(1);
-            }}
-          />
-        </FormField>
-        <FormField label="E-Mail">
-          <Input
-            type="search"
-            value={email}
-            onChange={(e) => {
-              setEmail(e.target.value);
-              setPage(1);
-            }}
-          />
-        </FormField>
-        <FormField label="Ergebnis">
+    <AdminResource<Notification>
+      label="Zahlungsmeldungen"
+      intro="Jede Meldung von Digistore24 und was daraus wurde. Die Daten der Käufer:innen werden nach 90 Tagen geleert; die E-Mail-Suche findet dann noch das Konto der Bestellung."
+      list={list}
+      onPage={filters.setPage}
+      empty="Keine Zahlungsmeldungen gefunden."
+      filters={
+        <FilterBar columns={3}>
+          <FilterInput filters={filters} name="orderNumber" label="Bestellnummer" />
+          <FilterInput filters={filters} name="email" label="E-Mail" />
           <FilterSelect
-            options={outcomeOptions}
-            value={outcome}
-            onChange={(e) => {
-              setOutcome(e.target.value);
-              setPage(1);
-            }}
+            filters={filters}
+            name="outcome"
+            label="Ergebnis"
+            options={optionsOfLabels(PAYMENT_OUTCOME_LABELS)}
           />
-        </FormField>
-      </div>
-      <DataTable
-        label="Zahlungsmeldungen"
-        loading={list.isPending}
-        empty="Keine Zahlungsmeldungen gefunden."
-        rows={data?.items ?? []}
-        columns={[
-          {
-            header: "Eingang",
-            cell: (n) => `${formatGermanDateTime(n.receivedAt)} Uhr`,
-            className: "whitespace-nowrap",
-          },
-          { header: "Ereignis", cell: (n) => <span className="font-mono">{n.event || "–"}</span> },
-          { header: "Bestellnummer", cell: (n) => n.orderNumber ?? "–" },
-          { header: "Produkt", cell: (n) => n.productId || "–" },
-          { header: "E-Mail", cell: (n) => n.buyerEmail ?? "–", className: "max-w-xs break-words" },
-          {
-            header: "Ergebnis",
-            cell: (n) => (
-              <>
-                <span className={OUTCOME_STYLE[n.outcome]}>{n.outcomeLabel}</span>
-                {n.outcomeDetail && (
-                  <span className="block max-w-xs break-words text-xs text-slate-600">{n.outcomeDetail}</span>
-                )}
-              </>
-            ),
-          },
-          {
-            header: "Aktionen",
-            cell: (n) => (
-              <Button
-                size="sm"
-                variant="secondary"
-                aria-label={`Rohdaten anzeigen: ${n.event} ${n.orderNumber ?? ""} vom ${formatGermanDateTime(n.receivedAt)}`}
-                onClick={() => setShown({ id: n.id, title: `${n.event} ${n.orderNumber ?? ""}`.trim() })}
-              >
-                Rohdaten anzeigen
-              </Button>
-            ),
-          },
-        ]}
-      />
-      {data && <ServerPager data={data} onPage={setPage} />}
+        </FilterBar>
+      }
+      columns={[
+        {
+          header: "Eingang",
+          cell: (n) => `${formatGermanDateTime(n.receivedAt)} Uhr`,
+          className: "whitespace-nowrap",
+        },
+        { header: "Ereignis", cell: (n) => <span className="font-mono">{n.event || "–"}</span> },
+        { header: "Bestellnummer", cell: (n) => n.orderNumber ?? "–" },
+        { header: "Produkt", cell: (n) => n.productId || "–" },
+        { header: "E-Mail", cell: (n) => n.buyerEmail ?? "–", className: "max-w-xs break-words" },
+        {
+          header: "Ergebnis",
+          cell: (n) => (
+            <>
+              <StatusText tone={OUTCOME_TONE[n.outcome]}>{n.outcomeLabel}</StatusText>
+              {n.outcomeDetail && (
+                <span className="block max-w-xs break-words text-xs text-slate-600">{n.outcomeDetail}</span>
+              )}
+            </>
+          ),
+        },
+        {
+          header: "Aktionen",
+          cell: (n) => (
+            <Button
+              size="sm"
+              variant="secondary"
+              aria-label={`Rohdaten anzeigen: ${n.event} ${n.orderNumber ?? ""} vom ${formatGermanDateTime(n.receivedAt)}`}
+              onClick={() => setShown({ id: n.id, title: `${n.event} ${n.orderNumber ?? ""}`.trim() })}
+            >
+              Rohdaten anzeigen
+            </Button>
+          ),
+        },
+      ]}
+    >
       {shown && <RawPayloadDialog shown={shown} onClose={() => setShown(null)} />}
-    </section>
+    </AdminResource>
   );
 }

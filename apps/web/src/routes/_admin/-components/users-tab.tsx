@@ -1,70 +1,34 @@
 import { formatGermanDate, formatGermanDateTime, MSG, ZUserUpdateInput } from "@app/shared";
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
-import {
-  confirmDelete,
-  DataTable,
-  LoadError,
-  RowActions,
-  ServerPager,
-  useDebounced,
-  yesNo,
-} from "@/components/admin/admin-kit";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { AdminResource, yesNo } from "@/components/admin/admin-resource";
 import { ExportButtons } from "@/components/admin/export-buttons";
-import { Button } from "@/components/ui/button";
-import { Dialog, DialogContent, DialogFooter, DialogTitle } from "@/components/ui/dialog";
+import { FilterBar, FilterInput, useFilters } from "@/components/admin/filters";
+import { ResourceEditor, type SchemaForm } from "@/components/admin/resource-editor";
 import { FlagField } from "@/components/ui/flag-field";
-import { FormField } from "@/components/ui/form-field";
-import { Input } from "@/components/ui/input";
 import { Switch } from "@/components/ui/switch";
+import { TextField } from "@/components/ui/text-field";
 import { alerts, showError } from "@/lib/alerts";
-import { useSchemaForm } from "@/lib/schema-form";
-import { trpc } from "@/lib/trpc";
+import { trpc, trpcClient } from "@/lib/trpc";
 import type { RouterOutputs } from "@/lib/types";
+import { type UserDetails, type UserForm, userToForm } from "./admin-forms";
 
 type UserRow = RouterOutputs["admin"]["users"]["list"]["items"][number];
 
-type UserDetails = RouterOutputs["admin"]["users"]["get"];
-
-function UserDialog({ id, onClose }: { id: number; onClose: () => void }) {
-  const user = useQuery(trpc.admin.users.get.queryOptions({ id }));
+function UserFields({
+  form,
+  user,
+}: {
+  form: SchemaForm<UserForm, typeof ZUserUpdateInput>;
+  user: UserDetails;
+}) {
+  const { control } = form;
   return (
-    <Dialog open onOpenChange={(open) => !open && onClose()}>
-      <DialogContent size="xl">
-        <DialogTitle>Benutzer:in bearbeiten</DialogTitle>
-        {user.data ? <UserForm user={user.data} onClose={onClose} /> : <p role="status">Wird geladen …</p>}
-      </DialogContent>
-    </Dialog>
-  );
-}
-
-function UserForm({ user, onClose }: { user: UserDetails; onClose: () => void }) {
-  const queryClient = useQueryClient();
-  const save = useMutation(trpc.admin.users.save.mutationOptions());
-  const { participations: _p, attendance: _a, ...fields } = user;
-  const form = useSchemaForm({ schema: ZUserUpdateInput, defaultValues: fields });
-  const { register, control, errorOf } = form;
-
-  const onSubmit = form.submit(async (input) => {
-    await save.mutateAsync(input);
-    await queryClient.invalidateQueries({ queryKey: trpc.admin.users.pathKey() });
-    alerts.success(MSG.userSaved);
-    onClose();
-  });
-
-  return (
-    <form onSubmit={(event) => void onSubmit(event)} className="flex flex-col gap-4" noValidate>
+    <>
       <div className="grid gap-4 sm:grid-cols-2">
-        <FormField label="Vorname" error={errorOf("firstname")}>
-          <Input {...register("firstname")} />
-        </FormField>
-        <FormField label="Nachname" error={errorOf("lastname")}>
-          <Input {...register("lastname")} />
-        </FormField>
+        <TextField form={form} name="firstname" label="Vorname" />
+        <TextField form={form} name="lastname" label="Nachname" />
       </div>
-      <FormField label="E-Mail" error={errorOf("email")}>
-        <Input type="email" {...register("email")} />
-      </FormField>
+      <TextField form={form} name="email" label="E-Mail" type="email" />
       <div className="flex gap-8">
         <FlagField control={control} name="active" label="Aktiv" as="switch" />
         <FlagField control={control} name="admin" label="Administrator:in" as="switch" />
@@ -102,33 +66,34 @@ function UserForm({ user, onClose }: { user: UserDetails; onClose: () => void })
           <p className="text-sm text-slate-600">Keine Anwesenheit erfasst.</p>
         )}
       </section>
-      <DialogFooter>
-        <Button type="button" variant="secondary" onClick={onClose}>
-          Abbrechen
-        </Button>
-        <Button type="submit" disabled={save.isPending}>
-          Speichern
-        </Button>
-      </DialogFooter>
-    </form>
+    </>
+  );
+}
+
+/** The user's record loads first; the form is made once it is there. */
+function UserEditor({ id }: { id: number }) {
+  const user = useQuery(trpc.admin.users.get.queryOptions({ id }));
+  const loaded = user.data;
+  return (
+    <ResourceEditor
+      title="Benutzer:in bearbeiten"
+      schema={ZUserUpdateInput}
+      defaultValues={loaded && userToForm(loaded)}
+      save={trpcClient.admin.users.save.mutate}
+      success={MSG.userSaved}
+    >
+      {(form) => loaded && <UserFields form={form} user={loaded} />}
+    </ResourceEditor>
   );
 }
 
 export function UsersTab() {
   const queryClient = useQueryClient();
-  const [name, setName] = useState("");
-  const [email, setEmail] = useState("");
-  const [page, setPage] = useState(1);
-  const filter = { name: useDebounced(name), email: useDebounced(email), page };
-  const list = useQuery({ ...trpc.admin.users.list.queryOptions(filter), placeholderData: keepPreviousData });
+  const filters = useFilters({ name: "", email: "" });
+  const input = { ...filters.applied, page: filters.page };
+  const list = trpc.admin.users.list.queryOptions(input);
+  const listKey = list.queryKey;
   const setActive = useMutation(trpc.admin.users.setActive.mutationOptions());
-  const remove = useMutation(trpc.admin.users.delete.mutationOptions());
-  const [editing, setEditing] = useState<number | null>(null);
-  const listKey = trpc.admin.users.list.queryKey(filter);
-
-  if (list.isError) {
-    return <LoadError what="Die Benutzer:innen" onRetry={() => void list.refetch()} />;
-  }
 
   const toggleActive = async (user: UserRow, active: boolean) => {
     // saved at once; shown at once and rolled back when saving fails
@@ -144,85 +109,53 @@ export function UsersTab() {
       await showError(error);
     }
   };
-  const onDelete = (user: UserRow) =>
-    confirmDelete({
-      detail: `${user.firstname} ${user.lastname} (${user.email}) wird mit allen Teilnahmen und Bestellungen gelöscht.`,
-      run: async () => {
-        await remove.mutateAsync({ id: user.id });
-        await queryClient.invalidateQueries({ queryKey: trpc.admin.users.pathKey() });
-      },
-      success: MSG.userDeleted,
-      failure: "Die Benutzerin / der Benutzer konnte nicht gelöscht werden.",
-    });
 
-  const data = list.data;
+  const name = (u: UserRow) => `${u.firstname} ${u.lastname}`;
   return (
-    <section aria-label="Benutzer:innen">
-      <div className="mb-3 grid gap-3 sm:grid-cols-2">
-        <FormField label="Nach Name filtern">
-          <Input
-            type="search"
-            value={name}
-            onChange={(e) => {
-              setName(e.target.value);
-              setPage(1);
-            }}
-          />
-        </FormField>
-        <FormField label="Nach E-Mail filtern">
-          <Input
-            type="search"
-            value={email}
-            onChange={(e) => {
-              setEmail(e.target.value);
-              setPage(1);
-            }}
-          />
-        </FormField>
-      </div>
-      <div className="mb-3 flex justify-end">
+    <AdminResource<UserRow>
+      label="Benutzer:innen"
+      list={list}
+      onPage={filters.setPage}
+      empty="Keine Benutzer:innen gefunden."
+      filters={
+        <FilterBar columns={2}>
+          <FilterInput filters={filters} name="name" label="Nach Name filtern" />
+          <FilterInput filters={filters} name="email" label="Nach E-Mail filtern" />
+        </FilterBar>
+      }
+      actions={
         <ExportButtons
           path="/api/admin/exports/users"
-          query={{ name: name.trim(), email: email.trim() }}
+          query={{ name: filters.shown.name.trim(), email: filters.shown.email.trim() }}
           what="Benutzer:innen"
         />
-      </div>
-      <DataTable
-        label="Benutzer:innen"
-        loading={list.isPending}
-        empty="Keine Benutzer:innen gefunden."
-        rows={data?.items ?? []}
-        columns={[
-          { header: "Name", cell: (u) => `${u.firstname} ${u.lastname}` },
-          { header: "E-Mail", cell: (u) => u.email },
-          { header: "Admin", cell: (u) => yesNo(u.admin) },
-          {
-            header: "Aktiv",
-            cell: (u) => (
-              <Switch
-                checked={u.active}
-                aria-label={`${u.firstname} ${u.lastname} aktiv`}
-                onCheckedChange={(v) => void toggleActive(u, v)}
-              />
-            ),
-          },
-          { header: "Newsletter", cell: (u) => yesNo(u.newsletter) },
-          { header: "Migration offen", cell: (u) => yesNo(u.migrationPending) },
-          { header: "Teilnahmen", cell: (u) => u.participations.join(", ") || "–" },
-          {
-            header: "Aktionen",
-            cell: (u) => (
-              <RowActions
-                name={`${u.firstname} ${u.lastname}`}
-                onEdit={() => setEditing(u.id)}
-                onDelete={() => void onDelete(u)}
-              />
-            ),
-          },
-        ]}
-      />
-      {data && <ServerPager data={data} onPage={setPage} />}
-      {editing !== null && <UserDialog id={editing} onClose={() => setEditing(null)} />}
-    </section>
+      }
+      columns={[
+        { header: "Name", cell: name },
+        { header: "E-Mail", cell: (u) => u.email },
+        { header: "Admin", cell: (u) => yesNo(u.admin) },
+        {
+          header: "Aktiv",
+          cell: (u) => (
+            <Switch
+              checked={u.active}
+              aria-label={`${name(u)} aktiv`}
+              onCheckedChange={(v) => void toggleActive(u, v)}
+            />
+          ),
+        },
+        { header: "Newsletter", cell: (u) => yesNo(u.newsletter) },
+        { header: "Migration offen", cell: (u) => yesNo(u.migrationPending) },
+        { header: "Teilnahmen", cell: (u) => u.participations.join(", ") || "–" },
+      ]}
+      rowName={name}
+      editor={(u) => u && <UserEditor id={u.id} />}
+      remove={{
+        run: (u) => trpcClient.admin.users.delete.mutate({ id: u.id }),
+        detail: (u) => `${name(u)} (${u.email}) wird mit allen Teilnahmen und Bestellungen gelöscht.`,
+        success: MSG.userDeleted,
+        failure: "Die Benutzerin / der Benutzer konnte nicht gelöscht werden.",
+      }}
+    />
   );
 }

@@ -1,0 +1,305 @@
+import {
+  MSG_ADMIN,
+  MSG_TEMPLATES,
+  ZAdminPackageOrderInput,
+  ZAdminTicketOrderInput,
+  ZCongressInput,
+  ZContentInput,
+  ZMailTemplateInput,
+  ZPackageInput,
+  ZUserUpdateInput,
+} from "@app/shared";
+import { describe, expect, it } from "vitest";
+import { schemaResolver } from "@/lib/schema-form";
+import {
+  type AdminEvent,
+  type AdminPackage,
+  contentToForm,
+  emptyEventForm,
+  emptyOrderForm,
+  emptyPackageForm,
+  eventFieldOf,
+  eventToForm,
+  newContentForm,
+  orderFieldOf,
+  packageFieldOf,
+  packageToForm,
+  templateToForm,
+  toEventInput,
+  toOrderInput,
+  toPackageInput,
+  toTemplateInput,
+  type UserDetails,
+  userToForm,
+} from "./admin-forms";
+
+// What each admin editor's form holds and what its procedure takes: the record the list answers goes into
+// the form, the form's values through the mapping into the shared schema, as the browser's submit does.
+
+const event: Omit<AdminEvent, "participationCount"> = {
+  id: 7,
+  title: "Herbstkongress",
+  description: "Beschreibung",
+  picture: "bild.png",
+  webinar: true,
+  webinarUrl: null,
+  webinarStartTime: "18:30",
+  visible: true,
+  firstDay: "2031-03-10",
+  lastDay: null,
+  digistoreIdTicket: 0,
+  digistoreIdTicketAndPackage: 4711,
+  extraParameters: { campaign: "herbst" },
+  createdAt: new Date("2030-01-01T00:00:00Z"),
+  updatedAt: new Date("2030-01-01T00:00:00Z"),
+};
+
+const pkg: Omit<AdminPackage, "congress"> = {
+  id: 3,
+  name: "Paket",
+  congressId: 7,
+  externalId: 777,
+  description: "Aufzeichnungen",
+  picture: null,
+  availabilityDate: "2031-04-01",
+  extraParameters: { voucher: "TEST10", crosssellLink: "https://example.com" },
+  createdAt: new Date("2030-01-01T00:00:00Z"),
+  updatedAt: new Date("2030-01-01T00:00:00Z"),
+};
+
+const resolverOptions = { fields: {}, shouldUseNativeValidation: false };
+
+describe("the event form", () => {
+  it("shows the stored days as TT.MM.JJJJ (a one-day event twice), ids and empty links as text", () => {
+    expect(eventToForm(event)).toEqual({
+      id: 7,
+      title: "Herbstkongress",
+      description: "Beschreibung",
+      picture: "bild.png",
+      webinar: true,
+      webinarUrl: "",
+      webinarStartTime: "18:30",
+      visible: true,
+      firstDay: "10.03.2031",
+      lastDay: "10.03.2031",
+      digistoreIdTicket: "0",
+      digistoreIdTicketAndPackage: "4711",
+    });
+  });
+
+  it("saves an unchanged event as it is stored: ISO days, numbers, null for empty texts, its extra parameters", () => {
+    const input = ZCongressInput.parse(toEventInput(eventToForm(event), event));
+    expect(input).toEqual({
+      id: 7,
+      title: "Herbstkongress",
+      description: "Beschreibung",
+      picture: "bild.png",
+      webinar: true,
+      webinarUrl: null,
+      webinarStartTime: "18:30",
+      visible: true,
+      firstCongressDay: { date: "2031-03-10" },
+      lastCongressDay: { date: "2031-03-10" },
+      digistoreIdTicket: 0,
+      digistoreIdTicketAndPackage: 4711,
+      extraParameters: { campaign: "herbst" },
+    });
+  });
+
+  it("takes an empty checkout id as 0 and a new event with no extra parameters", () => {
+    const form = {
+      ...emptyEventForm,
+      title: "T",
+      description: "D",
+      firstDay: "01.02.2031",
+      lastDay: "02.02.2031",
+    };
+    const input = ZCongressInput.parse(toEventInput({ ...form, digistoreIdTicket: "" }));
+    expect(input).toMatchObject({
+      id: undefined,
+      digistoreIdTicket: 0,
+      extraParameters: {},
+      webinarStartTime: null,
+    });
+  });
+
+  it("refuses an unreadable day, a missing last day and a bad start time under the fields the admin typed in", async () => {
+    const resolve = schemaResolver({ schema: ZCongressInput, toInput: toEventInput, fieldOf: eventFieldOf });
+    const form = eventToForm(event);
+    const result = await resolve(
+      { ...form, firstDay: "31.02.2031", lastDay: "", webinarStartTime: "25:00" },
+      undefined,
+      resolverOptions,
+    );
+    expect(Object.keys(result.errors).sort()).toEqual(["firstDay", "lastDay", "webinarStartTime"]);
+    expect(result.errors.webinarStartTime?.message).toBe(MSG_ADMIN.startTimeInvalid);
+  });
+});
+
+describe("the package form", () => {
+  it("holds the event and the checkout id as text and the extra parameters as pairs, and saves them back", () => {
+    const form = packageToForm(pkg);
+    expect(form).toMatchObject({
+      congress: "7",
+      externalId: "777",
+      availabilityDate: "2031-04-01",
+      extra: [
+        { key: "voucher", value: "TEST10" },
+        { key: "crosssellLink", value: "https://example.com" },
+      ],
+    });
+    expect(ZPackageInput.parse(toPackageInput(form))).toEqual({
+      id: 3,
+      name: "Paket",
+      congress: 7,
+      externalId: 777,
+      description: "Aufzeichnungen",
+      picture: null,
+      availabilityDate: "2031-04-01",
+      extraParameters: { voucher: "TEST10", crosssellLink: "https://example.com" },
+    });
+  });
+
+  it("sends no date as null and refuses a missing event and checkout id under their fields", async () => {
+    const resolve = schemaResolver({
+      schema: ZPackageInput,
+      toInput: toPackageInput,
+      fieldOf: packageFieldOf,
+    });
+    const result = await resolve(
+      { ...emptyPackageForm, name: "P", description: "D" },
+      undefined,
+      resolverOptions,
+    );
+    expect(result.errors).toMatchObject({
+      congress: { message: MSG_ADMIN.congressRequired },
+      externalId: { message: MSG_ADMIN.externalIdRequired },
+    });
+    expect(toPackageInput(emptyPackageForm).availabilityDate).toBeNull();
+  });
+});
+
+describe("the content form", () => {
+  it("is the schema's input: stored days without date or comment show empty fields and save as empty texts", () => {
+    const form = contentToForm({
+      id: 2,
+      congress: { id: 7, title: "Herbstkongress" },
+      type: "vimeo",
+      data: {
+        days: [
+          {
+            name: "Tag 1",
+            exclusive_date: null,
+            videos: [{ url: "https://player.vimeo.com/video/1", comment: null }],
+          },
+          { name: "Tag 2", exclusive_date: "11.03.2031" },
+        ],
+      },
+    } as unknown as Parameters<typeof contentToForm>[0]); // migrated records may lack a date, comment or videos
+    expect(form).toEqual({
+      id: 2,
+      congress: "7",
+      type: "vimeo",
+      data: {
+        days: [
+          {
+            name: "Tag 1",
+            exclusive_date: "",
+            videos: [{ url: "https://player.vimeo.com/video/1", comment: "" }],
+          },
+          { name: "Tag 2", exclusive_date: "11.03.2031", videos: [] },
+        ],
+      },
+    });
+    expect(ZContentInput.parse(form)).toMatchObject({ congress: 7, data: { days: form.data.days } });
+  });
+
+  it("starts a new content with one named day and one empty video, refused until an event and address are given", () => {
+    const result = ZContentInput.safeParse(newContentForm());
+    expect(result.success).toBe(false);
+    const paths = result.error?.issues.map((issue) => issue.path.join(".")).sort();
+    expect(paths).toEqual(["congress", "data.days.0.videos.0.url"]);
+  });
+});
+
+describe("the user form", () => {
+  it("holds the editable fields of the loaded user; participations and attendance are only shown", () => {
+    const user = {
+      id: 5,
+      firstname: "Erika",
+      lastname: "Muster",
+      email: "erika@example.com",
+      active: true,
+      admin: false,
+      participations: [{ id: 1, congressTitle: "Herbstkongress", createdAt: new Date() }],
+      attendance: [],
+    } as unknown as UserDetails;
+    const form = userToForm(user);
+    expect(form).toEqual({
+      id: 5,
+      firstname: "Erika",
+      lastname: "Muster",
+      email: "erika@example.com",
+      active: true,
+      admin: false,
+    });
+    expect(ZUserUpdateInput.parse(form)).toEqual(form);
+  });
+});
+
+describe("the mail template form", () => {
+  const template = {
+    id: 9,
+    name: "participation-confirmation",
+    congress: { id: 7, title: "Herbstkongress" },
+    description: "<p>intern</p>",
+  };
+
+  it("edits subject and content and sends the template's name, event and description along", () => {
+    const values = { ...templateToForm({ subject: "Betreff", content: "<p>Hallo</p>" }), subject: "Neu" };
+    expect(ZMailTemplateInput.parse(toTemplateInput(template)(values))).toEqual({
+      id: 9,
+      name: "participation-confirmation",
+      congress: 7,
+      subject: "Neu",
+      content: "<p>Hallo</p>",
+      description: "<p>intern</p>",
+    });
+    expect(toTemplateInput({ ...template, congress: null })(values).congress).toBeNull();
+  });
+
+  it("refuses an empty subject under the subject", async () => {
+    const resolve = schemaResolver({ schema: ZMailTemplateInput, toInput: toTemplateInput(template) });
+    const result = await resolve({ subject: " ", content: "" }, undefined, resolverOptions);
+    expect(result.errors).toEqual({ subject: { type: "too_small", message: MSG_TEMPLATES.subjectRequired } });
+  });
+});
+
+describe("the order form", () => {
+  const users = [
+    { id: 4, label: "A <a@example.com>" },
+    { id: 6, label: "B <b@example.com>" },
+  ];
+
+  it("sends the chosen people's ids and the package or the event by its id", () => {
+    expect(ZAdminPackageOrderInput.parse(toOrderInput("package")({ users, product: "3" }))).toEqual({
+      users: [4, 6],
+      congressPackage: 3,
+    });
+    expect(ZAdminTicketOrderInput.parse(toOrderInput("ticket")({ users, product: "7" }))).toEqual({
+      users: [4, 6],
+      congress: 7,
+    });
+  });
+
+  it("refuses no choice under the product field, for either kind", async () => {
+    for (const [kind, schema] of [
+      ["package", ZAdminPackageOrderInput],
+      ["ticket", ZAdminTicketOrderInput],
+    ] as const) {
+      const resolve = schemaResolver({ schema, toInput: toOrderInput(kind), fieldOf: orderFieldOf });
+      const result = await resolve({ ...emptyOrderForm(), users }, undefined, resolverOptions);
+      expect(Object.keys(result.errors)).toEqual(["product"]);
+    }
+  });
+});
