@@ -1,7 +1,31 @@
 import AxeBuilder from "@axe-core/playwright";
+import type { Db } from "@app/db";
 import { type APIRequestContext, expect, type Page } from "@playwright/test";
+import { test as guarded } from "./browser-errors";
+import { connectTestDatabase, TestData } from "./data";
 
-export { type BrowserErrors, failedRequest, test } from "./browser-errors";
+export { type BrowserErrors, failedRequest } from "./browser-errors";
+export { contentDay, dayFromToday, type TestUser } from "./data";
+
+/**
+ * Every spec's `test`: the browser error guard (browser-errors.ts) and `data`, which makes the rows a test
+ * needs in the e2e database and removes them when the test ends (data.ts).
+ */
+export const test = guarded.extend<{ data: TestData }, { testDb: Db }>({
+  testDb: [
+    async ({}, use) => {
+      const handle = connectTestDatabase();
+      await use(handle.db);
+      await handle.close();
+    },
+    { scope: "worker" },
+  ],
+  data: async ({ testDb }, use) => {
+    const data = new TestData(testDb);
+    await use(data);
+    await data.remove();
+  },
+});
 
 export const DEMO = {
   participant: { email: "teilnehmer@example.com", password: "demo-user-2026" },
