@@ -27,7 +27,7 @@ test("an admin creates an event with a picture and a date range, a visitor sees 
   data,
 }) => {
   const title = data.title("E2E-Sommerakademie");
-  data.removeEventsAfterwards(title);
+  data.removeEventsAfterwards(title, { onOverview: true });
   const visitorAccount = await data.user();
   await loginAs(page, DEMO.admin);
   await openAdmin(page, "Veranstaltungen");
@@ -46,9 +46,7 @@ test("an admin creates an event with a picture and a date range, a visitor sees 
   await day(page, 12).click();
   await expect(dialog.getByText(/^10\.\d{2}\.\d{4} – 12\.\d{2}\.\d{4}$/)).toBeVisible();
   await dialog.getByRole("button", { name: "Speichern" }).click();
-  await expect(
-    page.getByRole("table", { name: "Veranstaltungen" }).getByText(title),
-  ).toBeVisible();
+  await expect(page.getByRole("table", { name: "Veranstaltungen" }).getByText(title)).toBeVisible();
 
   const visitorContext = await browser.newContext();
   const visitor = await visitorContext.newPage();
@@ -69,9 +67,9 @@ test("an admin creates an event with a picture and a date range, a visitor sees 
   const question = page.getByRole("alertdialog");
   await expect(question.getByRole("heading", { name: "Sind Sie sich sicher?" })).toBeVisible();
   await question.getByRole("button", { name: "Ja, ich bin mir sicher" }).click();
-  await expect(
-    page.getByRole("table", { name: "Veranstaltungen" }).getByText(`${title} (neu)`),
-  ).toHaveCount(0);
+  await expect(page.getByRole("table", { name: "Veranstaltungen" }).getByText(`${title} (neu)`)).toHaveCount(
+    0,
+  );
 });
 
 test("an event whose last day lies before its first is refused under the last-day field, before any request", async ({
@@ -110,9 +108,7 @@ test("an event whose last day lies before its first is refused under the last-da
   await expect(lastDay).not.toHaveAttribute("aria-invalid", "true");
   await dialog.getByRole("button", { name: "Speichern" }).click();
   const table = page.getByRole("table", { name: "Veranstaltungen" });
-  await expect(table.getByRole("row", { name: new RegExp(title) })).toContainText(
-    "12.03.2031 – 14.03.2031",
-  );
+  await expect(table.getByRole("row", { name: new RegExp(title) })).toContainText("12.03.2031 – 14.03.2031");
   await page.getByRole("button", { name: `${title} löschen` }).click();
   await page.getByRole("alertdialog").getByRole("button", { name: "Ja, ich bin mir sicher" }).click();
   await expect(table.getByText(title)).toHaveCount(0);

@@ -54,7 +54,10 @@ export function contentDay(name: string, count: number, exclusiveDate = ""): Con
   return {
     name,
     exclusive_date: exclusiveDate,
-    videos: Array.from({ length: count }, (_, i) => ({ url: vimeo(100_000 + i), comment: `${name}: ${i + 1}` })),
+    videos: Array.from({ length: count }, (_, i) => ({
+      url: vimeo(100_000 + i),
+      comment: `${name}: ${i + 1}`,
+    })),
   };
 }
 
@@ -101,7 +104,11 @@ export class TestData {
     };
     const today = berlinDate();
     if (row.visible && (row.lastDay ?? row.firstDay) >= today) {
-      this.eventsOnOverview = overviewBudget(this.eventsOnOverview, OVERVIEW_MAX_EVENTS, "current visible events");
+      this.eventsOnOverview = overviewBudget(
+        this.eventsOnOverview,
+        OVERVIEW_MAX_EVENTS,
+        "current visible events",
+      );
     }
     const [event] = await this.db.insert(schema.congresses).values(row).returning();
     if (!event) {
@@ -122,7 +129,11 @@ export class TestData {
   /** A package of `congressId` with a checkout id of its own. */
   async package(congressId: number, fields: Partial<PackageRow> = {}) {
     if (this.visibleEvents.has(congressId)) {
-      this.packagesOnOverview = overviewBudget(this.packagesOnOverview, OVERVIEW_MAX_PACKAGES, "offered packages");
+      this.packagesOnOverview = overviewBudget(
+        this.packagesOnOverview,
+        OVERVIEW_MAX_PACKAGES,
+        "offered packages",
+      );
     }
     const [pkg] = await this.db
       .insert(schema.congressPackages)
@@ -146,7 +157,7 @@ export class TestData {
 
   /**
    * A running event with a ticket, three days of videos (the second from today, the third from tomorrow
-   * on) and, for `userId`, a participation and a paid ticket.
+   * on) and, for `userId`, a participation and a paid ticket (its order number is `ticket`).
    */
   async runningEvent(userId: number, fields: Partial<EventRow> = {}) {
     const event = await this.event({
@@ -162,8 +173,7 @@ export class TestData {
       contentDay("Tag 3: Familie", 2, formatGermanDate(dayFromToday(1))),
     ]);
     await this.participation(userId, event.id);
-    await this.ticketOrder(userId, event.id);
-    return event;
+    return { ...event, ticket: await this.ticketOrder(userId, event.id) };
   }
 
   /** A confirmed, active account (an admin with `admin: true`), signed up for nothing. */
@@ -219,8 +229,18 @@ export class TestData {
     this.emails.push(email);
   }
 
-  /** Events the test makes through the app; removed with the rest should the test not get to it. */
-  removeEventsAfterwards(title: string): void {
+  /**
+   * Events whose title starts with `title`, made by the test through the app: removed with the rest should
+   * the test not get to it. A visible one that is not over counts against the test's share of the overview.
+   */
+  removeEventsAfterwards(title: string, { onOverview = false } = {}): void {
+    if (onOverview) {
+      this.eventsOnOverview = overviewBudget(
+        this.eventsOnOverview,
+        OVERVIEW_MAX_EVENTS,
+        "current visible events",
+      );
+    }
     this.titles.push(title);
   }
 
@@ -248,7 +268,9 @@ export class TestData {
         "DELETE FROM congress_package_orders WHERE congress_package_id IN (SELECT id FROM congress_packages WHERE congress_id = ANY($1::int[]))",
         [this.events],
       );
-      await client.query("DELETE FROM congress_ticket_orders WHERE congress_id = ANY($1::int[])", [this.events]);
+      await client.query("DELETE FROM congress_ticket_orders WHERE congress_id = ANY($1::int[])", [
+        this.events,
+      ]);
       await client.query("DELETE FROM users WHERE id = ANY($1::int[])", [this.users]);
       await client.query("DELETE FROM congresses WHERE id = ANY($1::int[])", [this.events]);
       await client.query("COMMIT");

@@ -3,10 +3,10 @@ import { E2E_GATED, simulatorOrigin } from "./constants";
 import {
   confirmDialog,
   contentDay,
+  dayFromToday,
   expectAccessible,
   failedRequest,
   login,
-  dayFromToday,
   test,
 } from "./fixtures";
 
@@ -176,7 +176,9 @@ test("a ticketed event offers the tickets instead of a free sign-up", async ({ p
   expect(url.searchParams.get("email")).toBe(user.email);
   expect(url.searchParams.get("first_name")).toBe("Erika");
   expect(url.searchParams.get("last_name")).toBe("Muster");
-  expect(url.searchParams.get("custom")).toMatch(new RegExp(`^uid-[0-9a-f]{32}\\|pid-${event.id}\\|cat-tic$`));
+  expect(url.searchParams.get("custom")).toMatch(
+    new RegExp(`^uid-[0-9a-f]{32}\\|pid-${event.id}\\|cat-tic$`),
+  );
 });
 
 test("a package purchase passes the voucher, and the return from the checkout thanks the buyer", async ({
