@@ -62,12 +62,7 @@ const takingPart = async ({ data, user }: Scene) => {
   return event;
 };
 const futureTakingPart = async (scene: Scene) => ({ path: `/participation/${(await takingPart(scene)).id}` });
-const ticketed = (data: TestData) =>
-  data.event({
-    firstDay: dayFromToday(40),
-    digistoreIdTicket: data.productId(),
-    digistoreIdTicketAndPackage: data.productId(),
-  });
+const ticketed = (data: TestData) => data.ticketedEvent({ lastDay: null });
 const packageOrdered =
   (status: "paid" | "canceled") =>
   async ({ data, user }: Scene) => {

@@ -38,12 +38,7 @@ test("a ticket for a future event shows the ticket-bought label instead of the c
   data,
 }) => {
   const user = await data.user();
-  const event = await data.event({
-    firstDay: dayFromToday(40),
-    lastDay: dayFromToday(42),
-    digistoreIdTicket: data.productId(),
-    digistoreIdTicketAndPackage: data.productId(),
-  });
+  const event = await data.ticketedEvent();
   await loginAs(page, user);
   await page.goto(`/congress-ticket-purchase/${event.id}`);
   await payOnSimulator(page, event.digistoreIdTicket);

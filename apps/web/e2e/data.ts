@@ -155,16 +155,25 @@ export class TestData {
     await this.db.insert(schema.congressContents).values({ congressId, data: { days } });
   }
 
+  /** An event that sells tickets (both checkout products its own), by default in 40 days. */
+  ticketedEvent(fields: Partial<EventRow> = {}) {
+    return this.event({
+      firstDay: dayFromToday(40),
+      lastDay: dayFromToday(42),
+      digistoreIdTicket: this.productId(),
+      digistoreIdTicketAndPackage: this.productId(),
+      ...fields,
+    });
+  }
+
   /**
    * A running event with a ticket, three days of videos (the second from today, the third from tomorrow
    * on) and, for `userId`, a participation and a paid ticket (its order number is `ticket`).
    */
   async runningEvent(userId: number, fields: Partial<EventRow> = {}) {
-    const event = await this.event({
+    const event = await this.ticketedEvent({
       firstDay: dayFromToday(-1),
       lastDay: dayFromToday(1),
-      digistoreIdTicket: this.productId(),
-      digistoreIdTicketAndPackage: this.productId(),
       ...fields,
     });
     await this.content(event.id, [

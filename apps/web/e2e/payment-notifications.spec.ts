@@ -13,13 +13,11 @@ test("an admin follows an order to its payment notifications, filters them and r
   browser,
   data,
 }) => {
+  // two browsers, two sign-ins and a checkout round trip: over a minute on two busy cores now and then
+  test.slow();
   // a purchase through the checkout simulator, which sends a signed on_payment to our endpoint
   const buyer = await data.user();
-  const event = await data.event({
-    firstDay: dayFromToday(40),
-    digistoreIdTicket: data.productId(),
-    digistoreIdTicketAndPackage: data.productId(),
-  });
+  const event = await data.ticketedEvent({ lastDay: null });
   await loginAs(page, buyer);
   await page.goto(`/congress-ticket-purchase/${event.id}`);
   await expect(

@@ -62,12 +62,7 @@ test("the overview shows a bought ticket and a webinar to sign up for, and leave
   data,
 }) => {
   const user = await data.user();
-  const ticketed = await data.event({
-    firstDay: dayFromToday(40),
-    lastDay: dayFromToday(42),
-    digistoreIdTicket: data.productId(),
-    digistoreIdTicketAndPackage: data.productId(),
-  });
+  const ticketed = await data.ticketedEvent();
   await data.participation(user.id, ticketed.id);
   await data.ticketOrder(user.id, ticketed.id);
   const webinar = await data.event({

@@ -33,13 +33,14 @@ const ButtonLink = Link.extend({
 });
 
 /**
- * The browser reports a changed selection by a selectionchange event, which can come after the focus has
- * moved on (on a busy machine): a word selected with Shift+Home just before Shift+Tab into the toolbar stayed
- * plain, because ProseMirror ignores a selectionchange once it has lost the focus. So on blur the editor
- * takes over the selection the document shows. Between two keys in the editor the selectionchange is never
- * late (real keys, six times slower CPU: e2e keyboard-races.spec.ts, decision 73), so keys need nothing of
- * ours. Not during an IME composition, not when a mark waits for the next letter (Ctrl+B on no selection)
- * and not for node or gap selections, whose DOM selection is drawn differently.
+ * The browser reports a changed selection by a selectionchange event, which can come after the next key or
+ * after the focus has moved on (keys jump the queue on a busy machine). ProseMirror then acts on the
+ * selection from before: Enter right after Ctrl+End split the text where the cursor had been, and a word
+ * selected with Shift+Home just before Shift+Tab into the toolbar stayed plain, because ProseMirror ignores a
+ * selectionchange once it has lost the focus. So before each key and on blur the editor takes over the
+ * selection the document shows (both reproduced with real keys: e2e keyboard-races.spec.ts, decision 73).
+ * Not during an IME composition, not when a mark waits for the next letter (Ctrl+B on no selection) and not
+ * for node or gap selections, whose DOM selection is drawn differently.
  */
 function takeDocumentSelection(view: EditorView): void {
   const { doc, selection: current, storedMarks } = view.state;
@@ -117,7 +118,7 @@ export function RichTextEditor({
     content: value,
     editorProps: {
       // returning nothing leaves the event to ProseMirror
-      handleDOMEvents: { blur: takeDocumentSelection },
+      handleDOMEvents: { keydown: takeDocumentSelection, blur: takeDocumentSelection },
       attributes: {
         "aria-label": label,
         class:
