@@ -315,6 +315,45 @@ test("the toolbar formats a selection made just before the focus left the editor
   await expect(editor).toBeFocused();
 });
 
+test("a key acts on the selection the browser shows, also before the browser has reported it", async ({
+  page,
+}) => {
+  const { editor } = await openTemplate(page);
+  await editor.focus();
+  // the cursor moved behind "Hallo" and Enter in the same task, as when a key overtakes the selectionchange
+  await editor.evaluate((el) => {
+    const greeting = [...el.querySelectorAll("p")].find((p) => p.textContent?.startsWith("Hallo "));
+    const text = greeting?.firstChild as Text;
+    window.getSelection()?.collapse(text, "Hallo".length);
+    el.dispatchEvent(
+      new KeyboardEvent("keydown", { key: "Enter", keyCode: 13, bubbles: true, cancelable: true }),
+    );
+  });
+  await expect(editor.locator("p", { hasText: /^Hallo$/ })).toHaveCount(1);
+  await expect(editor.locator("p", { hasText: /^ ?\{\{userFullName\}\},$/ })).toHaveCount(1);
+});
+
+test("Escape closes only the dialog it was pressed in, also right after that dialog opened", async ({
+  page,
+}) => {
+  const { dialog: template, editor } = await openTemplate(page);
+  // Escape the moment the link dialog has the focus, before the next render (a fast key on a busy machine)
+  const focused = await template.getByRole("button", { name: "Link" }).evaluate(async (button) => {
+    (button as HTMLElement).click();
+    for (let i = 0; i < 1000 && document.activeElement?.getAttribute("placeholder") !== "https://"; i++) {
+      await Promise.resolve();
+    }
+    const input = document.activeElement;
+    input?.dispatchEvent(new KeyboardEvent("keydown", { key: "Escape", bubbles: true, cancelable: true }));
+    return input?.getAttribute("placeholder");
+  });
+  expect(focused).toBe("https://");
+  await expect(page.getByRole("dialog", { name: "Link einfügen" })).toHaveCount(0);
+  await expect(template).toHaveCount(1);
+  await expect(editor).toBeVisible();
+  expect(await template.evaluate((d) => d.contains(document.activeElement))).toBe(true);
+});
+
 test("form errors are tied to their fields and announced", async ({ page }) => {
   await page.goto("/login");
   const form = page.getByRole("region", { name: "Ich habe bereits ein Konto" });
