@@ -7,6 +7,11 @@ process.env.E2E_SMTP_PORT ??= String(await freePort());
 process.env.E2E_MAIL_PORT ??= String(await freePort());
 process.env.E2E_FAKE_PORT ??= String(await freePort());
 process.env.E2E_SIMULATOR_PORT ??= String(await freePort());
+process.env.E2E_PG_PORT ??= String(await freePort());
+// the overview is one list for everybody (the 6 newest current events): e2e/data.ts gives each test of
+// the ones running at a time its share of it
+const workers = 2;
+process.env.E2E_WORKERS = String(workers);
 const baseURL = `http://127.0.0.1:${process.env.E2E_PORT}`;
 
 const chromium = {
@@ -29,7 +34,7 @@ export default defineConfig({
   fullyParallel: true,
   forbidOnly: Boolean(process.env.CI),
   retries: 0,
-  workers: process.env.CI ? 2 : undefined,
+  workers,
   reporter: process.env.CI ? [["list"]] : [["list"], ["html", { open: "never" }]],
   // the long flows (several argon2id logins, two axe scans) take 20-35 s when two workers, the API and the
   // database share two busy cores, and a page then takes more than 5 s to render after a login now and
@@ -42,11 +47,8 @@ export default defineConfig({
     timezoneId: "Europe/Berlin",
     trace: "retain-on-failure",
   },
-  projects: [
-    // the admin tests change what every visitor sees (e.g. the overview's events): they run afterwards
-    { name: "chromium", testIgnore: /admin\.spec\.ts/, use: chromium },
-    { name: "admin", testMatch: /admin\.spec\.ts/, dependencies: ["chromium"], use: chromium },
-  ],
+  // every test makes and removes its own data (e2e/data.ts), so all run in one project in any order
+  projects: [{ name: "chromium", use: chromium }],
   webServer: {
     command: "tsx e2e/server.ts",
     url: `${baseURL}/readyz`,

@@ -5,13 +5,29 @@
 import { expect, type Locator, type Page } from "@playwright/test";
 import { ADMIN_TAB_VALUES } from "../src/lib/admin-tabs";
 import { E2E_GATED } from "./constants";
-import { DEMO, expectAccessible, failedRequest, login, newConfirmedUser, test } from "./fixtures";
+import type { TestData, TestUser } from "./data";
+import { contentDay, DEMO, dayFromToday, expectAccessible, failedRequest, login, test } from "./fixtures";
 
-/** who looks at the page: nobody, a demo account, or a fresh confirmed account (for pages that change data) */
-type Who = "anonymous" | "participant" | "admin" | "new user";
+/** who looks at the page: nobody, the demo admin, or an account of the test's own ("participant") */
+type Who = "anonymous" | "participant" | "admin";
+
+/** The test's data and the account it signs in with (a fresh one for "anonymous" too, never signed in). */
+interface Scene {
+  data: TestData;
+  user: TestUser;
+}
+/** Where a test goes, and the title of what it made there (for the dialog to open). */
+interface Target {
+  path: string;
+  title?: string;
+}
+/** A path, or how to make the data its page shows. */
+type Path = string | ((scene: Scene) => Promise<Target>);
 
 interface PageCase {
-  path: string;
+  /** the test's name, when the path is made */
+  name?: string;
+  path: Path;
   who: Who;
   /** the page's h1, when it is not the first heading to wait for */
   heading?: string | RegExp;
@@ -23,10 +39,10 @@ interface PageCase {
 
 interface DialogCase {
   name: string;
-  path: string;
+  path: Path;
   who: Who;
   /** opens the dialog (or popover) on the loaded page and returns it */
-  open: (page: Page) => Promise<Locator>;
+  open: (page: Page, target: Target) => Promise<Locator>;
   /** false when the dialog shows a sandboxed iframe axe cannot enter */
   frames?: boolean;
   /** the refused requests the dialog reports on purpose (browserErrors.expect) */
@@ -34,6 +50,33 @@ interface DialogCase {
 }
 
 const admin = (tab: string) => `/admin/manage?tab=${tab}`;
+
+/** The scenes of the visitor's pages: each makes what its page shows and returns the path. */
+const running = async ({ data, user }: Scene) => ({
+  path: `/congress/${(await data.runningEvent(user.id)).id}`,
+});
+/** an event that has not started, the account taking part (free) */
+const takingPart = async ({ data, user }: Scene) => {
+  const event = await data.event({ firstDay: dayFromToday(21), lastDay: dayFromToday(23) });
+  await data.participation(user.id, event.id);
+  return event;
+};
+const futureTakingPart = async (scene: Scene) => ({ path: `/participation/${(await takingPart(scene)).id}` });
+const ticketed = (data: TestData) => data.ticketedEvent({ lastDay: null });
+const packageOrdered =
+  (status: "paid" | "canceled") =>
+  async ({ data, user }: Scene) => {
+    const event = await data.runningEvent(user.id);
+    const pkg = await data.package(event.id);
+    await data.packageOrder(user.id, pkg.id, status);
+    return { path: `/congress-package/${pkg.id}` };
+  };
+const at = (path: string): Target => ({ path });
+const addPackage = (data: TestData, event: { id: number }) => data.package(event.id);
+const addContent = async (data: TestData, event: { id: number; title: string }) => {
+  await data.content(event.id, [contentDay("Tag 1", 1)]);
+  return { name: `Inhalt von ${event.title}` };
+};
 const ADMIN_TABS = ADMIN_TAB_VALUES;
 
 /** Keeps the checkout lookup pending, so the redirect page stays instead of leaving for the checkout. */
@@ -59,24 +102,51 @@ const PAGES: PageCase[] = [
   { path: "/gibt-es-nicht", who: "anonymous", errors: [failedRequest(404, "/trpc/gated.resolve")] },
   { path: "/", who: "participant" },
   { path: "/profile", who: "participant" },
-  { path: "/congress/4", who: "participant" },
-  { path: "/congress-package/2", who: "participant" },
-  { path: "/participation/5", who: "participant" },
-  { path: "/participation/6", who: "new user", heading: /Kongress Trauer/ },
-  { path: "/participation/8", who: "new user", heading: /Fachtag Kinderschutz/ },
-  { path: "/congress-ticket-purchase/6", who: "participant", prepare: holdCheckout },
-  { path: "/congress-ticket-package-purchase/6", who: "participant", prepare: holdCheckout },
-  { path: "/congress-package-purchase/5", who: "participant", prepare: holdCheckout },
-  { path: E2E_GATED.couple.path, who: "new user" },
+  { name: "/congress/$id", path: running, who: "participant" },
+  { name: "/congress-package/$id", path: packageOrdered("paid"), who: "participant" },
+  { name: "/participation/$id (taking part)", path: futureTakingPart, who: "participant" },
+  {
+    name: "/participation/$id (ticket needed)",
+    path: async ({ data }) => at(`/participation/${(await ticketed(data)).id}`),
+    who: "participant",
+  },
+  {
+    name: "/participation/$id (signed up)",
+    path: async ({ data }) => at(`/participation/${(await data.event({ firstDay: dayFromToday(14) })).id}`),
+    who: "participant",
+  },
+  {
+    name: "/congress-ticket-purchase/$id",
+    path: async ({ data }) => at(`/congress-ticket-purchase/${(await ticketed(data)).id}`),
+    who: "participant",
+    prepare: holdCheckout,
+  },
+  {
+    name: "/congress-ticket-package-purchase/$id",
+    path: async ({ data }) => at(`/congress-ticket-package-purchase/${(await ticketed(data)).id}`),
+    who: "participant",
+    prepare: holdCheckout,
+  },
+  {
+    name: "/congress-package-purchase/$id",
+    path: async ({ data }) => {
+      const event = await data.event({ firstDay: dayFromToday(21) });
+      return at(`/congress-package-purchase/${(await data.package(event.id)).id}`);
+    },
+    who: "participant",
+    prepare: holdCheckout,
+  },
+  { path: E2E_GATED.couple.path, who: "participant" },
   { path: "/gibt-es-nicht", who: "participant", errors: [failedRequest(404, "/trpc/gated.resolve")] },
   ...ADMIN_TABS.map((tab): PageCase => ({ path: admin(tab), who: "admin" })),
 ];
 
 const alertDialog = (page: Page) => page.getByRole("alertdialog").or(page.getByRole("dialog"));
-const dialogAfter = (click: (page: Page) => Locator) => async (page: Page) => {
-  await click(page).click();
-  return alertDialog(page);
-};
+const dialogAfter =
+  (click: (page: Page, target: Target) => Locator) => async (page: Page, target: Target) => {
+    await click(page, target).click();
+    return alertDialog(page);
+  };
 const button = (name: string | RegExp) => (page: Page) => page.getByRole("button", { name }).first();
 /** the edit (or delete) button of a table's first row */
 const rowButton = (table: string, action: "bearbeiten" | "löschen") => (page: Page) =>
@@ -84,6 +154,22 @@ const rowButton = (table: string, action: "bearbeiten" | "löschen") => (page: P
     .getByRole("table", { name: table })
     .getByRole("button", { name: new RegExp(` ${action}$`) })
     .first();
+/** the edit (or delete) button of the row of what the test made (its title in the button's name) */
+const ownRowButton =
+  (table: string, action: "bearbeiten" | "löschen") =>
+  (page: Page, { title = "" }: Target) =>
+    page.getByRole("table", { name: table }).getByRole("button", { name: new RegExp(`${title} ${action}$`) });
+/** an admin tab with an event of the test's own (and what `extra` adds to it) */
+const tabWithEvent =
+  (
+    tab: string,
+    extra?: (data: TestData, event: { id: number; title: string }) => Promise<{ name: string }>,
+  ) =>
+  async ({ data }: Scene): Promise<Target> => {
+    const event = await data.event({ visible: false });
+    const title = extra ? (await extra(data, event)).name : event.title;
+    return { path: admin(tab), title };
+  };
 /** a dialog that opens by itself on arrival */
 const arrives = async (page: Page) => alertDialog(page);
 
@@ -93,24 +179,33 @@ const DIALOGS: DialogCase[] = [
   { name: "Nicht angemeldet", path: E2E_GATED.couple.path, who: "anonymous", open: arrives },
   {
     name: "Veranstaltung noch nicht gestartet",
-    path: "/congress/5",
+    path: async (scene) => at(`/congress/${(await takingPart(scene)).id}`),
     who: "participant",
     open: arrives,
     errors: [failedRequest(403, "/trpc/congress.content")],
   },
-  { name: "Paket nicht erworben", path: "/congress-package/4", who: "participant", open: arrives },
+  { name: "Paket nicht erworben", path: packageOrdered("canceled"), who: "participant", open: arrives },
   {
     name: "Produkt nicht angeboten",
-    path: "/congress-ticket-purchase/5",
+    path: async ({ data }) =>
+      at(`/congress-ticket-purchase/${(await data.event({ firstDay: dayFromToday(21) })).id}`),
     who: "participant",
     open: arrives,
     errors: [failedRequest(403, "/trpc/checkout.url")],
   },
-  { name: "Danke für den Kauf", path: "/?custom=pid-5|cat-pac", who: "participant", open: arrives },
+  {
+    name: "Danke für den Kauf",
+    path: async ({ data }) => {
+      const pkg = await data.package((await data.event({ visible: false })).id);
+      return at(`/?custom=pid-${pkg.id}|cat-pac`);
+    },
+    who: "participant",
+    open: arrives,
+  },
   {
     name: "Falsches Passwort",
     path: E2E_GATED.death.path,
-    who: "new user",
+    who: "participant",
     errors: [failedRequest(403, "/trpc/gated.unlock")],
     open: async (page) => {
       await page.getByLabel("Passwort").fill("falsch");
@@ -122,22 +217,20 @@ const DIALOGS: DialogCase[] = [
   {
     name: "Konto endgültig löschen?",
     path: "/profile",
-    who: "new user",
+    who: "participant",
     open: dialogAfter((page) => page.getByRole("button", { name: "Konto löschen …" })),
   },
   {
     name: "Teilnahme stornieren?",
-    path: "/",
+    path: async (scene) => ({ path: "/", title: (await takingPart(scene)).title }),
     who: "participant",
-    open: dialogAfter((page) =>
-      page
-        .getByRole("article", { name: "Frühjahrskongress Resilienz" })
-        .getByRole("button", { name: "Teilnahme stornieren" }),
+    open: dialogAfter((page, { title }) =>
+      page.getByRole("article", { name: title }).getByRole("button", { name: "Teilnahme stornieren" }),
     ),
   },
   {
     name: "Video nach der Zustimmung",
-    path: "/congress/4",
+    path: running,
     who: "participant",
     open: async (page) => {
       await page
@@ -173,15 +266,15 @@ const DIALOGS: DialogCase[] = [
   },
   {
     name: "Veranstaltung bearbeiten",
-    path: admin("events"),
+    path: tabWithEvent("events"),
     who: "admin",
-    open: dialogAfter(rowButton("Veranstaltungen", "bearbeiten")),
+    open: dialogAfter(ownRowButton("Veranstaltungen", "bearbeiten")),
   },
   {
     name: "Veranstaltung löschen?",
-    path: admin("events"),
+    path: tabWithEvent("events"),
     who: "admin",
-    open: dialogAfter(rowButton("Veranstaltungen", "löschen")),
+    open: dialogAfter(ownRowButton("Veranstaltungen", "löschen")),
   },
   {
     name: "Neues Kongresspaket",
@@ -195,15 +288,15 @@ const DIALOGS: DialogCase[] = [
   },
   {
     name: "Kongresspaket bearbeiten",
-    path: admin("packages"),
+    path: tabWithEvent("packages", addPackage),
     who: "admin",
-    open: dialogAfter(rowButton("Kongresspakete", "bearbeiten")),
+    open: dialogAfter(ownRowButton("Kongresspakete", "bearbeiten")),
   },
   {
     name: "Kongresspaket löschen?",
-    path: admin("packages"),
+    path: tabWithEvent("packages", addPackage),
     who: "admin",
-    open: dialogAfter(rowButton("Kongresspakete", "löschen")),
+    open: dialogAfter(ownRowButton("Kongresspakete", "löschen")),
   },
   ...(["package-orders", "ticket-orders"] as const).map(
     (tab): DialogCase => ({
@@ -221,15 +314,23 @@ const DIALOGS: DialogCase[] = [
   ),
   {
     name: "Benutzer:in bearbeiten",
-    path: admin("users"),
+    path: async ({ data }) => {
+      // first in the table, which is sorted by last name
+      const user = await data.user({ lastname: data.title("Aachen") });
+      return { path: admin("users"), title: `${user.firstname} ${user.lastname}` };
+    },
     who: "admin",
-    open: dialogAfter(rowButton("Benutzer:innen", "bearbeiten")),
+    open: dialogAfter(ownRowButton("Benutzer:innen", "bearbeiten")),
   },
   {
     name: "Benutzer:in löschen?",
-    path: admin("users"),
+    path: async ({ data }) => {
+      // first in the table, which is sorted by last name
+      const user = await data.user({ lastname: data.title("Aachen") });
+      return { path: admin("users"), title: `${user.firstname} ${user.lastname}` };
+    },
     who: "admin",
-    open: dialogAfter(rowButton("Benutzer:innen", "löschen")),
+    open: dialogAfter(ownRowButton("Benutzer:innen", "löschen")),
   },
   {
     name: "Inhalt hinzufügen",
@@ -239,15 +340,15 @@ const DIALOGS: DialogCase[] = [
   },
   {
     name: "Inhalt bearbeiten",
-    path: admin("contents"),
+    path: tabWithEvent("contents", addContent),
     who: "admin",
-    open: dialogAfter(rowButton("Videoinhalte", "bearbeiten")),
+    open: dialogAfter(ownRowButton("Videoinhalte", "bearbeiten")),
   },
   {
     name: "Inhalt löschen?",
-    path: admin("contents"),
+    path: tabWithEvent("contents", addContent),
     who: "admin",
-    open: dialogAfter(rowButton("Videoinhalte", "löschen")),
+    open: dialogAfter(ownRowButton("Videoinhalte", "löschen")),
   },
   {
     name: "E-Mail-Template bearbeiten",
@@ -280,20 +381,23 @@ const DIALOGS: DialogCase[] = [
   },
 ];
 
-async function signIn(page: Page, who: Who, request: Parameters<typeof newConfirmedUser>[0]) {
+async function signIn(page: Page, who: Who, user: TestUser) {
   if (who === "anonymous") {
     return;
   }
-  const user =
-    who === "participant"
-      ? DEMO.participant
-      : who === "admin"
-        ? DEMO.admin
-        : await newConfirmedUser(request, "e2e-a11y");
+  const account = who === "admin" ? DEMO.admin : user;
   await page.goto("/login");
-  await login(page, user.email, user.password);
+  await login(page, account.email, account.password);
   await expect(page.getByRole("heading", { level: 1, name: /^Hallo / })).toBeVisible();
 }
+
+/** Makes what the case's page shows (for the test's own account) and returns where to go. */
+async function arrive(path: Path, data: TestData): Promise<{ target: Target; user: TestUser }> {
+  const user = await data.user();
+  return { target: typeof path === "string" ? at(path) : await path({ data, user }), user };
+}
+
+const nameOf = (c: { name?: string; path: Path }) => c.name ?? (typeof c.path === "string" ? c.path : "?");
 
 /** Waits until the page has its h1 and nothing is loading any more. */
 async function settled(page: Page, heading?: string | RegExp) {
@@ -303,28 +407,34 @@ async function settled(page: Page, heading?: string | RegExp) {
 
 test.describe("every route passes axe", () => {
   for (const c of PAGES) {
-    test(`${c.path} (${c.who})`, async ({ page, request, browserErrors }) => {
+    test(`${nameOf(c)} (${c.who})`, async ({ page, data, browserErrors }) => {
       for (const error of c.errors ?? []) {
         browserErrors.expect(error);
       }
-      await signIn(page, c.who, request);
+      const { target, user } = await arrive(c.path, data);
+      await signIn(page, c.who, user);
       await c.prepare?.(page);
-      await page.goto(c.path);
+      await page.goto(target.path);
       await settled(page, c.heading);
-      await expectAccessible(page, c.path);
+      await expectAccessible(page, target.path);
     });
   }
 });
 
 test.describe("every dialog passes axe", () => {
   for (const c of DIALOGS) {
-    test(`${c.name} (${c.path})`, async ({ page, request, browserErrors }) => {
+    test(`${c.name} (${typeof c.path === "string" ? c.path : c.who})`, async ({
+      page,
+      data,
+      browserErrors,
+    }) => {
       for (const error of c.errors ?? []) {
         browserErrors.expect(error);
       }
-      await signIn(page, c.who, request);
-      await page.goto(c.path);
-      const dialog = await c.open(page);
+      const { target, user } = await arrive(c.path, data);
+      await signIn(page, c.who, user);
+      await page.goto(target.path);
+      const dialog = await c.open(page, target);
       await expect(dialog).toBeVisible();
       await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
       await expectAccessible(page, c.name, { frames: c.frames ?? true });

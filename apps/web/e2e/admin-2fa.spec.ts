@@ -1,34 +1,12 @@
-import { type APIRequestContext, expect, type Page } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 import { Secret, TOTP } from "otpauth";
 import { adminNav } from "./admin-nav";
-import { DEMO, expectAccessible, failedRequest, login, newConfirmedUser, test } from "./fixtures";
+import type { TestData } from "./data";
+import { expectAccessible, failedRequest, login, test } from "./fixtures";
 
 /** A code of the authenticator app, `steps` time steps (30 s) from now; the server takes one step either side. */
 const codeOf = (secret: string, steps = 0) =>
   new TOTP({ secret: Secret.fromBase32(secret) }).generate({ timestamp: Date.now() + steps * 30_000 });
-
-/** A fresh confirmed account made admin by the demo admin over the REST paths (the demo admin stays as is). */
-async function freshAdmin(request: APIRequestContext) {
-  const account = await newConfirmedUser(request, "e2e-admin-2fa");
-  const own = await request.post("/api/auth/login", { data: account });
-  const { user } = await own.json();
-  const demo = await (await request.post("/api/auth/login", { data: DEMO.admin })).json();
-  const promoted = await request.post("/api/user", {
-    headers: { authorization: `Bearer ${demo.token}` },
-    multipart: {
-      userData: JSON.stringify({
-        id: user.id,
-        firstname: user.firstname,
-        lastname: user.lastname,
-        email: user.email,
-        active: true,
-        admin: true,
-      }),
-    },
-  });
-  expect(promoted.status()).toBe(200);
-  return account;
-}
 
 async function signedIn(page: Page) {
   await expect(page.getByRole("heading", { level: 1, name: /^Hallo / })).toBeVisible();
@@ -86,8 +64,8 @@ async function confirmSetup(page: Page) {
 }
 
 /** A fresh admin, signed in with the password, who has just set up two-factor login. */
-async function signedInWithTwoFactor(page: Page, request: APIRequestContext) {
-  const admin = await freshAdmin(request);
+async function signedInWithTwoFactor(page: Page, data: TestData) {
+  const admin = await data.user({ admin: true });
   await page.goto("/login");
   await login(page, admin.email, admin.password);
   await signedIn(page);
@@ -96,13 +74,13 @@ async function signedInWithTwoFactor(page: Page, request: APIRequestContext) {
 
 test("a new admin sets up two-factor login, then signs in with an app code and with a recovery code", async ({
   page,
-  request,
+  data,
   browserErrors,
 }) => {
   // the wrong codes this test enters on purpose: at the setup, at a login and a spent recovery code
   browserErrors.expect(failedRequest(400, "/trpc/admin.twoFactor.enable"));
   browserErrors.expect(failedRequest(401, "/trpc/auth.loginTwoFactor"));
-  const { admin, secret, recoveryCodes } = await signedInWithTwoFactor(page, request);
+  const { admin, secret, recoveryCodes } = await signedInWithTwoFactor(page, data);
 
   // the password alone is not enough any more: the app's code (of the next time step: the setup spent this one)
   await logout(page);
@@ -136,15 +114,17 @@ test("a new admin sets up two-factor login, then signs in with an app code and w
   await expect(form.getByRole("alert")).toContainText("ungültig oder wurde bereits verwendet");
 });
 
-test("the demo admin postpones the two-factor notice; it stays away on reload and returns a week later", async ({
+test("an admin without two-factor login postpones the notice; it stays away on reload and returns a week later", async ({
   page,
+  data,
 }) => {
+  const admin = await data.user({ admin: true });
   // The browser's clock starts eight days back and stands still: the postponement is a moment the browser
   // keeps, and the session's tokens (valid minutes from the server's real time) stay fresh for it.
   const start = Date.now() - 8 * 24 * 60 * 60 * 1000;
   await page.clock.setFixedTime(start);
   await page.goto("/login");
-  await login(page, DEMO.admin.email, DEMO.admin.password);
+  await login(page, admin.email, admin.password);
   await signedIn(page);
   await page.getByRole("link", { name: "Administration" }).click();
   await notice(page).getByRole("button", { name: "In einer Woche erinnern" }).click();
@@ -170,13 +150,13 @@ test("the demo admin postpones the two-factor notice; it stays away on reload an
 
 test("an admin who postponed the notice sets up two-factor login later; the notice never returns", async ({
   page,
-  request,
+  data,
   browserErrors,
 }) => {
   browserErrors.expect(failedRequest(400, "/trpc/admin.twoFactor.enable"));
   const start = Date.now() - 8 * 24 * 60 * 60 * 1000;
   await page.clock.setFixedTime(start);
-  const admin = await freshAdmin(request);
+  const admin = await data.user({ admin: true });
   await page.goto("/login");
   await login(page, admin.email, admin.password);
   await signedIn(page);
@@ -197,14 +177,14 @@ test("an admin who postponed the notice sets up two-factor login later; the noti
 
 test("an admin renews the recovery codes with an app code; the earlier codes stop working", async ({
   page,
-  request,
+  data,
   browserErrors,
 }) => {
   // the wrong codes this test enters on purpose: at the setup, at the renewal and a replaced recovery code
   browserErrors.expect(failedRequest(400, "/trpc/admin.twoFactor.enable"));
   browserErrors.expect(failedRequest(400, "/trpc/admin.twoFactor.renewRecoveryCodes"));
   browserErrors.expect(failedRequest(401, "/trpc/auth.loginTwoFactor"));
-  const { admin, secret, recoveryCodes } = await signedInWithTwoFactor(page, request);
+  const { admin, secret, recoveryCodes } = await signedInWithTwoFactor(page, data);
 
   await page.getByRole("button", { name: "Neue Wiederherstellungscodes erstellen" }).click();
   const dialog = page.getByRole("dialog", { name: "Neue Wiederherstellungscodes" });

@@ -13,8 +13,9 @@ async function loginAsAdmin(page: Page) {
 const day = (page: Page, n: number) =>
   page.getByRole("dialog").getByRole("button", { name: new RegExp(`\\b${n}\\. `) });
 
-test("an admin changes an event and reads the change in the Protokoll", async ({ page }) => {
-  const title = `E2E-Protokoll ${Date.now()}`;
+test("an admin changes an event and reads the change in the Protokoll", async ({ page, data }) => {
+  const title = data.title("E2E-Protokoll");
+  data.removeEventsAfterwards(title);
   await loginAsAdmin(page);
   await openAdminSection(page, "Veranstaltungen");
   await page.getByRole("button", { name: "Neue Veranstaltung" }).click();
@@ -60,8 +61,12 @@ test("an admin changes an event and reads the change in the Protokoll", async ({
   await expect(log.getByRole("row").filter({ hasText: `Titel: ${title} (geändert) → –` })).toHaveCount(1);
 });
 
-test("the outbox lists a mail with the recipient masked except for the domain", async ({ page, request }) => {
-  const { email } = await newConfirmedUser(request, "e2e.outbox");
+test("the outbox lists a mail with the recipient masked except for the domain", async ({
+  page,
+  request,
+  data,
+}) => {
+  const { email } = await newConfirmedUser(request, data, "e2e.outbox");
   await loginAsAdmin(page);
   await openAdminSection(page, "E-Mail-Versand");
   const outbox = page.getByRole("region", { name: "E-Mail-Versand" });

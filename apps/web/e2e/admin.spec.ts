@@ -1,6 +1,6 @@
 import { expect, type Page } from "@playwright/test";
 import { openAdminSection } from "./admin-nav";
-import { DEMO, expectAccessible, login, newConfirmedUser, test, waitForMail } from "./fixtures";
+import { DEMO, dayFromToday, expectAccessible, login, test, waitForMail } from "./fixtures";
 
 const PNG = Buffer.from(
   "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==",
@@ -25,12 +25,16 @@ const day = (page: Page, n: number) =>
 test("an admin creates an event with a picture and a date range, a visitor sees it, the admin edits and deletes it", async ({
   page,
   browser,
+  data,
 }) => {
+  const title = data.title("E2E-Sommerakademie");
+  data.removeEventsAfterwards(title, { onOverview: true });
+  const visitorAccount = await data.user();
   await loginAs(page, DEMO.admin);
   await openAdmin(page, "Veranstaltungen");
   await page.getByRole("button", { name: "Neue Veranstaltung" }).click();
   const dialog = page.getByRole("dialog");
-  await dialog.getByLabel("Titel *").fill("E2E-Sommerakademie");
+  await dialog.getByLabel("Titel *").fill(title);
   await dialog.getByLabel("Beschreibung *").fill("Eine Veranstaltung aus dem Test.");
   // the picture goes up with the admin.images.upload procedure (form data), before the form is saved
   const uploaded = page.waitForResponse((r) => r.url().includes("/trpc/admin.images.upload"));
@@ -46,42 +50,43 @@ test("an admin creates an event with a picture and a date range, a visitor sees 
   await day(page, 12).click();
   await expect(dialog.getByText(/^10\.\d{2}\.\d{4} – 12\.\d{2}\.\d{4}$/)).toBeVisible();
   await dialog.getByRole("button", { name: "Speichern" }).click();
-  await expect(
-    page.getByRole("table", { name: "Veranstaltungen" }).getByText("E2E-Sommerakademie"),
-  ).toBeVisible();
+  await expect(page.getByRole("table", { name: "Veranstaltungen" }).getByText(title)).toBeVisible();
 
   const visitorContext = await browser.newContext();
   const visitor = await visitorContext.newPage();
-  await loginAs(visitor, DEMO.participant);
-  const card = visitor.getByRole("article", { name: "E2E-Sommerakademie" });
+  await loginAs(visitor, visitorAccount);
+  const card = visitor.getByRole("article", { name: title });
   await expect(card).toBeVisible();
   await expect(card.locator('img[src^="/uploads/images/"]')).toBeAttached();
   await visitorContext.close();
 
-  await page.getByRole("button", { name: "E2E-Sommerakademie bearbeiten" }).click();
-  await page.getByRole("dialog").getByLabel("Titel *").fill("E2E-Sommerakademie (neu)");
+  await page.getByRole("button", { name: `${title} bearbeiten` }).click();
+  await page.getByRole("dialog").getByLabel("Titel *").fill(`${title} (neu)`);
   await page.getByRole("dialog").getByRole("button", { name: "Speichern" }).click();
   await expect(
-    page.getByRole("table", { name: "Veranstaltungen" }).getByText("E2E-Sommerakademie (neu)"),
+    page.getByRole("table", { name: "Veranstaltungen" }).getByText(`${title} (neu)`),
   ).toBeVisible();
 
-  await page.getByRole("button", { name: "E2E-Sommerakademie (neu) löschen" }).click();
+  await page.getByRole("button", { name: `${title} (neu) löschen` }).click();
   const question = page.getByRole("alertdialog");
   await expect(question.getByRole("heading", { name: "Sind Sie sich sicher?" })).toBeVisible();
   await question.getByRole("button", { name: "Ja, ich bin mir sicher" }).click();
-  await expect(
-    page.getByRole("table", { name: "Veranstaltungen" }).getByText("E2E-Sommerakademie (neu)"),
-  ).toHaveCount(0);
+  await expect(page.getByRole("table", { name: "Veranstaltungen" }).getByText(`${title} (neu)`)).toHaveCount(
+    0,
+  );
 });
 
 test("an event whose last day lies before its first is refused under the last-day field, before any request", async ({
   page,
+  data,
 }) => {
+  const title = data.title("E2E-Datumsprüfung");
+  data.removeEventsAfterwards(title);
   await loginAs(page, DEMO.admin);
   await openAdmin(page, "Veranstaltungen");
   await page.getByRole("button", { name: "Neue Veranstaltung" }).click();
   const dialog = page.getByRole("dialog");
-  await dialog.getByLabel("Titel *").fill("E2E-Datumsprüfung");
+  await dialog.getByLabel("Titel *").fill(title);
   await dialog.getByLabel("Beschreibung *").fill("Eine Veranstaltung mit vertauschten Tagen.");
   await dialog.getByLabel("Erster Tag").fill("12.03.2031");
   await dialog.getByLabel("Letzter Tag").fill("10.03.2031");
@@ -107,15 +112,17 @@ test("an event whose last day lies before its first is refused under the last-da
   await expect(lastDay).not.toHaveAttribute("aria-invalid", "true");
   await dialog.getByRole("button", { name: "Speichern" }).click();
   const table = page.getByRole("table", { name: "Veranstaltungen" });
-  await expect(table.getByRole("row", { name: /E2E-Datumsprüfung/ })).toContainText(
-    "12.03.2031 – 14.03.2031",
-  );
-  await page.getByRole("button", { name: "E2E-Datumsprüfung löschen" }).click();
+  await expect(table.getByRole("row", { name: new RegExp(title) })).toContainText("12.03.2031 – 14.03.2031");
+  await page.getByRole("button", { name: `${title} löschen` }).click();
   await page.getByRole("alertdialog").getByRole("button", { name: "Ja, ich bin mir sicher" }).click();
-  await expect(table.getByText("E2E-Datumsprüfung")).toHaveCount(0);
+  await expect(table.getByText(title)).toHaveCount(0);
 });
 
-test("an admin creates a package and adds video content by pasting an embed code", async ({ page }) => {
+test("an admin creates a package and adds video content by pasting an embed code", async ({ page, data }) => {
+  const past = await data.event({ firstDay: dayFromToday(-30), lastDay: dayFromToday(-28) });
+  const oneDay = await data.event({ visible: false, firstDay: dayFromToday(14) });
+  const packageName = data.title("E2E-Paket");
+  const comment = data.title("Eröffnung");
   // the empty package and the impossible date are refused under their fields before any request
   await loginAs(page, DEMO.admin);
   await openAdmin(page, "Kongresspakete");
@@ -127,20 +134,20 @@ test("an admin creates a package and adds video content by pasting an embed code
   await expect(dialog.getByLabel("Veranstaltung *")).toHaveAccessibleDescription(
     "Bitte wählen Sie eine Veranstaltung.",
   );
-  await dialog.getByLabel("Name *").fill("E2E-Paket");
-  await dialog.getByLabel("Veranstaltung *").selectOption({ label: "Herbstkongress Achtsamkeit" });
+  await dialog.getByLabel("Name *").fill(packageName);
+  await dialog.getByLabel("Veranstaltung *").selectOption({ label: past.title });
   await dialog.getByLabel("Checkout-ID *").fill("777001");
   await dialog.getByLabel("Beschreibung *").fill("Paket aus dem Test.");
   await dialog.getByRole("button", { name: "Parameter hinzufügen" }).click();
   await dialog.getByLabel("Parameter 1: Name").fill("voucher");
   await dialog.getByLabel("Parameter 1: Wert").fill("TEST10");
   await dialog.getByRole("button", { name: "Speichern" }).click();
-  await expect(page.getByRole("table", { name: "Kongresspakete" }).getByText("E2E-Paket")).toBeVisible();
+  await expect(page.getByRole("table", { name: "Kongresspakete" }).getByText(packageName)).toBeVisible();
 
   await openAdminSection(page, "Videoinhalte");
   await page.getByRole("button", { name: "Inhalt hinzufügen" }).click();
   dialog = page.getByRole("dialog");
-  await dialog.getByLabel("Veranstaltung").selectOption({ label: "Eintägiger Fachtag Kinderschutz" });
+  await dialog.getByLabel("Veranstaltung").selectOption({ label: oneDay.title });
   await dialog.getByLabel("Name des Tages").fill("Vormittag");
   await dialog
     .getByLabel("Tag 1, Video 1: Adresse")
@@ -148,7 +155,7 @@ test("an admin creates a package and adds video content by pasting an embed code
   await expect(dialog.getByLabel("Tag 1, Video 1: Adresse")).toHaveValue(
     "https://player.vimeo.com/video/123456?h=abc",
   );
-  await dialog.getByLabel("Tag 1, Video 1: Kommentar").fill("Eröffnung");
+  await dialog.getByLabel("Tag 1, Video 1: Kommentar").fill(comment);
   await dialog.getByRole("button", { name: "Tag hinzufügen" }).click();
   await dialog.getByLabel("Name des Tages").nth(1).fill("Nachmittag");
   await dialog.getByLabel("Exklusives Datum").nth(1).fill("31.02.2027");
@@ -161,15 +168,15 @@ test("an admin creates a package and adds video content by pasting an embed code
   await dialog.getByLabel("Exklusives Datum").nth(1).fill("01.03.2027");
   await dialog.getByRole("button", { name: "Speichern" }).click();
   await expect(page.getByText("Der Kongressinhalt wurde erfolgreich gespeichert.")).toBeVisible();
-  const row = page.getByRole("row", { name: /Eintägiger Fachtag Kinderschutz/ });
+  const row = page.getByRole("row", { name: new RegExp(oneDay.title) });
   await expect(row).toContainText("Vormittag: 1 Videos");
   await expect(row).toContainText("Nachmittag: 1 Videos (ab 01.03.2027)");
-  await page.getByLabel("Suchen").fill("eröffnung");
+  await page.getByLabel("Suchen").fill(comment.toLowerCase());
   await expect(page.getByRole("table", { name: "Videoinhalte" }).getByRole("row")).toHaveCount(2);
 });
 
-test("an admin filters users, toggles active, edits and deletes a user", async ({ page, request }) => {
-  const user = await newConfirmedUser(request, "e2e-admin-user");
+test("an admin filters users, toggles active, edits and deletes a user", async ({ page, data }) => {
+  const user = await data.user();
   await loginAs(page, DEMO.admin);
   await openAdmin(page, "Benutzer:innen");
   await page.getByLabel("Nach E-Mail filtern").fill(user.email);
@@ -203,8 +210,8 @@ test("an admin filters users, toggles active, edits and deletes a user", async (
   await expect(table.getByText(user.email)).toHaveCount(0);
 });
 
-test("visitors without the admin role never see the administration", async ({ page }) => {
-  await loginAs(page, DEMO.participant);
+test("visitors without the admin role never see the administration", async ({ page, data }) => {
+  await loginAs(page, await data.user());
   await expect(page.getByRole("link", { name: "Administration" })).toHaveCount(0);
   await page.goto("/admin/manage");
   // the guard sends them to the login route, which sends a logged-in visitor on to the overview
@@ -214,10 +221,16 @@ test("visitors without the admin role never see the administration", async ({ pa
 
 test("an admin creates ticket orders for two users; both get an order, access and a mail", async ({
   page,
-  request,
+  data,
 }) => {
-  const first = await newConfirmedUser(request, "e2e-order-a");
-  const second = await newConfirmedUser(request, "e2e-order-b");
+  const event = await data.event({
+    firstDay: dayFromToday(-1),
+    lastDay: dayFromToday(1),
+    digistoreIdTicket: 500201,
+    digistoreIdTicketAndPackage: 500202,
+  });
+  const first = await data.user();
+  const second = await data.user();
   await loginAs(page, DEMO.admin);
   await openAdmin(page, "Ticketbestellungen");
   await page.getByRole("button", { name: "Bestellung anlegen" }).click();
@@ -232,7 +245,7 @@ test("an admin creates ticket orders for two users; both get an order, access an
   await expect(dialog.getByRole("list", { name: "Ausgewählte Personen" }).getByRole("listitem")).toHaveCount(
     2,
   );
-  await dialog.getByLabel("Veranstaltung").selectOption({ label: "Online-Kongress Beziehung & Bindung" });
+  await dialog.getByLabel("Veranstaltung").selectOption({ label: event.title });
   await dialog.getByRole("button", { name: "Bestellung anlegen" }).click();
   await expect(page.getByText("2 Bestellung(en) angelegt")).toBeVisible();
 
@@ -241,15 +254,21 @@ test("an admin creates ticket orders for two users; both get an order, access an
     await page.getByLabel("Nach E-Mail oder Bestellnummer suchen").fill(user.email);
     await expect(table.getByRole("row").nth(1)).toContainText("FAKE-ORDER");
     await expect(table.getByRole("row").nth(1)).toContainText("bezahlt");
-    await waitForMail(user.email, "Für Sie freigeschaltet: Online-Kongress Beziehung & Bindung");
+    await waitForMail(user.email, `Für Sie freigeschaltet: ${event.title}`);
   }
 });
 
 test("an admin edits a template with bold text and a link button, previews it, sends a test mail and copies templates", async ({
   page,
+  data,
 }) => {
+  // an event's own templates, so the general ones every other test's mails use stay as they are
+  const source = await data.event({ visible: false });
+  const target = await data.event({ visible: false });
+  await data.template(source.id, "participation-confirmation");
   await loginAs(page, DEMO.admin);
   await openAdmin(page, "E-Mail-Templates");
+  await page.getByLabel("Veranstaltung", { exact: true }).selectOption({ label: source.title });
   await page.getByRole("button", { name: "participation-confirmation bearbeiten" }).click();
   const dialog = page.getByRole("dialog");
   const subject = `Test-Betreff ${Date.now()}`;
@@ -288,32 +307,37 @@ test("an admin edits a template with bold text and a link button, previews it, s
   // the spec asks with the browser's own confirmation before copying
   page.on("dialog", (question) => void question.accept());
   const copy = page.getByRole("form", { name: "Vorlagen kopieren" });
-  await copy.getByLabel("Von Veranstaltung").selectOption({ label: "Frühjahrskongress Resilienz" });
-  await copy.getByLabel("Nach Veranstaltung").selectOption({ label: "Frühjahrskongress Resilienz" });
+  await copy.getByLabel("Von Veranstaltung").selectOption({ label: source.title });
+  await copy.getByLabel("Nach Veranstaltung").selectOption({ label: source.title });
   await copy.getByRole("button", { name: "Vorlagen kopieren" }).click();
   // refused under the target before the confirmation is asked
   await expect(copy.getByLabel("Nach Veranstaltung")).toHaveAccessibleDescription(
     "Bitte wählen Sie zwei verschiedene Veranstaltungen.",
   );
-  await copy.getByLabel("Nach Veranstaltung").selectOption({ label: "Kongress Trauer und Abschied" });
+  await copy.getByLabel("Nach Veranstaltung").selectOption({ label: target.title });
   await copy.getByRole("button", { name: "Vorlagen kopieren" }).click();
   await expect(page.getByText("E-Mail-Templates wurden erfolgreich kopiert.")).toBeVisible();
 });
 
-test("the knowledge base builds the documented links and lists every mail's variables", async ({ page }) => {
+test("the knowledge base builds the documented links and lists every mail's variables", async ({
+  page,
+  data,
+}) => {
+  const event = await data.event({ visible: false });
+  const pkg = await data.package(event.id);
   await loginAs(page, DEMO.admin);
   await openAdmin(page, "Wissensdatenbank");
-  await page.getByLabel("Kongresspaket für Links").selectOption({ label: "Kongresspaket Resilienz" });
-  await page.getByLabel("Veranstaltung für Links").selectOption({ label: "Kongress Trauer und Abschied" });
+  await page.getByLabel("Kongresspaket für Links").selectOption({ label: pkg.name });
+  await page.getByLabel("Veranstaltung für Links").selectOption({ label: event.title });
   const links = page.getByRole("list", { name: "Links" });
   const origin = new URL(page.url()).origin;
   for (const path of [
-    "/congress-package/5",
-    "/congress-package-purchase/5",
-    "/congress/6",
-    "/participation/6",
-    "/congress-ticket-purchase/6",
-    "/congress-ticket-package-purchase/6",
+    `/congress-package/${pkg.id}`,
+    `/congress-package-purchase/${pkg.id}`,
+    `/congress/${event.id}`,
+    `/participation/${event.id}`,
+    `/congress-ticket-purchase/${event.id}`,
+    `/congress-ticket-package-purchase/${event.id}`,
   ]) {
     await expect(links.getByText(`${origin}${path}`, { exact: true })).toBeVisible();
   }

@@ -1,7 +1,7 @@
 import { expect, type Page } from "@playwright/test";
 import {
   confirmDialog,
-  DEMO,
+  dayFromToday,
   failedRequest,
   linkIn,
   login,
@@ -122,10 +122,11 @@ test("a refusal of the server lands under the registration's field it concerns",
   await expect(form.getByLabel("Nachname")).not.toHaveAttribute("aria-invalid", "true");
 });
 
-test("a wrong password is reported inline", async ({ page, browserErrors }) => {
+test("a wrong password is reported inline", async ({ page, data, browserErrors }) => {
   browserErrors.expect(failedRequest(401, "/trpc/auth.login"));
+  const user = await data.user();
   await page.goto("/login");
-  await login(page, DEMO.participant.email, "falsch-falsch");
+  await login(page, user.email, "falsch-falsch");
   await expect(
     page.getByText(
       "Die angegebene Kombination aus E-Mail-Adresse und Passwort ist ungültig. Bitte versuchen Sie es erneut.",
@@ -236,19 +237,27 @@ test("a migrated user sets a password from the mailed link", async ({ page, brow
   await expect(page).toHaveURL(/\/$/);
 });
 
-test("login follows the congressId and showVideo rules, also when already logged in", async ({ page }) => {
-  await page.goto("/login/4/1");
-  await login(page, DEMO.participant.email, DEMO.participant.password);
-  await expect(page).toHaveURL(/\/congress\/4$/);
+test("login follows the congressId and showVideo rules, also when already logged in", async ({
+  page,
+  data,
+}) => {
+  const user = await data.user();
+  const running = await data.runningEvent(user.id);
+  const future = await data.event({ firstDay: dayFromToday(21) });
+  await page.goto(`/login/${running.id}/1`);
+  await login(page, user.email, user.password);
+  await expect(page).toHaveURL(new RegExp(`/congress/${running.id}$`));
 
-  await page.goto("/login/5");
-  await expect(page).toHaveURL(/\/participation\/5$/);
+  await page.goto(`/login/${future.id}`);
+  await expect(page).toHaveURL(new RegExp(`/participation/${future.id}$`));
   await page.goto("/login");
   await expect(page).toHaveURL(/\/$/);
 });
 
-test("login with only a congressId goes to participation creation", async ({ page }) => {
-  await page.goto("/login/6");
-  await login(page, DEMO.participant.email, DEMO.participant.password);
-  await expect(page).toHaveURL(/\/participation\/6$/);
+test("login with only a congressId goes to participation creation", async ({ page, data }) => {
+  const user = await data.user();
+  const event = await data.event({ firstDay: dayFromToday(40) });
+  await page.goto(`/login/${event.id}`);
+  await login(page, user.email, user.password);
+  await expect(page).toHaveURL(new RegExp(`/participation/${event.id}$`));
 });

@@ -1,12 +1,12 @@
 import { readFile } from "node:fs/promises";
 import { expect, type Page } from "@playwright/test";
-import { DEMO, login, test } from "./fixtures";
+import { dayFromToday, login, type TestUser, test } from "./fixtures";
 
 const eventCard = (page: Page, title: string) => page.getByRole("article", { name: title });
 
-async function loginAsParticipant(page: Page) {
+async function loginAs(page: Page, user: TestUser) {
   await page.goto("/login");
-  await login(page, DEMO.participant.email, DEMO.participant.password);
+  await login(page, user.email, user.password);
   await expect(page.getByRole("heading", { level: 1, name: /^Hallo / })).toBeVisible();
 }
 
@@ -19,19 +19,30 @@ async function download(page: Page, click: () => Promise<void>) {
 
 test("a participant saves the calendar file of an event and of a webinar from the overview", async ({
   page,
+  data,
 }) => {
-  await loginAsParticipant(page);
-  const congress = eventCard(page, "Online-Kongress Beziehung & Bindung");
+  const user = await data.user();
+  const event = await data.runningEvent(user.id);
+  const webinarEvent = await data.event({
+    webinar: true,
+    webinarUrl: "https://example.com/webinar/achtsamkeit",
+    webinarStartTime: "18:00",
+    firstDay: dayFromToday(0),
+  });
+  await data.participation(user.id, webinarEvent.id);
+  const other = await data.event({ webinar: true, webinarStartTime: "19:30", firstDay: dayFromToday(10) });
+  await loginAs(page, user);
+  const congress = eventCard(page, event.title);
   const ics = await download(page, () =>
     congress.getByRole("button", { name: /^In den Kalender eintragen/ }).click(),
   );
   expect(ics.name).toMatch(/^veranstaltung-\d+\.ics$/);
   const text = ics.content.toString("utf8").replace(/\r\n /g, "");
   expect(text.startsWith("BEGIN:VCALENDAR\r\n")).toBe(true);
-  expect(text).toContain("SUMMARY:Online-Kongress Beziehung & Bindung");
+  expect(text).toContain(`SUMMARY:${event.title}`);
   expect(text).toMatch(/DTSTART;VALUE=DATE:\d{8}\r\n/);
 
-  const webinar = eventCard(page, "Live-Webinar: Achtsamkeit im Alltag");
+  const webinar = eventCard(page, webinarEvent.title);
   const webinarIcs = await download(page, () =>
     webinar.getByRole("button", { name: /^In den Kalender eintragen/ }).click(),
   );
@@ -40,23 +51,24 @@ test("a participant saves the calendar file of an event and of a webinar from th
   expect(webinarText).toContain("https://example.com/webinar/achtsamkeit");
 
   // an event the visitor has not signed up for offers no calendar file
+  await expect(eventCard(page, other.title)).toBeVisible();
   await expect(
-    eventCard(page, "Webinar: Gewaltfreie Kommunikation").getByRole("button", {
+    eventCard(page, other.title).getByRole("button", {
       name: /In den Kalender eintragen/,
     }),
   ).toHaveCount(0);
 });
 
-test("after opening a video the participant downloads an attendance confirmation", async ({ page }) => {
+test("after opening a video the participant downloads an attendance confirmation", async ({ page, data }) => {
+  const user = await data.user();
+  const event = await data.runningEvent(user.id);
   await page.route(
     (url) => url.hostname.endsWith("vimeo.com"),
     (route) => route.fulfill({ status: 200, contentType: "text/html", body: "<title>Player</title>" }),
   );
-  await loginAsParticipant(page);
-  await page.goto("/congress/4");
-  await expect(
-    page.getByRole("heading", { level: 1, name: "Online-Kongress Beziehung & Bindung" }),
-  ).toBeVisible();
+  await loginAs(page, user);
+  await page.goto(`/congress/${event.id}`);
+  await expect(page.getByRole("heading", { level: 1, name: event.title })).toBeVisible();
   const recorded = page.waitForResponse(
     (res) => res.url().includes("/trpc/attendance.record") && res.status() === 200,
   );
@@ -68,7 +80,7 @@ test("after opening a video the participant downloads an attendance confirmation
   await recorded;
 
   await page.goto("/");
-  const card = eventCard(page, "Online-Kongress Beziehung & Bindung");
+  const card = eventCard(page, event.title);
   const pdf = await download(page, () =>
     card.getByRole("button", { name: /^Teilnahmebestätigung \(PDF\)/ }).click(),
   );

@@ -1,6 +1,6 @@
 import { expect, type Page } from "@playwright/test";
 import { simulatorOrigin } from "./constants";
-import { confirmDialog, login, newConfirmedUser, test, waitForMail } from "./fixtures";
+import { confirmDialog, contentDay, dayFromToday, login, test, waitForMail } from "./fixtures";
 
 async function loginAs(page: Page, user: { email: string; password: string }) {
   await page.goto("/login");
@@ -16,48 +16,49 @@ async function payOnSimulator(page: Page, productId: number) {
   await expect(page).toHaveURL(/\/$/);
 }
 
-test("a ticket for a running event bought through the checkout opens its videos", async ({
-  page,
-  request,
-}) => {
-  const user = await newConfirmedUser(request, "e2e-buy-ticket");
+test("a ticket for a running event bought through the checkout opens its videos", async ({ page, data }) => {
+  const user = await data.user();
+  // the running event as another participant has it, with videos and tickets
+  const event = await data.runningEvent((await data.user()).id);
   await loginAs(page, user);
-  const card = page.getByRole("article", { name: "Online-Kongress Beziehung & Bindung" });
+  const card = page.getByRole("article", { name: event.title });
   await card.getByRole("link", { name: "Teilnehmen" }).click();
   await expect(page.getByRole("heading", { name: "Ticket erforderlich" })).toBeVisible();
   await page.getByRole("link", { name: "Ticket kaufen" }).click();
-  await payOnSimulator(page, 500201);
+  await payOnSimulator(page, event.digistoreIdTicket);
 
   await card.getByRole("link", { name: "Zu den Videos" }).click();
   await expect(page.getByRole("heading", { name: "Tag 1: Bindung" })).toBeVisible();
-  const mail = await waitForMail(user.email, "Ihr Ticket: Online-Kongress Beziehung & Bindung");
+  const mail = await waitForMail(user.email, `Ihr Ticket: ${event.title}`);
   expect(mail.html).toContain("Erika Muster");
 });
 
 test("a ticket for a future event shows the ticket-bought label instead of the cancel button", async ({
   page,
-  request,
+  data,
 }) => {
-  const user = await newConfirmedUser(request, "e2e-future-ticket");
+  const user = await data.user();
+  const event = await data.ticketedEvent();
   await loginAs(page, user);
-  await page.goto("/congress-ticket-purchase/6");
-  await payOnSimulator(page, 500101);
-  const card = page.getByRole("article", { name: "Kongress Trauer und Abschied" });
+  await page.goto(`/congress-ticket-purchase/${event.id}`);
+  await payOnSimulator(page, event.digistoreIdTicket);
+  const card = page.getByRole("article", { name: event.title });
   await expect(card.getByText("Ticket gekauft")).toBeVisible();
   await expect(card.getByRole("button", { name: "Teilnahme stornieren" })).toHaveCount(0);
 });
 
 test("a bought package opens, and a refund from the checkout removes access again", async ({
   page,
-  request,
+  data,
 }) => {
-  const user = await newConfirmedUser(request, "e2e-buy-package");
+  const user = await data.user();
+  const event = await data.event({ firstDay: dayFromToday(-30), lastDay: dayFromToday(-28) });
+  await data.content(event.id, [contentDay("Tag 1", 2)]);
+  const pkg = await data.package(event.id);
   await loginAs(page, user);
-  const card = page.getByRole("region", { name: "Kongresspakete" }).getByRole("article", {
-    name: "Kongresspaket Beziehung & Bindung",
-  });
+  const card = page.getByRole("region", { name: "Kongresspakete" }).getByRole("article", { name: pkg.name });
   await card.getByRole("link", { name: "Jetzt kaufen" }).click();
-  await payOnSimulator(page, 400002);
+  await payOnSimulator(page, pkg.externalId);
   await expect(card.getByText("Status: bezahlt")).toBeVisible();
   await card.getByRole("link", { name: "Kongresspaket öffnen" }).click();
   await expect(page.getByRole("button", { name: /^Video abspielen/ }).first()).toBeVisible();
@@ -73,7 +74,7 @@ test("a bought package opens, and a refund from the checkout removes access agai
   await expect(
     page.getByRole("row", { name: new RegExp(user.email.replace(/[.+]/g, "\\$&")) }),
   ).toContainText("erstattet");
-  await page.goto("/congress-package/2");
+  await page.goto(`/congress-package/${pkg.id}`);
   await expect(page.getByRole("alertdialog")).toContainText("Kongresspaket nicht erworben");
   await page.getByRole("alertdialog").getByRole("button", { name: "OK" }).click();
   await expect(page.getByRole("button", { name: /^Video abspielen/ })).toHaveCount(0);

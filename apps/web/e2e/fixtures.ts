@@ -1,7 +1,32 @@
+import type { Db } from "@app/db";
 import AxeBuilder from "@axe-core/playwright";
 import { type APIRequestContext, expect, type Page } from "@playwright/test";
+import { test as guarded } from "./browser-errors";
+import { connectTestDatabase, TestData } from "./data";
 
-export { type BrowserErrors, failedRequest, test } from "./browser-errors";
+export { type BrowserErrors, failedRequest } from "./browser-errors";
+export { contentDay, dayFromToday, type TestUser } from "./data";
+
+/**
+ * Every spec's `test`: the browser error guard (browser-errors.ts) and `data`, which makes the rows a test
+ * needs in the e2e database and removes them when the test ends (data.ts).
+ */
+export const test = guarded.extend<{ data: TestData }, { testDb: Db }>({
+  testDb: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern
+    async ({}, use) => {
+      const handle = connectTestDatabase();
+      await use(handle.db);
+      await handle.close();
+    },
+    { scope: "worker" },
+  ],
+  data: async ({ testDb }, use) => {
+    const data = new TestData(testDb);
+    await use(data);
+    await data.remove();
+  },
+});
 
 export const DEMO = {
   participant: { email: "teilnehmer@example.com", password: "demo-user-2026" },
@@ -66,9 +91,14 @@ let addresses = 0;
 /** A documentation address (RFC 5737) per account, unique per test worker and call. */
 const visitorAddress = () => `198.51.${process.pid % 250}.${(++addresses % 250) + 1}`;
 
-/** A new confirmed account, made through the public REST paths and the mail catcher (no UI). */
-export async function newConfirmedUser(request: APIRequestContext, prefix: string) {
+/**
+ * A new confirmed account, made through the public REST paths and the mail catcher (no UI), for tests of
+ * what the registration leaves behind (consents, mails); `data.user()` is quicker for any other account.
+ * `data` removes it when the test ends.
+ */
+export async function newConfirmedUser(request: APIRequestContext, data: TestData, prefix: string) {
   const email = uniqueEmail(prefix);
+  data.removeUserAfterwards(email);
   const password = "sicheres-Passwort-1";
   const user = {
     firstname: "Erika",

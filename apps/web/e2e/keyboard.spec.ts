@@ -3,7 +3,8 @@
  * beyond what axe can see).
  */
 import { expect, type Locator, type Page } from "@playwright/test";
-import { DEMO, login, test } from "./fixtures";
+import type { TestData } from "./data";
+import { DEMO, dayFromToday, login, test } from "./fixtures";
 
 async function loginAs(page: Page, user: { email: string; password: string }) {
   await page.goto("/login");
@@ -62,7 +63,17 @@ async function expectVisibleFocusOnEachStop(page: Page, stops: number) {
   expect(hidden, "focused elements without a visible focus indicator").toEqual([]);
 }
 
-test("the main visitor flow works with the keyboard alone", async ({ page }) => {
+/** An account taking part in a free event that has not started yet (it offers "Teilnahme stornieren"). */
+async function participantOfFutureEvent(data: TestData) {
+  const user = await data.user({ firstname: "Tom", lastname: "Teilnehmer" });
+  const event = await data.event({ firstDay: dayFromToday(21), lastDay: dayFromToday(23) });
+  await data.participation(user.id, event.id);
+  return { user, event };
+}
+
+test("the main visitor flow works with the keyboard alone", async ({ page, data }) => {
+  const user = await data.user({ firstname: "Tom", lastname: "Teilnehmer" });
+  const event = await data.runningEvent(user.id);
   // the video host is faked at the wire: the player may only be requested after the consent
   const vimeoRequests: string[] = [];
   await page.route(
@@ -81,10 +92,10 @@ test("the main visitor flow works with the keyboard alone", async ({ page }) => 
 
   const form = page.getByRole("region", { name: "Ich habe bereits ein Konto" });
   await tabTo(page, form.getByLabel("E-Mail"));
-  await page.keyboard.type(DEMO.participant.email);
+  await page.keyboard.type(user.email);
   await page.keyboard.press("Tab");
   await expect(form.getByLabel("Passwort")).toBeFocused();
-  await page.keyboard.type(DEMO.participant.password);
+  await page.keyboard.type(user.password);
   await page.keyboard.press("Enter");
   // after each navigation the new page's heading has the focus and names the browser tab
   await expect(page.getByRole("heading", { level: 1, name: /^Hallo / })).toBeFocused();
@@ -92,13 +103,11 @@ test("the main visitor flow works with the keyboard alone", async ({ page }) => 
 
   // the running event the participant takes part in
   const toVideos = page
-    .getByRole("article", { name: "Online-Kongress Beziehung & Bindung" })
+    .getByRole("article", { name: event.title })
     .getByRole("link", { name: "Zu den Videos" });
   await tabTo(page, toVideos, { max: 60 });
   await page.keyboard.press("Enter");
-  await expect(
-    page.getByRole("heading", { level: 1, name: "Online-Kongress Beziehung & Bindung" }),
-  ).toBeFocused();
+  await expect(page.getByRole("heading", { level: 1, name: event.title })).toBeFocused();
 
   const play = page.getByRole("button", { name: /^Video abspielen/ }).first();
   await tabTo(page, play);
@@ -113,10 +122,12 @@ test("the main visitor flow works with the keyboard alone", async ({ page }) => 
 
 test("the global alert dialog traps the focus, closes with Escape and returns the focus", async ({
   page,
+  data,
 }) => {
-  await loginAs(page, DEMO.participant);
+  const { user, event } = await participantOfFutureEvent(data);
+  await loginAs(page, user);
   const cancel = page
-    .getByRole("article", { name: "Frühjahrskongress Resilienz" })
+    .getByRole("article", { name: event.title })
     .getByRole("button", { name: "Teilnahme stornieren" });
   await tabTo(page, cancel, { max: 60 });
   await page.keyboard.press("Enter");
@@ -155,14 +166,16 @@ test("an admin dialog traps the focus, closes with Escape and returns the focus"
   await expect(create).toBeFocused();
 });
 
-test("every focus stop shows a visible focus indicator", async ({ page }) => {
+test("every focus stop shows a visible focus indicator", async ({ page, data }) => {
+  const user = await data.user();
+  const event = await data.runningEvent(user.id);
   await page.goto("/login");
   await expect(page.getByRole("heading", { level: 1, name: "Anmelden" })).toBeVisible();
   await expectVisibleFocusOnEachStop(page, 40);
 
-  await loginAs(page, DEMO.participant);
+  await loginAs(page, user);
   await expectVisibleFocusOnEachStop(page, 60);
-  await page.goto("/congress/4");
+  await page.goto(`/congress/${event.id}`);
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
   await expectVisibleFocusOnEachStop(page, 20);
 });
@@ -367,15 +380,17 @@ test("form errors are tied to their fields and announced", async ({ page }) => {
   await expect(register.getByLabel("Vorname")).toHaveAttribute("aria-invalid", "true");
 });
 
-test("order states are written out, not only coloured", async ({ page }) => {
-  await loginAs(page, DEMO.participant);
+test("order states are written out, not only coloured", async ({ page, data }) => {
+  const user = await data.user();
+  const event = await data.event({ visible: false, firstDay: dayFromToday(-60) });
+  const paid = await data.package(event.id);
+  const canceled = await data.package(event.id);
+  await data.packageOrder(user.id, paid.id);
+  await data.packageOrder(user.id, canceled.id, "canceled");
+  await loginAs(page, user);
   const packages = page.getByRole("region", { name: "Kongresspakete" });
-  await expect(packages.getByRole("article", { name: "Kongresspaket Beziehung & Bindung" })).toContainText(
-    "Status: bezahlt",
-  );
-  await expect(packages.getByRole("article", { name: "Kongresspaket Achtsamkeit" })).toContainText(
-    "Status: storniert",
-  );
+  await expect(packages.getByRole("article", { name: paid.name })).toContainText("Status: bezahlt");
+  await expect(packages.getByRole("article", { name: canceled.name })).toContainText("Status: storniert");
 
   await page.getByRole("button", { name: "Abmelden" }).click();
   await loginAs(page, DEMO.admin);
@@ -392,7 +407,8 @@ test("order states are written out, not only coloured", async ({ page }) => {
   }
 });
 
-test("animations and transitions stop when the visitor prefers reduced motion", async ({ page }) => {
+test("animations and transitions stop when the visitor prefers reduced motion", async ({ page, data }) => {
+  const { user, event } = await participantOfFutureEvent(data);
   await page.goto("/login");
   const submit = page.getByRole("button", { name: "Anmelden" });
   const duration = (locator: Locator, property: "transitionDuration" | "animationDuration") =>
@@ -401,9 +417,9 @@ test("animations and transitions stop when the visitor prefers reduced motion", 
 
   await page.emulateMedia({ reducedMotion: "reduce" });
   expect(await duration(submit, "transitionDuration")).toBeLessThan(0.001);
-  await loginAs(page, DEMO.participant);
+  await loginAs(page, user);
   await page
-    .getByRole("article", { name: "Frühjahrskongress Resilienz" })
+    .getByRole("article", { name: event.title })
     .getByRole("button", { name: "Teilnahme stornieren" })
     .click();
   const question = page.getByRole("alertdialog");
@@ -426,21 +442,31 @@ test.describe("at 320 px width (400 % zoom)", () => {
     expect((box?.x ?? -1) >= 0 && (box?.x ?? 0) + (box?.width ?? 0) <= 320).toBe(true);
   };
 
-  const SMALL_SCREEN_PAGES: { path: string; who: "anonymous" | "participant" }[] = [
-    { path: "/login", who: "anonymous" },
-    { path: "/forgot-password", who: "anonymous" },
-    { path: "/", who: "participant" },
-    { path: "/congress/4", who: "participant" },
-    { path: "/congress-package/2", who: "participant" },
-    { path: "/participation/5", who: "participant" },
-    { path: "/profile", who: "participant" },
-  ];
+  /** a page of the participant's data: its path from the running event, a package and a future event */
+  type Ids = { running: number; pkg: number; future: number };
+  const SMALL_SCREEN_PAGES: { name: string; path: (ids: Ids) => string; who: "anonymous" | "participant" }[] =
+    [
+      { name: "/login", path: () => "/login", who: "anonymous" },
+      { name: "/forgot-password", path: () => "/forgot-password", who: "anonymous" },
+      { name: "/", path: () => "/", who: "participant" },
+      { name: "/congress/$id", path: (ids) => `/congress/${ids.running}`, who: "participant" },
+      { name: "/congress-package/$id", path: (ids) => `/congress-package/${ids.pkg}`, who: "participant" },
+      { name: "/participation/$id", path: (ids) => `/participation/${ids.future}`, who: "participant" },
+      { name: "/profile", path: () => "/profile", who: "participant" },
+    ];
 
-  for (const { path, who } of SMALL_SCREEN_PAGES) {
-    test(`${path} fits and keeps its navigation (${who})`, async ({ page }) => {
+  for (const { name, path: pathOf, who } of SMALL_SCREEN_PAGES) {
+    test(`${name} fits and keeps its navigation (${who})`, async ({ page, data }) => {
+      let ids: Ids = { running: 0, pkg: 0, future: 0 };
       if (who === "participant") {
-        await loginAs(page, DEMO.participant);
+        const { user, event: future } = await participantOfFutureEvent(data);
+        const running = await data.runningEvent(user.id);
+        const pkg = await data.package(running.id);
+        await data.packageOrder(user.id, pkg.id);
+        ids = { running: running.id, pkg: pkg.id, future: future.id };
+        await loginAs(page, user);
       }
+      const path = pathOf(ids);
       await page.goto(path);
       await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
       await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);

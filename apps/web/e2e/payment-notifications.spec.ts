@@ -1,7 +1,7 @@
 import { expect, type Page } from "@playwright/test";
 import { adminSectionLink } from "./admin-nav";
 import { simulatorOrigin } from "./constants";
-import { confirmDialog, DEMO, expectAccessible, login, newConfirmedUser, test } from "./fixtures";
+import { confirmDialog, DEMO, dayFromToday, expectAccessible, login, test } from "./fixtures";
 
 async function loginAs(page: Page, user: { email: string; password: string }) {
   await page.goto("/login");
@@ -12,13 +12,18 @@ async function loginAs(page: Page, user: { email: string; password: string }) {
 test("an admin follows an order to its payment notifications, filters them and reads the raw data", async ({
   page,
   browser,
-  request,
+  data,
 }) => {
+  // two browsers, two sign-ins and a checkout round trip: over a minute on two busy cores now and then
+  test.slow();
   // a purchase through the checkout simulator, which sends a signed on_payment to our endpoint
-  const buyer = await newConfirmedUser(request, "e2e-zahlungsmeldung");
+  const buyer = await data.user();
+  const event = await data.ticketedEvent({ lastDay: null });
   await loginAs(page, buyer);
-  await page.goto("/congress-ticket-purchase/6");
-  await expect(page.getByRole("heading", { name: "Testkasse: Produkt 500101" })).toBeVisible();
+  await page.goto(`/congress-ticket-purchase/${event.id}`);
+  await expect(
+    page.getByRole("heading", { name: `Testkasse: Produkt ${event.digistoreIdTicket}` }),
+  ).toBeVisible();
   await page.getByRole("button", { name: "Bezahlen" }).click();
   await confirmDialog(page, "Vielen Dank für Ihren Kauf!");
 
@@ -70,12 +75,13 @@ test("an admin follows an order to its payment notifications, filters them and r
 test("a refund from the checkout shows in the order table as why the order ended", async ({
   page,
   browser,
-  request,
+  data,
 }) => {
-  const buyer = await newConfirmedUser(request, "e2e-erstattung");
+  const buyer = await data.user();
+  const pkg = await data.package((await data.event({ firstDay: dayFromToday(-30) })).id);
   await loginAs(page, buyer);
-  await page.goto("/congress-package-purchase/2");
-  await expect(page.getByRole("heading", { name: "Testkasse: Produkt 400002" })).toBeVisible();
+  await page.goto(`/congress-package-purchase/${pkg.id}`);
+  await expect(page.getByRole("heading", { name: `Testkasse: Produkt ${pkg.externalId}` })).toBeVisible();
   await page.getByRole("button", { name: "Bezahlen" }).click();
   await confirmDialog(page, "Vielen Dank für Ihren Kauf!");
   // the provider refunds: a transaction of its own on the same order_id

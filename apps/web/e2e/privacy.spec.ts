@@ -15,8 +15,9 @@ const card = (page: Page, name: string) => page.getByRole("region", { name });
 test("newsletter consent is given and withdrawn on the profile, with its history", async ({
   page,
   request,
+  data,
 }) => {
-  const user = await newConfirmedUser(request, "newsletter");
+  const user = await newConfirmedUser(request, data, "newsletter");
   await loginAs(page, user);
   await page.goto("/profile");
   const consents = card(page, "Newsletter und Einwilligungen");
@@ -38,28 +39,29 @@ test("newsletter consent is given and withdrawn on the profile, with its history
   await expect(consents.getByText(/Newsletter – Einwilligung widerrufen im Profil/)).toBeVisible();
 });
 
-test("a visitor downloads all their data as JSON", async ({ page, request }) => {
-  const user = await newConfirmedUser(request, "export");
+test("a visitor downloads all their data as JSON", async ({ page, request, data }) => {
+  const user = await newConfirmedUser(request, data, "export");
   await loginAs(page, user);
   await page.goto("/profile");
   const downloading = page.waitForEvent("download");
   await card(page, "Meine Daten").getByRole("button", { name: "Meine Daten herunterladen" }).click();
   const download = await downloading;
   expect(download.suggestedFilename()).toMatch(/^meine-daten-\d{4}-\d{2}-\d{2}\.json$/);
-  const data = JSON.parse(await readFile((await download.path()) ?? "", "utf8"));
-  expect(data.account).toMatchObject({ email: user.email, firstname: "Erika", lastname: "Muster" });
-  expect(data.consents).toEqual([expect.objectContaining({ kind: "privacy-policy", granted: true })]);
-  expect(JSON.stringify(data)).not.toMatch(/passwordHash|argon2/);
+  const mine = JSON.parse(await readFile((await download.path()) ?? "", "utf8"));
+  expect(mine.account).toMatchObject({ email: user.email, firstname: "Erika", lastname: "Muster" });
+  expect(mine.consents).toEqual([expect.objectContaining({ kind: "privacy-policy", granted: true })]);
+  expect(JSON.stringify(mine)).not.toMatch(/passwordHash|argon2/);
 });
 
 test("a visitor deletes their account after the password; the login is gone", async ({
   page,
   request,
+  data,
   browserErrors,
 }) => {
   browserErrors.expect(failedRequest(400, "/trpc/account.delete")); // the wrong password
   browserErrors.expect(failedRequest(401, "/trpc/auth.login")); // the deleted account
-  const user = await newConfirmedUser(request, "delete");
+  const user = await newConfirmedUser(request, data, "delete");
   await loginAs(page, user);
   await page.goto("/profile");
   const opener = card(page, "Konto löschen").getByRole("button", { name: "Konto löschen …" });
@@ -115,7 +117,11 @@ test("admins edit the Impressum; the footer links the accessibility statement", 
   await expect(page.getByRole("heading", { name: "Feedback und Kontakt" })).toBeVisible();
 });
 
-test("no request leaves our origin before the video consent click", async ({ page, baseURL }) => {
+test("no request leaves our origin before the video consent click", async ({ page, baseURL, data }) => {
+  const user = await data.user();
+  const event = await data.runningEvent(user.id);
+  const pkg = await data.package(event.id);
+  await data.packageOrder(user.id, pkg.id);
   const origin = new URL(baseURL ?? "").origin;
   const foreign: string[] = [];
   page.on("request", (req) => {
@@ -128,11 +134,11 @@ test("no request leaves our origin before the video consent click", async ({ pag
     (url) => url.hostname.endsWith("vimeo.com"),
     (route) => route.fulfill({ status: 200, contentType: "text/html", body: "<title>Player</title>" }),
   );
-  await loginAs(page, DEMO.participant);
+  await loginAs(page, user);
   for (const path of [
     "/",
     "/profile",
-    "/congress-package/2",
+    `/congress-package/${pkg.id}`,
     "/datenschutz",
     "/impressum",
     "/barrierefreiheit",
@@ -140,7 +146,7 @@ test("no request leaves our origin before the video consent click", async ({ pag
     await page.goto(path);
     await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
   }
-  await page.goto("/congress/4");
+  await page.goto(`/congress/${event.id}`);
   await expect(page.getByRole("button", { name: /^Video abspielen/ }).first()).toBeVisible();
   await page.waitForLoadState("networkidle");
   expect(foreign).toEqual([]);

