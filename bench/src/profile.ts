@@ -235,7 +235,7 @@ try {
       durationMs: 8000,
       visitor: async (client) => {
         await client.request("cold", {
-          path: "/trpc/congress.overview",
+          path: "/trpc/congress.getOverview",
           headers: { authorization: `Bearer ${tokens[next++ % tokens.length]}` },
         });
       },

@@ -339,14 +339,14 @@ function rushVisitor(data: RushData, refreshes: number) {
     }
     session();
     const headers = bearer(token);
-    await client.request("profile", { path: "/trpc/account.profile", headers });
-    await client.request("overview", { path: "/trpc/congress.overview", headers });
+    await client.request("profile", { path: "/trpc/account.getProfile", headers });
+    await client.request("overview", { path: "/trpc/congress.getOverview", headers });
     await client.request("event", {
       path: `/trpc/congress.get?input=${trpcInput({ congressId: data.congressId })}`,
       headers,
     });
     for (let i = 0; i < refreshes; i++) {
-      await client.request("overview", { path: "/trpc/congress.overview", headers });
+      await client.request("overview", { path: "/trpc/congress.getOverview", headers });
     }
   };
 }
@@ -384,7 +384,7 @@ async function coldOverviews(url: string, tokens: string[], connections: number,
         reused += 1;
       }
       const token = tokens[next++ % tokens.length] ?? "";
-      await client.request("cold", { path: "/trpc/congress.overview", headers: bearer(token) });
+      await client.request("cold", { path: "/trpc/congress.getOverview", headers: bearer(token) });
     },
   });
   return { ...summarise(result, "cold"), reused, connections };
@@ -457,11 +457,11 @@ export async function runRush(): Promise<BenchResult> {
     // 2. the overview at rising concurrency (each visitor's answer kept after its first), the first
     // overviews of visitors never seen before, then the same ladder on a bare Fastify route
     const tokens = await tokensFor(server.url, data, 256);
-    const overviewBody = await fetch(`${server.url}/trpc/congress.overview`, {
+    const overviewBody = await fetch(`${server.url}/trpc/congress.getOverview`, {
       headers: bearer(tokens[0] ?? ""),
     }).then((r) => r.json());
     usage.take();
-    const overview = await ladder(server.url, "/trpc/congress.overview", levels, seconds * 1000, (i) =>
+    const overview = await ladder(server.url, "/trpc/congress.getOverview", levels, seconds * 1000, (i) =>
       bearer(tokens[i % tokens.length] ?? ""),
     );
     const overviewUsage = usage.take();

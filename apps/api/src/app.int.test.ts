@@ -123,7 +123,7 @@ describe("REST error shape", () => {
     expect(mutation.statusCode).toBe(400);
     expect(mutation.json().error.json.data).toMatchObject(expected);
     const query = await t.app.inject({
-      url: "/trpc/congress.content?input=%7Bnope",
+      url: "/trpc/congress.getContent?input=%7Bnope",
       headers: { authorization: `Bearer ${await t.tokenFor(userId)}` },
     });
     expect(query.statusCode).toBe(400);
@@ -171,7 +171,7 @@ describe("profile", () => {
 
 describe("tRPC errors", () => {
   it("carry title and detail and no stack", async () => {
-    const res = await t.app.inject("/trpc/account.profile");
+    const res = await t.app.inject("/trpc/account.getProfile");
     expect(res.statusCode).toBe(401);
     const body = res.json();
     expect(body.error.json.data.title).toBe("Nicht angemeldet!");
@@ -245,9 +245,9 @@ describe("caching (issue 20)", () => {
       }),
       profile: await t.app.inject({ url: "/api/account/profile", headers: bearer(token) }),
       export: await t.app.inject({ url: "/api/admin/exports/users.csv", headers: bearer(adminToken) }),
-      trpcQuery: await t.app.inject({ url: "/trpc/account.profile", headers: bearer(token) }),
+      trpcQuery: await t.app.inject({ url: "/trpc/account.getProfile", headers: bearer(token) }),
       trpcBatch: await t.app.inject({
-        url: "/trpc/account.profile,account.consents?batch=1&input={}",
+        url: "/trpc/account.getProfile,account.listConsents?batch=1&input={}",
         headers: bearer(token),
       }),
       trpcMutation: await t.app.inject({

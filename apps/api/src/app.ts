@@ -167,10 +167,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // the picture and the form's envelope (boundary, part headers)
     maxFormBytes: UPLOAD_LIMIT_BYTES + 64 * 1024,
     overview: {
-      path: "congress.overview",
+      path: "congress.getOverview",
       cache: overviewCache,
       // the procedure's answer is plain JSON by its type (`Overview`), so superjson's walk is skipped
-      serialise: (data) => plainSuperjson(data as inferRouterOutputs<AppRouter>["congress"]["overview"]),
+      serialise: (data) => plainSuperjson(data as inferRouterOutputs<AppRouter>["congress"]["getOverview"]),
     },
     onError: ({ error, path, req }) => {
       if (error.code === "INTERNAL_SERVER_ERROR") {

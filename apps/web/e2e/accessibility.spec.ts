@@ -80,7 +80,7 @@ const addContent = async (data: TestData, event: { id: number; title: string }) 
 const ADMIN_TABS = ADMIN_TAB_VALUES;
 
 /** Keeps the checkout lookup pending, so the redirect page stays instead of leaving for the checkout. */
-const holdCheckout = (page: Page) => page.route("**/trpc/checkout.url**", () => undefined);
+const holdCheckout = (page: Page) => page.route("**/trpc/checkout.getUrl**", () => undefined);
 
 const PAGES: PageCase[] = [
   { path: "/login", who: "anonymous" },
@@ -182,7 +182,7 @@ const DIALOGS: DialogCase[] = [
     path: async (scene) => at(`/congress/${(await takingPart(scene)).id}`),
     who: "participant",
     open: arrives,
-    errors: [failedRequest(403, "/trpc/congress.content")],
+    errors: [failedRequest(403, "/trpc/congress.getContent")],
   },
   { name: "Paket nicht erworben", path: packageOrdered("canceled"), who: "participant", open: arrives },
   {
@@ -191,7 +191,7 @@ const DIALOGS: DialogCase[] = [
       at(`/congress-ticket-purchase/${(await data.event({ firstDay: dayFromToday(21) })).id}`),
     who: "participant",
     open: arrives,
-    errors: [failedRequest(403, "/trpc/checkout.url")],
+    errors: [failedRequest(403, "/trpc/checkout.getUrl")],
   },
   {
     name: "Danke für den Kauf",

@@ -20,7 +20,7 @@ const GROUPS: Record<string, string[]> = {
 test("on a wide screen the sections are a grouped side navigation of links", async ({ page }) => {
   await signInAsAdmin(page);
   // a hover on the way there already asks for the overview's figures (the route's loader)
-  const figures = page.waitForRequest(/\/trpc\/[^?]*admin\.dashboard/);
+  const figures = page.waitForRequest(/\/trpc\/[^?]*admin\.getDashboard/);
   await page.getByRole("link", { name: "Administration" }).hover();
   await figures;
   await page.getByRole("link", { name: "Administration" }).click();

@@ -171,7 +171,7 @@ test("a password reset in another browser ends the session open in this one at i
 }) => {
   // the ended session: the profile call and the renewal are refused; the router reports the refused
   // preload of the profile route (hovering its link) on the console
-  browserErrors.expect(failedRequest(401, "/trpc/account.profile"));
+  browserErrors.expect(failedRequest(401, "/trpc/account.getProfile"));
   browserErrors.expect(failedRequest(401, "/api/auth/token/refresh"));
   browserErrors.expect(/^TRPCClientError: Bitte melden Sie sich an\./);
   const email = uniqueEmail("e2e-ended");

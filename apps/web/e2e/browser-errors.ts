@@ -43,7 +43,7 @@ async function isProbeWithoutSession(response: Response): Promise<boolean> {
 /**
  * The console error Chromium logs for a request answered with `status`, for `browserErrors.expect`:
  * `failedRequest(401, "/trpc/auth.login")`. A procedure also matches inside a batch of several
- * (`/trpc/account.profile,account.consents?batch=1`), as a route's loader sends its queries together.
+ * (`/trpc/account.getProfile,account.listConsents?batch=1`), as a route's loader sends its queries together.
  */
 export function failedRequest(status: number, path: string): RegExp {
   const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");

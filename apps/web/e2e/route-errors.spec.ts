@@ -29,11 +29,11 @@ test("a page whose data fails to load shows the German error page inside the lay
   browserErrors,
 }) => {
   // the forced 500s as the browser logs them, and the failed load as the router reports it
-  browserErrors.expect(/status of 500 .*\/trpc\/[^ ]*account\.profile/);
+  browserErrors.expect(/status of 500 .*\/trpc\/[^ ]*account\.getProfile/);
   browserErrors.expect(/^TRPCClientError: Das Profil konnte gerade nicht geladen werden\./);
   browserErrors.expect(/^TRPCClientError: x\n/);
   await loginAs(page, await data.user());
-  await page.route("**/trpc/account.profile*", (route) =>
+  await page.route("**/trpc/account.getProfile*", (route) =>
     route.fulfill({
       status: 500,
       contentType: "application/json",
@@ -54,12 +54,12 @@ test("a page whose data fails to load shows the German error page inside the lay
   await expect(page.getByRole("contentinfo")).toBeVisible();
 
   // once the server answers again, "Erneut versuchen" loads the page
-  await page.unroute("**/trpc/account.profile*");
+  await page.unroute("**/trpc/account.getProfile*");
   await main.getByRole("button", { name: "Erneut versuchen" }).click();
   await expect(main.getByRole("heading", { level: 1, name: "Mein Profil" })).toBeVisible();
 
   // the way back to the overview
-  await page.route("**/trpc/account.profile*", (route) =>
+  await page.route("**/trpc/account.getProfile*", (route) =>
     route.fulfill({
       status: 500,
       contentType: "application/json",

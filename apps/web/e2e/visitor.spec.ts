@@ -199,7 +199,7 @@ test("an unknown product shows the server's error and goes to the overview", asy
   data,
   browserErrors,
 }) => {
-  browserErrors.expect(failedRequest(403, "/trpc/checkout.url"));
+  browserErrors.expect(failedRequest(403, "/trpc/checkout.getUrl"));
   // an event without tickets
   const event = await data.event({ firstDay: dayFromToday(21) });
   await loginAs(page, await data.user());
@@ -249,7 +249,7 @@ test("an event that has not started sends the visitor back with a dialog", async
   data,
   browserErrors,
 }) => {
-  browserErrors.expect(failedRequest(403, "/trpc/congress.content"));
+  browserErrors.expect(failedRequest(403, "/trpc/congress.getContent"));
   const user = await data.user();
   const event = await data.event({ firstDay: dayFromToday(21) });
   await data.participation(user.id, event.id);

@@ -39,7 +39,7 @@ if (location.pathname === "/") {
   window.__overviewPrefetch = window.__sessionRestore
     .then((answer) => {
       const data = answer?.ok
-        ? fetch("/trpc/congress.overview", { headers: { authorization: `Bearer ${answer.data.token}` } })
+        ? fetch("/trpc/congress.getOverview", { headers: { authorization: `Bearer ${answer.data.token}` } })
         : null;
       // without a session the overview sends the visitor to the login route
       preloadRoute(answer?.ok ? "overview" : "login");

@@ -57,7 +57,7 @@ export function loggedInProblems(lhr: Result): string[] {
   if (!answered("/api/auth/token/refresh")) {
     problems.push("the session refresh did not answer 200");
   }
-  if (!answered("congress.overview")) {
+  if (!answered("congress.getOverview")) {
     problems.push("the overview query did not answer 200");
   }
   return problems;

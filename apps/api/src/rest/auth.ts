@@ -92,7 +92,7 @@ export const authRestRoutes: RestRoute[] = [
     url: "/migration/set-password",
     handler: async (caller, req) => {
       const { fields } = await readForm(req);
-      return caller.auth.migrationSetPassword({
+      return caller.auth.setMigrationPassword({
         userId: fields.userId,
         hash: fields.hash ?? "",
         password: fields.password ?? "",

@@ -9,7 +9,7 @@ export const fileRestRoutes: RestRoute[] = [
     method: "GET",
     url: "/congress/:id/calendar.ics",
     handler: async (caller, req, reply) => {
-      const file = await caller.congress.calendar({ congressId: req.params.id });
+      const file = await caller.congress.getCalendar({ congressId: req.params.id });
       reply
         .type("text/calendar; charset=utf-8")
         .header("content-disposition", `attachment; filename="${file.fileName}"`);
@@ -20,7 +20,7 @@ export const fileRestRoutes: RestRoute[] = [
     method: "GET",
     url: "/congress/:id/attendance-confirmation.pdf",
     handler: async (caller, req, reply) => {
-      const file = await caller.attendance.certificate({ congressId: req.params.id });
+      const file = await caller.attendance.getCertificate({ congressId: req.params.id });
       reply.type("application/pdf").header("content-disposition", `attachment; filename="${file.fileName}"`);
       return Buffer.from(file.base64, "base64");
     },

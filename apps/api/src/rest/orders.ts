@@ -3,7 +3,7 @@ import { adminForm } from "./admin";
 import { jsonField } from "./form";
 
 /** `?search=…&page=…` of the order tables (validated by the procedure). */
-const listQuery = (req: RestRequest): RestInput["orders"]["packageOrders"] => ({
+const listQuery = (req: RestRequest): RestInput["orders"]["listPackageOrders"] => ({
   search: queryValue(req, "search"),
   page: queryValue(req, "page"),
 });
@@ -13,7 +13,7 @@ export const orderRestRoutes: RestRoute[] = [
   {
     method: "GET",
     url: "/congress-package-order",
-    handler: (caller, req) => caller.orders.packageOrders(listQuery(req)),
+    handler: (caller, req) => caller.orders.listPackageOrders(listQuery(req)),
   },
   {
     method: "POST",
@@ -28,7 +28,7 @@ export const orderRestRoutes: RestRoute[] = [
   {
     method: "GET",
     url: "/congress-ticket-order",
-    handler: (caller, req) => caller.orders.ticketOrders(listQuery(req)),
+    handler: (caller, req) => caller.orders.listTicketOrders(listQuery(req)),
   },
   {
     method: "POST",

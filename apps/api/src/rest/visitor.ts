@@ -9,7 +9,7 @@ export const visitorRestRoutes: RestRoute[] = [
     method: "GET",
     url: "/congress",
     handler: async (caller, _req, _reply, ctx) =>
-      isAdmin(ctx) ? caller.admin.congresses.list() : (await caller.congress.overview()).events,
+      isAdmin(ctx) ? caller.admin.congresses.list() : (await caller.congress.getOverview()).events,
   },
   {
     method: "GET",
@@ -33,7 +33,7 @@ export const visitorRestRoutes: RestRoute[] = [
   {
     method: "GET",
     url: "/congress-package/is-user-qualified/:id",
-    handler: (caller, req) => caller.packages.page({ packageId: req.params.id }),
+    handler: (caller, req) => caller.packages.getPage({ packageId: req.params.id }),
   },
   {
     method: "GET",

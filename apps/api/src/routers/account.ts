@@ -13,8 +13,8 @@ import { publicProcedure, router, userProcedure } from "../trpc/init";
 
 /** The signed-in visitor's own account, including the DSGVO self-service of the profile page. */
 export const accountRouter = router({
-  profile: userProcedure.query(({ ctx }) => getProfile(ctx.db, ctx.user.id)),
-  consents: userProcedure.query(({ ctx }) => consentHistory(ctx.db, ctx.user.id)),
+  getProfile: userProcedure.query(({ ctx }) => getProfile(ctx.db, ctx.user.id)),
+  listConsents: userProcedure.query(({ ctx }) => consentHistory(ctx.db, ctx.user.id)),
   setNewsletter: userProcedure.input(ZNewsletterInput).mutation(async ({ ctx, input }) => {
     const newsletter = await setNewsletter(ctx.db, ctx.user.id, input.newsletter, "profile");
     return { newsletter, detail: newsletter ? MSG_PRIVACY.newsletterOn : MSG_PRIVACY.newsletterOff };
@@ -29,7 +29,7 @@ export const accountRouter = router({
 
 /** Datenschutz, Impressum and the accessibility statement, for everybody. */
 export const legalRouter = router({
-  page: publicProcedure
+  getPage: publicProcedure
     .input(z.object({ slug: ZLegalSlug }))
     .query(({ ctx, input }) => getLegalPage(ctx.db, input.slug)),
 });

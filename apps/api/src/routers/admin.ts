@@ -59,7 +59,7 @@ async function accountWrite<T>(ctx: Pick<Context, "sessionStates">, userId: numb
 export const adminRouter = router({
   /** lets the REST adapters refuse non-admins before they read an upload */
   check: adminProcedure.query(() => true),
-  dashboard: adminProcedure.query(({ ctx }) => loadDashboard(ctx.db)),
+  getDashboard: adminProcedure.query(({ ctx }) => loadDashboard(ctx.db)),
   congresses: router({
     list: adminProcedure.query(({ ctx }) => listCongresses(ctx.db)),
     save: adminProcedure
@@ -107,7 +107,7 @@ export const adminRouter = router({
   }),
   mailTemplates: router({
     /** every mail with its variables, for the help pages (generated from the catalogue, never drifts) */
-    catalogue: adminProcedure.query(() =>
+    getCatalogue: adminProcedure.query(() =>
       MAIL_NAMES.map((name) => ({
         name,
         description: MAIL_CATALOGUE[name].description,
@@ -132,7 +132,7 @@ export const adminRouter = router({
   /** read only: no procedure changes or deletes an entry */
   audit: router({
     list: adminProcedure.input(ZAuditListInput).query(({ ctx, input }) => listAudit(ctx.db, input)),
-    actors: adminProcedure.query(({ ctx }) => listAuditActors(ctx.db)),
+    listActors: adminProcedure.query(({ ctx }) => listAuditActors(ctx.db)),
   }),
   mailOutbox: router({
     list: adminProcedure.input(ZMailOutboxListInput).query(({ ctx, input }) => listOutbox(ctx.db, input)),

@@ -10,8 +10,8 @@ export const attendanceRouter = router({
     .input(ZAttendanceRecordInput)
     .mutation(({ ctx, input }) => recordAttendance(ctx, { ...input, userId: ctx.user.id })),
   /** the visitor's own attended days per event (which cards offer a confirmation) */
-  mine: userProcedure.query(({ ctx }) => attendanceOfUser(ctx.db, ctx.user.id)),
-  certificate: userProcedure
+  listMine: userProcedure.query(({ ctx }) => attendanceOfUser(ctx.db, ctx.user.id)),
+  getCertificate: userProcedure
     .input(z.object({ congressId: ZId }))
     .query(({ ctx, input }) => attendanceCertificate(ctx, { ...input, userId: ctx.user.id })),
 });

@@ -79,7 +79,7 @@ export const authRouter = router({
   resetPassword: publicProcedure
     .input(ZResetPasswordInput)
     .mutation(({ ctx, input }) => resetPassword(ctx, input)),
-  migrationSetPassword: publicProcedure
+  setMigrationPassword: publicProcedure
     .input(ZMigrationSetPasswordInput)
     .mutation(({ ctx, input }) => migrationSetPassword(ctx, input)),
 });

@@ -12,15 +12,15 @@ import { loadViewer } from "../services/visitor/viewer";
 import { publicProcedure, router, userProcedure } from "../trpc/init";
 
 export const congressRouter = router({
-  overview: userProcedure.query(({ ctx }) => overview(ctx, ctx.user.id)),
+  getOverview: userProcedure.query(({ ctx }) => overview(ctx, ctx.user.id)),
   get: userProcedure
     .input(z.object({ congressId: ZId }))
     .query(({ ctx, input }) => getEvent(ctx, { ...input, userId: ctx.user.id })),
-  content: userProcedure
+  getContent: userProcedure
     .input(z.object({ congressId: ZId }))
     .query(({ ctx, input }) => eventContent(ctx, { ...input, userId: ctx.user.id })),
   /** the event's calendar file (.ics) */
-  calendar: userProcedure
+  getCalendar: userProcedure
     .input(z.object({ congressId: ZId }))
     .query(({ ctx, input }) => visitorCalendar(ctx, { ...input, userId: ctx.user.id })),
 });
@@ -39,7 +39,7 @@ export const packagesRouter = router({
   get: userProcedure
     .input(z.object({ packageId: ZId }))
     .query(({ ctx, input }) => getPackage(ctx, { ...input, userId: ctx.user.id })),
-  page: userProcedure
+  getPage: userProcedure
     .input(z.object({ packageId: ZId }))
     .query(({ ctx, input }) => packagePage(ctx, { ...input, userId: ctx.user.id })),
 });
@@ -47,7 +47,7 @@ export const packagesRouter = router({
 export const gatedRouter = router({
   /** public: the web app asks before showing its not-found page */
   resolve: publicProcedure.input(ZGatedPathInput).query(({ ctx, input }) => resolveGatedPath(ctx.env, input)),
-  status: userProcedure
+  getStatus: userProcedure
     .input(ZGatedPathInput)
     .query(({ ctx, input }) => gatedStatus(ctx, { ...input, userId: ctx.user.id })),
   unlock: userProcedure
@@ -56,13 +56,13 @@ export const gatedRouter = router({
 });
 
 export const checkoutRouter = router({
-  url: userProcedure
+  getUrl: userProcedure
     .input(z.object({ category: z.enum(CHECKOUT_CATEGORIES), id: ZId }))
     .query(({ ctx, input }) => checkoutUrl(ctx, { ...input, userId: ctx.user.id })),
 });
 
 export const videoRouter = router({
-  preview: userProcedure
+  getPreview: userProcedure
     .input(z.object({ url: z.string().url().max(500) }))
     .query(({ ctx, input }) => videoPreview(ctx, input)),
 });

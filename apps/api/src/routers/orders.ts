@@ -8,10 +8,10 @@ import {
 import { adminProcedure, router } from "../trpc/init";
 
 export const ordersRouter = router({
-  packageOrders: adminProcedure
+  listPackageOrders: adminProcedure
     .input(ZOrderListInput)
     .query(({ ctx, input }) => listPackageOrders(ctx.db, input)),
-  ticketOrders: adminProcedure
+  listTicketOrders: adminProcedure
     .input(ZOrderListInput)
     .query(({ ctx, input }) => listTicketOrders(ctx.db, input)),
   createPackageOrders: adminProcedure.input(ZAdminPackageOrderInput).mutation(({ ctx, input }) =>

@@ -11,7 +11,7 @@ import { withCookie } from "./auth";
 
 /** The signed-in admin's own two-factor login (authenticator app and recovery codes). */
 export const twoFactorRouter = router({
-  status: adminProcedure.query(({ ctx }) => twoFactorStatus(ctx, ctx.user.id)),
+  getStatus: adminProcedure.query(({ ctx }) => twoFactorStatus(ctx, ctx.user.id)),
   /** a new secret with its QR code (an SVG data URL); active only after `enable` */
   begin: adminProcedure.mutation(({ ctx }) => beginTwoFactorSetup(ctx, ctx.user.id)),
   /** the ten recovery codes, shown this once */

@@ -115,7 +115,7 @@ describe("sign-in limits: atomic (finding 1)", () => {
     expect(answers[0]?.error.json.data.detail).toBe(MSG.batchRefusedDetail);
     expect(await hitsOf(`login:account:${email}`)).toBeUndefined();
 
-    const paths = Array.from({ length: 21 }, () => "legal.page").join(",");
+    const paths = Array.from({ length: 21 }, () => "legal.getPage").join(",");
     const inputs = Object.fromEntries(
       Array.from({ length: 21 }, (_, i) => [i, { json: { slug: "impressum" } }]),
     );
@@ -126,7 +126,7 @@ describe("sign-in limits: atomic (finding 1)", () => {
     // an ordinary batch still works
     const two = Object.fromEntries([0, 1].map((i) => [i, { json: { slug: "impressum" } }]));
     const ordinary = await t.app.inject(
-      `/trpc/legal.page,legal.page?batch=1&input=${encodeURIComponent(JSON.stringify(two))}`,
+      `/trpc/legal.getPage,legal.getPage?batch=1&input=${encodeURIComponent(JSON.stringify(two))}`,
     );
     expect(ordinary.statusCode).toBe(200);
   });
@@ -249,7 +249,7 @@ describe("sign-in limits: no lock-outs (finding 2)", () => {
 });
 
 describe("sessions end when they should (finding 4)", () => {
-  const profile = (token: string) => trpcQuery(t, "account.profile", undefined, { token });
+  const profile = (token: string) => trpcQuery(t, "account.getProfile", undefined, { token });
 
   it("a password reset spends every other reset link and ends every access and refresh token at once", async () => {
     const { email } = await account();
@@ -294,7 +294,7 @@ describe("sessions end when they should (finding 4)", () => {
     const admin = await account({ roles: ["ROLE_USER", "ROLE_ADMIN"] });
     const { token } = (await login(visitor.email, { ip: nextIp() })).json();
     const adminToken = (await login(admin.email, { ip: nextIp() })).json().token;
-    const reads = ["account.export", "account.consents", "attendance.mine"];
+    const reads = ["account.export", "account.listConsents", "attendance.listMine"];
     for (const path of reads) {
       expect((await trpcQuery(t, path, undefined, { token })).status, path).toBe(200);
     }
@@ -325,7 +325,7 @@ describe("sessions end when they should (finding 4)", () => {
     expect(enabled.status).toBe(200);
     expect((await refresh(other.refreshToken)).statusCode).toBe(401);
     expect((await refresh(before.refreshToken)).statusCode).toBe(401);
-    expect((await trpcQuery(t, "account.profile", undefined, { token: other.token })).status).toBe(401);
+    expect((await trpcQuery(t, "account.getProfile", undefined, { token: other.token })).status).toBe(401);
   });
 });
 
@@ -354,11 +354,11 @@ describe("sessions end on every instance (finding 4, kept session states)", () =
       });
     const { token } = (await signIn(c)).json();
     // d reads the account's state once and keeps it
-    expect((await trpcQuery(d, "account.profile", undefined, { token })).status).toBe(200);
+    expect((await trpcQuery(d, "account.getProfile", undefined, { token })).status).toBe(200);
 
     await c.db.db.update(schema.users).set({ active: false }).where(eq(schema.users.id, visitor.id));
     await expect
-      .poll(async () => (await trpcQuery(d, "account.profile", undefined, { token })).status, {
+      .poll(async () => (await trpcQuery(d, "account.getProfile", undefined, { token })).status, {
         timeout: 3000,
       })
       .toBe(401);
@@ -369,8 +369,8 @@ describe("sessions end on every instance (finding 4, kept session states)", () =
       .set({ active: true, sessionVersion: sql`${schema.users.sessionVersion} + 1` })
       .where(eq(schema.users.id, visitor.id));
     const renewed = (await signIn(c)).json().token;
-    expect((await trpcQuery(d, "account.profile", undefined, { token: renewed })).status).toBe(200);
-    expect((await trpcQuery(d, "account.profile", undefined, { token })).status).toBe(401);
+    expect((await trpcQuery(d, "account.getProfile", undefined, { token: renewed })).status).toBe(200);
+    expect((await trpcQuery(d, "account.getProfile", undefined, { token })).status).toBe(401);
   });
 });
 

@@ -744,8 +744,8 @@ const rest =
 
 const MATRIX: Record<string, Expectation> = {
   // --- tRPC: account and sign-in flows (public by design; every call gets an account or token of its own)
-  "account.profile": { access: "user", call: trpc(ownProfile) },
-  "account.consents": { access: "user", call: trpc(ownConsents) },
+  "account.getProfile": { access: "user", call: trpc(ownProfile) },
+  "account.listConsents": { access: "user", call: trpc(ownConsents) },
   "account.setNewsletter": { access: "user", call: trpc(fixed(() => ({ newsletter: false }))) },
   "account.export": { access: "user", call: trpc(ownExport) },
   // deleting the shared callers would end the suite: a wrong password shows that every signed-in caller
@@ -755,7 +755,7 @@ const MATRIX: Record<string, Expectation> = {
     call: trpc(fixed(() => ({ password: "nicht-das-Passwort" }))),
     except: { user: 400, otherUser: 400, admin: 400 },
   },
-  "legal.page": { access: "public", call: trpc(fixed(() => ({ slug: "impressum" }))) },
+  "legal.getPage": { access: "public", call: trpc(fixed(() => ({ slug: "impressum" }))) },
   "auth.register": { access: "public", call: trpc(registration) },
   "auth.confirmMail": { access: "public", call: trpc(confirmationLink) },
   "auth.resendConfirmation": { access: "public", call: trpc(emailOfFreshUser) },
@@ -766,32 +766,39 @@ const MATRIX: Record<string, Expectation> = {
   "auth.requestPasswordReset": { access: "public", call: trpc(emailOfFreshUser) },
   "auth.validateResetToken": { access: "public", call: trpc(resetLink) },
   "auth.resetPassword": { access: "public", call: trpc(resetLink) },
-  "auth.migrationSetPassword": { access: "public", call: trpc(migrationLink) },
+  "auth.setMigrationPassword": { access: "public", call: trpc(migrationLink) },
   "system.ping": { access: "public" },
 
   // --- tRPC: visitor area
-  "congress.overview": { access: "user", call: trpc(ownOverview) },
+  "congress.getOverview": { access: "user", call: trpc(ownOverview) },
   "congress.get": { access: "user", call: trpc(webinarEvent) },
-  "congress.calendar": { access: "user", call: trpc(webinarCalendar) },
+  "congress.getCalendar": { access: "user", call: trpc(webinarCalendar) },
   "attendance.record": { access: "paid", call: trpc(webinarAttendance) },
-  "attendance.mine": { access: "user" },
-  "attendance.certificate": { access: "paid", call: trpc(attendedEvent) },
-  "congress.content": { access: "paid", call: trpc(ticketedEventContent) },
+  "attendance.listMine": { access: "user" },
+  "attendance.getCertificate": { access: "paid", call: trpc(attendedEvent) },
+  "congress.getContent": { access: "paid", call: trpc(ticketedEventContent) },
   "participation.create": { access: "user", call: trpc(freeEvent) },
   "participation.cancel": { access: "owner", call: trpc(participationOfUser) },
   "packages.list": { access: "user" },
   "packages.get": { access: "user", call: trpc(boughtPackage) },
   // everybody may open a package page; only who paid gets its videos
-  "packages.page": { access: "paid", except: { otherUser: "ok", admin: "ok" }, call: trpc(paidPackagePage) },
-  "checkout.url": { access: "user", call: trpc(checkoutOfOwnAccount) },
-  "video.preview": { access: "user", call: trpc(fixed(() => ({ url: "https://player.vimeo.com/video/1" }))) },
+  "packages.getPage": {
+    access: "paid",
+    except: { otherUser: "ok", admin: "ok" },
+    call: trpc(paidPackagePage),
+  },
+  "checkout.getUrl": { access: "user", call: trpc(checkoutOfOwnAccount) },
+  "video.getPreview": {
+    access: "user",
+    call: trpc(fixed(() => ({ url: "https://player.vimeo.com/video/1" }))),
+  },
   "gated.resolve": { access: "public", call: trpc(gatedPath) },
-  "gated.status": { access: "user", call: trpc(gatedPath) },
+  "gated.getStatus": { access: "user", call: trpc(gatedPath) },
   "gated.unlock": { access: "paid", call: trpc(gatedPassword) },
 
   // --- tRPC: administration (the order tables are the only place listing other people's orders)
   "admin.check": { access: "admin" },
-  "admin.twoFactor.status": { access: "admin" },
+  "admin.twoFactor.getStatus": { access: "admin" },
   "admin.twoFactor.begin": {
     access: "admin",
     call: trpc(async (s) => ({ ...(await ownTwoFactor(false)(s)), data: {} })),
@@ -799,7 +806,7 @@ const MATRIX: Record<string, Expectation> = {
   "admin.twoFactor.enable": { access: "admin", call: trpc(ownTwoFactor(false)) },
   "admin.twoFactor.renewRecoveryCodes": { access: "admin", call: trpc(ownTwoFactor(true)) },
   "admin.twoFactor.disable": { access: "admin", call: trpc(ownTwoFactor(true)) },
-  "admin.dashboard": { access: "admin" },
+  "admin.getDashboard": { access: "admin" },
   "admin.congresses.list": { access: "admin" },
   "admin.congresses.save": { access: "admin", call: trpc(newCongress) },
   "admin.congresses.delete": { access: "admin", call: trpc(existingCongress) },
@@ -813,14 +820,14 @@ const MATRIX: Record<string, Expectation> = {
   "admin.users.delete": { access: "admin", call: trpc(existingUser) },
   "admin.images.upload": { access: "admin", call: () => ({ body: multipart({}, png) }) },
   "admin.legalPages.save": { access: "admin", call: trpc(legalPageText) },
-  "admin.mailTemplates.catalogue": { access: "admin" },
+  "admin.mailTemplates.getCatalogue": { access: "admin" },
   "admin.mailTemplates.list": { access: "admin" },
   "admin.mailTemplates.save": { access: "admin", call: trpc(newTemplate) },
   "admin.mailTemplates.copy": { access: "admin", call: trpc(templateCopy) },
   "admin.mailTemplates.preview": { access: "admin", call: trpc(fixed(() => TEMPLATE)) },
   "admin.mailTemplates.sendTest": { access: "admin", call: trpc(testMail) },
   "admin.audit.list": { access: "admin", call: trpc(fixed(() => ({ entity: "congress" }))) },
-  "admin.audit.actors": { access: "admin" },
+  "admin.audit.listActors": { access: "admin" },
   "admin.mailOutbox.list": { access: "admin", call: trpc(fixed(() => ({ status: "failed" }))) },
   "admin.mailOutbox.resend": { access: "admin", call: trpc(failedMail) },
   "admin.paymentNotifications.list": { access: "admin", call: trpc(storedNotification("list")) },
@@ -828,8 +835,8 @@ const MATRIX: Record<string, Expectation> = {
   "admin.contents.list": { access: "admin" },
   "admin.contents.save": { access: "admin", call: trpc(newContent) },
   "admin.contents.delete": { access: "admin", call: trpc(existingContent) },
-  "orders.packageOrders": { access: "admin", call: trpc(ordersOfUser) },
-  "orders.ticketOrders": { access: "admin", call: trpc(ordersOfUser) },
+  "orders.listPackageOrders": { access: "admin", call: trpc(ordersOfUser) },
+  "orders.listTicketOrders": { access: "admin", call: trpc(ordersOfUser) },
   "orders.createPackageOrders": { access: "admin", call: trpc(adminOrder("package")) },
   "orders.createTicketOrders": { access: "admin", call: trpc(adminOrder("ticket")) },
 
@@ -1090,7 +1097,7 @@ describe("ownership and paid access, step by step", () => {
     await createContent(db(), congress.id, [{ urls: [url] }]);
     await participate(db(), visitor.id, congress.id);
     const content = async () =>
-      trpcQuery(t, "congress.content", { congressId: congress.id }, await as(visitor));
+      trpcQuery(t, "congress.getContent", { congressId: congress.id }, await as(visitor));
 
     for (const order of [undefined, "canceled"] as const) {
       if (order) {
@@ -1112,7 +1119,8 @@ describe("ownership and paid access, step by step", () => {
     const url = videoUrl();
     await createContent(db(), congress.id, [{ urls: [url] }]);
     const pkg = await createPackage(db(), congress.id);
-    const page = async (user: User) => trpcQuery(t, "packages.page", { packageId: pkg.id }, await as(user));
+    const page = async (user: User) =>
+      trpcQuery(t, "packages.getPage", { packageId: pkg.id }, await as(user));
 
     for (const order of [undefined, "canceled"] as const) {
       if (order) {
@@ -1144,11 +1152,11 @@ describe("ownership and paid access, step by step", () => {
       await as(visitor),
     );
     expect(wrong.status).toBe(403);
-    const locked = await trpcQuery(t, "packages.page", { packageId: 1 }, await as(visitor));
+    const locked = await trpcQuery(t, "packages.getPage", { packageId: 1 }, await as(visitor));
     expect(locked.data.isQualified).toBe(false);
     expect(locked.body).not.toContain(world.gatedVideo);
     expect((await trpcMutation(t, "gated.unlock", { path, password }, await as(visitor))).status).toBe(200);
-    const open = await trpcQuery(t, "packages.page", { packageId: 1 }, await as(visitor));
+    const open = await trpcQuery(t, "packages.getPage", { packageId: 1 }, await as(visitor));
     expect(open.data.isQualified).toBe(true);
     expect(open.body).toContain(world.gatedVideo);
   });

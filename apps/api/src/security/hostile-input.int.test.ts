@@ -998,8 +998,8 @@ describe("inputs that once ended in a 500", () => {
       400,
       MSG.invalidValueDetail,
     );
-    refused(await trpcQuery(t, "orders.packageOrders", { search: "\u0000" }, asAdmin()), 400);
-    refused(await trpcQuery(t, "orders.ticketOrders", { search: "x\u0000" }, asAdmin()), 400);
+    refused(await trpcQuery(t, "orders.listPackageOrders", { search: "\u0000" }, asAdmin()), 400);
+    refused(await trpcQuery(t, "orders.listTicketOrders", { search: "x\u0000" }, asAdmin()), 400);
     refused(await trpcQuery(t, "admin.contents.list", { search: "\u0000" }, asAdmin()), 400);
     refused(
       await trpcMutation(t, "auth.login", { email: "a\u0000@example.com", password: "x" }, anonymous()),
@@ -1033,7 +1033,7 @@ describe("inputs that once ended in a 500", () => {
     refused(await trpcMutation(t, "admin.packages.save", pkg, asAdmin()), 400, MSG_ADMIN.externalIdRequired);
     refused(await trpcMutation(t, "auth.confirmMail", { userId: TOO_BIG, hash: "x" }, anonymous()), 400);
     const migration = { userId: TOO_BIG, hash: "x", password: "Hostile-Passwort-1" };
-    refused(await trpcMutation(t, "auth.migrationSetPassword", migration, anonymous()), 400);
+    refused(await trpcMutation(t, "auth.setMigrationPassword", migration, anonymous()), 400);
     const registration = {
       firstname: "Rita",
       lastname: "Gross",

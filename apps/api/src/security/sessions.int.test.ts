@@ -25,7 +25,7 @@ afterAll(async () => {
 });
 
 const overview = (token: string) =>
-  t.app.inject({ url: "/trpc/congress.overview", headers: { authorization: `Bearer ${token}` } });
+  t.app.inject({ url: "/trpc/congress.getOverview", headers: { authorization: `Bearer ${token}` } });
 const sign = (claims: object, header: object, key = secretKey(secret)) =>
   new SignJWT({ ...claims }).setProtectedHeader(header as { alg: string }).sign(key);
 

@@ -67,26 +67,27 @@ async function both(url: string, authorised = true) {
 
 describe("GET queries answered without tRPC's fetch adapter", () => {
   const cases: [string, () => string, boolean?][] = [
-    ["a query without input", () => "/trpc/congress.overview"],
+    ["a query without input", () => "/trpc/congress.getOverview"],
     ["a query with input", () => `/trpc/congress.get?input=${input({ congressId })}`],
-    ["an unauthorised call (401)", () => "/trpc/congress.overview", false],
+    ["an unauthorised call (401)", () => "/trpc/congress.getOverview", false],
     ["input the schema refuses (400)", () => `/trpc/congress.get?input=${input({ congressId: "x" })}`],
     ["an unknown event (404)", () => `/trpc/congress.get?input=${input({ congressId: 2_000_000 })}`],
     [
       "a batch",
-      () => `/trpc/congress.overview,account.profile?batch=1&input=${batchInput(undefined, undefined)}`,
+      () => `/trpc/congress.getOverview,account.getProfile?batch=1&input=${batchInput(undefined, undefined)}`,
     ],
     [
       "a batch with one failing call (207)",
-      () => `/trpc/congress.overview,congress.get?batch=1&input=${batchInput(undefined, { congressId: -1 })}`,
+      () =>
+        `/trpc/congress.getOverview,congress.get?batch=1&input=${batchInput(undefined, { congressId: -1 })}`,
     ],
-    ["a batch without input", () => "/trpc/congress.overview,account.profile?batch=1"],
+    ["a batch without input", () => "/trpc/congress.getOverview,account.getProfile?batch=1"],
     // left to tRPC: malformed or not a query
     ["input that is not JSON", () => "/trpc/congress.get?input=%7Bnope"],
     ["an unknown procedure", () => "/trpc/congress.nothing"],
     ["a mutation by GET", () => "/trpc/congress.cancel"],
-    ["a batch naming an unknown procedure", () => "/trpc/congress.overview,nothing?batch=1"],
-    ["a batch with input that is not an object", () => "/trpc/congress.overview?batch=1&input=3"],
+    ["a batch naming an unknown procedure", () => "/trpc/congress.getOverview,nothing?batch=1"],
+    ["a batch with input that is not an object", () => "/trpc/congress.getOverview?batch=1&input=3"],
   ];
 
   it.each(cases)("%s", async (_name, url, authorised = true) => {
@@ -122,7 +123,10 @@ describe("GET queries answered without tRPC's fetch adapter", () => {
     await packageOrder(t.db.db, visitor.id, pkg.id, "canceled");
     await packageOrder(t.db.db, visitor.id, pkg.id, "paid");
     const headers = { authorization: `Bearer ${await t.tokenFor(visitor.id)}` };
-    for (const url of ["/trpc/congress.overview", "/trpc/congress.overview,account.profile?batch=1"]) {
+    for (const url of [
+      "/trpc/congress.getOverview",
+      "/trpc/congress.getOverview,account.getProfile?batch=1",
+    ]) {
       const [ours, theirs] = await Promise.all([
         t.app.inject({ method: "GET", url, headers }),
         reference.inject({ method: "GET", url, headers }),
@@ -134,7 +138,7 @@ describe("GET queries answered without tRPC's fetch adapter", () => {
   });
 
   it("keeps {title, detail} in errors and never a stack", async () => {
-    const { ours } = await both("/trpc/congress.overview", false);
+    const { ours } = await both("/trpc/congress.getOverview", false);
     const body = ours.json() as { error: { json: { data: Record<string, unknown> } } };
     expect(body.error.json.data).toMatchObject({ title: expect.any(String), detail: expect.any(String) });
     // superjson writes the formatter's `stack: undefined` as null plus a type note

@@ -18,7 +18,7 @@ export function useRecordAttendance(): (input: TAttendanceRecordInput) => void {
       onSuccess: (result) => {
         if (result.recorded) {
           // the overview lists attended events (their confirmation buttons)
-          void queryClient.invalidateQueries({ queryKey: trpc.congress.overview.queryKey() });
+          void queryClient.invalidateQueries({ queryKey: trpc.congress.getOverview.queryKey() });
         }
       },
     }),

@@ -11,7 +11,7 @@ declare global {
   interface Window {
     /** the session refresh (null: the network failed) */
     __sessionRestore?: Promise<EarlyAnswer | null>;
-    /** on the overview: `result.data` of `congress.overview` as superjson sent it (null: not available) */
+    /** on the overview: `result.data` of `congress.getOverview` as superjson sent it (null: not available) */
     __overviewPrefetch?: Promise<unknown>;
   }
 }

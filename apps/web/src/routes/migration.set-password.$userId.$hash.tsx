@@ -35,7 +35,7 @@ function MigrationSetPassword() {
     // the account and the link's hash come from the path, not from fields
     toInput: (values) => ({ ...values, userId, hash }),
   });
-  const save = useMutation(trpc.auth.migrationSetPassword.mutationOptions());
+  const save = useMutation(trpc.auth.setMigrationPassword.mutationOptions());
 
   const submit = form.submit(async (input) => {
     const result = await save.mutateAsync(input);

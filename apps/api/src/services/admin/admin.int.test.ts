@@ -424,7 +424,7 @@ describe("access", () => {
       type: "mutation",
       input: async () => ({ id: (await createPackage(db(), (await createCongress(db())).id)).id }),
     },
-    { path: "dashboard", type: "query", input: async () => undefined },
+    { path: "getDashboard", type: "query", input: async () => undefined },
     {
       path: "legalPages.save",
       type: "mutation",
@@ -469,7 +469,7 @@ describe("access", () => {
       input: async () => ({ id: (await createContentRow((await createCongress(db())).id)).id }),
     },
     {
-      path: "mailTemplates.catalogue",
+      path: "mailTemplates.getCatalogue",
       type: "query",
       input: async () => undefined,
     },
@@ -502,7 +502,7 @@ describe("access", () => {
       input: async () => templateDraft(),
     },
     { path: "audit.list", type: "query", input: async () => ({ entity: "congress" }) },
-    { path: "audit.actors", type: "query", input: async () => undefined },
+    { path: "audit.listActors", type: "query", input: async () => undefined },
     { path: "mailOutbox.list", type: "query", input: async () => ({ status: "failed" }) },
     {
       path: "mailOutbox.resend",

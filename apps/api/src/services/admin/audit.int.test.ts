@@ -352,13 +352,15 @@ describe("reading the audit log", () => {
   });
 
   it("lists the admins for the actor filter", async () => {
-    const actors = await ok(trpcQuery(t, "admin.audit.actors", undefined, asAdmin()));
+    const actors = await ok(trpcQuery(t, "admin.audit.listActors", undefined, asAdmin()));
     expect(actors).toContainEqual({ id: admin.id, name: "Anna Admin" });
   });
 
   it("only admins read it", async () => {
     expect((await trpcQuery(t, "admin.audit.list", {}, { token: visitorToken })).status).toBe(403);
     expect((await trpcQuery(t, "admin.audit.list", {})).status).toBe(401);
-    expect((await trpcQuery(t, "admin.audit.actors", undefined, { token: visitorToken })).status).toBe(403);
+    expect((await trpcQuery(t, "admin.audit.listActors", undefined, { token: visitorToken })).status).toBe(
+      403,
+    );
   });
 });

@@ -145,9 +145,9 @@ describe("dashboard aggregates", () => {
     const visitor = await createUser(db());
     const admin = await createUser(db(), { roles: ["ROLE_USER", "ROLE_ADMIN"] });
     expect(
-      (await trpcQuery(t, "admin.dashboard", undefined, { token: await t.tokenFor(visitor.id) })).status,
+      (await trpcQuery(t, "admin.getDashboard", undefined, { token: await t.tokenFor(visitor.id) })).status,
     ).toBe(403);
-    const answer = await trpcQuery(t, "admin.dashboard", undefined, {
+    const answer = await trpcQuery(t, "admin.getDashboard", undefined, {
       token: await t.tokenFor(admin.id, ["ROLE_USER", "ROLE_ADMIN"]),
     });
     expect(answer.status).toBe(200);

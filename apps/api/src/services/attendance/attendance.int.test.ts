@@ -168,9 +168,11 @@ describe("recording attendance", () => {
     expect(dialog.data.attendance).toEqual([
       { congressId: congress.id, title: "Kongress mit Anwesenheit", days: [relDay(-1), relDay(0)] },
     ]);
-    const mine = await trpcQuery(t, "attendance.mine", undefined, { token });
+    const mine = await trpcQuery(t, "attendance.listMine", undefined, { token });
     expect(mine.data).toEqual(dialog.data.attendance);
-    const otherMine = await trpcQuery(t, "attendance.mine", undefined, { token: (await visitor()).token });
+    const otherMine = await trpcQuery(t, "attendance.listMine", undefined, {
+      token: (await visitor()).token,
+    });
     expect(otherMine.data).toEqual([]);
   });
 });
@@ -185,9 +187,9 @@ describe("attendance on the overview", () => {
     }
     expect((await record(me.token, { congressId: congress.id, source: "video" })).status).toBe(200);
 
-    const mine = await trpcQuery(t, "congress.overview", undefined, { token: me.token });
+    const mine = await trpcQuery(t, "congress.getOverview", undefined, { token: me.token });
     expect(mine.data.attended).toEqual([congress.id]);
-    const theirs = await trpcQuery(t, "congress.overview", undefined, { token: other.token });
+    const theirs = await trpcQuery(t, "congress.getOverview", undefined, { token: other.token });
     expect(theirs.data.attended).toEqual([]);
   });
 });
@@ -228,7 +230,7 @@ describe("attendance confirmation (PDF)", () => {
     expect(text).toContain(`Ausgestellt am ${formatGermanDate(berlinDate())}`);
 
     // the web app's way: the same file through tRPC
-    const viaTrpc = await trpcQuery(t, "attendance.certificate", { congressId: congress.id }, { token });
+    const viaTrpc = await trpcQuery(t, "attendance.getCertificate", { congressId: congress.id }, { token });
     expect(Buffer.from(viaTrpc.data.base64, "base64").subarray(0, 5).toString()).toBe("%PDF-");
   });
 

@@ -92,7 +92,7 @@ describe("setting up two-factor login", () => {
       admin,
     );
     expect(otherSecret.status).toBe(400);
-    expect((await trpcQuery(t, "admin.twoFactor.status", undefined, admin)).data.enabled).toBe(false);
+    expect((await trpcQuery(t, "admin.twoFactor.getStatus", undefined, admin)).data.enabled).toBe(false);
 
     const enabled = await trpcMutation(t, "admin.twoFactor.enable", { code: codeOf(secret) }, admin);
     expect(enabled.status).toBe(200);
@@ -111,10 +111,10 @@ describe("setting up two-factor login", () => {
     expect(JSON.stringify(rows)).not.toContain(codes[0]);
 
     // switching it on ended every earlier session: the token of before is refused, the new one works
-    expect((await trpcQuery(t, "admin.twoFactor.status", undefined, admin)).status).toBe(401);
+    expect((await trpcQuery(t, "admin.twoFactor.getStatus", undefined, admin)).status).toBe(401);
     const renewed = { ...admin, token: enabled.data.session.token as string };
     expect(String(enabled.headers["set-cookie"])).toMatch(/refresh_token=[\w-]+/);
-    const status = await trpcQuery(t, "admin.twoFactor.status", undefined, renewed);
+    const status = await trpcQuery(t, "admin.twoFactor.getStatus", undefined, renewed);
     expect(status.data).toMatchObject({ enabled: true, recoveryCodesLeft: 10 });
     // once enabled, neither a new secret nor new codes without switching it off first
     expect((await trpcMutation(t, "admin.twoFactor.begin", undefined, renewed)).status).toBe(409);
@@ -151,7 +151,10 @@ describe("signing in with two-factor login", () => {
     expect(body.refreshToken).toBeUndefined();
     expect(first.headers["set-cookie"]).toBeUndefined();
     // the challenge is no access token
-    const asToken = await trpcQuery(t, "account.profile", undefined, { token: body.challenge, ip: admin.ip });
+    const asToken = await trpcQuery(t, "account.getProfile", undefined, {
+      token: body.challenge,
+      ip: admin.ip,
+    });
     expect(asToken.status).toBe(401);
 
     const second = await restSecondStep(body.challenge, codeOf(admin.secret, 1), admin.ip);
@@ -226,7 +229,9 @@ describe("signing in with two-factor login", () => {
       .from(schema.recoveryCodes)
       .where(and(eq(schema.recoveryCodes.userId, admin.user.id), isNull(schema.recoveryCodes.usedAt)));
     expect(left).toHaveLength(8);
-    expect((await trpcQuery(t, "admin.twoFactor.status", undefined, admin)).data.recoveryCodesLeft).toBe(8);
+    expect((await trpcQuery(t, "admin.twoFactor.getStatus", undefined, admin)).data.recoveryCodesLeft).toBe(
+      8,
+    );
   });
 
   it("counts wrong codes like wrong passwords: after ten from one address, even the right code is refused there", async () => {
@@ -309,7 +314,7 @@ describe("switching two-factor login off", () => {
     const admin = await adminWithTwoFactor();
     const wrong = await trpcMutation(t, "admin.twoFactor.disable", { code: "000000" }, admin);
     expect(wrong.status).toBe(400);
-    expect((await trpcQuery(t, "admin.twoFactor.status", undefined, admin)).data.enabled).toBe(true);
+    expect((await trpcQuery(t, "admin.twoFactor.getStatus", undefined, admin)).data.enabled).toBe(true);
 
     const done = await trpcMutation(t, "admin.twoFactor.disable", { code: codeOf(admin.secret, 1) }, admin);
     expect(done.status).toBe(200);
@@ -354,9 +359,9 @@ describe("switching two-factor login off", () => {
     const res = await trpcMutation(t, "admin.twoFactor.disable", { code: admin.recoveryCodes[3] }, admin);
     expect(res.status).toBe(200);
     // switching it off ended the sessions too (a stolen one must not outlive it); the answer has the new one
-    expect((await trpcQuery(t, "admin.twoFactor.status", undefined, admin)).status).toBe(401);
+    expect((await trpcQuery(t, "admin.twoFactor.getStatus", undefined, admin)).status).toBe(401);
     const renewed = { ...admin, token: res.data.session.token as string };
-    expect((await trpcQuery(t, "admin.twoFactor.status", undefined, renewed)).data.enabled).toBe(false);
+    expect((await trpcQuery(t, "admin.twoFactor.getStatus", undefined, renewed)).data.enabled).toBe(false);
   });
 });
 
@@ -381,7 +386,9 @@ describe("renewing the recovery codes", () => {
     const fresh: string[] = renewed.data.recoveryCodes;
     expect(fresh).toHaveLength(10);
     expect(fresh.some((code) => admin.recoveryCodes.includes(code))).toBe(false);
-    expect((await trpcQuery(t, "admin.twoFactor.status", undefined, admin)).data.recoveryCodesLeft).toBe(10);
+    expect((await trpcQuery(t, "admin.twoFactor.getStatus", undefined, admin)).data.recoveryCodesLeft).toBe(
+      10,
+    );
 
     // an old code no longer signs in; a new one does
     const oldCode = await restSecondStep(

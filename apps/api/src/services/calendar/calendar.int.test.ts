@@ -160,7 +160,7 @@ describe("GET /api/congress/:id/calendar.ics", () => {
     // the tRPC procedure the web app uses follows the same rule
     const viaTrpc = await trpcQuery(
       t,
-      "congress.calendar",
+      "congress.getCalendar",
       { congressId: congress.id },
       { token: stranger.token },
     );

@@ -76,7 +76,7 @@ describe("consent history", () => {
     const [row] = await t.db.db.select().from(schema.users).where(eq(schema.users.id, user.id));
     expect(row?.newsletter).toBe(true);
     expect(row?.newsletterConsentAt).toBeInstanceOf(Date);
-    const history = await trpcQuery(t, "account.consents", undefined, { token });
+    const history = await trpcQuery(t, "account.listConsents", undefined, { token });
     expect(history.data.map((c: { granted: boolean; source: string }) => [c.granted, c.source])).toEqual([
       [false, "profile"],
       [true, "profile"],
@@ -87,9 +87,9 @@ describe("consent history", () => {
     const a = await visitor();
     const b = await visitor();
     await trpcMutation(t, "account.setNewsletter", { newsletter: true }, { token: a.token });
-    const ofB = await trpcQuery(t, "account.consents", undefined, { token: b.token });
+    const ofB = await trpcQuery(t, "account.listConsents", undefined, { token: b.token });
     expect(ofB.data).toEqual([]);
-    expect((await trpcQuery(t, "account.consents")).status).toBe(401);
+    expect((await trpcQuery(t, "account.listConsents")).status).toBe(401);
   });
 });
 
@@ -182,7 +182,7 @@ describe("account deletion", () => {
       expect(await count(table, user.id)).toBe(0);
     }
     // the token still verifies, but the account behind it is gone
-    expect((await trpcQuery(t, "account.profile", undefined, { token })).status).toBe(401);
+    expect((await trpcQuery(t, "account.getProfile", undefined, { token })).status).toBe(401);
   });
 
   it("keeps orders of a deleted account anonymised and removes everything else", async () => {
@@ -294,7 +294,7 @@ describe("account deletion", () => {
 
 describe("legal pages", () => {
   it("shows a starting text until an admin saves one", async () => {
-    const page = await trpcQuery(t, "legal.page", { slug: "barrierefreiheit" });
+    const page = await trpcQuery(t, "legal.getPage", { slug: "barrierefreiheit" });
     expect(page.data).toMatchObject({ title: "Erklärung zur Barrierefreiheit", updatedAt: null });
     expect(page.data.html).toContain("Marktüberwachungsstelle");
   });
@@ -308,7 +308,7 @@ describe("legal pages", () => {
     ].join("");
     const saved = await trpcMutation(t, "admin.legalPages.save", { slug: "impressum", html }, admin);
     expect(saved.status).toBe(200);
-    const page = await trpcQuery(t, "legal.page", { slug: "impressum" });
+    const page = await trpcQuery(t, "legal.getPage", { slug: "impressum" });
     expect(page.data.updatedAt).not.toBeNull();
     expect(page.data.html).toBe(
       "<h2>Verantwortlich</h2><p>Kongress GmbH </p>" +

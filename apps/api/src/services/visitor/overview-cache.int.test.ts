@@ -70,7 +70,7 @@ async function visitor() {
 
 /** The overview of `token` on instance `t`, asked for until it is kept there. */
 async function overviewKept(t: TestApp, userId: number, token: string) {
-  const answer = await trpcQuery(t, "congress.overview", undefined, { token });
+  const answer = await trpcQuery(t, "congress.getOverview", undefined, { token });
   expect(answer.status, answer.body).toBe(200);
   expect(kept(t, userId)).toBe(true);
   return answer;
@@ -88,13 +88,13 @@ describe("kept overview answers", () => {
     await participate(a.db.db, user.id, congress.id);
     await settled();
     const fresh = await overviewKept(a, user.id, token);
-    const again = await trpcQuery(a, "congress.overview", undefined, { token });
+    const again = await trpcQuery(a, "congress.getOverview", undefined, { token });
     expect(again.body).toBe(fresh.body);
     expect(again.data.events.find((e: { id: number }) => e.id === congress.id)).toMatchObject({
       currentUserParticipating: true,
     });
 
-    const batch = "/trpc/congress.overview,account.profile?batch=1";
+    const batch = "/trpc/congress.getOverview,account.getProfile?batch=1";
     const headers = { authorization: `Bearer ${token}` };
     const fromKept = await a.app.inject({ url: batch, headers });
     a.app.overviewCache.dropAll();
@@ -111,8 +111,8 @@ describe("kept overview answers", () => {
     await a.db.db.update(schema.users).set({ firstname: "Zora" }).where(eq(schema.users.id, two.user.id));
     await settled();
     for (let round = 0; round < 3; round++) {
-      const first = await trpcQuery(a, "congress.overview", undefined, { token: one.token });
-      const second = await trpcQuery(a, "congress.overview", undefined, { token: two.token });
+      const first = await trpcQuery(a, "congress.getOverview", undefined, { token: one.token });
+      const second = await trpcQuery(a, "congress.getOverview", undefined, { token: two.token });
       expect(first.data.user.firstname).toBe("Erika");
       expect(second.data.user.firstname).toBe("Zora");
     }
@@ -122,9 +122,11 @@ describe("kept overview answers", () => {
     const { user, token } = await visitor();
     await settled();
     await overviewKept(a, user.id, token);
-    const anonymous = await trpcQuery(a, "congress.overview");
+    const anonymous = await trpcQuery(a, "congress.getOverview");
     expect(anonymous.status).toBe(401);
-    const tampered = await trpcQuery(a, "congress.overview", undefined, { token: `${token.slice(0, -2)}xx` });
+    const tampered = await trpcQuery(a, "congress.getOverview", undefined, {
+      token: `${token.slice(0, -2)}xx`,
+    });
     expect(tampered.status).toBe(401);
   });
 });
@@ -277,8 +279,8 @@ describe("a write anywhere drops the kept answers it concerns, on every instance
     await settled();
     expect(kept(a, user.id)).toBe(false);
     expect(kept(b, user.id)).toBe(false);
-    shows(await trpcQuery(a, "congress.overview", undefined, { token }), id);
-    shows(await trpcQuery(b, "congress.overview", undefined, { token }), id);
+    shows(await trpcQuery(a, "congress.getOverview", undefined, { token }), id);
+    shows(await trpcQuery(b, "congress.getOverview", undefined, { token }), id);
   });
 
   it("keeps the answers of visitors a change does not concern", async () => {
@@ -313,7 +315,7 @@ describe("a write anywhere drops the kept answers it concerns, on every instance
     expect(created.status, created.body).toBe(200);
     await settled();
     expect(kept(b, user.id)).toBe(false);
-    const answer = await trpcQuery(b, "congress.overview", undefined, { token });
+    const answer = await trpcQuery(b, "congress.getOverview", undefined, { token });
     expect(eventOf(answer, congress.id)).toMatchObject({ currentUserParticipating: true });
   });
 });
@@ -333,7 +335,7 @@ describe("the change listener", () => {
     expect(b.app.overviewCache.size).toBe(0);
 
     // meanwhile answers are computed, never kept
-    const meanwhile = await trpcQuery(a, "congress.overview", undefined, { token });
+    const meanwhile = await trpcQuery(a, "congress.getOverview", undefined, { token });
     expect(meanwhile.status).toBe(200);
     if (!a.app.overviewCache.live) {
       expect(kept(a, user.id)).toBe(false);

@@ -164,7 +164,7 @@ beforeAll(async () => {
   );
   const token = await t.tokenFor(user.id);
   statements = await recorded(async () => {
-    const answer = await trpcQuery(t, "congress.overview", undefined, { token });
+    const answer = await trpcQuery(t, "congress.getOverview", undefined, { token });
     expect(answer.status, answer.body).toBe(200);
     expect(answer.data.attended).toEqual([congress.id]);
   });

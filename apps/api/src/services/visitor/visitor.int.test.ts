@@ -112,7 +112,9 @@ describe("overview", () => {
   });
 
   it("shows at most 6 visible running or future events, newest first, with their timing flags", async () => {
-    const res = await trpcQuery(s.t, "congress.overview", undefined, { token: await s.t.tokenFor(user.id) });
+    const res = await trpcQuery(s.t, "congress.getOverview", undefined, {
+      token: await s.t.tokenFor(user.id),
+    });
     expect(res.status).toBe(200);
     const events = res.data.events as {
       id: number;
@@ -143,7 +145,9 @@ describe("overview", () => {
   });
 
   it("answers the same events on GET /api/congress/", async () => {
-    const trpc = await trpcQuery(s.t, "congress.overview", undefined, { token: await s.t.tokenFor(user.id) });
+    const trpc = await trpcQuery(s.t, "congress.getOverview", undefined, {
+      token: await s.t.tokenFor(user.id),
+    });
     const res = await rest(s.t, "GET", "/api/congress/", user.id);
     expect(res.statusCode).toBe(200);
     expect(Array.isArray(res.json())).toBe(true);
@@ -151,7 +155,9 @@ describe("overview", () => {
   });
 
   it("gives the webinar link to participants only", async () => {
-    const mine = await trpcQuery(s.t, "congress.overview", undefined, { token: await s.t.tokenFor(user.id) });
+    const mine = await trpcQuery(s.t, "congress.getOverview", undefined, {
+      token: await s.t.tokenFor(user.id),
+    });
     const byId = new Map(
       (
         mine.data.events as { id: number; webinarUrl: string | null; currentUserParticipating: boolean }[]
@@ -162,7 +168,7 @@ describe("overview", () => {
     expect(byId.get(ev.runningWithWebinar as number)?.webinarUrl).toBeNull();
     expect(mine.body).not.toContain("https://webinar.example/running");
 
-    const theirs = await trpcQuery(s.t, "congress.overview", undefined, {
+    const theirs = await trpcQuery(s.t, "congress.getOverview", undefined, {
       token: await s.t.tokenFor(other.id),
     });
     const otherById = new Map(
@@ -175,7 +181,9 @@ describe("overview", () => {
   });
 
   it("lists at most 8 packages, the user's own first, with order status and availability", async () => {
-    const res = await trpcQuery(s.t, "congress.overview", undefined, { token: await s.t.tokenFor(user.id) });
+    const res = await trpcQuery(s.t, "congress.getOverview", undefined, {
+      token: await s.t.tokenFor(user.id),
+    });
     const packages = res.data.packages as {
       id: number;
       bought: boolean;
@@ -223,9 +231,9 @@ describe("overview cache", () => {
     const first = await createCongress(db, { firstDay: relDay(1), lastDay: relDay(2) });
     const token = await s.t.tokenFor(visitor.id);
     const titles = async () =>
-      ((await trpcQuery(s.t, "congress.overview", undefined, { token })).data.events as { id: number }[]).map(
-        (e) => e.id,
-      );
+      (
+        (await trpcQuery(s.t, "congress.getOverview", undefined, { token })).data.events as { id: number }[]
+      ).map((e) => e.id);
     expect(await titles()).toEqual([first.id]);
 
     // written past the admin procedures (as another instance would): not seen while cached
@@ -233,7 +241,7 @@ describe("overview cache", () => {
     expect(await titles()).toEqual([first.id]);
     // the visitor's own state is never cached
     await participate(db, visitor.id, first.id);
-    const mine = await trpcQuery(s.t, "congress.overview", undefined, { token });
+    const mine = await trpcQuery(s.t, "congress.getOverview", undefined, { token });
     expect(mine.data.events[0].currentUserParticipating).toBe(true);
 
     const saved = await trpcMutation(
@@ -271,7 +279,7 @@ describe("event content", () => {
   };
 
   const content = async (congressId: number | undefined, userId: number) =>
-    trpcQuery(s.t, "congress.content", { congressId }, { token: await s.t.tokenFor(userId) });
+    trpcQuery(s.t, "congress.getContent", { congressId }, { token: await s.t.tokenFor(userId) });
 
   beforeAll(async () => {
     const db = s.t.db.db;
@@ -640,7 +648,7 @@ describe("gated pages", () => {
     if (kind === "unlock") {
       return trpcMutation(s.t, "gated.unlock", input, options);
     }
-    return trpcQuery(s.t, kind === "status" ? "gated.status" : "packages.page", input, options);
+    return trpcQuery(s.t, kind === "status" ? "gated.getStatus" : "packages.getPage", input, options);
   };
 
   beforeAll(async () => {
@@ -673,7 +681,7 @@ describe("gated pages", () => {
   });
 
   it("needs a login for status and unlock", async () => {
-    const status = await trpcQuery(s.t, "gated.status", { path: couplePath });
+    const status = await trpcQuery(s.t, "gated.getStatus", { path: couplePath });
     expect(status.status).toBe(401);
     expect(status.error?.title).toBe(MSG.unauthorizedTitle);
     const unlock = await trpcMutation(s.t, "gated.unlock", { path: couplePath, password: "Geheim-Passwort" });
@@ -769,7 +777,7 @@ describe("checkout", () => {
   let ticketed: number;
 
   const checkout = async (category: string, id: number) =>
-    trpcQuery(s.t, "checkout.url", { category, id }, { token: await s.t.tokenFor(user.id) });
+    trpcQuery(s.t, "checkout.getUrl", { category, id }, { token: await s.t.tokenFor(user.id) });
 
   beforeAll(async () => {
     const db = s.t.db.db;
@@ -880,7 +888,7 @@ describe("video preview", () => {
   });
 
   const preview = async (url: string) =>
-    trpcQuery(t, "video.preview", { url }, { token: await t.tokenFor(user.id) });
+    trpcQuery(t, "video.getPreview", { url }, { token: await t.tokenFor(user.id) });
 
   it("fetches title and thumbnail of a video in some content and serves the thumbnail itself", async () => {
     const res = await preview(known);
@@ -925,7 +933,7 @@ describe("video preview", () => {
   });
 
   it("needs a login", async () => {
-    const res = await trpcQuery(t, "video.preview", { url: known });
+    const res = await trpcQuery(t, "video.getPreview", { url: known });
     expect(res.status).toBe(401);
   });
 });

@@ -27,7 +27,7 @@ export function CalendarButton({ congressId, title }: { congressId: number; titl
   const queryClient = useQueryClient();
   const { busy, run } = useDownload(async () => {
     const file = await queryClient.fetchQuery({
-      ...trpc.congress.calendar.queryOptions({ congressId }),
+      ...trpc.congress.getCalendar.queryOptions({ congressId }),
       staleTime: 0,
     });
     saveFile(file.content, "text/calendar;charset=utf-8", file.fileName);
@@ -46,7 +46,7 @@ export function CertificateButton({ congressId, title }: { congressId: number; t
   const queryClient = useQueryClient();
   const { busy, run } = useDownload(async () => {
     const file = await queryClient.fetchQuery({
-      ...trpc.attendance.certificate.queryOptions({ congressId }),
+      ...trpc.attendance.getCertificate.queryOptions({ congressId }),
       staleTime: 0,
     });
     saveFile(base64ToBytes(file.base64), "application/pdf", file.fileName);

@@ -51,7 +51,7 @@ export function VideoPlayer({
     }
   }, [started]);
   const preview = useQuery({
-    ...trpc.video.preview.queryOptions({ url: video.url }),
+    ...trpc.video.getPreview.queryOptions({ url: video.url }),
     enabled: video.embedUrl !== null,
     staleTime: Number.POSITIVE_INFINITY,
     retry: false,

@@ -28,7 +28,7 @@ export function GatedPage({ path, kind }: { path: string; kind: keyof typeof TIT
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const status = useQuery({
-    ...trpc.gated.status.queryOptions({ path }),
+    ...trpc.gated.getStatus.queryOptions({ path }),
     enabled: user !== null,
     retry: false,
   });
@@ -62,7 +62,7 @@ export function GatedPage({ path, kind }: { path: string; kind: keyof typeof TIT
   const onSubmit = form.submit(async (input) => {
     try {
       const result = await unlock.mutateAsync(input);
-      await queryClient.invalidateQueries({ queryKey: trpc.congress.overview.queryKey() });
+      await queryClient.invalidateQueries({ queryKey: trpc.congress.getOverview.queryKey() });
       await navigate({
         to: "/congress-package/$congressPackageId",
         params: { congressPackageId: result.packageId },

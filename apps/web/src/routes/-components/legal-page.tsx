@@ -8,7 +8,7 @@ import { type Trpc, trpc } from "@/lib/trpc";
 const LEGAL_TEXT_CLASSES =
   "max-w-3xl space-y-4 break-words text-slate-800 [&_a]:text-brand-700 [&_a]:underline [&_a]:underline-offset-4 [&_address]:not-italic [&_h2]:pt-2 [&_h2]:text-xl [&_h2]:font-semibold [&_h2]:text-slate-900 [&_h3]:font-semibold [&_ol]:list-decimal [&_ol]:pl-6 [&_ul]:list-disc [&_ul]:pl-6";
 
-export const legalPageQuery = (api: Trpc, slug: LegalPageSlug) => api.legal.page.queryOptions({ slug });
+export const legalPageQuery = (api: Trpc, slug: LegalPageSlug) => api.legal.getPage.queryOptions({ slug });
 
 /** Datenschutz, Impressum or the accessibility statement as the operators wrote it (sanitised by the API). */
 export function LegalPage({ slug }: { slug: LegalPageSlug }) {

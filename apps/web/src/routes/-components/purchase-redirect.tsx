@@ -26,7 +26,7 @@ export async function loadCheckout(
     false,
     () =>
       context.queryClient.fetchQuery({
-        ...context.trpc.checkout.url.queryOptions({ category, id }),
+        ...context.trpc.checkout.getUrl.queryOptions({ category, id }),
         staleTime: 0,
         gcTime: 0,
       }),

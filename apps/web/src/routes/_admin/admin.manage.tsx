@@ -50,8 +50,8 @@ export const Route = createFileRoute("/_admin/admin/manage")({
   // themselves. Only `context` here: the loader stays in the route tree every first page loads.
   loader: ({ context: { queryClient, trpc }, deps }) =>
     Promise.all([
-      queryClient.ensureQueryData(trpc.admin.twoFactor.status.queryOptions()),
-      deps.tab === "dashboard" && queryClient.ensureQueryData(trpc.admin.dashboard.queryOptions()),
+      queryClient.ensureQueryData(trpc.admin.twoFactor.getStatus.queryOptions()),
+      deps.tab === "dashboard" && queryClient.ensureQueryData(trpc.admin.getDashboard.queryOptions()),
     ]),
   component: AdminManage,
 });

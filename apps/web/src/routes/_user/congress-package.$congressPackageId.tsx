@@ -12,7 +12,7 @@ import { idParams } from "@/lib/route-params";
 import { type Trpc, trpc } from "@/lib/trpc";
 
 const pageQuery = (api: Trpc, packageId: number) =>
-  api.packages.page.queryOptions({ packageId }, { retry: false });
+  api.packages.getPage.queryOptions({ packageId }, { retry: false });
 
 export const Route = createFileRoute("/_user/congress-package/$congressPackageId")({
   params: idParams("congressPackageId"),

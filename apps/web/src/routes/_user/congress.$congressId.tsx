@@ -10,7 +10,7 @@ import { idParams } from "@/lib/route-params";
 import { type Trpc, trpc } from "@/lib/trpc";
 
 const contentQuery = (api: Trpc, congressId: number) =>
-  api.congress.content.queryOptions({ congressId }, { retry: false });
+  api.congress.getContent.queryOptions({ congressId }, { retry: false });
 
 /** The server runs the access checks of spec section 2 in order; the page shows their outcome. */
 function refused(error: unknown): Promise<unknown> {

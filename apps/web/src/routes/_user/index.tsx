@@ -25,7 +25,7 @@ export const Route = createFileRoute("/_user/")({
       takeEarly("__overviewPrefetch") ?? null,
       new Promise<null>((done) => setTimeout(() => done(null), 2000)),
     ]);
-    const overview = context.trpc.congress.overview.queryOptions();
+    const overview = context.trpc.congress.getOverview.queryOptions();
     if (early) {
       context.queryClient.setQueryData(overview.queryKey, superjson.deserialize(early as SuperJSONResult));
     }
@@ -67,7 +67,7 @@ function CardSkeletons({ count }: { count: number }) {
 function Overview() {
   useCheckoutReturn();
   const queryClient = useQueryClient();
-  const overview = useQuery(trpc.congress.overview.queryOptions());
+  const overview = useQuery(trpc.congress.getOverview.queryOptions());
   // The cards render in the background, in slices that leave the main thread free between them (a phone
   // would otherwise be blocked for a few hundred ms while all of them render at once); until then, and
   // while a newer answer renders, the page shows what it had (at first the skeletons).
@@ -78,7 +78,7 @@ function Overview() {
   const attended = new Set(data?.attended);
   const cancel = useMutation(
     trpc.participation.cancel.mutationOptions({
-      onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.congress.overview.queryKey() }),
+      onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.congress.getOverview.queryKey() }),
     }),
   );
   const failed = overview.isError;

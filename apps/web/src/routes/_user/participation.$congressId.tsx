@@ -38,7 +38,7 @@ async function signUp(queryClient: QueryClient, api: Trpc, event: EventData): Pr
     throw redirect({ to: "/" });
   }
   queryClient.setQueryData(eventQuery(api, event.id).queryKey, { ...event, currentUserParticipating: true });
-  void queryClient.invalidateQueries(api.congress.overview.queryFilter());
+  void queryClient.invalidateQueries(api.congress.getOverview.queryFilter());
   return "created";
 }
 

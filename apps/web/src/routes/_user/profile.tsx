@@ -32,14 +32,14 @@ import { trpc } from "@/lib/trpc";
 export const Route = createFileRoute("/_user/profile")({
   loader: ({ context }) =>
     Promise.all([
-      context.queryClient.ensureQueryData(context.trpc.account.profile.queryOptions()),
-      context.queryClient.ensureQueryData(context.trpc.account.consents.queryOptions()),
+      context.queryClient.ensureQueryData(context.trpc.account.getProfile.queryOptions()),
+      context.queryClient.ensureQueryData(context.trpc.account.listConsents.queryOptions()),
     ]),
   component: Profile,
 });
 
 function Profile() {
-  const { data: profile } = useSuspenseQuery(trpc.account.profile.queryOptions());
+  const { data: profile } = useSuspenseQuery(trpc.account.getProfile.queryOptions());
   return (
     <Page title="Mein Profil">
       <div className="flex max-w-2xl flex-col gap-6">
@@ -64,14 +64,14 @@ function Profile() {
 /** The newsletter consent, given or withdrawn at any time, with its history (DSGVO Art. 7). */
 function Newsletter({ subscribed }: { subscribed: boolean }) {
   const queryClient = useQueryClient();
-  const consents = useSuspenseQuery(trpc.account.consents.queryOptions());
+  const consents = useSuspenseQuery(trpc.account.listConsents.queryOptions());
   const change = useMutation(
     trpc.account.setNewsletter.mutationOptions({
       onSuccess: async (answer) => {
         alerts.success(answer.detail);
         await Promise.all([
-          queryClient.invalidateQueries(trpc.account.profile.queryFilter()),
-          queryClient.invalidateQueries(trpc.account.consents.queryFilter()),
+          queryClient.invalidateQueries(trpc.account.getProfile.queryFilter()),
+          queryClient.invalidateQueries(trpc.account.listConsents.queryFilter()),
         ]);
       },
       onError: (error) => void showError(error),

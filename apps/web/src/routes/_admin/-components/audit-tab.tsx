@@ -38,7 +38,7 @@ export function auditListInput(
 /** The audit log: every admin write and payment notification, newest first, read only. */
 export function AuditTab() {
   const filters = useFilters({ entity: "", action: "", actor: "", from: "", to: "" });
-  const actors = useQuery(trpc.admin.audit.actors.queryOptions());
+  const actors = useQuery(trpc.admin.audit.listActors.queryOptions());
   const list = trpc.admin.audit.list.queryOptions(auditListInput(filters.applied, filters.page));
   const actorOptions = [
     ...(actors.data ?? []).map((a) => ({ value: `admin:${a.id}`, label: a.name })),

@@ -9,7 +9,7 @@ import type { RouterOutputs } from "@/lib/types";
 // recharts is large: it loads with this tab, not with the admin area
 const DashboardCharts = lazy(() => import("./dashboard-charts"));
 
-export type DashboardData = RouterOutputs["admin"]["dashboard"];
+export type DashboardData = RouterOutputs["admin"]["getDashboard"];
 type UpcomingEvent = DashboardData["upcomingEvents"][number];
 
 function Figure({ label, value, hint, tone }: { label: string; value: number; hint?: string; tone?: "bad" }) {
@@ -54,7 +54,7 @@ const eventColumns = [
 
 /** The first admin tab: what is coming, what sells, who registers and attends, and whether mail flows. */
 export function DashboardTab() {
-  const dashboard = useQuery(trpc.admin.dashboard.queryOptions());
+  const dashboard = useQuery(trpc.admin.getDashboard.queryOptions());
   if (dashboard.isError) {
     return <LoadError what="Die Kennzahlen" onRetry={() => void dashboard.refetch()} />;
   }

@@ -190,7 +190,7 @@ function UrlBuilder() {
 }
 
 function MailVariables() {
-  const catalogue = useQuery(trpc.admin.mailTemplates.catalogue.queryOptions());
+  const catalogue = useQuery(trpc.admin.mailTemplates.getCatalogue.queryOptions());
   return (
     <div className="flex flex-col gap-3">
       <p className="text-sm text-slate-700">

@@ -43,7 +43,7 @@ export function LegalPagesTab() {
 }
 
 function LegalPageEditor({ slug }: { slug: LegalPageSlug }) {
-  const page = useQuery(trpc.legal.page.queryOptions({ slug }));
+  const page = useQuery(trpc.legal.getPage.queryOptions({ slug }));
   if (page.isError) {
     return <LoadError what="Die Seiteninhalte" onRetry={() => void page.refetch()} />;
   }
@@ -53,7 +53,7 @@ function LegalPageEditor({ slug }: { slug: LegalPageSlug }) {
   return <LegalPageForm slug={slug} page={page.data} />;
 }
 
-type LegalPage = RouterOutputs["legal"]["page"];
+type LegalPage = RouterOutputs["legal"]["getPage"];
 
 function LegalPageForm({ slug, page }: { slug: LegalPageSlug; page: LegalPage }) {
   const queryClient = useQueryClient();
@@ -66,7 +66,7 @@ function LegalPageForm({ slug, page }: { slug: LegalPageSlug; page: LegalPage })
   const error = form.errorOf("html");
   const onSubmit = form.submit(async (input) => {
     const saved = await save.mutateAsync(input);
-    queryClient.setQueryData(trpc.legal.page.queryKey({ slug }), saved);
+    queryClient.setQueryData(trpc.legal.getPage.queryKey({ slug }), saved);
     form.reset({ html: saved.html });
     alerts.success(MSG_PRIVACY.legalPageSaved);
   });

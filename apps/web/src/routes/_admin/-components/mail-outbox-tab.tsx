@@ -25,7 +25,7 @@ export function MailOutboxTab() {
   const queryClient = useQueryClient();
   const filters = useFilters({ status: "", template: "" });
   const { status, template } = filters.applied;
-  const catalogue = useQuery(trpc.admin.mailTemplates.catalogue.queryOptions());
+  const catalogue = useQuery(trpc.admin.mailTemplates.getCatalogue.queryOptions());
   const input: TMailOutboxListInput = {
     page: filters.page,
     ...(status && { status: status as MailStatus }),

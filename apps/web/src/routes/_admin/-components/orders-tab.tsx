@@ -31,7 +31,7 @@ import {
 export type { OrderKind } from "./admin-forms";
 
 type Orders = RouterOutputs["orders"];
-type OrderRow = Orders["packageOrders"]["items"][number] | Orders["ticketOrders"]["items"][number];
+type OrderRow = Orders["listPackageOrders"]["items"][number] | Orders["listTicketOrders"]["items"][number];
 const productOf = (o: OrderRow) => ("congressPackage" in o ? o.congressPackage.name : o.congress.title);
 
 function StatusLabel({ order }: { order: OrderRow }) {
@@ -195,8 +195,8 @@ export function OrdersTab({ kind }: { kind: OrderKind }) {
       label={label}
       list={
         kind === "package"
-          ? trpc.orders.packageOrders.queryOptions(input)
-          : trpc.orders.ticketOrders.queryOptions(input)
+          ? trpc.orders.listPackageOrders.queryOptions(input)
+          : trpc.orders.listTicketOrders.queryOptions(input)
       }
       onPage={filters.setPage}
       empty="Keine Bestellungen gefunden."

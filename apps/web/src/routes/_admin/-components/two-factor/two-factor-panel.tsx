@@ -18,7 +18,7 @@ const storage = () => localStorage;
  * codes left and the way to switch it off) once it is. The route's loader has read the status.
  */
 export function TwoFactorPanel() {
-  const { data: status } = useSuspenseQuery(trpc.admin.twoFactor.status.queryOptions());
+  const { data: status } = useSuspenseQuery(trpc.admin.twoFactor.getStatus.queryOptions());
   const userId = useSession().user?.id ?? 0;
   // "now": postponed with the notice's button, whose focus goes to the line that stays
   const [postponed, setPostponed] = useState<boolean | "now">(() =>
