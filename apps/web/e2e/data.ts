@@ -1,6 +1,6 @@
 /**
  * Test data made straight in the e2e database (the one `e2e/server.ts` starts the API against) and removed
- * when the test ends, so no test depends on another's data or on the demo seed's rows (decision 73).
+ * when the test ends, so no test depends on another's data or on the demo seed's rows (decision 77).
  * The API's caches hear these writes like any other: the overview's database triggers announce them.
  */
 import { createDb, type Db, type DbHandle, embeddedUrl, schema } from "@app/db";

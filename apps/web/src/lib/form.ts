@@ -6,7 +6,7 @@ import { showError } from "@/lib/alerts";
 /**
  * What every form shares, without react-hook-form: the schema loaders, the server's messages by field, and
  * the login page's own form state. The login route (login and registration side by side, the first page
- * of most visits) cannot carry react-hook-form within its weight budget (docs/decisions.md 73,
+ * of most visits) cannot carry react-hook-form within its weight budget (docs/decisions.md 75,
  * docs/performance.md "Login route"); every other form uses `useSchemaForm` (lib/schema-form.ts).
  */
 
