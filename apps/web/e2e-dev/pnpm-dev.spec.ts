@@ -1,7 +1,7 @@
 import { mkdir, rm } from "node:fs/promises";
 import { resolve } from "node:path";
-import { expect, type Page, test } from "@playwright/test";
-import { confirmDialog, linkIn, login, uniqueEmail, waitForMail } from "../e2e/fixtures";
+import { expect, type Page } from "@playwright/test";
+import { confirmDialog, linkIn, login, test, uniqueEmail, waitForMail } from "../e2e/fixtures";
 import {
   type Command,
   type ProcessInfo,
