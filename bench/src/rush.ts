@@ -77,7 +77,7 @@ export async function seedRush(db: Db, users: number): Promise<RushData> {
   await db.execute(sql`
     INSERT INTO participations (user_id, congress_id)
     SELECT id, ${congressId} FROM users WHERE email LIKE 'besucher.%'`);
-  // 9:00 on the congress day: the event-day mails went out at midnight (as queueEventDayMails keys
+  // 9:00 on the congress day: the event-day mails went out at midnight (as queueCongressDayMails keys
   // them), so the server's start-up catch-up finds nothing to render and send during the measurement
   await db.execute(sql`
     INSERT INTO mail_outbox (idempotency_key, template_name, congress_id, user_id, to_email, variables, status, sent_at)

@@ -53,7 +53,7 @@ const admin = (tab: string) => `/admin/manage?tab=${tab}`;
 
 /** The scenes of the visitor's pages: each makes what its page shows and returns the path. */
 const running = async ({ data, user }: Scene) => ({
-  path: `/congress/${(await data.runningEvent(user.id)).id}`,
+  path: `/congress/${(await data.runningCongress(user.id)).id}`,
 });
 /** an event that has not started, the account taking part (free) */
 const takingPart = async ({ data, user }: Scene) => {
@@ -62,11 +62,11 @@ const takingPart = async ({ data, user }: Scene) => {
   return event;
 };
 const futureTakingPart = async (scene: Scene) => ({ path: `/participation/${(await takingPart(scene)).id}` });
-const ticketed = (data: TestData) => data.ticketedEvent({ lastDay: null });
+const ticketed = (data: TestData) => data.ticketedCongress({ lastDay: null });
 const packageOrdered =
   (status: "paid" | "canceled") =>
   async ({ data, user }: Scene) => {
-    const event = await data.runningEvent(user.id);
+    const event = await data.runningCongress(user.id);
     const pkg = await data.package(event.id);
     await data.packageOrder(user.id, pkg.id, status);
     return { path: `/congress-package/${pkg.id}` };
@@ -160,7 +160,7 @@ const ownRowButton =
   (page: Page, { title = "" }: Target) =>
     page.getByRole("table", { name: table }).getByRole("button", { name: new RegExp(`${title} ${action}$`) });
 /** an admin tab with an event of the test's own (and what `extra` adds to it) */
-const tabWithEvent =
+const tabWithCongress =
   (
     tab: string,
     extra?: (data: TestData, event: { id: number; title: string }) => Promise<{ name: string }>,
@@ -266,13 +266,13 @@ const DIALOGS: DialogCase[] = [
   },
   {
     name: "Veranstaltung bearbeiten",
-    path: tabWithEvent("events"),
+    path: tabWithCongress("events"),
     who: "admin",
     open: dialogAfter(ownRowButton("Veranstaltungen", "bearbeiten")),
   },
   {
     name: "Veranstaltung löschen?",
-    path: tabWithEvent("events"),
+    path: tabWithCongress("events"),
     who: "admin",
     open: dialogAfter(ownRowButton("Veranstaltungen", "löschen")),
   },
@@ -288,13 +288,13 @@ const DIALOGS: DialogCase[] = [
   },
   {
     name: "Kongresspaket bearbeiten",
-    path: tabWithEvent("packages", addPackage),
+    path: tabWithCongress("packages", addPackage),
     who: "admin",
     open: dialogAfter(ownRowButton("Kongresspakete", "bearbeiten")),
   },
   {
     name: "Kongresspaket löschen?",
-    path: tabWithEvent("packages", addPackage),
+    path: tabWithCongress("packages", addPackage),
     who: "admin",
     open: dialogAfter(ownRowButton("Kongresspakete", "löschen")),
   },
@@ -340,13 +340,13 @@ const DIALOGS: DialogCase[] = [
   },
   {
     name: "Inhalt bearbeiten",
-    path: tabWithEvent("contents", addContent),
+    path: tabWithCongress("contents", addContent),
     who: "admin",
     open: dialogAfter(ownRowButton("Videoinhalte", "bearbeiten")),
   },
   {
     name: "Inhalt löschen?",
-    path: tabWithEvent("contents", addContent),
+    path: tabWithCongress("contents", addContent),
     who: "admin",
     open: dialogAfter(ownRowButton("Videoinhalte", "löschen")),
   },

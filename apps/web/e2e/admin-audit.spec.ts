@@ -15,7 +15,7 @@ const day = (page: Page, n: number) =>
 
 test("an admin changes an event and reads the change in the Protokoll", async ({ page, data }) => {
   const title = data.title("E2E-Protokoll");
-  data.removeEventsAfterwards(title);
+  data.removeCongressesAfterwards(title);
   await loginAsAdmin(page);
   await openAdminSection(page, "Veranstaltungen");
   await page.getByRole("button", { name: "Neue Veranstaltung" }).click();

@@ -3,7 +3,7 @@ import { adminSectionLink } from "./admin-nav";
 import { DEMO, login, test } from "./fixtures";
 
 test("the administration opens on the dashboard with its figures and charts", async ({ page, data }) => {
-  const event = await data.runningEvent((await data.user()).id);
+  const event = await data.runningCongress((await data.user()).id);
   await page.goto("/login");
   await login(page, DEMO.admin.email, DEMO.admin.password);
   await expect(page.getByRole("heading", { level: 1, name: /^Hallo / })).toBeVisible();

@@ -50,7 +50,7 @@ function parseCsv(text: string): string[][] {
   return rows;
 }
 
-async function openEvents(page: Page) {
+async function openCongresses(page: Page) {
   await page.goto("/login");
   await login(page, DEMO.admin.email, DEMO.admin.password);
   await expect(page.getByRole("heading", { level: 1, name: /^Hallo / })).toBeVisible();
@@ -81,13 +81,13 @@ test("an admin downloads the participants of an event as CSV and as Excel and op
   data,
 }) => {
   const participant = await data.user();
-  const event = await data.runningEvent(participant.id, {
+  const event = await data.runningCongress(participant.id, {
     title: data.title("Online-Kongress Beziehung & Bindung"),
     visible: false,
   });
   const EVENT = event.title;
   const { ticket } = event;
-  await openEvents(page);
+  await openCongresses(page);
   const releaseExports = await holdExports(page);
 
   const csvButton = page.getByRole("button", { name: `Teilnehmende von ${EVENT} als CSV herunterladen` });

@@ -28,7 +28,7 @@ test("an admin creates an event with a picture and a date range, a visitor sees 
   data,
 }) => {
   const title = data.title("E2E-Sommerakademie");
-  data.removeEventsAfterwards(title, { onOverview: true });
+  data.removeCongressesAfterwards(title, { onOverview: true });
   const visitorAccount = await data.user();
   await loginAs(page, DEMO.admin);
   await openAdmin(page, "Veranstaltungen");
@@ -81,7 +81,7 @@ test("an event whose last day lies before its first is refused under the last-da
   data,
 }) => {
   const title = data.title("E2E-Datumsprüfung");
-  data.removeEventsAfterwards(title);
+  data.removeCongressesAfterwards(title);
   await loginAs(page, DEMO.admin);
   await openAdmin(page, "Veranstaltungen");
   await page.getByRole("button", { name: "Neue Veranstaltung" }).click();
@@ -342,7 +342,7 @@ test("the knowledge base builds the documented links and lists every mail's vari
     await expect(links.getByText(`${origin}${path}`, { exact: true })).toBeVisible();
   }
   await expect(page.getByRole("img", { name: "Welche Daten von welchen abhängen" })).toBeVisible();
-  const eventDay = page.locator("details").filter({ hasText: /^event-day:/ });
-  await eventDay.getByText(/^event-day:/).click();
-  await expect(eventDay.getByText("{{congressTitle}}")).toBeVisible();
+  const congressDay = page.locator("details").filter({ hasText: /^event-day:/ });
+  await congressDay.getByText(/^event-day:/).click();
+  await expect(congressDay.getByText("{{congressTitle}}")).toBeVisible();
 });

@@ -242,7 +242,7 @@ test("login follows the congressId and showVideo rules, also when already logged
   data,
 }) => {
   const user = await data.user();
-  const running = await data.runningEvent(user.id);
+  const running = await data.runningCongress(user.id);
   const future = await data.event({ firstDay: dayFromToday(21) });
   await page.goto(`/login/${running.id}/1`);
   await login(page, user.email, user.password);

@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { expect, type Page } from "@playwright/test";
 import { dayFromToday, login, type TestUser, test } from "./fixtures";
 
-const eventCard = (page: Page, title: string) => page.getByRole("article", { name: title });
+const congressCard = (page: Page, title: string) => page.getByRole("article", { name: title });
 
 async function loginAs(page: Page, user: TestUser) {
   await page.goto("/login");
@@ -22,17 +22,17 @@ test("a participant saves the calendar file of an event and of a webinar from th
   data,
 }) => {
   const user = await data.user();
-  const event = await data.runningEvent(user.id);
-  const webinarEvent = await data.event({
+  const event = await data.runningCongress(user.id);
+  const webinarCongress = await data.event({
     webinar: true,
     webinarUrl: "https://example.com/webinar/achtsamkeit",
     webinarStartTime: "18:00",
     firstDay: dayFromToday(0),
   });
-  await data.participation(user.id, webinarEvent.id);
+  await data.participation(user.id, webinarCongress.id);
   const other = await data.event({ webinar: true, webinarStartTime: "19:30", firstDay: dayFromToday(10) });
   await loginAs(page, user);
-  const congress = eventCard(page, event.title);
+  const congress = congressCard(page, event.title);
   const ics = await download(page, () =>
     congress.getByRole("button", { name: /^In den Kalender eintragen/ }).click(),
   );
@@ -42,7 +42,7 @@ test("a participant saves the calendar file of an event and of a webinar from th
   expect(text).toContain(`SUMMARY:${event.title}`);
   expect(text).toMatch(/DTSTART;VALUE=DATE:\d{8}\r\n/);
 
-  const webinar = eventCard(page, webinarEvent.title);
+  const webinar = congressCard(page, webinarCongress.title);
   const webinarIcs = await download(page, () =>
     webinar.getByRole("button", { name: /^In den Kalender eintragen/ }).click(),
   );
@@ -51,9 +51,9 @@ test("a participant saves the calendar file of an event and of a webinar from th
   expect(webinarText).toContain("https://example.com/webinar/achtsamkeit");
 
   // an event the visitor has not signed up for offers no calendar file
-  await expect(eventCard(page, other.title)).toBeVisible();
+  await expect(congressCard(page, other.title)).toBeVisible();
   await expect(
-    eventCard(page, other.title).getByRole("button", {
+    congressCard(page, other.title).getByRole("button", {
       name: /In den Kalender eintragen/,
     }),
   ).toHaveCount(0);
@@ -61,7 +61,7 @@ test("a participant saves the calendar file of an event and of a webinar from th
 
 test("after opening a video the participant downloads an attendance confirmation", async ({ page, data }) => {
   const user = await data.user();
-  const event = await data.runningEvent(user.id);
+  const event = await data.runningCongress(user.id);
   await page.route(
     (url) => url.hostname.endsWith("vimeo.com"),
     (route) => route.fulfill({ status: 200, contentType: "text/html", body: "<title>Player</title>" }),
@@ -80,7 +80,7 @@ test("after opening a video the participant downloads an attendance confirmation
   await recorded;
 
   await page.goto("/");
-  const card = eventCard(page, event.title);
+  const card = congressCard(page, event.title);
   const pdf = await download(page, () =>
     card.getByRole("button", { name: /^Teilnahmebestätigung \(PDF\)/ }).click(),
   );

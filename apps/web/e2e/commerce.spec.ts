@@ -19,7 +19,7 @@ async function payOnSimulator(page: Page, productId: number) {
 test("a ticket for a running event bought through the checkout opens its videos", async ({ page, data }) => {
   const user = await data.user();
   // the running event as another participant has it, with videos and tickets
-  const event = await data.runningEvent((await data.user()).id);
+  const event = await data.runningCongress((await data.user()).id);
   await loginAs(page, user);
   const card = page.getByRole("article", { name: event.title });
   await card.getByRole("link", { name: "Teilnehmen" }).click();
@@ -38,7 +38,7 @@ test("a ticket for a future event shows the ticket-bought label instead of the c
   data,
 }) => {
   const user = await data.user();
-  const event = await data.ticketedEvent();
+  const event = await data.ticketedCongress();
   await loginAs(page, user);
   await page.goto(`/congress-ticket-purchase/${event.id}`);
   await payOnSimulator(page, event.digistoreIdTicket);

@@ -10,12 +10,12 @@ import {
   berlinDate,
   formatGermanDate,
   type IsoDate,
-  OVERVIEW_MAX_EVENTS,
+  OVERVIEW_MAX_CONGRESSES,
   OVERVIEW_MAX_PACKAGES,
 } from "@app/shared";
 
 /**
- * The overview lists the newest visible events that are not over (at most OVERVIEW_MAX_EVENTS) and offers
+ * The overview lists the newest visible events that are not over (at most OVERVIEW_MAX_CONGRESSES) and offers
  * the newest packages of visible events (up to OVERVIEW_MAX_PACKAGES with the visitor's own): the same for
  * everybody. With E2E_WORKERS tests at a time, each may keep this share there without pushing out another's.
  */
@@ -27,7 +27,7 @@ export function connectTestDatabase(): DbHandle {
   return createDb(e2eDatabaseUrl(), { max: 2 });
 }
 
-type EventRow = typeof schema.congresses.$inferInsert;
+type CongressRow = typeof schema.congresses.$inferInsert;
 type PackageRow = typeof schema.congressPackages.$inferInsert;
 type ContentDay = schema.ContentDay;
 export type OrderStatus = "paid" | "canceled";
@@ -78,8 +78,8 @@ export class TestData {
   private readonly users: number[] = [];
   private readonly emails: string[] = [];
   private readonly titles: string[] = [];
-  private readonly visibleEvents = new Set<number>();
-  private eventsOnOverview = 0;
+  private readonly visibleCongresses = new Set<number>();
+  private congressesOnOverview = 0;
   private packagesOnOverview = 0;
 
   constructor(private readonly db: Db) {}
@@ -93,8 +93,8 @@ export class TestData {
    * An event, by default visible, free and starting in ten days. One that is visible and not over counts
    * against the test's share of the overview (`overviewShare`).
    */
-  async event(fields: Partial<EventRow> & { title?: string } = {}) {
-    const row: EventRow = {
+  async event(fields: Partial<CongressRow> & { title?: string } = {}) {
+    const row: CongressRow = {
       title: this.title("E2E-Veranstaltung"),
       description: "Eine Veranstaltung aus dem Test.",
       visible: true,
@@ -104,9 +104,9 @@ export class TestData {
     };
     const today = berlinDate();
     if (row.visible && (row.lastDay ?? row.firstDay) >= today) {
-      this.eventsOnOverview = overviewBudget(
-        this.eventsOnOverview,
-        OVERVIEW_MAX_EVENTS,
+      this.congressesOnOverview = overviewBudget(
+        this.congressesOnOverview,
+        OVERVIEW_MAX_CONGRESSES,
         "current visible events",
       );
     }
@@ -116,7 +116,7 @@ export class TestData {
     }
     this.events.push(event.id);
     if (event.visible) {
-      this.visibleEvents.add(event.id);
+      this.visibleCongresses.add(event.id);
     }
     return event;
   }
@@ -128,7 +128,7 @@ export class TestData {
 
   /** A package of `congressId` with a checkout id of its own. */
   async package(congressId: number, fields: Partial<PackageRow> = {}) {
-    if (this.visibleEvents.has(congressId)) {
+    if (this.visibleCongresses.has(congressId)) {
       this.packagesOnOverview = overviewBudget(
         this.packagesOnOverview,
         OVERVIEW_MAX_PACKAGES,
@@ -156,7 +156,7 @@ export class TestData {
   }
 
   /** An event that sells tickets (both checkout products its own), by default in 40 days. */
-  ticketedEvent(fields: Partial<EventRow> = {}) {
+  ticketedCongress(fields: Partial<CongressRow> = {}) {
     return this.event({
       firstDay: dayFromToday(40),
       lastDay: dayFromToday(42),
@@ -170,8 +170,8 @@ export class TestData {
    * A running event with a ticket, three days of videos (the second from today, the third from tomorrow
    * on) and, for `userId`, a participation and a paid ticket (its order number is `ticket`).
    */
-  async runningEvent(userId: number, fields: Partial<EventRow> = {}) {
-    const event = await this.ticketedEvent({
+  async runningCongress(userId: number, fields: Partial<CongressRow> = {}) {
+    const event = await this.ticketedCongress({
       firstDay: dayFromToday(-1),
       lastDay: dayFromToday(1),
       ...fields,
@@ -242,11 +242,11 @@ export class TestData {
    * Events whose title starts with `title`, made by the test through the app: removed with the rest should
    * the test not get to it. A visible one that is not over counts against the test's share of the overview.
    */
-  removeEventsAfterwards(title: string, { onOverview = false } = {}): void {
+  removeCongressesAfterwards(title: string, { onOverview = false } = {}): void {
     if (onOverview) {
-      this.eventsOnOverview = overviewBudget(
-        this.eventsOnOverview,
-        OVERVIEW_MAX_EVENTS,
+      this.congressesOnOverview = overviewBudget(
+        this.congressesOnOverview,
+        OVERVIEW_MAX_CONGRESSES,
         "current visible events",
       );
     }

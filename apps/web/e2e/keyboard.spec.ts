@@ -64,7 +64,7 @@ async function expectVisibleFocusOnEachStop(page: Page, stops: number) {
 }
 
 /** An account taking part in a free event that has not started yet (it offers "Teilnahme stornieren"). */
-async function participantOfFutureEvent(data: TestData) {
+async function participantOfFutureCongress(data: TestData) {
   const user = await data.user({ firstname: "Tom", lastname: "Teilnehmer" });
   const event = await data.event({ firstDay: dayFromToday(21), lastDay: dayFromToday(23) });
   await data.participation(user.id, event.id);
@@ -73,7 +73,7 @@ async function participantOfFutureEvent(data: TestData) {
 
 test("the main visitor flow works with the keyboard alone", async ({ page, data }) => {
   const user = await data.user({ firstname: "Tom", lastname: "Teilnehmer" });
-  const event = await data.runningEvent(user.id);
+  const event = await data.runningCongress(user.id);
   // the video host is faked at the wire: the player may only be requested after the consent
   const vimeoRequests: string[] = [];
   await page.route(
@@ -124,7 +124,7 @@ test("the global alert dialog traps the focus, closes with Escape and returns th
   page,
   data,
 }) => {
-  const { user, event } = await participantOfFutureEvent(data);
+  const { user, event } = await participantOfFutureCongress(data);
   await loginAs(page, user);
   const cancel = page
     .getByRole("article", { name: event.title })
@@ -168,7 +168,7 @@ test("an admin dialog traps the focus, closes with Escape and returns the focus"
 
 test("every focus stop shows a visible focus indicator", async ({ page, data }) => {
   const user = await data.user();
-  const event = await data.runningEvent(user.id);
+  const event = await data.runningCongress(user.id);
   await page.goto("/login");
   await expect(page.getByRole("heading", { level: 1, name: "Anmelden" })).toBeVisible();
   await expectVisibleFocusOnEachStop(page, 40);
@@ -409,7 +409,7 @@ test("order states are written out, not only coloured", async ({ page, browser, 
 });
 
 test("animations and transitions stop when the visitor prefers reduced motion", async ({ page, data }) => {
-  const { user, event } = await participantOfFutureEvent(data);
+  const { user, event } = await participantOfFutureCongress(data);
   await page.goto("/login");
   const submit = page.getByRole("button", { name: "Anmelden" });
   const duration = (locator: Locator, property: "transitionDuration" | "animationDuration") =>
@@ -460,8 +460,8 @@ test.describe("at 320 px width (400 % zoom)", () => {
     test(`${name} fits and keeps its navigation (${who})`, async ({ page, data }) => {
       let ids: Ids = { running: 0, pkg: 0, future: 0 };
       if (who === "participant") {
-        const { user, event: future } = await participantOfFutureEvent(data);
-        const running = await data.runningEvent(user.id);
+        const { user, event: future } = await participantOfFutureCongress(data);
+        const running = await data.runningCongress(user.id);
         const pkg = await data.package(running.id);
         await data.packageOrder(user.id, pkg.id);
         ids = { running: running.id, pkg: pkg.id, future: future.id };

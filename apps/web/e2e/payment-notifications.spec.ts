@@ -18,7 +18,7 @@ test("an admin follows an order to its payment notifications, filters them and r
   test.slow();
   // a purchase through the checkout simulator, which sends a signed on_payment to our endpoint
   const buyer = await data.user();
-  const event = await data.ticketedEvent({ lastDay: null });
+  const event = await data.ticketedCongress({ lastDay: null });
   await loginAs(page, buyer);
   await page.goto(`/congress-ticket-purchase/${event.id}`);
   await expect(

@@ -119,7 +119,7 @@ test("admins edit the Impressum; the footer links the accessibility statement", 
 
 test("no request leaves our origin before the video consent click", async ({ page, baseURL, data }) => {
   const user = await data.user();
-  const event = await data.runningEvent(user.id);
+  const event = await data.runningCongress(user.id);
   const pkg = await data.package(event.id);
   await data.packageOrder(user.id, pkg.id);
   const origin = new URL(baseURL ?? "").origin;

@@ -17,7 +17,7 @@ async function loginAs(page: Page, user: { email: string; password: string }) {
   await expect(page.getByRole("heading", { level: 1, name: /^Hallo / })).toBeVisible();
 }
 
-const eventCard = (page: Page, title: string) => page.getByRole("article", { name: title });
+const congressCard = (page: Page, title: string) => page.getByRole("article", { name: title });
 
 test("the overview shows the events a participant takes part in by their state, newest first", async ({
   page,
@@ -47,13 +47,13 @@ test("the overview shows the events a participant takes part in by their state, 
   for (const [i, title] of mine.entries()) {
     await expect(shown.nth(i)).toHaveAccessibleName(title);
   }
-  await expect(eventCard(page, webinar.title).getByRole("link", { name: /Zum Webinar/ })).toHaveAttribute(
+  await expect(congressCard(page, webinar.title).getByRole("link", { name: /Zum Webinar/ })).toHaveAttribute(
     "href",
     "https://example.com/webinar/achtsamkeit",
   );
-  await expect(eventCard(page, running.title).getByRole("link", { name: "Zu den Videos" })).toBeVisible();
+  await expect(congressCard(page, running.title).getByRole("link", { name: "Zu den Videos" })).toBeVisible();
   await expect(
-    eventCard(page, future.title).getByRole("button", { name: "Teilnahme stornieren" }),
+    congressCard(page, future.title).getByRole("button", { name: "Teilnahme stornieren" }),
   ).toBeVisible();
 });
 
@@ -62,7 +62,7 @@ test("the overview shows a bought ticket and a webinar to sign up for, and leave
   data,
 }) => {
   const user = await data.user();
-  const ticketed = await data.ticketedEvent();
+  const ticketed = await data.ticketedCongress();
   await data.participation(user.id, ticketed.id);
   await data.ticketOrder(user.id, ticketed.id);
   const webinar = await data.event({
@@ -75,11 +75,11 @@ test("the overview shows a bought ticket and a webinar to sign up for, and leave
   const hidden = await data.event({ visible: false, firstDay: dayFromToday(60) });
   await loginAs(page, user);
 
-  const ticket = eventCard(page, ticketed.title);
+  const ticket = congressCard(page, ticketed.title);
   await expect(ticket.getByText("Ticket gekauft")).toBeVisible();
   await expect(ticket.getByRole("button", { name: "Teilnahme stornieren" })).toHaveCount(0);
-  await expect(eventCard(page, webinar.title).getByRole("link", { name: "Teilnehmen" })).toBeVisible();
-  await expect(eventCard(page, webinar.title).getByText("19:30 Uhr")).toBeVisible();
+  await expect(congressCard(page, webinar.title).getByRole("link", { name: "Teilnehmen" })).toBeVisible();
+  await expect(congressCard(page, webinar.title).getByText("19:30 Uhr")).toBeVisible();
   const events = page.getByRole("region", { name: "Aktuelle Veranstaltungen" }).getByRole("article");
   await expect(events.filter({ hasText: past.title })).toHaveCount(0);
   await expect(events.filter({ hasText: hidden.title })).toHaveCount(0);
@@ -115,7 +115,7 @@ test("a long description is cut at 100 characters with a more/less toggle", asyn
       "Drei Tage mit Expertinnen und Experten aus Psychotherapie, Pädagogik und Forschung rund um Bindung, Beziehung und Familie. Alle Vorträge stehen während des Kongresses als Video bereit.",
   });
   await loginAs(page, await data.user());
-  const card = eventCard(page, event.title);
+  const card = congressCard(page, event.title);
   const more = card.getByRole("button", { name: "mehr" });
   await expect(more).toHaveAttribute("aria-expanded", "false");
   const short = (await card.locator("p[id]").textContent()) ?? "";
@@ -129,7 +129,7 @@ test("a long description is cut at 100 characters with a more/less toggle", asyn
 test("participate in a free event, then cancel after confirming", async ({ page, data }) => {
   const event = await data.event({ firstDay: dayFromToday(14) });
   await loginAs(page, await data.user());
-  await eventCard(page, event.title).getByRole("link", { name: "Teilnehmen" }).click();
+  await congressCard(page, event.title).getByRole("link", { name: "Teilnehmen" }).click();
   await expect(page).toHaveURL(new RegExp(`/participation/${event.id}$`));
   await expect(page.getByRole("heading", { name: "Anmeldung bestätigt" })).toBeVisible();
 
@@ -137,7 +137,7 @@ test("participate in a free event, then cancel after confirming", async ({ page,
   await expect(page.getByRole("status").filter({ hasText: "Sie nehmen bereits teil" })).toBeVisible();
 
   await page.getByRole("main").getByRole("link", { name: "Zur Übersicht" }).click();
-  const card = eventCard(page, event.title);
+  const card = congressCard(page, event.title);
   await card.getByRole("button", { name: "Teilnahme stornieren" }).click();
   const question = page.getByRole("alertdialog");
   await expect(question).toContainText("wirklich stornieren");
@@ -222,7 +222,7 @@ test("a running event shows its videos behind a consent placeholder; tomorrow's 
     },
   );
   const user = await data.user();
-  const event = await data.runningEvent(user.id);
+  const event = await data.runningCongress(user.id);
   await loginAs(page, user);
   await page.goto(`/congress/${event.id}`);
   await expect(page.getByRole("heading", { level: 1, name: event.title })).toBeVisible();
@@ -340,7 +340,7 @@ test("the death-congress path works the same way, and an unknown path is still a
 
 test("the visitor pages have no accessibility violations (WCAG 2.1 AA)", async ({ page, data }) => {
   const user = await data.user();
-  const running = await data.runningEvent(user.id);
+  const running = await data.runningCongress(user.id);
   const future = await data.event({ firstDay: dayFromToday(21) });
   await data.participation(user.id, future.id);
   const pkg = await data.package(running.id);

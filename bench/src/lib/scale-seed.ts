@@ -19,7 +19,7 @@ export interface SeedStep {
 /** Every HEAVY_EVERY-th user takes part in HEAVY_PARTICIPATIONS events (the overview's worst case). */
 const HEAVY_EVERY = 1000;
 export const HEAVY_PARTICIPATIONS = 50;
-const PACKAGES_PER_EVENT = 2;
+const PACKAGES_PER_CONGRESS = 2;
 /** Every RARE_EVERY-th user gets one of the rare last names, so a name search can match only a few rows. */
 const RARE_EVERY = 997;
 /** About five years, in minutes: the spread of every created_at. */
@@ -61,7 +61,7 @@ const orderNumber = (prefix: string, n: string) =>
 const lightUserId = (j: string) => `(${j}) + (${j}) / ${HEAVY_EVERY - 1} + 1`;
 
 /** The k-th event of user `u`: distinct for distinct k below the number of events. */
-const eventOf = (u: string, k: string, events: number) => `((${u}) * 37 + (${k})) % ${events} + 1`;
+const congressOf = (u: string, k: string, events: number) => `((${u}) * 37 + (${k})) % ${events} + 1`;
 
 function usersSql(users: number, passwordHash: string): [string, unknown[]] {
   const first = "($2::text[])[1 + g % cardinality($2::text[])]";
@@ -99,8 +99,8 @@ function packagesSql(events: number): [string, unknown[]] {
     INSERT INTO congress_packages (id, name, description, congress_id, external_id, availability_date, created_at)
     SELECT g, CASE WHEN g % 2 = 0 THEN 'Aufzeichnungen ' ELSE 'Premium-Paket ' END || c.title,
            'Alle Vorträge zum Nachschauen.', c.id, 700000 + g, c.first_day, c.created_at
-    FROM generate_series(1, ${events * PACKAGES_PER_EVENT}) AS g
-    JOIN congresses c ON c.id = (g + ${PACKAGES_PER_EVENT - 1}) / ${PACKAGES_PER_EVENT}`;
+    FROM generate_series(1, ${events * PACKAGES_PER_CONGRESS}) AS g
+    JOIN congresses c ON c.id = (g + ${PACKAGES_PER_CONGRESS - 1}) / ${PACKAGES_PER_CONGRESS}`;
   return [text, []];
 }
 
@@ -118,7 +118,7 @@ function participationsSql(size: ScaleSize): string[] {
   const rest = size.participations - (size.users / HEAVY_EVERY) * HEAVY_PARTICIPATIONS;
   const lightRows = `
     INSERT INTO participations (user_id, congress_id, created_at)
-    SELECT u, ${eventOf("u", `i / ${light}`, size.events)}, ${spreadOverFiveYears("i")}
+    SELECT u, ${congressOf("u", `i / ${light}`, size.events)}, ${spreadOverFiveYears("i")}
     FROM generate_series(0, ${rest - 1}) AS i, LATERAL (SELECT ${lightUserId(`i % ${light}`)} AS u) AS l`;
   return [heavy, lightRows];
 }
@@ -130,7 +130,7 @@ function ticketOrdersSql(size: ScaleSize): string {
   const light = lightUsers(size);
   return `
     INSERT INTO congress_ticket_orders (user_id, congress_id, external_id, status, created_at)
-    SELECT u, ${eventOf("u", `i / ${light}`, size.events)},
+    SELECT u, ${congressOf("u", `i / ${light}`, size.events)},
            CASE WHEN i % 40 = 39 THEN 'FAKE-ORDER' ELSE ${orderNumber("T", "i + 1")} END,
            CASE WHEN i % 11 = 10 THEN 'canceled' ELSE 'paid' END, ${spreadOverFiveYears("i + 3")}
     FROM generate_series(0, ${size.ticketOrders - 1}) AS i, LATERAL (SELECT ${lightUserId(`i % ${light}`)} AS u) AS l`;
@@ -139,7 +139,7 @@ function ticketOrdersSql(size: ScaleSize): string {
 /** Package orders for a package of an event the user takes part in. */
 function packageOrdersSql(size: ScaleSize): string {
   const light = lightUsers(size);
-  const packageId = `(${eventOf("u", `i / ${light}`, size.events)} - 1) * ${PACKAGES_PER_EVENT} + 1 + i % ${PACKAGES_PER_EVENT}`;
+  const packageId = `(${congressOf("u", `i / ${light}`, size.events)} - 1) * ${PACKAGES_PER_CONGRESS} + 1 + i % ${PACKAGES_PER_CONGRESS}`;
   return `
     INSERT INTO congress_package_orders (user_id, congress_package_id, external_id, status, created_at)
     SELECT u, ${packageId},

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import "./zod-locale";
+import { parseGermanDate } from "./congresses";
 import { MAX_ID } from "./constants";
-import { parseGermanDate } from "./events";
 import { ZId, ZRef, zId } from "./ids";
 
 /** Plain text: control characters other than line breaks and tabs are dropped. */
@@ -61,7 +61,7 @@ export const MSG_ADMIN = {
   videoUrlInvalid: "Bitte geben Sie eine Adresse ein, die mit http:// oder https:// beginnt.",
   dayNameRequired: "Bitte geben Sie dem Tag einen Namen.",
   imageInvalid: "Bitte laden Sie ein Bild im Format PNG, JPEG oder WebP hoch (höchstens 5 MB).",
-  eventHasOrders: "Die Veranstaltung hat Bestellungen und kann deshalb nicht gelöscht werden.",
+  congressHasOrders: "Die Veranstaltung hat Bestellungen und kann deshalb nicht gelöscht werden.",
   packageHasOrders: "Das Kongresspaket hat Bestellungen und kann deshalb nicht gelöscht werden.",
   cannotDemoteSelf: "Sie können sich die Administrationsrechte nicht selbst entziehen.",
   cannotDeleteSelf: "Sie können Ihr eigenes Konto nicht löschen.",

@@ -21,7 +21,7 @@ export const ORDER_STATUS_LABELS: Record<OrderStatus, string> = { paid: "bezahlt
 export const DIALOG_MODES = ["normal", "success", "error", "info", "question"] as const;
 export type DialogMode = (typeof DIALOG_MODES)[number];
 
-export const OVERVIEW_MAX_EVENTS = 6;
+export const OVERVIEW_MAX_CONGRESSES = 6;
 export const OVERVIEW_MAX_PACKAGES = 8;
 export const OVERVIEW_DESCRIPTION_CUT = 100;
 export const ADMIN_DESCRIPTION_CUT = 30;

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { addDays, berlinDate, eventTiming, formatGermanDate, formatGermanDateTime } from "./dates";
+import { addDays, berlinDate, congressTiming, formatGermanDate, formatGermanDateTime } from "./dates";
 
 describe("berlinDate", () => {
   it("uses Berlin's calendar, not UTC's", () => {
@@ -51,21 +51,21 @@ describe("addDays", () => {
   });
 });
 
-describe("eventTiming", () => {
+describe("congressTiming", () => {
   it("treats a missing last day as a one-day event", () => {
-    expect(eventTiming("2026-05-01", null, "2026-05-01")).toEqual({
+    expect(congressTiming("2026-05-01", null, "2026-05-01")).toEqual({
       inProgress: true,
       inFuture: false,
       inPast: false,
     });
-    expect(eventTiming("2026-05-01", null, "2026-05-02").inPast).toBe(true);
-    expect(eventTiming("2026-05-01", null, "2026-04-30").inFuture).toBe(true);
+    expect(congressTiming("2026-05-01", null, "2026-05-02").inPast).toBe(true);
+    expect(congressTiming("2026-05-01", null, "2026-04-30").inFuture).toBe(true);
   });
 
   it("is in progress on the first and the last day", () => {
-    expect(eventTiming("2026-05-01", "2026-05-03", "2026-05-01").inProgress).toBe(true);
-    expect(eventTiming("2026-05-01", "2026-05-03", "2026-05-03").inProgress).toBe(true);
-    expect(eventTiming("2026-05-01", "2026-05-03", "2026-05-04")).toEqual({
+    expect(congressTiming("2026-05-01", "2026-05-03", "2026-05-01").inProgress).toBe(true);
+    expect(congressTiming("2026-05-01", "2026-05-03", "2026-05-03").inProgress).toBe(true);
+    expect(congressTiming("2026-05-01", "2026-05-03", "2026-05-04")).toEqual({
       inProgress: false,
       inFuture: false,
       inPast: true,

@@ -48,14 +48,14 @@ export function addDays(date: IsoDate, days: number): IsoDate {
   return d.toISOString().slice(0, 10);
 }
 
-export interface EventTiming {
+export interface CongressTiming {
   inProgress: boolean;
   inFuture: boolean;
   inPast: boolean;
 }
 
 /** Timing flags of an event from its first and last day (null = one-day event), judged on Berlin's calendar. */
-export function eventTiming(firstDay: IsoDate, lastDay: IsoDate | null, today: IsoDate): EventTiming {
+export function congressTiming(firstDay: IsoDate, lastDay: IsoDate | null, today: IsoDate): CongressTiming {
   const last = lastDay ?? firstDay;
   return {
     inFuture: today < firstDay,
@@ -94,7 +94,7 @@ export function formatGermanDateTime(value: Date): string {
 }
 
 /** `12.05.2023 – 14.05.2023`, or one date for a one-day event. */
-export function formatEventDates(firstDay: IsoDate, lastDay: IsoDate | null): string {
+export function formatCongressDates(firstDay: IsoDate, lastDay: IsoDate | null): string {
   return lastDay && lastDay !== firstDay
     ? `${formatGermanDate(firstDay)} – ${formatGermanDate(lastDay)}`
     : formatGermanDate(firstDay);

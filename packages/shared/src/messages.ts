@@ -48,7 +48,8 @@ export const MSG = {
   congressesLoadFailed: "Die aktuellen Kongresse konnten nicht geladen werden!",
   confirmMailFailed: "Fehler bei der E-Mail Bestätigung",
   congressNotFound: "Kongress nicht gefunden",
-  eventNotFound: "Veranstaltung nicht gefunden",
+  // the content page says "Kongress" (congressNotFound), the other congress screens "Veranstaltung"
+  unknownCongress: "Veranstaltung nicht gefunden",
   alreadyParticipating: "Sie nehmen bereits teil",
   packageNotBought: "Kongresspaket nicht erworben",
   notLoggedIn: "Nicht angemeldet!",
@@ -97,10 +98,10 @@ export const MSG = {
 
   // ours: visitor area (docs/decisions.md)
   supportContact: "Bitte versuchen Sie es später erneut oder schreiben Sie uns an support@example.com.",
-  eventOverTitle: "Veranstaltung beendet",
-  eventOver: "Diese Veranstaltung ist bereits beendet.",
-  eventNotStartedTitle: "Noch nicht gestartet",
-  eventNotStarted: "Die Videos dieser Veranstaltung können Sie ab dem ersten Veranstaltungstag ansehen.",
+  congressOverTitle: "Veranstaltung beendet",
+  congressOver: "Diese Veranstaltung ist bereits beendet.",
+  congressNotStartedTitle: "Noch nicht gestartet",
+  congressNotStarted: "Die Videos dieser Veranstaltung können Sie ab dem ersten Veranstaltungstag ansehen.",
   notParticipatingTitle: "Keine Teilnahme",
   notParticipating: "Sie sind für diese Veranstaltung nicht angemeldet. Bitte melden Sie sich zuerst an.",
   ticketRequiredTitle: "Ticket erforderlich",

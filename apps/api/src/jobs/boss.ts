@@ -8,12 +8,12 @@ import { describeError } from "../lib/log-privacy";
 import { deliverOutboxMail } from "../mail/deliver";
 import type { DeferredMail, MailDispatcher } from "../mail/outbox";
 import { queuePasswordResetMail } from "../services/auth/password";
-import { queueEventDayMails } from "../services/mail/event-day";
+import { queueCongressDayMails } from "../services/mail/congress-day";
 import { runRetention } from "../services/privacy/retention";
 
 export const MAIL_SEND_QUEUE = "mail-send";
 export const MAIL_SWEEP_QUEUE = "mail-sweep";
-export const EVENT_DAY_QUEUE = "event-day";
+export const CONGRESS_DAY_QUEUE = "event-day";
 export const RETENTION_QUEUE = "privacy-retention";
 export const DEFERRED_MAIL_QUEUE = "deferred-mail";
 /** the daily privacy clean-up, at a quiet hour (Berlin time) */
@@ -139,16 +139,16 @@ export async function startJobs(options: JobsOptions): Promise<Jobs> {
   await boss.schedule(MAIL_SWEEP_QUEUE, "* * * * *", {}, { tz: "Europe/Berlin" });
 
   // the 'day of event' mail at 0:00 Berlin; idempotent, so every instance may run it
-  const eventDay = async () => {
-    const ids = await queueEventDayMails(db, options.appUrl, berlinDate());
+  const congressDay = async () => {
+    const ids = await queueCongressDayMails(db, options.appUrl, berlinDate());
     log.info({ queued: ids.length }, "event-day mails queued");
     await dispatch(ids);
   };
-  await boss.createQueue(EVENT_DAY_QUEUE, { name: EVENT_DAY_QUEUE, policy: "singleton" });
-  await boss.work(EVENT_DAY_QUEUE, { pollingIntervalSeconds }, eventDay);
-  await boss.schedule(EVENT_DAY_QUEUE, "0 0 * * *", {}, { tz: "Europe/Berlin" });
+  await boss.createQueue(CONGRESS_DAY_QUEUE, { name: CONGRESS_DAY_QUEUE, policy: "singleton" });
+  await boss.work(CONGRESS_DAY_QUEUE, { pollingIntervalSeconds }, congressDay);
+  await boss.schedule(CONGRESS_DAY_QUEUE, "0 0 * * *", {}, { tz: "Europe/Berlin" });
   // a run missed while the server was down is caught up at start-up on the same day
-  await eventDay().catch((error: unknown) => log.error({ err: error }, "event-day catch-up failed"));
+  await congressDay().catch((error: unknown) => log.error({ err: error }, "event-day catch-up failed"));
 
   // unconfirmed accounts, spent tokens and unused pictures; only counts are logged, never who was deleted
   const retention = async () => {

@@ -1,6 +1,6 @@
 import type { Db } from "@app/db";
 import type { MailName } from "@app/mail";
-import { eventCalendar } from "../services/calendar/event-calendar";
+import { congressCalendar } from "../services/calendar/congress-calendar";
 
 /** Mails that confirm a place at an event carry its calendar file. */
 const CALENDAR_MAILS: ReadonlySet<string> = new Set<MailName>([
@@ -35,7 +35,7 @@ export async function mailAttachments(db: Db, appUrl: string, mail: OutboxMail):
   if (mail.variables.__template || mail.congressId === null || mail.userId === null || !wantsCalendar(mail)) {
     return [];
   }
-  const file = await eventCalendar(db, appUrl, mail.congressId, { id: mail.userId, isStaff: false });
+  const file = await congressCalendar(db, appUrl, mail.congressId, { id: mail.userId, isStaff: false });
   if (!file) {
     return [];
   }

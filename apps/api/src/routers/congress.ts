@@ -1,8 +1,8 @@
 import { CHECKOUT_CATEGORIES, ZGatedPathInput, ZGatedUnlockInput, ZId } from "@app/shared";
 import { z } from "zod";
-import { visitorCalendar } from "../services/calendar/event-calendar";
+import { visitorCalendar } from "../services/calendar/congress-calendar";
 import { checkoutUrl } from "../services/visitor/checkout";
-import { eventContent, getEvent } from "../services/visitor/events";
+import { congressContent, getCongress } from "../services/visitor/congresses";
 import { gatedStatus, resolveGatedPath, unlockGated } from "../services/visitor/gated";
 import { overview } from "../services/visitor/overview";
 import { getPackage, listPackages, packagePage } from "../services/visitor/packages";
@@ -15,10 +15,10 @@ export const congressRouter = router({
   getOverview: userProcedure.query(({ ctx }) => overview(ctx, ctx.user.id)),
   get: userProcedure
     .input(z.object({ congressId: ZId }))
-    .query(({ ctx, input }) => getEvent(ctx, { ...input, userId: ctx.user.id })),
+    .query(({ ctx, input }) => getCongress(ctx, { ...input, userId: ctx.user.id })),
   getContent: userProcedure
     .input(z.object({ congressId: ZId }))
-    .query(({ ctx, input }) => eventContent(ctx, { ...input, userId: ctx.user.id })),
+    .query(({ ctx, input }) => congressContent(ctx, { ...input, userId: ctx.user.id })),
   /** the event's calendar file (.ics) */
   getCalendar: userProcedure
     .input(z.object({ congressId: ZId }))

@@ -142,7 +142,7 @@ const nextIp = () => {
 
 const freshUser = (values: Partial<typeof users.$inferInsert> = {}) =>
   createUser(db(), { email: `matrix.${unique()}@example.com`, ...values });
-const freshEvent = (values: Partial<typeof congresses.$inferInsert> = {}) => createCongress(db(), values);
+const freshCongress = (values: Partial<typeof congresses.$inferInsert> = {}) => createCongress(db(), values);
 const inAnHour = () => new Date(Date.now() + 60 * 60 * 1000);
 
 /** After a refused call: `where` still matches `n` rows of `table`. */
@@ -172,10 +172,10 @@ beforeAll(async () => {
   world.user = await freshUser({ firstname: "Ulla" });
   world.otherUser = await freshUser({ firstname: "Otto" });
   world.admin = await freshUser({ firstname: "Ada", roles: ["ROLE_USER", "ROLE_ADMIN"] });
-  world.event = await freshEvent();
+  world.event = await freshCongress();
   world.pkg = await createPackage(db(), world.event.id);
   await packageOrder(db(), world.user.id, world.pkg.id, "paid");
-  world.webinar = await freshEvent({
+  world.webinar = await freshCongress({
     digistoreIdTicket: 4711,
     webinar: true,
     webinarUrl: `https://webinar.example/${randomUUID()}`,
@@ -333,7 +333,7 @@ const ownOverview: Make = (s) => ({
 });
 
 /** The webinar link is what a ticket pays for: only `user` sees it. */
-const webinarEvent: Make = (s) => ({
+const webinarCongress: Make = (s) => ({
   data: { congressId: world.webinar.id },
   check: (a) => {
     if (s.caller === "user") {
@@ -368,8 +368,8 @@ const webinarAttendance: Make = (s) => ({
 });
 
 /** An event `user` attended: only `user` gets a confirmation. */
-const attendedEvent: Make = async (s) => {
-  const congress = await freshEvent();
+const attendedCongress: Make = async (s) => {
+  const congress = await freshCongress();
   await db()
     .insert(schema.attendances)
     .values({ userId: world.user.id, congressId: congress.id, day: relDay(0), source: "video" });
@@ -384,7 +384,7 @@ const attendedEvent: Make = async (s) => {
   };
 };
 
-const freeEvent: Make = async () => ({ data: { congressId: (await freshEvent()).id } });
+const freeCongress: Make = async () => ({ data: { congressId: (await freshCongress()).id } });
 
 /** The package `user` paid for: nobody else's view shows it as bought. */
 const boughtPackage: Make = (s) => ({
@@ -400,13 +400,13 @@ const boughtPackage: Make = (s) => ({
 
 /** A participation of `user` in a free event; everybody else must leave it alone. */
 const participationOfUser: Make = async () => {
-  const id = await participate(db(), world.user.id, (await freshEvent()).id);
+  const id = await participate(db(), world.user.id, (await freshCongress()).id);
   return { data: { participationId: id }, intact: rowsStay(participations, eq(participations.id, id), 1) };
 };
 
 /** A running ticketed event with a video: `user` paid, `otherUser` participates with a cancelled order. */
-const ticketedEventContent: Make = async (s) => {
-  const congress = await freshEvent({ digistoreIdTicket: 4711 });
+const ticketedCongressContent: Make = async (s) => {
+  const congress = await freshCongress({ digistoreIdTicket: 4711 });
   const url = videoUrl();
   await createContent(db(), congress.id, [{ urls: [url] }]);
   await participate(db(), world.user.id, congress.id);
@@ -430,7 +430,7 @@ const ticketedEventContent: Make = async (s) => {
 
 /** A package with a video: `user` paid for it, `otherUser` has a cancelled order. */
 const paidPackagePage: Make = async (s) => {
-  const congress = await freshEvent({ firstDay: relDay(-30), lastDay: relDay(-29) });
+  const congress = await freshCongress({ firstDay: relDay(-30), lastDay: relDay(-29) });
   const url = videoUrl();
   await createContent(db(), congress.id, [{ urls: [url] }]);
   const pkg = await createPackage(db(), congress.id);
@@ -497,7 +497,7 @@ const newCongress: Make = () => {
 };
 
 const existingCongress: Make = async () => {
-  const { id } = await freshEvent();
+  const { id } = await freshCongress();
   return { data: { id }, intact: rowsStay(congresses, eq(congresses.id, id), 1) };
 };
 
@@ -538,7 +538,7 @@ const existingUser: Make = async () => {
 };
 
 const newContent: Make = async () => {
-  const { id } = await freshEvent();
+  const { id } = await freshCongress();
   return {
     data: { congress: id, data: { days: [{ name: "Tag 1", videos: [{ url: videoUrl(), comment: "" }] }] } },
     intact: rowsStay(congressContents, eq(congressContents.congressId, id), 0),
@@ -546,7 +546,7 @@ const newContent: Make = async () => {
 };
 
 const existingContent: Make = async () => {
-  const { id: congressId } = await freshEvent();
+  const { id: congressId } = await freshCongress();
   const [row] = await db()
     .insert(congressContents)
     .values({ congressId, data: { days: [] } })
@@ -558,7 +558,7 @@ const existingContent: Make = async () => {
 const TEMPLATE = { name: "participation-confirmation", subject: "Betreff", content: "<p>Hallo</p>" };
 
 const newTemplate: Make = async () => {
-  const { id } = await freshEvent();
+  const { id } = await freshCongress();
   return {
     data: { ...TEMPLATE, congress: id },
     intact: rowsStay(mailTemplates, eq(mailTemplates.congressId, id), 0),
@@ -566,8 +566,8 @@ const newTemplate: Make = async () => {
 };
 
 const templateCopy: Make = async () => {
-  const from = await freshEvent();
-  const to = await freshEvent();
+  const from = await freshCongress();
+  const to = await freshCongress();
   await db()
     .insert(mailTemplates)
     .values({ ...TEMPLATE, congressId: from.id });
@@ -771,13 +771,13 @@ const MATRIX: Record<string, Expectation> = {
 
   // --- tRPC: visitor area
   "congress.getOverview": { access: "user", call: trpc(ownOverview) },
-  "congress.get": { access: "user", call: trpc(webinarEvent) },
+  "congress.get": { access: "user", call: trpc(webinarCongress) },
   "congress.getCalendar": { access: "user", call: trpc(webinarCalendar) },
   "attendance.record": { access: "paid", call: trpc(webinarAttendance) },
   "attendance.listMine": { access: "user" },
-  "attendance.getCertificate": { access: "paid", call: trpc(attendedEvent) },
-  "congress.getContent": { access: "paid", call: trpc(ticketedEventContent) },
-  "participation.create": { access: "user", call: trpc(freeEvent) },
+  "attendance.getCertificate": { access: "paid", call: trpc(attendedCongress) },
+  "congress.getContent": { access: "paid", call: trpc(ticketedCongressContent) },
+  "participation.create": { access: "user", call: trpc(freeCongress) },
   "participation.cancel": { access: "owner", call: trpc(participationOfUser) },
   "packages.list": { access: "user" },
   "packages.get": { access: "user", call: trpc(boughtPackage) },
@@ -864,16 +864,16 @@ const MATRIX: Record<string, Expectation> = {
   "GET /api/congress": { access: "user" },
   "GET /api/congress/:id": {
     access: "user",
-    call: rest(webinarEvent, { url: (d) => `/api/congress/${d.congressId}` }),
+    call: rest(webinarCongress, { url: (d) => `/api/congress/${d.congressId}` }),
   },
-  "POST /api/participation": { access: "user", call: rest(freeEvent, { body: "form" }) },
+  "POST /api/participation": { access: "user", call: rest(freeCongress, { body: "form" }) },
   "GET /api/congress/:id/calendar.ics": {
     access: "user",
     call: rest(webinarCalendar, { url: (d) => `/api/congress/${d.congressId}/calendar.ics` }),
   },
   "GET /api/congress/:id/attendance-confirmation.pdf": {
     access: "paid",
-    call: rest(attendedEvent, { url: (d) => `/api/congress/${d.congressId}/attendance-confirmation.pdf` }),
+    call: rest(attendedCongress, { url: (d) => `/api/congress/${d.congressId}/attendance-confirmation.pdf` }),
   },
   "DELETE /api/participation/:id": {
     access: "owner",
@@ -1081,7 +1081,7 @@ describe("ownership and paid access, step by step", () => {
 
   it("lets only the owner cancel a participation", async () => {
     const [owner, other] = [await freshUser(), await freshUser()];
-    const id = await participate(db(), owner.id, (await freshEvent()).id);
+    const id = await participate(db(), owner.id, (await freshCongress()).id);
     const refused = await trpcMutation(t, "participation.cancel", { participationId: id }, await as(other));
     expect(refused.status).toBe(404);
     await rowsStay(participations, eq(participations.id, id), 1)();
@@ -1092,7 +1092,7 @@ describe("ownership and paid access, step by step", () => {
 
   it("shows the content of a running ticketed event only once the ticket is paid", async () => {
     const visitor = await freshUser();
-    const congress = await freshEvent({ digistoreIdTicket: 4711 });
+    const congress = await freshCongress({ digistoreIdTicket: 4711 });
     const url = videoUrl();
     await createContent(db(), congress.id, [{ urls: [url] }]);
     await participate(db(), visitor.id, congress.id);
@@ -1115,7 +1115,7 @@ describe("ownership and paid access, step by step", () => {
 
   it("sends the videos of a package only to who paid for it", async () => {
     const buyer = await freshUser();
-    const congress = await freshEvent({ firstDay: relDay(-20), lastDay: relDay(-19) });
+    const congress = await freshCongress({ firstDay: relDay(-20), lastDay: relDay(-19) });
     const url = videoUrl();
     await createContent(db(), congress.id, [{ urls: [url] }]);
     const pkg = await createPackage(db(), congress.id);

@@ -74,7 +74,7 @@ describe("role procedures", () => {
 
 describe("the error formatter", () => {
   const forms = router({
-    saveEvent: publicProcedure.input(ZCongressInput).mutation(() => "saved"),
+    saveCongress: publicProcedure.input(ZCongressInput).mutation(() => "saved"),
     refuse: publicProcedure.mutation((): string => {
       throw new AppError("CONFLICT", "taken", "Schon vergeben.");
     }),
@@ -95,7 +95,7 @@ describe("the error formatter", () => {
   };
 
   it("answers a refused input with {title, detail} and its messages by field", async () => {
-    const { status, data } = await call("saveEvent", {
+    const { status, data } = await call("saveCongress", {
       title: " ",
       description: "Beschreibung",
       firstCongressDay: { date: "2027-03-10" },

@@ -1,7 +1,7 @@
 import { MSG_ADMIN, ZCongressInput, ZPackageInput } from "@app/shared";
 import { TRPCClientError } from "@trpc/client";
 import { describe, expect, it } from "vitest";
-import { toEventInput, toPackageInput } from "@/routes/_admin/-components/admin-forms";
+import { toCongressInput, toPackageInput } from "@/routes/_admin/-components/admin-forms";
 import { schemaResolver, serverFieldErrors } from "./schema-form";
 
 const event = {
@@ -19,7 +19,7 @@ const event = {
 };
 const resolve = schemaResolver({
   schema: ZCongressInput,
-  toInput: toEventInput,
+  toInput: toCongressInput,
   fieldOf: { firstCongressDay: "firstDay", lastCongressDay: "lastDay" },
 });
 const run = (values: typeof event) =>
@@ -53,7 +53,7 @@ describe("schemaResolver", () => {
   });
 
   it("loads a lazily given schema when it validates", async () => {
-    const lazy = schemaResolver({ schema: async () => ZCongressInput, toInput: toEventInput });
+    const lazy = schemaResolver({ schema: async () => ZCongressInput, toInput: toCongressInput });
     const result = await lazy({ ...event, title: "" }, undefined, {
       fields: {},
       shouldUseNativeValidation: false,

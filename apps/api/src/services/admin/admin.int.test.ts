@@ -135,7 +135,7 @@ async function pngWithExif(): Promise<Buffer> {
 }
 
 /** The event form (`congressData`) as the web app sends it. */
-function eventForm(values: Record<string, unknown> = {}): Record<string, unknown> {
+function congressForm(values: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     title: `Admin-Kongress ${unique()}`,
     description: "Drei Tage Vorträge.",
@@ -178,7 +178,7 @@ const templateDraft = () => ({
   content: "<p>Hallo {{userFullName}}</p>",
 });
 
-const postEvent = (data: Record<string, unknown>, picture?: FilePart) =>
+const postCongress = (data: Record<string, unknown>, picture?: FilePart) =>
   rest(
     "POST",
     "/api/congress/",
@@ -259,7 +259,7 @@ describe("access", () => {
       route: "/congress",
       make: async () => ({
         url: "/api/congress/",
-        body: form({ congressData: JSON.stringify(eventForm()) }),
+        body: form({ congressData: JSON.stringify(congressForm()) }),
       }),
       status: 200,
     },
@@ -407,7 +407,7 @@ describe("access", () => {
   const trpcCalls: TrpcCall[] = [
     { path: "check", type: "query", input: async () => undefined },
     { path: "congresses.list", type: "query", input: async () => undefined },
-    { path: "congresses.save", type: "mutation", input: async () => eventForm() },
+    { path: "congresses.save", type: "mutation", input: async () => congressForm() },
     {
       path: "congresses.delete",
       type: "mutation",
@@ -611,16 +611,16 @@ describe("access", () => {
     await participate(db(), visitor.id, past.id);
     const hiddenPackage = await createPackage(db(), hidden.id);
 
-    const adminEvents = await rest("GET", "/api/congress/", adminToken);
-    expect(adminEvents.statusCode).toBe(200);
-    const list = adminEvents.json() as { id: number; participationCount: number }[];
+    const adminCongresses = await rest("GET", "/api/congress/", adminToken);
+    expect(adminCongresses.statusCode).toBe(200);
+    const list = adminCongresses.json() as { id: number; participationCount: number }[];
     expect(list.find((e) => e.id === hidden.id)).toMatchObject({ participationCount: 0 });
     expect(list.find((e) => e.id === past.id)).toMatchObject({ participationCount: 1 });
     expect(list.length).toBe((await db().select({ n: count() }).from(congresses))[0]?.n);
 
-    const userEvents = await rest("GET", "/api/congress/", userToken);
-    expect(userEvents.statusCode).toBe(200);
-    const ids = (userEvents.json() as { id: number }[]).map((e) => e.id);
+    const userCongresses = await rest("GET", "/api/congress/", userToken);
+    expect(userCongresses.statusCode).toBe(200);
+    const ids = (userCongresses.json() as { id: number }[]).map((e) => e.id);
     expect(ids).not.toContain(hidden.id);
     expect(ids).not.toContain(past.id);
 
@@ -643,8 +643,8 @@ describe("access", () => {
 
 describe("events", () => {
   it("creates an event with a PNG picture stored as WebP and served with ETag, immutable caching and 304", async () => {
-    const data = eventForm({ extraParameters: { voucher: "FRUEH" }, webinarStartTime: "18:30" });
-    const res = await postEvent(data, {
+    const data = congressForm({ extraParameters: { voucher: "FRUEH" }, webinarStartTime: "18:30" });
+    const res = await postCongress(data, {
       field: "newPicture",
       fileName: "plakat.png",
       contentType: "image/png",
@@ -684,7 +684,7 @@ describe("events", () => {
   it("strips EXIF metadata from an uploaded picture", async () => {
     const source = await pngWithExif();
     expect((await sharp(source).metadata()).exif).toBeDefined();
-    const res = await postEvent(eventForm(), {
+    const res = await postCongress(congressForm(), {
       field: "newPicture",
       fileName: "foto.png",
       contentType: "image/png",
@@ -703,7 +703,7 @@ describe("events", () => {
 
   it("edits an event under the same id and keeps its picture", async () => {
     const created = (
-      await postEvent(eventForm(), {
+      await postCongress(congressForm(), {
         field: "newPicture",
         fileName: "a.png",
         contentType: "image/png",
@@ -711,8 +711,8 @@ describe("events", () => {
       })
     ).json();
     const before = (await db().select({ n: count() }).from(congresses))[0]?.n;
-    const edited = await postEvent({
-      ...eventForm({ title: "Neuer Titel", lastCongressDay: null, visible: false }),
+    const edited = await postCongress({
+      ...congressForm({ title: "Neuer Titel", lastCongressDay: null, visible: false }),
       id: created.id,
       picture: created.picture,
     });
@@ -734,13 +734,13 @@ describe("events", () => {
 
   it("refuses an empty title or description with the German messages", async () => {
     const before = (await db().select({ n: count() }).from(congresses))[0]?.n;
-    const noTitle = await postEvent(eventForm({ title: "   " }));
+    const noTitle = await postCongress(congressForm({ title: "   " }));
     expect(noTitle.statusCode).toBe(400);
     expect(noTitle.json()).toEqual({ title: MSG.validationTitle, detail: MSG_ADMIN.titleRequired });
-    const noDescription = await postEvent(eventForm({ description: "" }));
+    const noDescription = await postCongress(congressForm({ description: "" }));
     expect(noDescription.statusCode).toBe(400);
     expect(noDescription.json().detail).toBe(MSG_ADMIN.descriptionRequired);
-    const neither = await postEvent(eventForm({ title: "", description: "" }));
+    const neither = await postCongress(congressForm({ title: "", description: "" }));
     expect(neither.statusCode).toBe(400);
     expect(neither.json().detail).toContain(MSG_ADMIN.titleRequired);
     expect(neither.json().detail).toContain(MSG_ADMIN.descriptionRequired);
@@ -748,8 +748,8 @@ describe("events", () => {
   });
 
   it("refuses an omitted title, package name or description with the German messages", async () => {
-    const { title: _title, ...withoutTitle } = eventForm();
-    const noTitle = await postEvent(withoutTitle);
+    const { title: _title, ...withoutTitle } = congressForm();
+    const noTitle = await postCongress(withoutTitle);
     expect(noTitle.statusCode).toBe(400);
     expect(noTitle.json().detail).toBe(MSG_ADMIN.titleRequired);
     const c = await createCongress(db());
@@ -760,13 +760,13 @@ describe("events", () => {
   });
 
   it("refuses a last day before the first", async () => {
-    const res = await postEvent(
-      eventForm({ firstCongressDay: { date: "2026-05-03" }, lastCongressDay: { date: "2026-05-01" } }),
+    const res = await postCongress(
+      congressForm({ firstCongressDay: { date: "2026-05-03" }, lastCongressDay: { date: "2026-05-01" } }),
     );
     expect(res.statusCode).toBe(400);
     expect(res.json().detail).toBe(MSG_ADMIN.lastDayBeforeFirst);
-    const sameDay = await postEvent(
-      eventForm({ firstCongressDay: { date: "2026-05-03" }, lastCongressDay: { date: "2026-05-03" } }),
+    const sameDay = await postCongress(
+      congressForm({ firstCongressDay: { date: "2026-05-03" }, lastCongressDay: { date: "2026-05-03" } }),
     );
     expect(sameDay.statusCode, sameDay.body).toBe(200);
   });
@@ -837,7 +837,7 @@ describe("events", () => {
       expect(res.statusCode, kind).toBe(409);
       expect(res.json(), kind).toEqual({
         title: MSG.adminDeleteFailedTitle,
-        detail: MSG_ADMIN.eventHasOrders,
+        detail: MSG_ADMIN.congressHasOrders,
       });
       expect(await congressRow(c.id), kind).toBeDefined();
       expect(await packageRow(pkg.id), kind).toBeDefined();
@@ -943,8 +943,8 @@ describe("images", () => {
 
   it("refuses an event whose picture is no image, creating neither event nor image", async () => {
     const beforeImages = await imageCount();
-    const data = eventForm();
-    const res = await postEvent(data, {
+    const data = congressForm();
+    const res = await postCongress(data, {
       field: "newPicture",
       fileName: "plakat.png",
       contentType: "image/png",

@@ -261,7 +261,7 @@ describe("failed writes leave no entry", () => {
     // the delete fails inside its transaction (orders reference the event): the entry goes with it
     const refused = await trpcMutation(t, "admin.congresses.delete", { id: event.id }, asAdmin());
     expect(refused.status).toBe(409);
-    expect(refused.error?.detail).toBe(MSG_ADMIN.eventHasOrders);
+    expect(refused.error?.detail).toBe(MSG_ADMIN.congressHasOrders);
     const self = await trpcMutation(t, "admin.users.delete", { id: admin.id }, asAdmin());
     expect(self.status).toBe(403);
     const page = { slug: "datenschutz", html: "<p> </p>" };

@@ -25,7 +25,7 @@ const KINDS = {
     table: congresses,
     notFound: "Die Veranstaltung wurde nicht gefunden.",
     deleted: ["title", "firstDay", "lastDay"],
-    inUse: MSG_ADMIN.eventHasOrders,
+    inUse: MSG_ADMIN.congressHasOrders,
   },
   package: {
     table: congressPackages,

@@ -133,7 +133,7 @@ describe("dashboard aggregates", () => {
     expect(attendance(addDays(TODAY, -1))).toBe(1);
 
     expect(
-      dashboard.upcomingEvents.map((e) => [e.title, e.running, e.participants, e.attendingToday]),
+      dashboard.upcomingCongresses.map((e) => [e.title, e.running, e.participants, e.attendingToday]),
     ).toEqual([
       ["Laufender Kongress", true, 3, 2],
       ["Späterer Kongress", false, 1, 0],

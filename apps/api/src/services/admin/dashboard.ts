@@ -9,7 +9,7 @@ import { sql } from "drizzle-orm";
 
 /** The charts cover the last 30 days including today. */
 export const DASHBOARD_DAYS = 30;
-const UPCOMING_EVENTS = 8;
+const UPCOMING_CONGRESSES = 8;
 
 export interface DayCount {
   day: IsoDate;
@@ -27,7 +27,7 @@ export interface StatusCounts {
   canceled: number;
 }
 
-export interface UpcomingEvent {
+export interface UpcomingCongress {
   id: number;
   title: string;
   firstDay: IsoDate;
@@ -42,7 +42,7 @@ export interface UpcomingEvent {
 export interface Dashboard {
   from: IsoDate;
   to: IsoDate;
-  upcomingEvents: UpcomingEvent[];
+  upcomingCongresses: UpcomingCongress[];
   salesPerDay: SalesDay[];
   /** orders placed in the 30 days by their current status */
   orderStatus: { tickets: StatusCounts; packages: StatusCounts };
@@ -107,7 +107,7 @@ export async function loadDashboard(db: Db, today: IsoDate = berlinDate()): Prom
         FROM congresses c
        WHERE coalesce(c.last_day, c.first_day) >= ${today}::date
        ORDER BY c.first_day, c.id
-       LIMIT ${UPCOMING_EVENTS}`),
+       LIMIT ${UPCOMING_CONGRESSES}`),
     db.execute<{ kind: string; status: string; count: number }>(sql`
       SELECT 'tickets' AS kind, status, count(*)::int AS count FROM congress_ticket_orders
        WHERE created_at >= ${since} GROUP BY status
@@ -130,7 +130,7 @@ export async function loadDashboard(db: Db, today: IsoDate = berlinDate()): Prom
   return {
     from,
     to,
-    upcomingEvents: upcoming.rows.map((row) => ({
+    upcomingCongresses: upcoming.rows.map((row) => ({
       id: row.id,
       title: row.title,
       firstDay: row.first_day as IsoDate,

@@ -1,7 +1,7 @@
 import { schema } from "@app/db";
 import {
   berlinDate,
-  formatEventDates,
+  formatCongressDates,
   formatGermanDate,
   type IsoDate,
   LOCALE,
@@ -93,7 +93,7 @@ export async function renderCertificate(data: CertificateData): Promise<Uint8Arr
   text(data.name, { font: bold, size: 16 });
   text("an der Online-Veranstaltung");
   text(data.title, { font: bold, size: 16, gap: 2 });
-  text(`(${formatEventDates(data.firstDay, data.lastDay)})`, { gap: 14 });
+  text(`(${formatCongressDates(data.firstDay, data.lastDay)})`, { gap: 14 });
   text(
     data.days.length === 1 ? "an folgendem Tag teilgenommen hat:" : "an folgenden Tagen teilgenommen hat:",
   );

@@ -32,7 +32,11 @@ function refuse(reason: string): AppError {
  * account, visible, running today in Berlin, participating, paid ticket if ticketed) and the insert are one
  * statement, without reading first. Staff may open everything but are not counted outside those rules.
  */
-async function recordEventAttendance(ctx: RecordCtx, input: RecordInput, today: IsoDate): Promise<boolean> {
+async function recordCongressAttendance(
+  ctx: RecordCtx,
+  input: RecordInput,
+  today: IsoDate,
+): Promise<boolean> {
   const result = await ctx.db.execute<{ active: boolean; allowed: boolean; inserted: boolean }>(sql`
     WITH viewer AS (
       SELECT u.id, lower(u.email) IN (
@@ -101,30 +105,34 @@ export async function recordAttendance(ctx: RecordCtx, input: RecordInput): Prom
   const today = berlinDate();
   const recorded =
     input.packageId === undefined
-      ? await recordEventAttendance(ctx, input, today)
+      ? await recordCongressAttendance(ctx, input, today)
       : await recordPackageAttendance(ctx, { ...input, packageId: input.packageId }, today);
   return { recorded };
 }
 
-export interface EventAttendance {
+export interface CongressAttendance {
   congressId: number;
   title: string;
   days: IsoDate[];
 }
 
 /** Per event the days `userId` attended, newest event first; scoped to that user inside the query. */
-export async function attendanceOfUser(db: DbOrTx, userId: number): Promise<EventAttendance[]> {
+export async function attendanceOfUser(db: DbOrTx, userId: number): Promise<CongressAttendance[]> {
   const rows = await db
     .select({ congressId: attendances.congressId, title: congresses.title, day: attendances.day })
     .from(attendances)
     .innerJoin(congresses, eq(congresses.id, attendances.congressId))
     .where(eq(attendances.userId, userId))
     .orderBy(asc(congresses.firstDay), asc(congresses.id), asc(attendances.day));
-  const byEvent = new Map<number, EventAttendance>();
+  const byCongress = new Map<number, CongressAttendance>();
   for (const row of rows) {
-    const entry = byEvent.get(row.congressId) ?? { congressId: row.congressId, title: row.title, days: [] };
+    const entry = byCongress.get(row.congressId) ?? {
+      congressId: row.congressId,
+      title: row.title,
+      days: [],
+    };
     entry.days.push(row.day);
-    byEvent.set(row.congressId, entry);
+    byCongress.set(row.congressId, entry);
   }
-  return [...byEvent.values()].reverse();
+  return [...byCongress.values()].reverse();
 }

@@ -97,7 +97,7 @@ function addMinutes(day: IsoDate, time: string, minutes: number): { day: IsoDate
 
 const localStamp = (day: IsoDate, time: string) => `${compactDate(day)}T${time.replace(":", "")}00`;
 
-function eventLines(entry: CalendarDay, options: CalendarOptions, stamp: string): string[] {
+function veventLines(entry: CalendarDay, options: CalendarOptions, stamp: string): string[] {
   const lines = ["BEGIN:VEVENT", `UID:${entry.uid}`, `DTSTAMP:${stamp}`];
   if (options.startTime) {
     const end = addMinutes(entry.day, options.startTime, options.durationMinutes);
@@ -139,7 +139,7 @@ export function buildCalendar(days: CalendarDay[], options: CalendarOptions): st
     `X-WR-CALNAME:${escapeText(options.name)}`,
     `X-WR-TIMEZONE:${TIME_ZONE}`,
     ...(options.startTime ? BERLIN_TIMEZONE : []),
-    ...days.flatMap((entry) => eventLines(entry, options, stamp)),
+    ...days.flatMap((entry) => veventLines(entry, options, stamp)),
     "END:VCALENDAR",
   ];
   return `${lines.map(foldLine).join("\r\n")}\r\n`;

@@ -50,7 +50,7 @@ async function attended(userId: number, congressId: number, days: string[]) {
 
 /** An event with two participants whose names hold everything CSV must quote, and one of another event. */
 let events = 0;
-async function ticketedEvent() {
+async function ticketedCongress() {
   const n = ++events;
   const congress = await createCongress(db(), {
     title: "Jahreskongress Ärzte & Therapie 2026",
@@ -104,7 +104,7 @@ async function ticketedEvent() {
 
 describe("participant export", () => {
   it("writes a CSV German Excel opens: BOM, semicolons, quoting, Berlin times, ticket and attendance", async () => {
-    const { congress } = await ticketedEvent();
+    const { congress } = await ticketedCongress();
     const res = await get(`/api/admin/exports/participants/${congress.id}.csv`);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.headers["content-type"]).toBe("text/csv; charset=utf-8");
@@ -149,7 +149,7 @@ describe("participant export", () => {
   });
 
   it("writes the same rows as XLSX: real dates in Berlin wall-clock time, formulas stay text", async () => {
-    const { congress, anna, bert, orders } = await ticketedEvent();
+    const { congress, anna, bert, orders } = await ticketedCongress();
     const res = await get(`/api/admin/exports/participants/${congress.id}.xlsx`);
     expect(res.statusCode, res.body.slice(0, 200)).toBe(200);
     expect(res.headers["content-type"]).toBe(
@@ -340,7 +340,7 @@ describe("only admins export", () => {
   ];
 
   it("refuses anonymous callers, users and an admin whose role was taken away, with {title, detail}", async () => {
-    const { congress } = await ticketedEvent();
+    const { congress } = await ticketedCongress();
     const user = await createUser(db());
     const demoted = await createUser(db(), { email: `demoted.${tag}@example.com` });
     // the token still says ROLE_ADMIN, the account no longer does (decision 7)

@@ -211,9 +211,9 @@ describe("privacy retention", () => {
     const tag = (name: string) =>
       `<p>Text</p><img src="https://kongress.example/uploads/images/${name}" alt="">`;
 
-    const eventPicture = await image(old);
-    const eventText = await image(old);
-    const event = await createCongress(db(), { picture: eventPicture, description: tag(eventText) });
+    const congressPicture = await image(old);
+    const congressText = await image(old);
+    const event = await createCongress(db(), { picture: congressPicture, description: tag(congressText) });
     const packagePicture = await image(old);
     const packageText = await image(old);
     await createPackage(db(), event.id, { picture: packagePicture, description: tag(packageText) });
@@ -242,8 +242,8 @@ describe("privacy retention", () => {
         data: { days: [{ name: "Tag 1", exclusive_date: "", videos: [{ url: "", comment: tag(content) }] }] },
       });
     const referred = [
-      eventPicture,
-      eventText,
+      congressPicture,
+      congressText,
       packagePicture,
       packageText,
       templateContent,

@@ -1,5 +1,5 @@
 import { type Db, type DbOrTx, schema } from "@app/db";
-import { type IsoDate, OVERVIEW_MAX_EVENTS } from "@app/shared";
+import { type IsoDate, OVERVIEW_MAX_CONGRESSES } from "@app/shared";
 import { desc, eq, gte, sql } from "drizzle-orm";
 
 const { congresses, congressPackages } = schema;
@@ -22,7 +22,7 @@ async function loadCatalogue(db: DbOrTx, today: IsoDate): Promise<CatalogueEntry
         sql`${congresses.visible} AND ${gte(sql`coalesce(${congresses.lastDay}, ${congresses.firstDay})`, today)}`,
       )
       .orderBy(desc(congresses.createdAt), desc(congresses.id))
-      .limit(OVERVIEW_MAX_EVENTS),
+      .limit(OVERVIEW_MAX_CONGRESSES),
     db
       .select({ pkg: congressPackages, congressTitle: congresses.title, congressVisible: congresses.visible })
       .from(congressPackages)

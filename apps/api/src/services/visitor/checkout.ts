@@ -1,5 +1,5 @@
 import { schema } from "@app/db";
-import { berlinDate, buildCheckoutUrl, type CheckoutCategory, eventTiming, MSG } from "@app/shared";
+import { berlinDate, buildCheckoutUrl, type CheckoutCategory, congressTiming, MSG } from "@app/shared";
 import { eq } from "drizzle-orm";
 import { AppError } from "../../lib/app-error";
 import { loadViewer, type ViewerDeps } from "./viewer";
@@ -43,7 +43,7 @@ export async function checkoutUrl(
     throw notFound(`congress ${id}`);
   }
   const productId = category === "tic" ? congress.digistoreIdTicket : congress.digistoreIdTicketAndPackage;
-  if (productId <= 0 || eventTiming(congress.firstDay, congress.lastDay, berlinDate()).inPast) {
+  if (productId <= 0 || congressTiming(congress.firstDay, congress.lastDay, berlinDate()).inPast) {
     throw notOffered(`congress ${id} offers no ${category}`);
   }
   const url = buildCheckoutUrl({

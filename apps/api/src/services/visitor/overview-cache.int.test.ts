@@ -142,7 +142,7 @@ interface Change {
   shows: (answer: Awaited<ReturnType<typeof trpcQuery>>, id: number) => void;
 }
 
-const eventOf = (answer: Awaited<ReturnType<typeof trpcQuery>>, id: number) =>
+const congressOf = (answer: Awaited<ReturnType<typeof trpcQuery>>, id: number) =>
   answer.data.events.find((e: { id: number }) => e.id === id);
 const packageOf = (answer: Awaited<ReturnType<typeof trpcQuery>>, id: number) =>
   answer.data.packages.find((p: { id: number }) => p.id === id);
@@ -176,19 +176,19 @@ const changes: Change[] = [
     name: "a new participation (participations, insert)",
     given: (db) => createCongress(db).then((c) => c.id),
     change: (db, userId, id) => participate(db, userId, id),
-    shows: (answer, id) => expect(eventOf(answer, id)).toMatchObject({ currentUserParticipating: true }),
+    shows: (answer, id) => expect(congressOf(answer, id)).toMatchObject({ currentUserParticipating: true }),
   },
   {
     name: "a cancelled participation (participations, delete)",
     given: joined,
     change: (db, userId) => db.delete(participations).where(eq(participations.userId, userId)),
-    shows: (answer, id) => expect(eventOf(answer, id)).toMatchObject({ currentUserParticipating: false }),
+    shows: (answer, id) => expect(congressOf(answer, id)).toMatchObject({ currentUserParticipating: false }),
   },
   {
     name: "a paid ticket (congress_ticket_orders, insert)",
     given: ticketed,
     change: (db, userId, id) => ticketOrder(db, userId, id, "paid"),
-    shows: (answer, id) => expect(eventOf(answer, id)).toMatchObject({ ticketBought: true }),
+    shows: (answer, id) => expect(congressOf(answer, id)).toMatchObject({ ticketBought: true }),
   },
   {
     name: "a cancelled ticket (congress_ticket_orders, update)",
@@ -202,7 +202,7 @@ const changes: Change[] = [
         .update(congressTicketOrders)
         .set({ status: "canceled" })
         .where(eq(congressTicketOrders.userId, userId)),
-    shows: (answer, id) => expect(eventOf(answer, id)).toMatchObject({ ticketBought: false }),
+    shows: (answer, id) => expect(congressOf(answer, id)).toMatchObject({ ticketBought: false }),
   },
   {
     name: "a paid package (congress_package_orders, insert)",
@@ -243,7 +243,7 @@ const changes: Change[] = [
     given: (db) => createCongress(db).then((c) => c.id),
     change: (db, _userId, id) =>
       db.update(congresses).set({ title: "Umbenannt" }).where(eq(congresses.id, id)),
-    shows: (answer, id) => expect(eventOf(answer, id)).toMatchObject({ title: "Umbenannt" }),
+    shows: (answer, id) => expect(congressOf(answer, id)).toMatchObject({ title: "Umbenannt" }),
   },
   {
     name: "a new package (congress_packages, insert: everybody)",
@@ -316,7 +316,7 @@ describe("a write anywhere drops the kept answers it concerns, on every instance
     await settled();
     expect(kept(b, user.id)).toBe(false);
     const answer = await trpcQuery(b, "congress.getOverview", undefined, { token });
-    expect(eventOf(answer, congress.id)).toMatchObject({ currentUserParticipating: true });
+    expect(congressOf(answer, congress.id)).toMatchObject({ currentUserParticipating: true });
   });
 });
 

@@ -3,13 +3,13 @@ import { berlinDate, OVERVIEW_MAX_PACKAGES } from "@app/shared";
 import { AppError } from "../../lib/app-error";
 import type { Fill } from "../../lib/user-cache";
 import { type CatalogueEntry, catalogue } from "./catalogue";
-import { type EventView, toEventView } from "./events";
+import { type CongressView, toCongressView } from "./congresses";
 import { type PackageView, toPackageView } from "./packages";
 import { toViewer, type Viewer, type ViewerDeps } from "./viewer";
 
 export interface Overview {
   user: { firstname: string; lastname: string };
-  events: EventView[];
+  events: CongressView[];
   packages: PackageView[];
   /** events of the list with recorded attendance (their confirmation can be downloaded) */
   attended: number[];
@@ -71,11 +71,11 @@ export interface OverviewReadAhead {
   fill: Fill;
 }
 
-function eventsOf(entry: CatalogueEntry, state: ViewerState, viewer: Viewer): EventView[] {
+function congressesOf(entry: CatalogueEntry, state: ViewerState, viewer: Viewer): CongressView[] {
   const participation = new Map(state.participations);
   const tickets = new Set(state.tickets);
   return entry.events.map((congress) =>
-    toEventView(
+    toCongressView(
       {
         congress,
         participationId: participation.get(congress.id) ?? null,
@@ -138,7 +138,7 @@ export async function overview(
   const viewer = toViewer(state, ctx.env);
   return {
     user: { firstname: viewer.firstname, lastname: viewer.lastname },
-    events: eventsOf(entry, state, viewer),
+    events: congressesOf(entry, state, viewer),
     packages: packagesOf(entry, state),
     attended: state.attended.filter((id) => entry.events.some((e) => e.id === id)),
   };

@@ -11,7 +11,7 @@ import {
 import { desc, eq, sql } from "drizzle-orm";
 import { AppError } from "../../lib/app-error";
 import type { ServiceDeps } from "../deps";
-import { type PlayableDay, playableDays } from "./events";
+import { type PlayableDay, playableDays } from "./congresses";
 import { loadViewer, type Viewer, type ViewerDeps } from "./viewer";
 
 const { congressPackages, congresses, congressPackageOrders, packageUnlocks } = schema;

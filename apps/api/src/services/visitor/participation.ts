@@ -1,5 +1,5 @@
 import { schema } from "@app/db";
-import { berlinDate, eventTiming, isTicketed, MSG } from "@app/shared";
+import { berlinDate, congressTiming, isTicketed, MSG } from "@app/shared";
 import { and, desc, eq } from "drizzle-orm";
 import { AppError } from "../../lib/app-error";
 import { queueMail } from "../../mail/outbox";
@@ -45,7 +45,7 @@ export async function createParticipation(
   const viewer = await loadViewer(ctx, userId);
   const [congress] = await ctx.db.select().from(congresses).where(eq(congresses.id, congressId));
   if (!congress || (!congress.visible && !viewer.isStaff)) {
-    throw new AppError("NOT_FOUND", `congress ${congressId}`, MSG.eventNotFound, MSG.eventNotFound);
+    throw new AppError("NOT_FOUND", `congress ${congressId}`, MSG.unknownCongress, MSG.unknownCongress);
   }
   if (isTicketed(congress)) {
     throw new AppError(
@@ -56,8 +56,8 @@ export async function createParticipation(
       "ticket-required",
     );
   }
-  if (eventTiming(congress.firstDay, congress.lastDay, berlinDate()).inPast) {
-    throw new AppError("FORBIDDEN", "event over", MSG.eventOver, MSG.eventOverTitle, "past");
+  if (congressTiming(congress.firstDay, congress.lastDay, berlinDate()).inPast) {
+    throw new AppError("FORBIDDEN", "event over", MSG.congressOver, MSG.congressOverTitle, "past");
   }
   const { created, mailId } = await ctx.db.transaction(async (tx) => {
     const [created] = await tx
@@ -112,7 +112,7 @@ export async function cancelParticipation(
     // another user's participation looks exactly like a missing one
     .where(and(eq(participations.id, participationId), eq(participations.userId, viewer.id)));
   if (!row) {
-    throw new AppError("NOT_FOUND", `participation ${participationId}`, MSG.eventNotFound);
+    throw new AppError("NOT_FOUND", `participation ${participationId}`, MSG.unknownCongress);
   }
   if (isTicketed(row.congress)) {
     throw new AppError("FORBIDDEN", "ticketed participation", MSG.participationCancelTicketed);

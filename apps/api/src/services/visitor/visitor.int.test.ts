@@ -332,13 +332,13 @@ describe("event content", () => {
     const past = await content(c.past, user.id);
     expect(past.status).toBe(403);
     expect(past.error?.reason).toBe("past");
-    expect(past.error?.detail).toBe(MSG.eventOver);
+    expect(past.error?.detail).toBe(MSG.congressOver);
     expect(past.body).not.toContain(url.past);
 
     const future = await content(c.future, user.id);
     expect(future.status).toBe(403);
     expect(future.error?.reason).toBe("not-started");
-    expect(future.error?.detail).toBe(MSG.eventNotStarted);
+    expect(future.error?.detail).toBe(MSG.congressNotStarted);
 
     const notParticipating = await content(c.running, stranger.id);
     expect(notParticipating.status).toBe(403);
@@ -452,7 +452,7 @@ describe("participation", () => {
     expect(await outboxOf(user.id)).toHaveLength(1);
   });
 
-  it("answers 404 eventNotFound for an unknown or invisible event", async () => {
+  it("answers 404 unknownCongress for an unknown or invisible event", async () => {
     for (const congressId of [987654, c.invisible as number]) {
       const res = await rest(
         s.t,
@@ -462,7 +462,7 @@ describe("participation", () => {
         multipart({ congressId: String(congressId) }),
       );
       expect(res.statusCode).toBe(404);
-      expect(res.json().detail).toBe(MSG.eventNotFound);
+      expect(res.json().detail).toBe(MSG.unknownCongress);
     }
     expect(await rowsOf(user.id, c.invisible as number)).toHaveLength(0);
   });

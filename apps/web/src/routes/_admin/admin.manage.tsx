@@ -5,9 +5,9 @@ import { ADMIN_TAB_VALUES, type AdminTab } from "@/lib/admin-tabs";
 import { oneOf, optionalString } from "@/lib/search";
 import { AdminNav } from "./-components/admin-nav";
 import { AuditTab } from "./-components/audit-tab";
+import { CongressesTab } from "./-components/congresses-tab";
 import { ContentsTab } from "./-components/contents-tab";
 import { DashboardTab } from "./-components/dashboard-tab";
-import { EventsTab } from "./-components/events-tab";
 import { KnowledgeTab } from "./-components/knowledge-tab";
 import { LegalPagesTab } from "./-components/legal-pages-tab";
 import { MailOutboxTab } from "./-components/mail-outbox-tab";
@@ -26,7 +26,7 @@ interface AdminSearch {
 
 const SECTIONS: Record<AdminTab, (search: AdminSearch) => ReactNode> = {
   dashboard: () => <DashboardTab />,
-  events: () => <EventsTab />,
+  events: () => <CongressesTab />,
   packages: () => <PackagesTab />,
   contents: () => <ContentsTab />,
   "package-orders": () => <OrdersTab kind="package" />,

@@ -1,4 +1,4 @@
-import { formatEventDates } from "@app/shared";
+import { formatCongressDates } from "@app/shared";
 import { useSuspenseQuery } from "@tanstack/react-query";
 import { createFileRoute } from "@tanstack/react-router";
 import { Page } from "@/components/layout/page";
@@ -43,7 +43,7 @@ function CongressContent() {
   return (
     <Page title={data.congress.title}>
       <p className="-mt-4 mb-8 text-slate-600">
-        {formatEventDates(data.congress.firstDay, data.congress.lastDay)}
+        {formatCongressDates(data.congress.firstDay, data.congress.lastDay)}
       </p>
       <VideoDays
         days={data.days}

@@ -5,13 +5,13 @@ import { useDeferredValue, useEffect, useRef } from "react";
 import superjson, { type SuperJSONResult } from "superjson";
 import { Page } from "@/components/layout/page";
 import { Button } from "@/components/ui/button";
-import { EventCard } from "@/components/visitor/event-card";
+import { CongressCard } from "@/components/visitor/congress-card";
 import { PackageCard } from "@/components/visitor/package-card";
 import { alerts, showError } from "@/lib/alerts";
 import { takeEarly } from "@/lib/boot";
 import { optionalString } from "@/lib/search";
 import { trpc } from "@/lib/trpc";
-import type { EventView } from "@/lib/types";
+import type { CongressView } from "@/lib/types";
 
 export const Route = createFileRoute("/_user/")({
   validateSearch: (search: Record<string, unknown>): { custom?: string | undefined } => ({
@@ -88,7 +88,7 @@ function Overview() {
     }
   }, [failed]);
 
-  const onCancel = async (event: EventView) => {
+  const onCancel = async (event: CongressView) => {
     if (event.participationId === null) {
       return;
     }
@@ -133,7 +133,12 @@ function Overview() {
         {data && data.events.length > 0 && (
           <div className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
             {data.events.map((event) => (
-              <EventCard key={event.id} event={event} onCancel={onCancel} attended={attended.has(event.id)} />
+              <CongressCard
+                key={event.id}
+                event={event}
+                onCancel={onCancel}
+                attended={attended.has(event.id)}
+              />
             ))}
           </div>
         )}

@@ -1,4 +1,4 @@
-import { formatEventDates, MSG } from "@app/shared";
+import { formatCongressDates, MSG } from "@app/shared";
 import type { QueryClient } from "@tanstack/react-query";
 import { useSuspenseQuery } from "@tanstack/react-query";
 import { createFileRoute, Link, redirect } from "@tanstack/react-router";
@@ -10,19 +10,19 @@ import { alerts, errorBody, errorReason, showError } from "@/lib/alerts";
 import { loadOrOverview } from "@/lib/route-loaders";
 import { idParams } from "@/lib/route-params";
 import { type Trpc, trpc, trpcClient } from "@/lib/trpc";
-import type { EventView, RouterOutputs } from "@/lib/types";
+import type { CongressView, RouterOutputs } from "@/lib/types";
 
-const eventQuery = (api: Trpc, congressId: number) =>
+const congressQuery = (api: Trpc, congressId: number) =>
   api.congress.get.queryOptions({ congressId }, { retry: false });
 
-type EventData = RouterOutputs["congress"]["get"];
+type CongressData = RouterOutputs["congress"]["get"];
 type Outcome = "created" | "existing" | null;
 
 /**
  * Signs the visitor up for a free event (spec: participation creation). Already signed up: the info
  * 'Sie nehmen bereits teil'; any other refusal: its dialog, then the overview.
  */
-async function signUp(queryClient: QueryClient, api: Trpc, event: EventData): Promise<Outcome> {
+async function signUp(queryClient: QueryClient, api: Trpc, event: CongressData): Promise<Outcome> {
   if (event.currentUserParticipating) {
     alerts.info(MSG.alreadyParticipating);
     return "existing";
@@ -37,7 +37,10 @@ async function signUp(queryClient: QueryClient, api: Trpc, event: EventData): Pr
     await alerts.error(errorBody(error));
     throw redirect({ to: "/" });
   }
-  queryClient.setQueryData(eventQuery(api, event.id).queryKey, { ...event, currentUserParticipating: true });
+  queryClient.setQueryData(congressQuery(api, event.id).queryKey, {
+    ...event,
+    currentUserParticipating: true,
+  });
   void queryClient.invalidateQueries(api.congress.getOverview.queryFilter());
   return "created";
 }
@@ -48,7 +51,7 @@ export const Route = createFileRoute("/_user/participation/$congressId")({
     const { queryClient, trpc: api } = context;
     const event = await loadOrOverview(
       preload,
-      () => queryClient.ensureQueryData(eventQuery(api, params.congressId)),
+      () => queryClient.ensureQueryData(congressQuery(api, params.congressId)),
       showError,
     );
     // a hover only looks the event up; ticketed events are bought, not signed up for
@@ -69,7 +72,7 @@ function Loading() {
   );
 }
 
-function TicketOffer({ event }: { event: EventView }) {
+function TicketOffer({ event }: { event: CongressView }) {
   const params = { congressId: event.id };
   return (
     <Card>
@@ -95,7 +98,7 @@ function TicketOffer({ event }: { event: EventView }) {
   );
 }
 
-function Confirmation({ event, fresh }: { event: EventView; fresh: boolean }) {
+function Confirmation({ event, fresh }: { event: CongressView; fresh: boolean }) {
   return (
     <Card>
       <h2 className="flex items-center gap-2 text-xl font-semibold text-green-800">
@@ -124,10 +127,10 @@ function Confirmation({ event, fresh }: { event: EventView; fresh: boolean }) {
 function Participation() {
   const { congressId } = Route.useParams();
   const { outcome } = Route.useLoaderData();
-  const { data } = useSuspenseQuery(eventQuery(trpc, congressId));
+  const { data } = useSuspenseQuery(congressQuery(trpc, congressId));
   return (
     <Page title={data.title} narrow>
-      <p className="-mt-4 mb-6 text-slate-600">{formatEventDates(data.firstDay, data.lastDay)}</p>
+      <p className="-mt-4 mb-6 text-slate-600">{formatCongressDates(data.firstDay, data.lastDay)}</p>
       {data.ticketed && !data.currentUserParticipating ? (
         <TicketOffer event={data} />
       ) : (

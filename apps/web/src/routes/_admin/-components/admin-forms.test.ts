@@ -12,20 +12,20 @@ import {
 import { describe, expect, it } from "vitest";
 import { schemaResolver } from "@/lib/schema-form";
 import {
-  type AdminEvent,
+  type AdminCongress,
   type AdminPackage,
+  congressFieldOf,
+  congressToForm,
   contentToForm,
-  emptyEventForm,
+  emptyCongressForm,
   emptyOrderForm,
   emptyPackageForm,
-  eventFieldOf,
-  eventToForm,
   newContentForm,
   orderFieldOf,
   packageFieldOf,
   packageToForm,
   templateToForm,
-  toEventInput,
+  toCongressInput,
   toOrderInput,
   toPackageInput,
   toTemplateInput,
@@ -36,7 +36,7 @@ import {
 // What each admin editor's form holds and what its procedure takes: the record the list answers goes into
 // the form, the form's values through the mapping into the shared schema, as the browser's submit does.
 
-const event: Omit<AdminEvent, "participationCount"> = {
+const event: Omit<AdminCongress, "participationCount"> = {
   id: 7,
   title: "Herbstkongress",
   description: "Beschreibung",
@@ -71,7 +71,7 @@ const resolverOptions = { fields: {}, shouldUseNativeValidation: false };
 
 describe("the event form", () => {
   it("shows the stored days as TT.MM.JJJJ (a one-day event twice), ids and empty links as text", () => {
-    expect(eventToForm(event)).toEqual({
+    expect(congressToForm(event)).toEqual({
       id: 7,
       title: "Herbstkongress",
       description: "Beschreibung",
@@ -88,7 +88,7 @@ describe("the event form", () => {
   });
 
   it("saves an unchanged event as it is stored: ISO days, numbers, null for empty texts, its extra parameters", () => {
-    const input = ZCongressInput.parse(toEventInput(eventToForm(event), event));
+    const input = ZCongressInput.parse(toCongressInput(congressToForm(event), event));
     expect(input).toEqual({
       id: 7,
       title: "Herbstkongress",
@@ -108,13 +108,13 @@ describe("the event form", () => {
 
   it("takes an empty checkout id as 0 and a new event with no extra parameters", () => {
     const form = {
-      ...emptyEventForm,
+      ...emptyCongressForm,
       title: "T",
       description: "D",
       firstDay: "01.02.2031",
       lastDay: "02.02.2031",
     };
-    const input = ZCongressInput.parse(toEventInput({ ...form, digistoreIdTicket: "" }));
+    const input = ZCongressInput.parse(toCongressInput({ ...form, digistoreIdTicket: "" }));
     expect(input).toMatchObject({
       id: undefined,
       digistoreIdTicket: 0,
@@ -124,8 +124,12 @@ describe("the event form", () => {
   });
 
   it("refuses an unreadable day, a missing last day and a bad start time under the fields the admin typed in", async () => {
-    const resolve = schemaResolver({ schema: ZCongressInput, toInput: toEventInput, fieldOf: eventFieldOf });
-    const form = eventToForm(event);
+    const resolve = schemaResolver({
+      schema: ZCongressInput,
+      toInput: toCongressInput,
+      fieldOf: congressFieldOf,
+    });
+    const form = congressToForm(event);
     const result = await resolve(
       { ...form, firstDay: "31.02.2031", lastDay: "", webinarStartTime: "25:00" },
       undefined,

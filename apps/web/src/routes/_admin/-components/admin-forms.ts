@@ -15,9 +15,9 @@ type Admin = RouterOutputs["admin"];
 
 // ---- events: days typed as TT.MM.JJJJ, checkout ids as text
 
-export type AdminEvent = Admin["congresses"]["list"][number];
+export type AdminCongress = Admin["congresses"]["list"][number];
 
-export interface EventForm {
+export interface CongressForm {
   id?: number;
   title: string;
   description: string;
@@ -33,7 +33,7 @@ export interface EventForm {
   digistoreIdTicketAndPackage: string;
 }
 
-export const emptyEventForm: EventForm = {
+export const emptyCongressForm: CongressForm = {
   title: "",
   description: "",
   picture: null,
@@ -47,7 +47,7 @@ export const emptyEventForm: EventForm = {
   digistoreIdTicketAndPackage: "0",
 };
 
-export const eventToForm = (e: Omit<AdminEvent, "participationCount">): EventForm => ({
+export const congressToForm = (e: Omit<AdminCongress, "participationCount">): CongressForm => ({
   id: e.id,
   title: e.title,
   description: e.description,
@@ -69,9 +69,9 @@ const dayInput = (text: string) => ({ date: parseGermanDate(text) ?? text.trim()
  * The procedure's input of the form; `kept` are the stored event's values the form does not show (its extra
  * parameters), sent back as they are so a save does not wipe them.
  */
-export function toEventInput(
-  f: EventForm,
-  kept: Partial<Pick<AdminEvent, "extraParameters">> = {},
+export function toCongressInput(
+  f: CongressForm,
+  kept: Partial<Pick<AdminCongress, "extraParameters">> = {},
 ): TCongressInput {
   return {
     id: f.id,
@@ -91,7 +91,7 @@ export function toEventInput(
   };
 }
 
-export const eventFieldOf = { firstCongressDay: "firstDay", lastCongressDay: "lastDay" } as const;
+export const congressFieldOf = { firstCongressDay: "firstDay", lastCongressDay: "lastDay" } as const;
 
 // ---- packages: the event and the checkout id as text, extra parameters as a list of pairs
 

@@ -1,4 +1,4 @@
-import { formatEventDates, formatGermanDate } from "@app/shared";
+import { formatCongressDates, formatGermanDate } from "@app/shared";
 import { useQuery } from "@tanstack/react-query";
 import { lazy, type ReactNode, Suspense } from "react";
 import { LoadError } from "@/components/admin/load-error";
@@ -10,7 +10,7 @@ import type { RouterOutputs } from "@/lib/types";
 const DashboardCharts = lazy(() => import("./dashboard-charts"));
 
 export type DashboardData = RouterOutputs["admin"]["getDashboard"];
-type UpcomingEvent = DashboardData["upcomingEvents"][number];
+type UpcomingCongress = DashboardData["upcomingCongresses"][number];
 
 function Figure({ label, value, hint, tone }: { label: string; value: number; hint?: string; tone?: "bad" }) {
   return (
@@ -33,21 +33,21 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
   );
 }
 
-const eventColumns = [
-  { header: "Veranstaltung", cell: (e: UpcomingEvent) => e.title },
-  { header: "Termin", cell: (e: UpcomingEvent) => formatEventDates(e.firstDay, e.lastDay) },
+const congressColumns = [
+  { header: "Veranstaltung", cell: (e: UpcomingCongress) => e.title },
+  { header: "Termin", cell: (e: UpcomingCongress) => formatCongressDates(e.firstDay, e.lastDay) },
   {
     header: "Status",
-    cell: (e: UpcomingEvent) => `${e.running ? "läuft" : "geplant"}${e.visible ? "" : " (unsichtbar)"}`,
+    cell: (e: UpcomingCongress) => `${e.running ? "läuft" : "geplant"}${e.visible ? "" : " (unsichtbar)"}`,
   },
   {
     header: "Teilnehmende",
-    cell: (e: UpcomingEvent) => e.participants.toLocaleString("de-DE"),
+    cell: (e: UpcomingCongress) => e.participants.toLocaleString("de-DE"),
     className: "text-right",
   },
   {
     header: "Heute anwesend",
-    cell: (e: UpcomingEvent) => (e.running ? e.attendingToday.toLocaleString("de-DE") : "–"),
+    cell: (e: UpcomingCongress) => (e.running ? e.attendingToday.toLocaleString("de-DE") : "–"),
     className: "text-right",
   },
 ];
@@ -87,8 +87,8 @@ export function DashboardTab() {
       <Section title="Laufende und kommende Veranstaltungen">
         <DataTable
           label="Laufende und kommende Veranstaltungen"
-          columns={eventColumns}
-          rows={data.upcomingEvents}
+          columns={congressColumns}
+          rows={data.upcomingCongresses}
           loading={false}
           empty="Es sind keine Veranstaltungen geplant."
         />

@@ -4,7 +4,7 @@ import { eq } from "drizzle-orm";
 import { AppError } from "../../lib/app-error";
 import { appLink } from "../auth/users";
 import type { ServiceDeps } from "../deps";
-import { selectEvents, toEventView } from "../visitor/events";
+import { selectCongresses, toCongressView } from "../visitor/congresses";
 import { loadViewer, type Viewer, type ViewerDeps } from "../visitor/viewer";
 import { buildCalendar, type CalendarDay } from "./ics";
 
@@ -15,7 +15,7 @@ export interface CalendarFile {
 
 type CalendarViewer = Pick<Viewer, "id" | "isStaff">;
 
-function eventDays(firstDay: IsoDate, lastDay: IsoDate | null): IsoDate[] {
+function congressDays(firstDay: IsoDate, lastDay: IsoDate | null): IsoDate[] {
   const days: IsoDate[] = [];
   for (let day = firstDay; day <= (lastDay ?? firstDay); day = addDays(day, 1)) {
     days.push(day);
@@ -28,24 +28,24 @@ function eventDays(firstDay: IsoDate, lastDay: IsoDate | null): IsoDate[] {
  * the start time in Berlin. The webinar link follows the rule of the event view (participants, and for a
  * ticketed event only with a paid ticket). Null when the event does not exist.
  */
-export async function eventCalendar(
+export async function congressCalendar(
   db: DbOrTx,
   appUrl: string,
   congressId: number,
   viewer: CalendarViewer,
   now = new Date(),
 ): Promise<(CalendarFile & { visible: boolean }) | null> {
-  const [row] = await selectEvents(db, viewer.id).where(eq(schema.congresses.id, congressId));
+  const [row] = await selectCongresses(db, viewer.id).where(eq(schema.congresses.id, congressId));
   if (!row) {
     return null;
   }
   // only isStaff and id are read by the rule
-  const event = toEventView(row, berlinDate(now), viewer as Viewer);
-  const eventUrl = event.webinar ? appLink(appUrl, "") : appLink(appUrl, "congress", event.id);
+  const event = toCongressView(row, berlinDate(now), viewer as Viewer);
+  const congressUrl = event.webinar ? appLink(appUrl, "") : appLink(appUrl, "congress", event.id);
   const timed = event.webinar && event.webinarStartTime ? event.webinarStartTime : null;
   const description = [
     event.description,
-    `Zur Veranstaltung: ${eventUrl}`,
+    `Zur Veranstaltung: ${congressUrl}`,
     event.webinar &&
       (event.webinarUrl
         ? `Link zum Webinar: ${event.webinarUrl}`
@@ -54,13 +54,13 @@ export async function eventCalendar(
     .filter(Boolean)
     .join("\n\n");
   const host = new URL(appUrl).host;
-  const days = eventDays(event.firstDay, event.lastDay);
+  const days = congressDays(event.firstDay, event.lastDay);
   const entries: CalendarDay[] = days.map((day, index) => ({
     uid: `kongress-${event.id}-${day}@${host}`,
     day,
     summary: days.length > 1 ? `${event.title} (Tag ${index + 1} von ${days.length})` : event.title,
     description,
-    url: eventUrl,
+    url: congressUrl,
     location: event.webinarUrl ?? "Online",
   }));
   const content = buildCalendar(entries, {
@@ -72,15 +72,15 @@ export async function eventCalendar(
   return { fileName: `veranstaltung-${event.id}.ics`, content, visible: row.congress.visible };
 }
 
-/** The calendar file for the signed-in visitor; invisible events exist only for staff (as in `getEvent`). */
+/** The calendar file for the signed-in visitor; invisible events exist only for staff (as in `getCongress`). */
 export async function visitorCalendar(
   ctx: ViewerDeps & Pick<ServiceDeps, "clock">,
   { userId, congressId }: { userId: number; congressId: number },
 ): Promise<CalendarFile> {
   const viewer = await loadViewer(ctx, userId);
-  const file = await eventCalendar(ctx.db, ctx.env.APP_URL, congressId, viewer, ctx.clock.now());
+  const file = await congressCalendar(ctx.db, ctx.env.APP_URL, congressId, viewer, ctx.clock.now());
   if (!file || (!file.visible && !viewer.isStaff)) {
-    throw new AppError("NOT_FOUND", `congress ${congressId}`, MSG.eventNotFound, MSG.eventNotFound);
+    throw new AppError("NOT_FOUND", `congress ${congressId}`, MSG.unknownCongress, MSG.unknownCongress);
   }
   return { fileName: file.fileName, content: file.content };
 }

@@ -2,7 +2,7 @@ import { type DbOrTx, schema } from "@app/db";
 import {
   berlinDate,
   type ContentType,
-  eventTiming,
+  congressTiming,
   type IsoDate,
   isTicketed,
   MSG,
@@ -16,7 +16,7 @@ import { loadViewer, type Viewer, type ViewerDeps } from "./viewer";
 
 const { congresses, congressContents, participations, congressTicketOrders } = schema;
 
-export interface EventView {
+export interface CongressView {
   id: number;
   title: string;
   description: string;
@@ -43,7 +43,7 @@ const paidTicket = (userId: number) =>
   sql<boolean>`EXISTS (SELECT 1 FROM ${congressTicketOrders} WHERE ${congressTicketOrders.congressId} = ${congresses.id} AND ${congressTicketOrders.userId} = ${userId} AND ${congressTicketOrders.status} = 'paid')`;
 
 /** Events with the visitor's participation and ticket state, in one query. */
-export function selectEvents(db: DbOrTx, userId: number) {
+export function selectCongresses(db: DbOrTx, userId: number) {
   return db
     .select({
       congress: congresses,
@@ -57,9 +57,9 @@ export function selectEvents(db: DbOrTx, userId: number) {
     );
 }
 
-type EventRow = Awaited<ReturnType<ReturnType<typeof selectEvents>["where"]>>[number];
+type VisitorCongressRow = Awaited<ReturnType<ReturnType<typeof selectCongresses>["where"]>>[number];
 
-export function toEventView(row: EventRow, today: IsoDate, viewer: Viewer): EventView {
+export function toCongressView(row: VisitorCongressRow, today: IsoDate, viewer: Viewer): CongressView {
   const c = row.congress;
   const ticketed = isTicketed(c);
   const participating = row.participationId !== null && (!ticketed || row.ticketBought);
@@ -76,7 +76,7 @@ export function toEventView(row: EventRow, today: IsoDate, viewer: Viewer): Even
     digistoreIdTicket: c.digistoreIdTicket,
     digistoreIdTicketAndPackage: c.digistoreIdTicketAndPackage,
     ticketed,
-    ...eventTiming(c.firstDay, c.lastDay, today),
+    ...congressTiming(c.firstDay, c.lastDay, today),
     participationId: participating ? row.participationId : null,
     currentUserParticipating: participating,
     ticketBought: row.ticketBought,
@@ -84,16 +84,16 @@ export function toEventView(row: EventRow, today: IsoDate, viewer: Viewer): Even
 }
 
 /** One event as the participation and purchase screens see it; invisible events exist only for staff. */
-export async function getEvent(
+export async function getCongress(
   ctx: ViewerDeps,
   { userId, congressId }: { userId: number; congressId: number },
-): Promise<EventView> {
+): Promise<CongressView> {
   const viewer = await loadViewer(ctx, userId);
-  const [row] = await selectEvents(ctx.db, viewer.id).where(eq(congresses.id, congressId));
+  const [row] = await selectCongresses(ctx.db, viewer.id).where(eq(congresses.id, congressId));
   if (!row || (!row.congress.visible && !viewer.isStaff)) {
-    throw new AppError("NOT_FOUND", `congress ${congressId}`, MSG.eventNotFound, MSG.eventNotFound);
+    throw new AppError("NOT_FOUND", `congress ${congressId}`, MSG.unknownCongress, MSG.unknownCongress);
   }
-  return toEventView(row, berlinDate(), viewer);
+  return toCongressView(row, berlinDate(), viewer);
 }
 
 export interface PlayableVideo {
@@ -142,24 +142,24 @@ function deny(reason: ContentDenial, title: string, detail: string): AppError {
  * The event content page: the four access checks of the spec in their order (staff bypass them), then the
  * videos of the days visible today. Nothing is sent for a refused visitor.
  */
-export async function eventContent(
+export async function congressContent(
   ctx: ViewerDeps,
   { userId, congressId }: { userId: number; congressId: number },
-): Promise<{ congress: EventView; days: PlayableDay[] }> {
+): Promise<{ congress: CongressView; days: PlayableDay[] }> {
   const viewer = await loadViewer(ctx, userId);
   const today = berlinDate();
-  const [row] = await selectEvents(ctx.db, viewer.id).where(eq(congresses.id, congressId));
+  const [row] = await selectCongresses(ctx.db, viewer.id).where(eq(congresses.id, congressId));
   // a hidden event is answered exactly as an unknown one: its id reveals nothing (issue 20)
   if (!row || (!row.congress.visible && !viewer.isStaff)) {
     throw new AppError("NOT_FOUND", `congress ${congressId}`, MSG.congressNotFound, MSG.congressNotFound);
   }
-  const congress = toEventView(row, today, viewer);
+  const congress = toCongressView(row, today, viewer);
   if (!viewer.isStaff) {
     if (congress.inPast) {
-      throw deny("past", MSG.eventOverTitle, MSG.eventOver);
+      throw deny("past", MSG.congressOverTitle, MSG.congressOver);
     }
     if (!congress.inProgress) {
-      throw deny("not-started", MSG.eventNotStartedTitle, MSG.eventNotStarted);
+      throw deny("not-started", MSG.congressNotStartedTitle, MSG.congressNotStarted);
     }
     if (!congress.currentUserParticipating) {
       throw deny("not-participating", MSG.notParticipatingTitle, MSG.notParticipating);

@@ -1,7 +1,7 @@
 import {
   ADMIN_DESCRIPTION_CUT,
   cutText,
-  formatEventDates,
+  formatCongressDates,
   formatGermanDate,
   parseGermanDate,
   ZCongressInput,
@@ -15,12 +15,12 @@ import { FlagField } from "@/components/ui/flag-field";
 import { TextField } from "@/components/ui/text-field";
 import { trpc, trpcClient } from "@/lib/trpc";
 import {
-  type AdminEvent,
-  type EventForm,
-  emptyEventForm,
-  eventFieldOf,
-  eventToForm,
-  toEventInput,
+  type AdminCongress,
+  type CongressForm,
+  congressFieldOf,
+  congressToForm,
+  emptyCongressForm,
+  toCongressInput,
 } from "./admin-forms";
 
 const CHECKOUT_FIELDS = [
@@ -32,7 +32,7 @@ const CHECKOUT_FIELDS = [
   },
 ] as const;
 
-function EventFields({ form }: { form: SchemaForm<EventForm, typeof ZCongressInput> }) {
+function CongressFields({ form }: { form: SchemaForm<CongressForm, typeof ZCongressInput> }) {
   const { control, setValue } = form;
   const [firstDay, lastDay, webinar] = form.watch(["firstDay", "lastDay", "webinar"]);
   const range: IsoRange = { from: parseGermanDate(firstDay), to: parseGermanDate(lastDay) };
@@ -84,16 +84,16 @@ function EventFields({ form }: { form: SchemaForm<EventForm, typeof ZCongressInp
   );
 }
 
-export function EventsTab() {
+export function CongressesTab() {
   return (
-    <AdminResource<AdminEvent>
+    <AdminResource<AdminCongress>
       label="Veranstaltungen"
       list={trpc.admin.congresses.list.queryOptions()}
       empty="Noch keine Veranstaltungen."
       columns={[
         { header: "Titel", cell: (e) => e.title },
         { header: "Beschreibung", cell: (e) => cutText(e.description, ADMIN_DESCRIPTION_CUT).text },
-        { header: "Zeitraum", cell: (e) => formatEventDates(e.firstDay, e.lastDay) },
+        { header: "Zeitraum", cell: (e) => formatCongressDates(e.firstDay, e.lastDay) },
         { header: "Sichtbar", cell: (e) => yesNo(e.visible) },
         { header: "Teilnahmen", cell: (e) => e.participationCount },
         {
@@ -112,14 +112,14 @@ export function EventsTab() {
         <ResourceEditor
           title={e ? "Veranstaltung bearbeiten" : "Neue Veranstaltung"}
           schema={ZCongressInput}
-          defaultValues={e ? eventToForm(e) : emptyEventForm}
-          toInput={(values) => toEventInput(values, e ?? {})}
-          fieldOf={eventFieldOf}
+          defaultValues={e ? congressToForm(e) : emptyCongressForm}
+          toInput={(values) => toCongressInput(values, e ?? {})}
+          fieldOf={congressFieldOf}
           save={trpcClient.admin.congresses.save.mutate}
           success="Die Veranstaltung wurde gespeichert."
           wide
         >
-          {(form) => <EventFields form={form} />}
+          {(form) => <CongressFields form={form} />}
         </ResourceEditor>
       )}
       remove={{

@@ -7,7 +7,7 @@ import {
   parseGermanDate,
   vimeoEmbedUrl,
   visibleDays,
-} from "./events";
+} from "./congresses";
 
 describe("isTicketed", () => {
   it("is true when either checkout product id is greater than 0", () => {

@@ -8,7 +8,7 @@ import { sql } from "drizzle-orm";
  * participants; the idempotency key `event-day:{congress}:{user}:{day}` makes repeated, concurrent or
  * caught-up runs send exactly one mail per user, event and day. Answers the new outbox ids.
  */
-export async function queueEventDayMails(db: DbOrTx, appUrl: string, day: IsoDate): Promise<number[]> {
+export async function queueCongressDayMails(db: DbOrTx, appUrl: string, day: IsoDate): Promise<number[]> {
   const { mailOutbox, participations, users, congresses } = schema;
   const base = appUrl.replace(/\/$/, "");
   const result = await db.execute<{ id: number }>(sql`

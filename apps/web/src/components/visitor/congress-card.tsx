@@ -1,4 +1,4 @@
-import { formatEventDates } from "@app/shared";
+import { formatCongressDates } from "@app/shared";
 import { Link } from "@tanstack/react-router";
 import {
   CalendarDaysIcon,
@@ -9,11 +9,11 @@ import {
 } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import { useRecordAttendance } from "@/lib/attendance";
-import type { EventView } from "@/lib/types";
-import { CalendarButton, CertificateButton } from "./event-files";
+import type { CongressView } from "@/lib/types";
+import { CalendarButton, CertificateButton } from "./congress-files";
 import { OverviewCard } from "./overview-card";
 
-function WebinarLink({ event }: { event: EventView }) {
+function WebinarLink({ event }: { event: CongressView }) {
   const recordAttendance = useRecordAttendance();
   if (!event.webinarUrl) {
     return <p className="text-sm text-slate-600">Der Link zum Webinar wird noch bekannt gegeben.</p>;
@@ -38,7 +38,13 @@ function WebinarLink({ event }: { event: EventView }) {
 }
 
 /** The actions of one event on the overview, per case of spec section 2. */
-function EventActions({ event, onCancel }: { event: EventView; onCancel: (event: EventView) => void }) {
+function CongressActions({
+  event,
+  onCancel,
+}: {
+  event: CongressView;
+  onCancel: (event: CongressView) => void;
+}) {
   if (event.inPast) {
     return <p className="text-sm text-slate-600">Diese Veranstaltung ist beendet.</p>;
   }
@@ -79,7 +85,7 @@ function EventActions({ event, onCancel }: { event: EventView; onCancel: (event:
 }
 
 /** Files of the event: the calendar for participants of a coming or running event, the confirmation once attended. */
-function EventFiles({ event, attended }: { event: EventView; attended: boolean }) {
+function CongressFiles({ event, attended }: { event: CongressView; attended: boolean }) {
   const calendar = event.currentUserParticipating && !event.inPast;
   if (!calendar && !attended) {
     return null;
@@ -92,13 +98,13 @@ function EventFiles({ event, attended }: { event: EventView; attended: boolean }
   );
 }
 
-export function EventCard({
+export function CongressCard({
   event,
   onCancel,
   attended = false,
 }: {
-  event: EventView;
-  onCancel: (event: EventView) => void;
+  event: CongressView;
+  onCancel: (event: CongressView) => void;
   /** the visitor's attendance is recorded for at least one day */
   attended?: boolean;
 }) {
@@ -113,7 +119,7 @@ export function EventCard({
         <p className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-slate-600">
           <span className="inline-flex items-center gap-1">
             <CalendarDaysIcon aria-hidden="true" className="size-4" />
-            {formatEventDates(event.firstDay, event.lastDay)}
+            {formatCongressDates(event.firstDay, event.lastDay)}
           </span>
           {event.webinar && event.webinarStartTime && (
             <span className="inline-flex items-center gap-1">
@@ -129,8 +135,8 @@ export function EventCard({
       }
       actions={
         <>
-          <EventActions event={event} onCancel={onCancel} />
-          <EventFiles event={event} attended={attended} />
+          <CongressActions event={event} onCancel={onCancel} />
+          <CongressFiles event={event} attended={attended} />
         </>
       }
     />

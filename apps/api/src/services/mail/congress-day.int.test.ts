@@ -4,7 +4,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../testing/harness";
 import { createCongress, createUser } from "../visitor/fixtures";
-import { queueEventDayMails } from "./event-day";
+import { queueCongressDayMails } from "./congress-day";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -48,10 +48,10 @@ describe("event-day mail", () => {
     ]);
 
     const runs = await Promise.all([
-      queueEventDayMails(db, "https://app.example", day),
-      queueEventDayMails(db, "https://app.example", day),
+      queueCongressDayMails(db, "https://app.example", day),
+      queueCongressDayMails(db, "https://app.example", day),
     ]);
-    const again = await queueEventDayMails(db, "https://app.example", day);
+    const again = await queueCongressDayMails(db, "https://app.example", day);
     expect(runs.flat()).toHaveLength(3);
     expect(again).toEqual([]);
 
@@ -69,10 +69,12 @@ describe("event-day mail", () => {
     });
 
     // the next day is a new day of the running event
-    expect(await queueEventDayMails(db, "https://app.example", addDays(day, 1))).toHaveLength(3);
+    expect(await queueCongressDayMails(db, "https://app.example", addDays(day, 1))).toHaveLength(3);
   });
 
   it("does nothing on a day without events", async () => {
-    expect(await queueEventDayMails(t.db.db, "https://app.example", addDays(berlinDate(), 3650))).toEqual([]);
+    expect(await queueCongressDayMails(t.db.db, "https://app.example", addDays(berlinDate(), 3650))).toEqual(
+      [],
+    );
   });
 });
