@@ -20,9 +20,9 @@ const RATIO_LIMIT = 3;
 const RATIO_FLOOR_MS = 1;
 const SEED_LIMIT_S = 120;
 
-const sized = (users: number, events: number): ScaleSize => ({
+const sized = (users: number, congresses: number): ScaleSize => ({
   users,
-  events,
+  congresses,
   participations: users * 10,
   packageOrders: users * 1.5,
   ticketOrders: users * 1.5,
@@ -35,7 +35,7 @@ const sized = (users: number, events: number): ScaleSize => ({
 const SMALL = sized(1_000, 50);
 const LARGE = isShort() ? sized(10_000, 100) : sized(100_000, 1_000);
 /** `pnpm bench:scale --size xl`: ten times the large database, for the growth factor of every query */
-const XL = process.env.BENCH_SIZE === "xl" ? sized(LARGE.users * 10, LARGE.events * 10) : null;
+const XL = process.env.BENCH_SIZE === "xl" ? sized(LARGE.users * 10, LARGE.congresses * 10) : null;
 const WARMUPS = 3;
 const REPETITIONS = isShort() ? 7 : 15;
 

@@ -57,25 +57,25 @@ const running = async ({ data, user }: Scene) => ({
 });
 /** an event that has not started, the account taking part (free) */
 const takingPart = async ({ data, user }: Scene) => {
-  const event = await data.event({ firstDay: dayFromToday(21), lastDay: dayFromToday(23) });
-  await data.participation(user.id, event.id);
-  return event;
+  const congress = await data.congress({ firstDay: dayFromToday(21), lastDay: dayFromToday(23) });
+  await data.participation(user.id, congress.id);
+  return congress;
 };
 const futureTakingPart = async (scene: Scene) => ({ path: `/participation/${(await takingPart(scene)).id}` });
 const ticketed = (data: TestData) => data.ticketedCongress({ lastDay: null });
 const packageOrdered =
   (status: "paid" | "canceled") =>
   async ({ data, user }: Scene) => {
-    const event = await data.runningCongress(user.id);
-    const pkg = await data.package(event.id);
+    const congress = await data.runningCongress(user.id);
+    const pkg = await data.package(congress.id);
     await data.packageOrder(user.id, pkg.id, status);
     return { path: `/congress-package/${pkg.id}` };
   };
 const at = (path: string): Target => ({ path });
-const addPackage = (data: TestData, event: { id: number }) => data.package(event.id);
-const addContent = async (data: TestData, event: { id: number; title: string }) => {
-  await data.content(event.id, [contentDay("Tag 1", 1)]);
-  return { name: `Inhalt von ${event.title}` };
+const addPackage = (data: TestData, congress: { id: number }) => data.package(congress.id);
+const addContent = async (data: TestData, congress: { id: number; title: string }) => {
+  await data.content(congress.id, [contentDay("Tag 1", 1)]);
+  return { name: `Inhalt von ${congress.title}` };
 };
 const ADMIN_TABS = ADMIN_TAB_VALUES;
 
@@ -112,7 +112,8 @@ const PAGES: PageCase[] = [
   },
   {
     name: "/participation/$id (signed up)",
-    path: async ({ data }) => at(`/participation/${(await data.event({ firstDay: dayFromToday(14) })).id}`),
+    path: async ({ data }) =>
+      at(`/participation/${(await data.congress({ firstDay: dayFromToday(14) })).id}`),
     who: "participant",
   },
   {
@@ -130,8 +131,8 @@ const PAGES: PageCase[] = [
   {
     name: "/congress-package-purchase/$id",
     path: async ({ data }) => {
-      const event = await data.event({ firstDay: dayFromToday(21) });
-      return at(`/congress-package-purchase/${(await data.package(event.id)).id}`);
+      const congress = await data.congress({ firstDay: dayFromToday(21) });
+      return at(`/congress-package-purchase/${(await data.package(congress.id)).id}`);
     },
     who: "participant",
     prepare: holdCheckout,
@@ -163,11 +164,11 @@ const ownRowButton =
 const tabWithCongress =
   (
     tab: string,
-    extra?: (data: TestData, event: { id: number; title: string }) => Promise<{ name: string }>,
+    extra?: (data: TestData, congress: { id: number; title: string }) => Promise<{ name: string }>,
   ) =>
   async ({ data }: Scene): Promise<Target> => {
-    const event = await data.event({ visible: false });
-    const title = extra ? (await extra(data, event)).name : event.title;
+    const congress = await data.congress({ visible: false });
+    const title = extra ? (await extra(data, congress)).name : congress.title;
     return { path: admin(tab), title };
   };
 /** a dialog that opens by itself on arrival */
@@ -188,7 +189,7 @@ const DIALOGS: DialogCase[] = [
   {
     name: "Produkt nicht angeboten",
     path: async ({ data }) =>
-      at(`/congress-ticket-purchase/${(await data.event({ firstDay: dayFromToday(21) })).id}`),
+      at(`/congress-ticket-purchase/${(await data.congress({ firstDay: dayFromToday(21) })).id}`),
     who: "participant",
     open: arrives,
     errors: [failedRequest(403, "/trpc/checkout.getUrl")],
@@ -196,7 +197,7 @@ const DIALOGS: DialogCase[] = [
   {
     name: "Danke für den Kauf",
     path: async ({ data }) => {
-      const pkg = await data.package((await data.event({ visible: false })).id);
+      const pkg = await data.package((await data.congress({ visible: false })).id);
       return at(`/?custom=pid-${pkg.id}|cat-pac`);
     },
     who: "participant",

@@ -26,14 +26,14 @@ test("an admin changes an event and reads the change in the Protokoll", async ({
   await day(page, 10).click();
   await day(page, 11).click();
   await dialog.getByRole("button", { name: "Speichern" }).click();
-  const events = page.getByRole("table", { name: "Veranstaltungen" });
-  await expect(events.getByText(title)).toBeVisible();
+  const congresses = page.getByRole("table", { name: "Veranstaltungen" });
+  await expect(congresses.getByText(title)).toBeVisible();
 
   await page.getByRole("button", { name: `${title} bearbeiten` }).click();
   dialog = page.getByRole("dialog");
   await dialog.getByLabel("Titel *").fill(`${title} (geändert)`);
   await dialog.getByRole("button", { name: "Speichern" }).click();
-  await expect(events.getByText(`${title} (geändert)`)).toBeVisible();
+  await expect(congresses.getByText(`${title} (geändert)`)).toBeVisible();
 
   await openAdminSection(page, "Protokoll");
   const log = page.getByRole("region", { name: "Protokoll" });
@@ -55,7 +55,7 @@ test("an admin changes an event and reads the change in the Protokoll", async ({
   await openAdminSection(page, "Veranstaltungen");
   await page.getByRole("button", { name: `${title} (geändert) löschen` }).click();
   await page.getByRole("alertdialog").getByRole("button", { name: "Ja, ich bin mir sicher" }).click();
-  await expect(events.getByText(`${title} (geändert)`)).toHaveCount(0);
+  await expect(congresses.getByText(`${title} (geändert)`)).toHaveCount(0);
   await openAdminSection(page, "Protokoll");
   await log.getByLabel("Aktion").selectOption({ label: "Veranstaltung gelöscht" });
   await expect(log.getByRole("row").filter({ hasText: `Titel: ${title} (geändert) → –` })).toHaveCount(1);

@@ -3,7 +3,7 @@ import { adminSectionLink } from "./admin-nav";
 import { DEMO, login, test } from "./fixtures";
 
 test("the administration opens on the dashboard with its figures and charts", async ({ page, data }) => {
-  const event = await data.runningCongress((await data.user()).id);
+  const congress = await data.runningCongress((await data.user()).id);
   await page.goto("/login");
   await login(page, DEMO.admin.email, DEMO.admin.password);
   await expect(page.getByRole("heading", { level: 1, name: /^Hallo / })).toBeVisible();
@@ -12,8 +12,8 @@ test("the administration opens on the dashboard with its figures and charts", as
   await expect(adminSectionLink(page, "Übersicht")).toHaveAttribute("aria-current", "page");
   const mail = page.getByRole("region", { name: "E-Mail-Versand" });
   await expect(mail.getByText("Heute versendet")).toBeVisible();
-  const events = page.getByRole("table", { name: "Laufende und kommende Veranstaltungen" });
-  await expect(events.getByRole("row", { name: new RegExp(`${event.title}.*läuft`) })).toBeVisible();
+  const congresses = page.getByRole("table", { name: "Laufende und kommende Veranstaltungen" });
+  await expect(congresses.getByRole("row", { name: new RegExp(`${congress.title}.*läuft`) })).toBeVisible();
 
   for (const title of ["Verkäufe pro Tag (bezahlt)", "Registrierungen pro Tag", /^Anwesenheit pro Tag/]) {
     const figure = page.getByRole("figure", { name: title });

@@ -81,12 +81,12 @@ test("an admin downloads the participants of an event as CSV and as Excel and op
   data,
 }) => {
   const participant = await data.user();
-  const event = await data.runningCongress(participant.id, {
+  const congress = await data.runningCongress(participant.id, {
     title: data.title("Online-Kongress Beziehung & Bindung"),
     visible: false,
   });
-  const EVENT = event.title;
-  const { ticket } = event;
+  const EVENT = congress.title;
+  const { ticket } = congress;
   await openCongresses(page);
   const releaseExports = await holdExports(page);
 
@@ -143,7 +143,7 @@ test("an admin downloads the participants of an event as CSV and as Excel and op
 
 test("an admin exports the package orders filtered like the table", async ({ page, data }) => {
   const buyer = await data.user();
-  const pkg = await data.package((await data.event({ visible: false, firstDay: dayFromToday(-60) })).id);
+  const pkg = await data.package((await data.congress({ visible: false, firstDay: dayFromToday(-60) })).id);
   const order = await data.packageOrder(buyer.id, pkg.id);
   await page.goto("/login");
   await login(page, DEMO.admin.email, DEMO.admin.password);

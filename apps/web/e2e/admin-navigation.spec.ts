@@ -36,11 +36,11 @@ test("on a wide screen the sections are a grouped side navigation of links", asy
   expect(navBox && contentBox && navBox.x + navBox.width <= contentBox.x).toBe(true);
 
   // the keyboard: Enter on a link opens its section, which the navigation then marks as the current one
-  const events = nav.getByRole("link", { name: "Veranstaltungen", exact: true });
-  await events.focus();
+  const congresses = nav.getByRole("link", { name: "Veranstaltungen", exact: true });
+  await congresses.focus();
   await page.keyboard.press("Enter");
   await expect(page).toHaveURL(/\/admin\/manage\?tab=events$/);
-  await expect(events).toHaveAttribute("aria-current", "page");
+  await expect(congresses).toHaveAttribute("aria-current", "page");
   await expect(adminSectionLink(page, "Übersicht")).not.toHaveAttribute("aria-current");
   await expect(page.getByRole("table", { name: "Veranstaltungen" })).toBeVisible();
 

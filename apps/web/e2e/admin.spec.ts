@@ -119,8 +119,8 @@ test("an event whose last day lies before its first is refused under the last-da
 });
 
 test("an admin creates a package and adds video content by pasting an embed code", async ({ page, data }) => {
-  const past = await data.event({ firstDay: dayFromToday(-30), lastDay: dayFromToday(-28) });
-  const oneDay = await data.event({ visible: false, firstDay: dayFromToday(14) });
+  const past = await data.congress({ firstDay: dayFromToday(-30), lastDay: dayFromToday(-28) });
+  const oneDay = await data.congress({ visible: false, firstDay: dayFromToday(14) });
   const packageName = data.title("E2E-Paket");
   const comment = data.title("Eröffnung");
   // the empty package and the impossible date are refused under their fields before any request
@@ -223,7 +223,7 @@ test("an admin creates ticket orders for two users; both get an order, access an
   page,
   data,
 }) => {
-  const event = await data.event({
+  const congress = await data.congress({
     firstDay: dayFromToday(-1),
     lastDay: dayFromToday(1),
     digistoreIdTicket: 500201,
@@ -245,7 +245,7 @@ test("an admin creates ticket orders for two users; both get an order, access an
   await expect(dialog.getByRole("list", { name: "Ausgewählte Personen" }).getByRole("listitem")).toHaveCount(
     2,
   );
-  await dialog.getByLabel("Veranstaltung").selectOption({ label: event.title });
+  await dialog.getByLabel("Veranstaltung").selectOption({ label: congress.title });
   await dialog.getByRole("button", { name: "Bestellung anlegen" }).click();
   await expect(page.getByText("2 Bestellung(en) angelegt")).toBeVisible();
 
@@ -254,7 +254,7 @@ test("an admin creates ticket orders for two users; both get an order, access an
     await page.getByLabel("Nach E-Mail oder Bestellnummer suchen").fill(user.email);
     await expect(table.getByRole("row").nth(1)).toContainText("FAKE-ORDER");
     await expect(table.getByRole("row").nth(1)).toContainText("bezahlt");
-    await waitForMail(user.email, `Für Sie freigeschaltet: ${event.title}`);
+    await waitForMail(user.email, `Für Sie freigeschaltet: ${congress.title}`);
   }
 });
 
@@ -263,8 +263,8 @@ test("an admin edits a template with bold text and a link button, previews it, s
   data,
 }) => {
   // an event's own templates, so the general ones every other test's mails use stay as they are
-  const source = await data.event({ visible: false });
-  const target = await data.event({ visible: false });
+  const source = await data.congress({ visible: false });
+  const target = await data.congress({ visible: false });
   await data.template(source.id, "participation-confirmation");
   await loginAs(page, DEMO.admin);
   await openAdmin(page, "E-Mail-Templates");
@@ -323,21 +323,21 @@ test("the knowledge base builds the documented links and lists every mail's vari
   page,
   data,
 }) => {
-  const event = await data.event({ visible: false });
-  const pkg = await data.package(event.id);
+  const congress = await data.congress({ visible: false });
+  const pkg = await data.package(congress.id);
   await loginAs(page, DEMO.admin);
   await openAdmin(page, "Wissensdatenbank");
   await page.getByLabel("Kongresspaket für Links").selectOption({ label: pkg.name });
-  await page.getByLabel("Veranstaltung für Links").selectOption({ label: event.title });
+  await page.getByLabel("Veranstaltung für Links").selectOption({ label: congress.title });
   const links = page.getByRole("list", { name: "Links" });
   const origin = new URL(page.url()).origin;
   for (const path of [
     `/congress-package/${pkg.id}`,
     `/congress-package-purchase/${pkg.id}`,
-    `/congress/${event.id}`,
-    `/participation/${event.id}`,
-    `/congress-ticket-purchase/${event.id}`,
-    `/congress-ticket-package-purchase/${event.id}`,
+    `/congress/${congress.id}`,
+    `/participation/${congress.id}`,
+    `/congress-ticket-purchase/${congress.id}`,
+    `/congress-ticket-package-purchase/${congress.id}`,
   ]) {
     await expect(links.getByText(`${origin}${path}`, { exact: true })).toBeVisible();
   }

@@ -243,7 +243,7 @@ test("login follows the congressId and showVideo rules, also when already logged
 }) => {
   const user = await data.user();
   const running = await data.runningCongress(user.id);
-  const future = await data.event({ firstDay: dayFromToday(21) });
+  const future = await data.congress({ firstDay: dayFromToday(21) });
   await page.goto(`/login/${running.id}/1`);
   await login(page, user.email, user.password);
   await expect(page).toHaveURL(new RegExp(`/congress/${running.id}$`));
@@ -256,8 +256,8 @@ test("login follows the congressId and showVideo rules, also when already logged
 
 test("login with only a congressId goes to participation creation", async ({ page, data }) => {
   const user = await data.user();
-  const event = await data.event({ firstDay: dayFromToday(40) });
-  await page.goto(`/login/${event.id}`);
+  const congress = await data.congress({ firstDay: dayFromToday(40) });
+  await page.goto(`/login/${congress.id}`);
   await login(page, user.email, user.password);
-  await expect(page).toHaveURL(new RegExp(`/participation/${event.id}$`));
+  await expect(page).toHaveURL(new RegExp(`/participation/${congress.id}$`));
 });

@@ -22,24 +22,24 @@ test("a participant saves the calendar file of an event and of a webinar from th
   data,
 }) => {
   const user = await data.user();
-  const event = await data.runningCongress(user.id);
-  const webinarCongress = await data.event({
+  const congress = await data.runningCongress(user.id);
+  const webinarCongress = await data.congress({
     webinar: true,
     webinarUrl: "https://example.com/webinar/achtsamkeit",
     webinarStartTime: "18:00",
     firstDay: dayFromToday(0),
   });
   await data.participation(user.id, webinarCongress.id);
-  const other = await data.event({ webinar: true, webinarStartTime: "19:30", firstDay: dayFromToday(10) });
+  const other = await data.congress({ webinar: true, webinarStartTime: "19:30", firstDay: dayFromToday(10) });
   await loginAs(page, user);
-  const congress = congressCard(page, event.title);
+  const card = congressCard(page, congress.title);
   const ics = await download(page, () =>
-    congress.getByRole("button", { name: /^In den Kalender eintragen/ }).click(),
+    card.getByRole("button", { name: /^In den Kalender eintragen/ }).click(),
   );
   expect(ics.name).toMatch(/^veranstaltung-\d+\.ics$/);
   const text = ics.content.toString("utf8").replace(/\r\n /g, "");
   expect(text.startsWith("BEGIN:VCALENDAR\r\n")).toBe(true);
-  expect(text).toContain(`SUMMARY:${event.title}`);
+  expect(text).toContain(`SUMMARY:${congress.title}`);
   expect(text).toMatch(/DTSTART;VALUE=DATE:\d{8}\r\n/);
 
   const webinar = congressCard(page, webinarCongress.title);
@@ -61,14 +61,14 @@ test("a participant saves the calendar file of an event and of a webinar from th
 
 test("after opening a video the participant downloads an attendance confirmation", async ({ page, data }) => {
   const user = await data.user();
-  const event = await data.runningCongress(user.id);
+  const congress = await data.runningCongress(user.id);
   await page.route(
     (url) => url.hostname.endsWith("vimeo.com"),
     (route) => route.fulfill({ status: 200, contentType: "text/html", body: "<title>Player</title>" }),
   );
   await loginAs(page, user);
-  await page.goto(`/congress/${event.id}`);
-  await expect(page.getByRole("heading", { level: 1, name: event.title })).toBeVisible();
+  await page.goto(`/congress/${congress.id}`);
+  await expect(page.getByRole("heading", { level: 1, name: congress.title })).toBeVisible();
   const recorded = page.waitForResponse(
     (res) => res.url().includes("/trpc/attendance.record") && res.status() === 200,
   );
@@ -80,7 +80,7 @@ test("after opening a video the participant downloads an attendance confirmation
   await recorded;
 
   await page.goto("/");
-  const card = congressCard(page, event.title);
+  const card = congressCard(page, congress.title);
   const pdf = await download(page, () =>
     card.getByRole("button", { name: /^Teilnahmebestätigung \(PDF\)/ }).click(),
   );

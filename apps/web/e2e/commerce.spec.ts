@@ -19,17 +19,17 @@ async function payOnSimulator(page: Page, productId: number) {
 test("a ticket for a running event bought through the checkout opens its videos", async ({ page, data }) => {
   const user = await data.user();
   // the running event as another participant has it, with videos and tickets
-  const event = await data.runningCongress((await data.user()).id);
+  const congress = await data.runningCongress((await data.user()).id);
   await loginAs(page, user);
-  const card = page.getByRole("article", { name: event.title });
+  const card = page.getByRole("article", { name: congress.title });
   await card.getByRole("link", { name: "Teilnehmen" }).click();
   await expect(page.getByRole("heading", { name: "Ticket erforderlich" })).toBeVisible();
   await page.getByRole("link", { name: "Ticket kaufen" }).click();
-  await payOnSimulator(page, event.digistoreIdTicket);
+  await payOnSimulator(page, congress.digistoreIdTicket);
 
   await card.getByRole("link", { name: "Zu den Videos" }).click();
   await expect(page.getByRole("heading", { name: "Tag 1: Bindung" })).toBeVisible();
-  const mail = await waitForMail(user.email, `Ihr Ticket: ${event.title}`);
+  const mail = await waitForMail(user.email, `Ihr Ticket: ${congress.title}`);
   expect(mail.html).toContain("Erika Muster");
 });
 
@@ -38,11 +38,11 @@ test("a ticket for a future event shows the ticket-bought label instead of the c
   data,
 }) => {
   const user = await data.user();
-  const event = await data.ticketedCongress();
+  const congress = await data.ticketedCongress();
   await loginAs(page, user);
-  await page.goto(`/congress-ticket-purchase/${event.id}`);
-  await payOnSimulator(page, event.digistoreIdTicket);
-  const card = page.getByRole("article", { name: event.title });
+  await page.goto(`/congress-ticket-purchase/${congress.id}`);
+  await payOnSimulator(page, congress.digistoreIdTicket);
+  const card = page.getByRole("article", { name: congress.title });
   await expect(card.getByText("Ticket gekauft")).toBeVisible();
   await expect(card.getByRole("button", { name: "Teilnahme stornieren" })).toHaveCount(0);
 });
@@ -52,9 +52,9 @@ test("a bought package opens, and a refund from the checkout removes access agai
   data,
 }) => {
   const user = await data.user();
-  const event = await data.event({ firstDay: dayFromToday(-30), lastDay: dayFromToday(-28) });
-  await data.content(event.id, [contentDay("Tag 1", 2)]);
-  const pkg = await data.package(event.id);
+  const congress = await data.congress({ firstDay: dayFromToday(-30), lastDay: dayFromToday(-28) });
+  await data.content(congress.id, [contentDay("Tag 1", 2)]);
+  const pkg = await data.package(congress.id);
   await loginAs(page, user);
   const card = page.getByRole("region", { name: "Kongresspakete" }).getByRole("article", { name: pkg.name });
   await card.getByRole("link", { name: "Jetzt kaufen" }).click();

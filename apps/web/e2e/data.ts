@@ -74,7 +74,7 @@ function overviewBudget(used: number, max: number, what: string): number {
 
 /** What one test made; `remove()` deletes it (and what the API made for it: orders, participations, …). */
 export class TestData {
-  private readonly events: number[] = [];
+  private readonly congresses: number[] = [];
   private readonly users: number[] = [];
   private readonly emails: string[] = [];
   private readonly titles: string[] = [];
@@ -93,7 +93,7 @@ export class TestData {
    * An event, by default visible, free and starting in ten days. One that is visible and not over counts
    * against the test's share of the overview (`overviewShare`).
    */
-  async event(fields: Partial<CongressRow> & { title?: string } = {}) {
+  async congress(fields: Partial<CongressRow> & { title?: string } = {}) {
     const row: CongressRow = {
       title: this.title("E2E-Veranstaltung"),
       description: "Eine Veranstaltung aus dem Test.",
@@ -110,15 +110,15 @@ export class TestData {
         "current visible events",
       );
     }
-    const [event] = await this.db.insert(schema.congresses).values(row).returning();
-    if (!event) {
+    const [congress] = await this.db.insert(schema.congresses).values(row).returning();
+    if (!congress) {
       throw new Error("event not inserted");
     }
-    this.events.push(event.id);
-    if (event.visible) {
-      this.visibleCongresses.add(event.id);
+    this.congresses.push(congress.id);
+    if (congress.visible) {
+      this.visibleCongresses.add(congress.id);
     }
-    return event;
+    return congress;
   }
 
   /** A checkout product id no other test uses. */
@@ -157,7 +157,7 @@ export class TestData {
 
   /** An event that sells tickets (both checkout products its own), by default in 40 days. */
   ticketedCongress(fields: Partial<CongressRow> = {}) {
-    return this.event({
+    return this.congress({
       firstDay: dayFromToday(40),
       lastDay: dayFromToday(42),
       digistoreIdTicket: this.productId(),
@@ -171,18 +171,18 @@ export class TestData {
    * on) and, for `userId`, a participation and a paid ticket (its order number is `ticket`).
    */
   async runningCongress(userId: number, fields: Partial<CongressRow> = {}) {
-    const event = await this.ticketedCongress({
+    const congress = await this.ticketedCongress({
       firstDay: dayFromToday(-1),
       lastDay: dayFromToday(1),
       ...fields,
     });
-    await this.content(event.id, [
+    await this.content(congress.id, [
       contentDay("Tag 1: Bindung", 3),
       contentDay("Tag 2: Beziehung", 3, formatGermanDate(dayFromToday(0))),
       contentDay("Tag 3: Familie", 2, formatGermanDate(dayFromToday(1))),
     ]);
-    await this.participation(userId, event.id);
-    return { ...event, ticket: await this.ticketOrder(userId, event.id) };
+    await this.participation(userId, congress.id);
+    return { ...congress, ticket: await this.ticketOrder(userId, congress.id) };
   }
 
   /** A confirmed, active account (an admin with `admin: true`), signed up for nothing. */
@@ -263,7 +263,7 @@ export class TestData {
           "SELECT id FROM congresses WHERE EXISTS (SELECT 1 FROM unnest($1::text[]) AS p WHERE starts_with(title, p))",
           [this.titles],
         );
-        this.events.push(...rows.map((r) => r.id));
+        this.congresses.push(...rows.map((r) => r.id));
       }
       if (this.emails.length > 0) {
         const { rows } = await client.query<{ id: number }>(
@@ -275,13 +275,13 @@ export class TestData {
       // orders keep their event and package (restrict): they go first, then what cascades from the rest
       await client.query(
         "DELETE FROM congress_package_orders WHERE congress_package_id IN (SELECT id FROM congress_packages WHERE congress_id = ANY($1::int[]))",
-        [this.events],
+        [this.congresses],
       );
       await client.query("DELETE FROM congress_ticket_orders WHERE congress_id = ANY($1::int[])", [
-        this.events,
+        this.congresses,
       ]);
       await client.query("DELETE FROM users WHERE id = ANY($1::int[])", [this.users]);
-      await client.query("DELETE FROM congresses WHERE id = ANY($1::int[])", [this.events]);
+      await client.query("DELETE FROM congresses WHERE id = ANY($1::int[])", [this.congresses]);
       await client.query("COMMIT");
     } catch (error) {
       await client.query("ROLLBACK");

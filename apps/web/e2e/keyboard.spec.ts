@@ -66,14 +66,14 @@ async function expectVisibleFocusOnEachStop(page: Page, stops: number) {
 /** An account taking part in a free event that has not started yet (it offers "Teilnahme stornieren"). */
 async function participantOfFutureCongress(data: TestData) {
   const user = await data.user({ firstname: "Tom", lastname: "Teilnehmer" });
-  const event = await data.event({ firstDay: dayFromToday(21), lastDay: dayFromToday(23) });
-  await data.participation(user.id, event.id);
-  return { user, event };
+  const congress = await data.congress({ firstDay: dayFromToday(21), lastDay: dayFromToday(23) });
+  await data.participation(user.id, congress.id);
+  return { user, congress };
 }
 
 test("the main visitor flow works with the keyboard alone", async ({ page, data }) => {
   const user = await data.user({ firstname: "Tom", lastname: "Teilnehmer" });
-  const event = await data.runningCongress(user.id);
+  const congress = await data.runningCongress(user.id);
   // the video host is faked at the wire: the player may only be requested after the consent
   const vimeoRequests: string[] = [];
   await page.route(
@@ -103,11 +103,11 @@ test("the main visitor flow works with the keyboard alone", async ({ page, data 
 
   // the running event the participant takes part in
   const toVideos = page
-    .getByRole("article", { name: event.title })
+    .getByRole("article", { name: congress.title })
     .getByRole("link", { name: "Zu den Videos" });
   await tabTo(page, toVideos, { max: 60 });
   await page.keyboard.press("Enter");
-  await expect(page.getByRole("heading", { level: 1, name: event.title })).toBeFocused();
+  await expect(page.getByRole("heading", { level: 1, name: congress.title })).toBeFocused();
 
   const play = page.getByRole("button", { name: /^Video abspielen/ }).first();
   await tabTo(page, play);
@@ -124,10 +124,10 @@ test("the global alert dialog traps the focus, closes with Escape and returns th
   page,
   data,
 }) => {
-  const { user, event } = await participantOfFutureCongress(data);
+  const { user, congress } = await participantOfFutureCongress(data);
   await loginAs(page, user);
   const cancel = page
-    .getByRole("article", { name: event.title })
+    .getByRole("article", { name: congress.title })
     .getByRole("button", { name: "Teilnahme stornieren" });
   await tabTo(page, cancel, { max: 60 });
   await page.keyboard.press("Enter");
@@ -168,14 +168,14 @@ test("an admin dialog traps the focus, closes with Escape and returns the focus"
 
 test("every focus stop shows a visible focus indicator", async ({ page, data }) => {
   const user = await data.user();
-  const event = await data.runningCongress(user.id);
+  const congress = await data.runningCongress(user.id);
   await page.goto("/login");
   await expect(page.getByRole("heading", { level: 1, name: "Anmelden" })).toBeVisible();
   await expectVisibleFocusOnEachStop(page, 40);
 
   await loginAs(page, user);
   await expectVisibleFocusOnEachStop(page, 60);
-  await page.goto(`/congress/${event.id}`);
+  await page.goto(`/congress/${congress.id}`);
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
   await expectVisibleFocusOnEachStop(page, 20);
 });
@@ -382,13 +382,13 @@ test("form errors are tied to their fields and announced", async ({ page }) => {
 
 test("order states are written out, not only coloured", async ({ page, browser, data }) => {
   const user = await data.user();
-  const event = await data.event({ visible: false, firstDay: dayFromToday(-60) });
-  const other = await data.event({ visible: false, firstDay: dayFromToday(-60) });
-  const paid = await data.package(event.id);
-  const canceled = await data.package(event.id);
+  const congress = await data.congress({ visible: false, firstDay: dayFromToday(-60) });
+  const other = await data.congress({ visible: false, firstDay: dayFromToday(-60) });
+  const paid = await data.package(congress.id);
+  const canceled = await data.package(congress.id);
   await data.packageOrder(user.id, paid.id);
   await data.packageOrder(user.id, canceled.id, "canceled");
-  await data.ticketOrder(user.id, event.id);
+  await data.ticketOrder(user.id, congress.id);
   await data.ticketOrder(user.id, other.id, "canceled");
   await loginAs(page, user);
   const packages = page.getByRole("region", { name: "Kongresspakete" });
@@ -409,7 +409,7 @@ test("order states are written out, not only coloured", async ({ page, browser, 
 });
 
 test("animations and transitions stop when the visitor prefers reduced motion", async ({ page, data }) => {
-  const { user, event } = await participantOfFutureCongress(data);
+  const { user, congress } = await participantOfFutureCongress(data);
   await page.goto("/login");
   const submit = page.getByRole("button", { name: "Anmelden" });
   const duration = (locator: Locator, property: "transitionDuration" | "animationDuration") =>
@@ -420,7 +420,7 @@ test("animations and transitions stop when the visitor prefers reduced motion", 
   expect(await duration(submit, "transitionDuration")).toBeLessThan(0.001);
   await loginAs(page, user);
   await page
-    .getByRole("article", { name: event.title })
+    .getByRole("article", { name: congress.title })
     .getByRole("button", { name: "Teilnahme stornieren" })
     .click();
   const question = page.getByRole("alertdialog");
@@ -460,7 +460,7 @@ test.describe("at 320 px width (400 % zoom)", () => {
     test(`${name} fits and keeps its navigation (${who})`, async ({ page, data }) => {
       let ids: Ids = { running: 0, pkg: 0, future: 0 };
       if (who === "participant") {
-        const { user, event: future } = await participantOfFutureCongress(data);
+        const { user, congress: future } = await participantOfFutureCongress(data);
         const running = await data.runningCongress(user.id);
         const pkg = await data.package(running.id);
         await data.packageOrder(user.id, pkg.id);

@@ -18,11 +18,11 @@ test("an admin follows an order to its payment notifications, filters them and r
   test.slow();
   // a purchase through the checkout simulator, which sends a signed on_payment to our endpoint
   const buyer = await data.user();
-  const event = await data.ticketedCongress({ lastDay: null });
+  const congress = await data.ticketedCongress({ lastDay: null });
   await loginAs(page, buyer);
-  await page.goto(`/congress-ticket-purchase/${event.id}`);
+  await page.goto(`/congress-ticket-purchase/${congress.id}`);
   await expect(
-    page.getByRole("heading", { name: `Testkasse: Produkt ${event.digistoreIdTicket}` }),
+    page.getByRole("heading", { name: `Testkasse: Produkt ${congress.digistoreIdTicket}` }),
   ).toBeVisible();
   await page.getByRole("button", { name: "Bezahlen" }).click();
   await confirmDialog(page, "Vielen Dank für Ihren Kauf!");
@@ -78,7 +78,7 @@ test("a refund from the checkout shows in the order table as why the order ended
   data,
 }) => {
   const buyer = await data.user();
-  const pkg = await data.package((await data.event({ firstDay: dayFromToday(-30) })).id);
+  const pkg = await data.package((await data.congress({ firstDay: dayFromToday(-30) })).id);
   await loginAs(page, buyer);
   await page.goto(`/congress-package-purchase/${pkg.id}`);
   await expect(page.getByRole("heading", { name: `Testkasse: Produkt ${pkg.externalId}` })).toBeVisible();

@@ -119,8 +119,8 @@ test("admins edit the Impressum; the footer links the accessibility statement", 
 
 test("no request leaves our origin before the video consent click", async ({ page, baseURL, data }) => {
   const user = await data.user();
-  const event = await data.runningCongress(user.id);
-  const pkg = await data.package(event.id);
+  const congress = await data.runningCongress(user.id);
+  const pkg = await data.package(congress.id);
   await data.packageOrder(user.id, pkg.id);
   const origin = new URL(baseURL ?? "").origin;
   const foreign: string[] = [];
@@ -146,7 +146,7 @@ test("no request leaves our origin before the video consent click", async ({ pag
     await page.goto(path);
     await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
   }
-  await page.goto(`/congress/${event.id}`);
+  await page.goto(`/congress/${congress.id}`);
   await expect(page.getByRole("button", { name: /^Video abspielen/ }).first()).toBeVisible();
   await page.waitForLoadState("networkidle");
   expect(foreign).toEqual([]);

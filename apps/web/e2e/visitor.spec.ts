@@ -24,25 +24,25 @@ test("the overview shows the events a participant takes part in by their state, 
   data,
 }) => {
   const user = await data.user({ firstname: "Tom", lastname: "Teilnehmer" });
-  const webinar = await data.event({
+  const webinar = await data.congress({
     title: data.title("Live-Webinar"),
     webinar: true,
     webinarUrl: "https://example.com/webinar/achtsamkeit",
     webinarStartTime: "18:00",
     firstDay: dayFromToday(0),
   });
-  const running = await data.event({ firstDay: dayFromToday(-1), lastDay: dayFromToday(1) });
-  const future = await data.event({ firstDay: dayFromToday(21), lastDay: dayFromToday(23) });
-  for (const event of [webinar, running, future]) {
-    await data.participation(user.id, event.id);
+  const running = await data.congress({ firstDay: dayFromToday(-1), lastDay: dayFromToday(1) });
+  const future = await data.congress({ firstDay: dayFromToday(21), lastDay: dayFromToday(23) });
+  for (const congress of [webinar, running, future]) {
+    await data.participation(user.id, congress.id);
   }
   await loginAs(page, user);
   await expect(page.getByRole("heading", { level: 1, name: "Hallo Tom Teilnehmer!" })).toBeVisible();
 
   // newest first; other tests' events may stand between (the list is everybody's)
-  const events = page.getByRole("region", { name: "Aktuelle Veranstaltungen" }).getByRole("article");
+  const congresses = page.getByRole("region", { name: "Aktuelle Veranstaltungen" }).getByRole("article");
   const mine = [future.title, running.title, webinar.title];
-  const shown = events.filter({ hasText: new RegExp(mine.join("|")) });
+  const shown = congresses.filter({ hasText: new RegExp(mine.join("|")) });
   await expect(shown).toHaveCount(mine.length);
   for (const [i, title] of mine.entries()) {
     await expect(shown.nth(i)).toHaveAccessibleName(title);
@@ -65,14 +65,14 @@ test("the overview shows a bought ticket and a webinar to sign up for, and leave
   const ticketed = await data.ticketedCongress();
   await data.participation(user.id, ticketed.id);
   await data.ticketOrder(user.id, ticketed.id);
-  const webinar = await data.event({
+  const webinar = await data.congress({
     title: data.title("Webinar"),
     webinar: true,
     webinarStartTime: "19:30",
     firstDay: dayFromToday(10),
   });
-  const past = await data.event({ firstDay: dayFromToday(-30), lastDay: dayFromToday(-28) });
-  const hidden = await data.event({ visible: false, firstDay: dayFromToday(60) });
+  const past = await data.congress({ firstDay: dayFromToday(-30), lastDay: dayFromToday(-28) });
+  const hidden = await data.congress({ visible: false, firstDay: dayFromToday(60) });
   await loginAs(page, user);
 
   const ticket = congressCard(page, ticketed.title);
@@ -80,17 +80,17 @@ test("the overview shows a bought ticket and a webinar to sign up for, and leave
   await expect(ticket.getByRole("button", { name: "Teilnahme stornieren" })).toHaveCount(0);
   await expect(congressCard(page, webinar.title).getByRole("link", { name: "Teilnehmen" })).toBeVisible();
   await expect(congressCard(page, webinar.title).getByText("19:30 Uhr")).toBeVisible();
-  const events = page.getByRole("region", { name: "Aktuelle Veranstaltungen" }).getByRole("article");
-  await expect(events.filter({ hasText: past.title })).toHaveCount(0);
-  await expect(events.filter({ hasText: hidden.title })).toHaveCount(0);
+  const congresses = page.getByRole("region", { name: "Aktuelle Veranstaltungen" }).getByRole("article");
+  await expect(congresses.filter({ hasText: past.title })).toHaveCount(0);
+  await expect(congresses.filter({ hasText: hidden.title })).toHaveCount(0);
 });
 
 test("the overview shows the participant's packages by the state of their orders", async ({ page, data }) => {
   const user = await data.user();
-  const event = await data.event({ visible: false, firstDay: dayFromToday(-60) });
-  const paid = await data.package(event.id);
-  const canceled = await data.package(event.id);
-  const later = await data.package(event.id, { availabilityDate: dayFromToday(30) });
+  const congress = await data.congress({ visible: false, firstDay: dayFromToday(-60) });
+  const paid = await data.package(congress.id);
+  const canceled = await data.package(congress.id);
+  const later = await data.package(congress.id, { availabilityDate: dayFromToday(30) });
   await data.packageOrder(user.id, paid.id);
   await data.packageOrder(user.id, canceled.id, "canceled");
   await data.packageOrder(user.id, later.id);
@@ -110,12 +110,12 @@ test("the overview shows the participant's packages by the state of their orders
 });
 
 test("a long description is cut at 100 characters with a more/less toggle", async ({ page, data }) => {
-  const event = await data.event({
+  const congress = await data.congress({
     description:
       "Drei Tage mit Expertinnen und Experten aus Psychotherapie, Pädagogik und Forschung rund um Bindung, Beziehung und Familie. Alle Vorträge stehen während des Kongresses als Video bereit.",
   });
   await loginAs(page, await data.user());
-  const card = congressCard(page, event.title);
+  const card = congressCard(page, congress.title);
   const more = card.getByRole("button", { name: "mehr" });
   await expect(more).toHaveAttribute("aria-expanded", "false");
   const short = (await card.locator("p[id]").textContent()) ?? "";
@@ -127,17 +127,17 @@ test("a long description is cut at 100 characters with a more/less toggle", asyn
 });
 
 test("participate in a free event, then cancel after confirming", async ({ page, data }) => {
-  const event = await data.event({ firstDay: dayFromToday(14) });
+  const congress = await data.congress({ firstDay: dayFromToday(14) });
   await loginAs(page, await data.user());
-  await congressCard(page, event.title).getByRole("link", { name: "Teilnehmen" }).click();
-  await expect(page).toHaveURL(new RegExp(`/participation/${event.id}$`));
+  await congressCard(page, congress.title).getByRole("link", { name: "Teilnehmen" }).click();
+  await expect(page).toHaveURL(new RegExp(`/participation/${congress.id}$`));
   await expect(page.getByRole("heading", { name: "Anmeldung bestätigt" })).toBeVisible();
 
-  await page.goto(`/participation/${event.id}`);
+  await page.goto(`/participation/${congress.id}`);
   await expect(page.getByRole("status").filter({ hasText: "Sie nehmen bereits teil" })).toBeVisible();
 
   await page.getByRole("main").getByRole("link", { name: "Zur Übersicht" }).click();
-  const card = congressCard(page, event.title);
+  const card = congressCard(page, congress.title);
   await card.getByRole("button", { name: "Teilnahme stornieren" }).click();
   const question = page.getByRole("alertdialog");
   await expect(question).toContainText("wirklich stornieren");
@@ -151,15 +151,15 @@ test("participate in a free event, then cancel after confirming", async ({ page,
 
 test("a ticketed event offers the tickets instead of a free sign-up", async ({ page, data }) => {
   const ticket = data.productId();
-  const event = await data.event({
+  const congress = await data.congress({
     firstDay: dayFromToday(40),
     digistoreIdTicket: ticket,
     digistoreIdTicketAndPackage: data.productId(),
   });
   const user = await data.user();
-  await page.goto(`/login/${event.id}`);
+  await page.goto(`/login/${congress.id}`);
   await login(page, user.email, user.password);
-  await expect(page).toHaveURL(new RegExp(`/participation/${event.id}$`));
+  await expect(page).toHaveURL(new RegExp(`/participation/${congress.id}$`));
   await expect(page.getByRole("heading", { name: "Ticket erforderlich" })).toBeVisible();
   await expect(page.getByRole("link", { name: "Ticket und Kongresspaket kaufen" })).toBeVisible();
   await page.getByRole("link", { name: "Ticket kaufen" }).click();
@@ -172,7 +172,7 @@ test("a ticketed event offers the tickets instead of a free sign-up", async ({ p
   expect(url.searchParams.get("first_name")).toBe("Erika");
   expect(url.searchParams.get("last_name")).toBe("Muster");
   expect(url.searchParams.get("custom")).toMatch(
-    new RegExp(`^uid-[0-9a-f]{32}\\|pid-${event.id}\\|cat-tic$`),
+    new RegExp(`^uid-[0-9a-f]{32}\\|pid-${congress.id}\\|cat-tic$`),
   );
 });
 
@@ -180,8 +180,8 @@ test("a package purchase passes the voucher, and the return from the checkout th
   page,
   data,
 }) => {
-  const event = await data.event({ firstDay: dayFromToday(21) });
-  const pkg = await data.package(event.id, { extraParameters: { voucher: "FRUEHBUCHER" } });
+  const congress = await data.congress({ firstDay: dayFromToday(21) });
+  const pkg = await data.package(congress.id, { extraParameters: { voucher: "FRUEHBUCHER" } });
   await loginAs(page, await data.user());
   await page.goto(`/congress-package-purchase/${pkg.id}`);
   await expect(page.getByRole("heading", { name: `Testkasse: Produkt ${pkg.externalId}` })).toBeVisible();
@@ -201,9 +201,9 @@ test("an unknown product shows the server's error and goes to the overview", asy
 }) => {
   browserErrors.expect(failedRequest(403, "/trpc/checkout.getUrl"));
   // an event without tickets
-  const event = await data.event({ firstDay: dayFromToday(21) });
+  const congress = await data.congress({ firstDay: dayFromToday(21) });
   await loginAs(page, await data.user());
-  await page.goto(`/congress-ticket-purchase/${event.id}`);
+  await page.goto(`/congress-ticket-purchase/${congress.id}`);
   await expect(page.getByRole("alertdialog")).toContainText("Dieses Produkt wird derzeit nicht angeboten.");
   await page.getByRole("alertdialog").getByRole("button", { name: "OK" }).click();
   await expect(page).toHaveURL(/\/$/);
@@ -222,10 +222,10 @@ test("a running event shows its videos behind a consent placeholder; tomorrow's 
     },
   );
   const user = await data.user();
-  const event = await data.runningCongress(user.id);
+  const congress = await data.runningCongress(user.id);
   await loginAs(page, user);
-  await page.goto(`/congress/${event.id}`);
-  await expect(page.getByRole("heading", { level: 1, name: event.title })).toBeVisible();
+  await page.goto(`/congress/${congress.id}`);
+  await expect(page.getByRole("heading", { level: 1, name: congress.title })).toBeVisible();
   await expect(page.getByRole("heading", { name: "Tag 1: Bindung" })).toBeVisible();
   await expect(page.getByRole("heading", { name: "Tag 2: Beziehung" })).toBeVisible();
   await expect(page.getByRole("heading", { name: "Tag 3: Familie" })).toHaveCount(0);
@@ -251,10 +251,10 @@ test("an event that has not started sends the visitor back with a dialog", async
 }) => {
   browserErrors.expect(failedRequest(403, "/trpc/congress.getContent"));
   const user = await data.user();
-  const event = await data.event({ firstDay: dayFromToday(21) });
-  await data.participation(user.id, event.id);
+  const congress = await data.congress({ firstDay: dayFromToday(21) });
+  await data.participation(user.id, congress.id);
   await loginAs(page, user);
-  await page.goto(`/congress/${event.id}`);
+  await page.goto(`/congress/${congress.id}`);
   await expect(page.getByRole("alertdialog")).toContainText("ab dem ersten Veranstaltungstag");
   await page.getByRole("alertdialog").getByRole("button", { name: "OK" }).click();
   await expect(page).toHaveURL(/\/$/);
@@ -262,16 +262,16 @@ test("an event that has not started sends the visitor back with a dialog", async
 
 test("a bought package shows its videos; a package not bought says so", async ({ page, data }) => {
   const user = await data.user();
-  const event = await data.event({ firstDay: dayFromToday(-30), lastDay: dayFromToday(-28) });
-  await data.content(event.id, [contentDay("Tag 1", 2)]);
-  const recommended = await data.package(event.id);
-  const bought = await data.package(event.id, {
+  const congress = await data.congress({ firstDay: dayFromToday(-30), lastDay: dayFromToday(-28) });
+  await data.content(congress.id, [contentDay("Tag 1", 2)]);
+  const recommended = await data.package(congress.id);
+  const bought = await data.package(congress.id, {
     extraParameters: {
       crosssellDescription: `Passend dazu: ${recommended.name}.`,
       crosssellLink: `/congress-package-purchase/${recommended.id}`,
     },
   });
-  const canceled = await data.package(event.id);
+  const canceled = await data.package(congress.id);
   await data.packageOrder(user.id, bought.id);
   await data.packageOrder(user.id, canceled.id, "canceled");
   await loginAs(page, user);
@@ -341,7 +341,7 @@ test("the death-congress path works the same way, and an unknown path is still a
 test("the visitor pages have no accessibility violations (WCAG 2.1 AA)", async ({ page, data }) => {
   const user = await data.user();
   const running = await data.runningCongress(user.id);
-  const future = await data.event({ firstDay: dayFromToday(21) });
+  const future = await data.congress({ firstDay: dayFromToday(21) });
   await data.participation(user.id, future.id);
   const pkg = await data.package(running.id);
   await data.packageOrder(user.id, pkg.id);

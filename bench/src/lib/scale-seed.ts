@@ -4,7 +4,7 @@ import type pg from "pg";
 /** How much data one scale database holds. */
 export interface ScaleSize {
   users: number;
-  events: number;
+  congresses: number;
   participations: number;
   packageOrders: number;
   ticketOrders: number;
@@ -61,7 +61,7 @@ const orderNumber = (prefix: string, n: string) =>
 const lightUserId = (j: string) => `(${j}) + (${j}) / ${HEAVY_EVERY - 1} + 1`;
 
 /** The k-th event of user `u`: distinct for distinct k below the number of events. */
-const congressOf = (u: string, k: string, events: number) => `((${u}) * 37 + (${k})) % ${events} + 1`;
+const congressOf = (u: string, k: string, congresses: number) => `((${u}) * 37 + (${k})) % ${congresses} + 1`;
 
 function usersSql(users: number, passwordHash: string): [string, unknown[]] {
   const first = "($2::text[])[1 + g % cardinality($2::text[])]";
@@ -81,8 +81,8 @@ function usersSql(users: number, passwordHash: string): [string, unknown[]] {
 }
 
 /** Events spread from five years ago to half a year ahead; newer ids start later (and were created later). */
-function congressesSql(events: number): [string, unknown[]] {
-  const firstDay = `current_date - 1825 + ((g - 1) * 2005 / ${events})::int`;
+function congressesSql(congresses: number): [string, unknown[]] {
+  const firstDay = `current_date - 1825 + ((g - 1) * 2005 / ${congresses})::int`;
   const text = `
     INSERT INTO congresses (id, title, description, visible, first_day, last_day, webinar,
                             digistore_id_ticket, digistore_id_ticket_and_package, created_at)
@@ -90,16 +90,16 @@ function congressesSql(events: number): [string, unknown[]] {
            g % 10 <> 0, d, CASE WHEN g % 3 = 0 THEN NULL ELSE d + g % 3 END, g % 7 = 0,
            CASE WHEN g % 4 = 0 THEN 500000 + g ELSE 0 END, CASE WHEN g % 4 = 0 THEN 600000 + g ELSE 0 END,
            d - interval '90 days'
-    FROM generate_series(1, ${events}) AS g, LATERAL (SELECT ${firstDay} AS d) AS f`;
+    FROM generate_series(1, ${congresses}) AS g, LATERAL (SELECT ${firstDay} AS d) AS f`;
   return [text, [TOPICS]];
 }
 
-function packagesSql(events: number): [string, unknown[]] {
+function packagesSql(congresses: number): [string, unknown[]] {
   const text = `
     INSERT INTO congress_packages (id, name, description, congress_id, external_id, availability_date, created_at)
     SELECT g, CASE WHEN g % 2 = 0 THEN 'Aufzeichnungen ' ELSE 'Premium-Paket ' END || c.title,
            'Alle Vorträge zum Nachschauen.', c.id, 700000 + g, c.first_day, c.created_at
-    FROM generate_series(1, ${events * PACKAGES_PER_CONGRESS}) AS g
+    FROM generate_series(1, ${congresses * PACKAGES_PER_CONGRESS}) AS g
     JOIN congresses c ON c.id = (g + ${PACKAGES_PER_CONGRESS - 1}) / ${PACKAGES_PER_CONGRESS}`;
   return [text, []];
 }
@@ -111,14 +111,14 @@ function packagesSql(events: number): [string, unknown[]] {
 function participationsSql(size: ScaleSize): string[] {
   const heavy = `
     INSERT INTO participations (user_id, congress_id, created_at)
-    SELECT u, ${size.events} - k, ${spreadOverFiveYears("u + k")}
+    SELECT u, ${size.congresses} - k, ${spreadOverFiveYears("u + k")}
     FROM generate_series(${HEAVY_EVERY}, ${size.users}, ${HEAVY_EVERY}) AS u,
          generate_series(0, ${HEAVY_PARTICIPATIONS - 1}) AS k`;
   const light = lightUsers(size);
   const rest = size.participations - (size.users / HEAVY_EVERY) * HEAVY_PARTICIPATIONS;
   const lightRows = `
     INSERT INTO participations (user_id, congress_id, created_at)
-    SELECT u, ${congressOf("u", `i / ${light}`, size.events)}, ${spreadOverFiveYears("i")}
+    SELECT u, ${congressOf("u", `i / ${light}`, size.congresses)}, ${spreadOverFiveYears("i")}
     FROM generate_series(0, ${rest - 1}) AS i, LATERAL (SELECT ${lightUserId(`i % ${light}`)} AS u) AS l`;
   return [heavy, lightRows];
 }
@@ -130,7 +130,7 @@ function ticketOrdersSql(size: ScaleSize): string {
   const light = lightUsers(size);
   return `
     INSERT INTO congress_ticket_orders (user_id, congress_id, external_id, status, created_at)
-    SELECT u, ${congressOf("u", `i / ${light}`, size.events)},
+    SELECT u, ${congressOf("u", `i / ${light}`, size.congresses)},
            CASE WHEN i % 40 = 39 THEN 'FAKE-ORDER' ELSE ${orderNumber("T", "i + 1")} END,
            CASE WHEN i % 11 = 10 THEN 'canceled' ELSE 'paid' END, ${spreadOverFiveYears("i + 3")}
     FROM generate_series(0, ${size.ticketOrders - 1}) AS i, LATERAL (SELECT ${lightUserId(`i % ${light}`)} AS u) AS l`;
@@ -139,7 +139,7 @@ function ticketOrdersSql(size: ScaleSize): string {
 /** Package orders for a package of an event the user takes part in. */
 function packageOrdersSql(size: ScaleSize): string {
   const light = lightUsers(size);
-  const packageId = `(${congressOf("u", `i / ${light}`, size.events)} - 1) * ${PACKAGES_PER_CONGRESS} + 1 + i % ${PACKAGES_PER_CONGRESS}`;
+  const packageId = `(${congressOf("u", `i / ${light}`, size.congresses)} - 1) * ${PACKAGES_PER_CONGRESS} + 1 + i % ${PACKAGES_PER_CONGRESS}`;
   return `
     INSERT INTO congress_package_orders (user_id, congress_package_id, external_id, status, created_at)
     SELECT u, ${packageId},
@@ -175,7 +175,7 @@ async function timed(pool: pg.Pool, table: string, statements: [string, unknown[
 }
 
 function checkSize(size: ScaleSize): void {
-  if (size.users % HEAVY_EVERY !== 0 || size.events < HEAVY_PARTICIPATIONS) {
+  if (size.users % HEAVY_EVERY !== 0 || size.congresses < HEAVY_PARTICIPATIONS) {
     throw new Error(
       `scale seed needs users in steps of ${HEAVY_EVERY} and at least ${HEAVY_PARTICIPATIONS} events`,
     );
@@ -183,7 +183,7 @@ function checkSize(size: ScaleSize): void {
   const perLightUser = Math.ceil(
     (size.participations - (size.users / HEAVY_EVERY) * HEAVY_PARTICIPATIONS) / lightUsers(size),
   );
-  if (perLightUser > size.events) {
+  if (perLightUser > size.congresses) {
     throw new Error("scale seed: more participations per user than events");
   }
 }
@@ -200,8 +200,8 @@ export async function seedScale(pool: pg.Pool, size: ScaleSize): Promise<SeedSte
   const noValues = (text: string): [string, unknown[]] => [text, []];
   const steps = [
     await timed(pool, "users", [usersSql(size.users, passwordHash)]),
-    await timed(pool, "congresses", [congressesSql(size.events)]),
-    await timed(pool, "congress_packages", [packagesSql(size.events)]),
+    await timed(pool, "congresses", [congressesSql(size.congresses)]),
+    await timed(pool, "congress_packages", [packagesSql(size.congresses)]),
     await timed(pool, "participations", participationsSql(size).map(noValues)),
     await timed(pool, "congress_package_orders", [noValues(packageOrdersSql(size))]),
     await timed(pool, "congress_ticket_orders", [noValues(ticketOrdersSql(size))]),

@@ -22,7 +22,7 @@ describe("extractIframeSrc", () => {
 });
 
 describe("admin form rules", () => {
-  const event = {
+  const congress = {
     title: "Kongress",
     description: "Text",
     firstCongressDay: { date: "2026-12-01" },
@@ -30,21 +30,21 @@ describe("admin form rules", () => {
   };
 
   it("requires title, description and the first day; the last day may not lie before it", () => {
-    expect(ZCongressInput.safeParse(event).success).toBe(true);
-    const empty = ZCongressInput.safeParse({ ...event, title: "  ", description: "" });
+    expect(ZCongressInput.safeParse(congress).success).toBe(true);
+    const empty = ZCongressInput.safeParse({ ...congress, title: "  ", description: "" });
     expect(empty.error?.issues.map((i) => i.message)).toEqual([
       MSG_ADMIN.titleRequired,
       MSG_ADMIN.descriptionRequired,
     ]);
-    expect(ZCongressInput.safeParse({ ...event, firstCongressDay: null }).error?.issues[0]?.message).toBe(
+    expect(ZCongressInput.safeParse({ ...congress, firstCongressDay: null }).error?.issues[0]?.message).toBe(
       MSG_ADMIN.firstDayRequired,
     );
     expect(
-      ZCongressInput.safeParse({ ...event, lastCongressDay: { date: "2026-11-30" } }).error?.issues[0]
+      ZCongressInput.safeParse({ ...congress, lastCongressDay: { date: "2026-11-30" } }).error?.issues[0]
         ?.message,
     ).toBe(MSG_ADMIN.lastDayBeforeFirst);
-    expect(ZCongressInput.safeParse({ ...event, webinarStartTime: "24:00" }).success).toBe(false);
-    expect(ZCongressInput.parse({ ...event, webinarStartTime: "", webinarUrl: "" })).toMatchObject({
+    expect(ZCongressInput.safeParse({ ...congress, webinarStartTime: "24:00" }).success).toBe(false);
+    expect(ZCongressInput.parse({ ...congress, webinarStartTime: "", webinarUrl: "" })).toMatchObject({
       webinarStartTime: null,
       webinarUrl: null,
     });
@@ -82,6 +82,6 @@ describe("admin form rules", () => {
   });
 
   it("strips control characters from plain text", () => {
-    expect(ZCongressInput.parse({ ...event, title: "A\u0000B\u0007" }).title).toBe("AB");
+    expect(ZCongressInput.parse({ ...congress, title: "A\u0000B\u0007" }).title).toBe("AB");
   });
 });

@@ -9,7 +9,7 @@ export const visitorRestRoutes: RestRoute[] = [
     method: "GET",
     url: "/congress",
     handler: async (caller, _req, _reply, ctx) =>
-      isAdmin(ctx) ? caller.admin.congresses.list() : (await caller.congress.getOverview()).events,
+      isAdmin(ctx) ? caller.admin.congresses.list() : (await caller.congress.getOverview()).congresses,
   },
   {
     method: "GET",

@@ -76,19 +76,19 @@ beforeAll(async () => {
   });
   world.user = await createUser(db(), { email: `hostile.user.${unique()}@example.com` });
   world.adminToken = await t.tokenFor(world.admin.id, ["ROLE_USER", "ROLE_ADMIN"]);
-  const event = await createCongress(db());
+  const congress = await createCongress(db());
   const webinar = await createCongress(db(), { digistoreIdTicket: 4711, webinar: true });
-  const pkg = await createPackage(db(), event.id);
+  const pkg = await createPackage(db(), congress.id);
   await packageOrder(db(), world.user.id, pkg.id, "paid");
   await ticketOrder(db(), world.user.id, webinar.id, "paid");
-  const participation = await participate(db(), world.user.id, event.id);
-  await createContent(db(), event.id, [{ urls: ["https://player.vimeo.com/video/76979871"] }]);
+  const participation = await participate(db(), world.user.id, congress.id);
+  await createContent(db(), congress.id, [{ urls: ["https://player.vimeo.com/video/76979871"] }]);
   const [template] = await db()
     .insert(schema.mailTemplates)
-    .values({ name: "event-day", subject: "Heute", content: "<p>Heute</p>", congressId: event.id })
+    .values({ name: "event-day", subject: "Heute", content: "<p>Heute</p>", congressId: congress.id })
     .returning();
   await storeImage(db(), png);
-  world.ids = [event.id, webinar.id, pkg.id, participation, template?.id ?? 1, world.user.id];
+  world.ids = [congress.id, webinar.id, pkg.id, participation, template?.id ?? 1, world.user.id];
 });
 
 afterAll(async () => {
@@ -1024,12 +1024,12 @@ describe("inputs that once ended in a 500", () => {
 
   it("ids beyond PostgreSQL's integer range", async () => {
     const before = await snapshot();
-    const [event] = world.ids;
+    const [congress] = world.ids;
     refused(
-      await trpcMutation(t, "admin.mailTemplates.copy", { copy_from: event, copy_to: TOO_BIG }, asAdmin()),
+      await trpcMutation(t, "admin.mailTemplates.copy", { copy_from: congress, copy_to: TOO_BIG }, asAdmin()),
       400,
     );
-    const pkg = { name: "P", description: "D", congress: event, externalId: TOO_BIG };
+    const pkg = { name: "P", description: "D", congress: congress, externalId: TOO_BIG };
     refused(await trpcMutation(t, "admin.packages.save", pkg, asAdmin()), 400, MSG_ADMIN.externalIdRequired);
     refused(await trpcMutation(t, "auth.confirmMail", { userId: TOO_BIG, hash: "x" }, anonymous()), 400);
     const migration = { userId: TOO_BIG, hash: "x", password: "Hostile-Passwort-1" };
@@ -1340,11 +1340,11 @@ describe("classic XSS payloads", () => {
     );
     expect(register.status, register.body).toBe(200);
     const visitor = await createUser(db(), { firstname: payload, lastname: '"><svg onload=alert(1)>' });
-    const event = await createCongress(db(), { title: "<script>alert(1)</script> Kongress" });
+    const congress = await createCongress(db(), { title: "<script>alert(1)</script> Kongress" });
     const joined = await trpcMutation(
       t,
       "participation.create",
-      { congressId: event.id },
+      { congressId: congress.id },
       { token: await t.tokenFor(visitor.id), ip: nextIp() },
     );
     expect(joined.status, joined.body).toBe(200);
@@ -1378,7 +1378,7 @@ describe("classic XSS payloads", () => {
   });
 
   it("refuses links the web would follow into script: webinar, video and cross-selling links", async () => {
-    const event = await createCongress(db());
+    const congress = await createCongress(db());
     const refused = [
       await trpcMutation(
         t,
@@ -1406,7 +1406,7 @@ describe("classic XSS payloads", () => {
         t,
         "admin.contents.save",
         {
-          congress: event.id,
+          congress: congress.id,
           data: { days: [{ name: "Tag 1", videos: [{ url: " JaVa\tScRiPt:alert(1)", comment: "" }] }] },
         },
         asAdmin(),
@@ -1416,12 +1416,12 @@ describe("classic XSS payloads", () => {
       expect(answer.status, answer.body).toBe(400);
       expect(answer.error?.title).toBe(MSG.validationTitle);
     }
-    expect(await db().$count(schema.congressContents, eq(schema.congressContents.congressId, event.id))).toBe(
-      0,
-    );
+    expect(
+      await db().$count(schema.congressContents, eq(schema.congressContents.congressId, congress.id)),
+    ).toBe(0);
 
     // a cross-selling link is a free-form extra parameter: the visitor's view offers it only when it is safe
-    const pkg = await createPackage(db(), event.id, {
+    const pkg = await createPackage(db(), congress.id, {
       extraParameters: { crosssellDescription: "Mehr <b>dazu</b>", crosssellLink: "javascript:alert(1)" },
     });
     const view = await trpcQuery(
@@ -1434,7 +1434,7 @@ describe("classic XSS payloads", () => {
     expect(view.data.crosssell).toEqual({ description: "Mehr <b>dazu</b>", link: null });
     // safe links stay as they were: a path of our site and an http(s) address
     for (const link of ["/congress-package-purchase/5", "https://example.com/angebot"]) {
-      const safe = await createPackage(db(), event.id, {
+      const safe = await createPackage(db(), congress.id, {
         extraParameters: { crosssellDescription: "Mehr", crosssellLink: link },
       });
       const answer = await trpcQuery(

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { toCongressInput, toPackageInput } from "@/routes/_admin/-components/admin-forms";
 import { schemaResolver, serverFieldErrors } from "./schema-form";
 
-const event = {
+const congress = {
   title: "Sommerakademie",
   description: "Beschreibung",
   picture: null,
@@ -22,12 +22,12 @@ const resolve = schemaResolver({
   toInput: toCongressInput,
   fieldOf: { firstCongressDay: "firstDay", lastCongressDay: "lastDay" },
 });
-const run = (values: typeof event) =>
+const run = (values: typeof congress) =>
   resolve(values, undefined, { fields: {}, shouldUseNativeValidation: false });
 
 describe("schemaResolver", () => {
   it("gives the submit handler the shared schema's parsed input", async () => {
-    const result = await run(event);
+    const result = await run(congress);
     expect(result.errors).toEqual({});
     expect(result.values).toMatchObject({
       title: "Sommerakademie",
@@ -37,7 +37,7 @@ describe("schemaResolver", () => {
   });
 
   it("puts each message under the field it concerns, the schema's key mapped to the form's", async () => {
-    const result = await run({ ...event, title: " ", lastDay: "09.03.2027" });
+    const result = await run({ ...congress, title: " ", lastDay: "09.03.2027" });
     expect(result.errors).toEqual({
       title: { type: "too_small", message: MSG_ADMIN.titleRequired },
       lastDay: { type: "custom", message: MSG_ADMIN.lastDayBeforeFirst },
@@ -45,16 +45,16 @@ describe("schemaResolver", () => {
   });
 
   it("refuses a missing or unreadable day under its own field", async () => {
-    expect((await run({ ...event, firstDay: "", lastDay: "" })).errors).toEqual({
+    expect((await run({ ...congress, firstDay: "", lastDay: "" })).errors).toEqual({
       firstDay: { type: "custom", message: MSG_ADMIN.firstDayRequired },
     });
-    expect((await run({ ...event, lastDay: "" })).errors).toHaveProperty("lastDay.message");
-    expect((await run({ ...event, firstDay: "31.02.2027" })).errors).toHaveProperty("firstDay.message");
+    expect((await run({ ...congress, lastDay: "" })).errors).toHaveProperty("lastDay.message");
+    expect((await run({ ...congress, firstDay: "31.02.2027" })).errors).toHaveProperty("firstDay.message");
   });
 
   it("loads a lazily given schema when it validates", async () => {
     const lazy = schemaResolver({ schema: async () => ZCongressInput, toInput: toCongressInput });
-    const result = await lazy({ ...event, title: "" }, undefined, {
+    const result = await lazy({ ...congress, title: "" }, undefined, {
       fields: {},
       shouldUseNativeValidation: false,
     });

@@ -91,8 +91,8 @@ describe("audit entries for every admin write", { timeout: 30_000 }, () => {
   });
 
   it("packages", async () => {
-    const event = await createCongress(db());
-    const input = { name: "Paket A", congress: event.id, externalId: 70_000 + seq, description: "D" };
+    const congress = await createCongress(db());
+    const input = { name: "Paket A", congress: congress.id, externalId: 70_000 + seq, description: "D" };
     const created = await ok(trpcMutation(t, "admin.packages.save", input, asAdmin()));
     await ok(
       trpcMutation(t, "admin.packages.save", { ...input, id: created.id, name: "Paket B" }, asAdmin()),
@@ -100,19 +100,19 @@ describe("audit entries for every admin write", { timeout: 30_000 }, () => {
     await ok(trpcMutation(t, "admin.packages.delete", { id: created.id }, asAdmin()));
     const entries = await entriesOf("package", created.id);
     expect(entries.map((e) => e.action)).toEqual(["package.create", "package.save", "package.delete"]);
-    expect(entries[0]?.changes).toMatchObject({ name: "Paket A", congressId: event.id });
+    expect(entries[0]?.changes).toMatchObject({ name: "Paket A", congressId: congress.id });
     expect(entries[1]?.changes).toEqual({ name: ["Paket A", "Paket B"] });
   });
 
   it("video contents", async () => {
-    const event = await createCongress(db());
+    const congress = await createCongress(db());
     const days = (comment: string) => ({
       days: [{ name: "Tag 1", videos: [{ url: "https://player.vimeo.com/video/1", comment }] }],
     });
     const created = await ok(
-      trpcMutation(t, "admin.contents.save", { congress: event.id, data: days("alt") }, asAdmin()),
+      trpcMutation(t, "admin.contents.save", { congress: congress.id, data: days("alt") }, asAdmin()),
     );
-    const update = { id: created.id, congress: event.id, data: days("neu") };
+    const update = { id: created.id, congress: congress.id, data: days("neu") };
     await ok(trpcMutation(t, "admin.contents.save", update, asAdmin()));
     await ok(trpcMutation(t, "admin.contents.delete", { id: created.id }, asAdmin()));
     const entries = await entriesOf("content", created.id);
@@ -151,8 +151,8 @@ describe("audit entries for every admin write", { timeout: 30_000 }, () => {
   });
 
   it("orders created by an admin: one entry per order", async () => {
-    const event = await createCongress(db());
-    const pkg = await createPackage(db(), event.id);
+    const congress = await createCongress(db());
+    const pkg = await createPackage(db(), congress.id);
     const buyers = [await createUser(db()), await createUser(db())];
     const input = { users: buyers.map((b) => b.id), congressPackage: pkg.id };
     const orders = await ok(trpcMutation(t, "orders.createPackageOrders", input, asAdmin()));
@@ -204,8 +204,8 @@ describe("audit entries for every admin write", { timeout: 30_000 }, () => {
 describe("payment notifications", () => {
   it("record event, order number, product and outcome, nothing about the buyer", async () => {
     const buyer = await createUser(db(), { email: `kaeufer.${unique()}@example.com` });
-    const event = await createCongress(db());
-    const pkg = await createPackage(db(), event.id);
+    const congress = await createCongress(db());
+    const pkg = await createPackage(db(), congress.id);
     const orderId = `ORD-${unique()}`;
     const fields = {
       event: "on_payment",
@@ -245,8 +245,8 @@ describe("payment notifications", () => {
 
 describe("failed writes leave no entry", () => {
   it("validation errors, missing rows and rolled-back deletes", async () => {
-    const event = await createCongress(db());
-    await packageOrder(db(), admin.id, (await createPackage(db(), event.id)).id, "paid");
+    const congress = await createCongress(db());
+    await packageOrder(db(), admin.id, (await createPackage(db(), congress.id)).id, "paid");
     const before = await countAll();
 
     const invalid = await trpcMutation(t, "admin.congresses.save", congressInput({ title: "" }), asAdmin());
@@ -259,7 +259,7 @@ describe("failed writes leave no entry", () => {
     );
     expect(missing.status).toBe(404);
     // the delete fails inside its transaction (orders reference the event): the entry goes with it
-    const refused = await trpcMutation(t, "admin.congresses.delete", { id: event.id }, asAdmin());
+    const refused = await trpcMutation(t, "admin.congresses.delete", { id: congress.id }, asAdmin());
     expect(refused.status).toBe(409);
     expect(refused.error?.detail).toBe(MSG_ADMIN.congressHasOrders);
     const self = await trpcMutation(t, "admin.users.delete", { id: admin.id }, asAdmin());

@@ -40,36 +40,36 @@ export async function congressCalendar(
     return null;
   }
   // only isStaff and id are read by the rule
-  const event = toCongressView(row, berlinDate(now), viewer as Viewer);
-  const congressUrl = event.webinar ? appLink(appUrl, "") : appLink(appUrl, "congress", event.id);
-  const timed = event.webinar && event.webinarStartTime ? event.webinarStartTime : null;
+  const congress = toCongressView(row, berlinDate(now), viewer as Viewer);
+  const congressUrl = congress.webinar ? appLink(appUrl, "") : appLink(appUrl, "congress", congress.id);
+  const timed = congress.webinar && congress.webinarStartTime ? congress.webinarStartTime : null;
   const description = [
-    event.description,
+    congress.description,
     `Zur Veranstaltung: ${congressUrl}`,
-    event.webinar &&
-      (event.webinarUrl
-        ? `Link zum Webinar: ${event.webinarUrl}`
+    congress.webinar &&
+      (congress.webinarUrl
+        ? `Link zum Webinar: ${congress.webinarUrl}`
         : "Den Link zum Webinar finden Sie nach der Anmeldung in Ihrer Übersicht."),
   ]
     .filter(Boolean)
     .join("\n\n");
   const host = new URL(appUrl).host;
-  const days = congressDays(event.firstDay, event.lastDay);
+  const days = congressDays(congress.firstDay, congress.lastDay);
   const entries: CalendarDay[] = days.map((day, index) => ({
-    uid: `kongress-${event.id}-${day}@${host}`,
+    uid: `kongress-${congress.id}-${day}@${host}`,
     day,
-    summary: days.length > 1 ? `${event.title} (Tag ${index + 1} von ${days.length})` : event.title,
+    summary: days.length > 1 ? `${congress.title} (Tag ${index + 1} von ${days.length})` : congress.title,
     description,
     url: congressUrl,
-    location: event.webinarUrl ?? "Online",
+    location: congress.webinarUrl ?? "Online",
   }));
   const content = buildCalendar(entries, {
-    name: event.title,
+    name: congress.title,
     startTime: timed,
     durationMinutes: WEBINAR_CALENDAR_MINUTES,
     now,
   });
-  return { fileName: `veranstaltung-${event.id}.ics`, content, visible: row.congress.visible };
+  return { fileName: `veranstaltung-${congress.id}.ics`, content, visible: row.congress.visible };
 }
 
 /** The calendar file for the signed-in visitor; invisible events exist only for staff (as in `getCongress`). */

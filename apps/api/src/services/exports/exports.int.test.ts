@@ -49,9 +49,9 @@ async function attended(userId: number, congressId: number, days: string[]) {
 }
 
 /** An event with two participants whose names hold everything CSV must quote, and one of another event. */
-let events = 0;
+let congresses = 0;
 async function ticketedCongress() {
-  const n = ++events;
+  const n = ++congresses;
   const congress = await createCongress(db(), {
     title: "Jahreskongress Ärzte & Therapie 2026",
     digistoreIdTicket: 4711,

@@ -279,7 +279,7 @@ interface UserRow {
   active: boolean;
   newsletter: boolean;
   createdAt: Date;
-  events: string | null;
+  congresses: string | null;
 }
 
 export function usersExport(
@@ -299,7 +299,7 @@ export function usersExport(
         ...userColumns,
         newsletter: users.newsletter,
         createdAt: users.createdAt,
-        events: sql<
+        congresses: sql<
           string | null
         >`(SELECT string_agg(c.title, ', ' ORDER BY p.created_at) FROM ${participations} p JOIN ${congresses} c ON c.id = p.congress_id WHERE p.user_id = "users"."id")`,
       })
@@ -318,7 +318,7 @@ export function usersExport(
       { header: "Aktiv", width: 8, value: (r) => yesNo(r.active) },
       { header: "Newsletter", width: 11, value: (r) => yesNo(r.newsletter) },
       { header: "Registriert am", width: 17, kind: "datetime", value: (r) => r.createdAt },
-      { header: "Veranstaltungen", width: 40, value: (r) => r.events },
+      { header: "Veranstaltungen", width: 40, value: (r) => r.congresses },
     ],
     batches: keysetBatches(fetch, (r) => ({ lastname: r.lastname, firstname: r.firstname, id: r.id })),
     fileName: fileName("benutzer", format),

@@ -213,17 +213,17 @@ describe("privacy retention", () => {
 
     const congressPicture = await image(old);
     const congressText = await image(old);
-    const event = await createCongress(db(), { picture: congressPicture, description: tag(congressText) });
+    const congress = await createCongress(db(), { picture: congressPicture, description: tag(congressText) });
     const packagePicture = await image(old);
     const packageText = await image(old);
-    await createPackage(db(), event.id, { picture: packagePicture, description: tag(packageText) });
+    await createPackage(db(), congress.id, { picture: packagePicture, description: tag(packageText) });
     const templateContent = await image(old);
     const templateDescription = await image(old);
     await db()
       .insert(mailTemplates)
       .values({
         name: "registration-confirmation",
-        congressId: event.id,
+        congressId: congress.id,
         subject: "Willkommen",
         content: tag(templateContent),
         description: `<img src="/uploads/images/${templateDescription}">`,
@@ -237,7 +237,7 @@ describe("privacy retention", () => {
     await db()
       .insert(congressContents)
       .values({
-        congressId: event.id,
+        congressId: congress.id,
         type: "vimeo-url",
         data: { days: [{ name: "Tag 1", exclusive_date: "", videos: [{ url: "", comment: tag(content) }] }] },
       });

@@ -7,14 +7,14 @@ const { congresses, congressPackages } = schema;
 export type CongressRow = typeof congresses.$inferSelect;
 export interface CatalogueEntry {
   today: IsoDate;
-  /** the overview's candidates: visible events not yet over, newest first */
-  events: CongressRow[];
+  /** the overview's candidates: visible congresses not yet over, newest first */
+  congresses: CongressRow[];
   /** every package with its congress's title and visibility, newest first */
   packages: { pkg: typeof congressPackages.$inferSelect; congressTitle: string; congressVisible: boolean }[];
 }
 
 async function loadCatalogue(db: DbOrTx, today: IsoDate): Promise<CatalogueEntry> {
-  const [events, packages] = await Promise.all([
+  const [openCongresses, packages] = await Promise.all([
     db
       .select()
       .from(congresses)
@@ -29,7 +29,7 @@ async function loadCatalogue(db: DbOrTx, today: IsoDate): Promise<CatalogueEntry
       .innerJoin(congresses, eq(congresses.id, congressPackages.congressId))
       .orderBy(desc(congressPackages.id)),
   ]);
-  return { today, events, packages };
+  return { today, congresses: openCongresses, packages };
 }
 
 const cached = new WeakMap<object, { at: number; entry: Promise<CatalogueEntry> }>();

@@ -90,7 +90,7 @@ describe("kept overview answers", () => {
     const fresh = await overviewKept(a, user.id, token);
     const again = await trpcQuery(a, "congress.getOverview", undefined, { token });
     expect(again.body).toBe(fresh.body);
-    expect(again.data.events.find((e: { id: number }) => e.id === congress.id)).toMatchObject({
+    expect(again.data.congresses.find((e: { id: number }) => e.id === congress.id)).toMatchObject({
       currentUserParticipating: true,
     });
 
@@ -143,7 +143,7 @@ interface Change {
 }
 
 const congressOf = (answer: Awaited<ReturnType<typeof trpcQuery>>, id: number) =>
-  answer.data.events.find((e: { id: number }) => e.id === id);
+  answer.data.congresses.find((e: { id: number }) => e.id === id);
 const packageOf = (answer: Awaited<ReturnType<typeof trpcQuery>>, id: number) =>
   answer.data.packages.find((p: { id: number }) => p.id === id);
 const ticketed = (db: Db) => createCongress(db, { digistoreIdTicket: 4711 }).then((c) => c.id);

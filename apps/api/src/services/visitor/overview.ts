@@ -9,7 +9,7 @@ import { toViewer, type Viewer, type ViewerDeps } from "./viewer";
 
 export interface Overview {
   user: { firstname: string; lastname: string };
-  events: CongressView[];
+  congresses: CongressView[];
   packages: PackageView[];
   /** events of the list with recorded attendance (their confirmation can be downloaded) */
   attended: number[];
@@ -74,7 +74,7 @@ export interface OverviewReadAhead {
 function congressesOf(entry: CatalogueEntry, state: ViewerState, viewer: Viewer): CongressView[] {
   const participation = new Map(state.participations);
   const tickets = new Set(state.tickets);
-  return entry.events.map((congress) =>
+  return entry.congresses.map((congress) =>
     toCongressView(
       {
         congress,
@@ -138,8 +138,8 @@ export async function overview(
   const viewer = toViewer(state, ctx.env);
   return {
     user: { firstname: viewer.firstname, lastname: viewer.lastname },
-    events: congressesOf(entry, state, viewer),
+    congresses: congressesOf(entry, state, viewer),
     packages: packagesOf(entry, state),
-    attended: state.attended.filter((id) => entry.events.some((e) => e.id === id)),
+    attended: state.attended.filter((id) => entry.congresses.some((e) => e.id === id)),
   };
 }

@@ -116,13 +116,13 @@ describe("overview", () => {
       token: await s.t.tokenFor(user.id),
     });
     expect(res.status).toBe(200);
-    const events = res.data.events as {
+    const congresses = res.data.congresses as {
       id: number;
       inProgress: boolean;
       inFuture: boolean;
       inPast: boolean;
     }[];
-    expect(ids(events)).toEqual([
+    expect(ids(congresses)).toEqual([
       ev.futureNewest,
       ev.endsToday,
       ev.oneDayFuture,
@@ -131,7 +131,7 @@ describe("overview", () => {
       ev.future,
     ]);
     const flags = Object.fromEntries(
-      events.map((e) => [e.id, { inProgress: e.inProgress, inFuture: e.inFuture, inPast: e.inPast }]),
+      congresses.map((e) => [e.id, { inProgress: e.inProgress, inFuture: e.inFuture, inPast: e.inPast }]),
     );
     const running = { inProgress: true, inFuture: false, inPast: false };
     const coming = { inProgress: false, inFuture: true, inPast: false };
@@ -151,7 +151,7 @@ describe("overview", () => {
     const res = await rest(s.t, "GET", "/api/congress/", user.id);
     expect(res.statusCode).toBe(200);
     expect(Array.isArray(res.json())).toBe(true);
-    expect(ids(res.json())).toEqual(ids(trpc.data.events));
+    expect(ids(res.json())).toEqual(ids(trpc.data.congresses));
   });
 
   it("gives the webinar link to participants only", async () => {
@@ -160,7 +160,7 @@ describe("overview", () => {
     });
     const byId = new Map(
       (
-        mine.data.events as { id: number; webinarUrl: string | null; currentUserParticipating: boolean }[]
+        mine.data.congresses as { id: number; webinarUrl: string | null; currentUserParticipating: boolean }[]
       ).map((e) => [e.id, e]),
     );
     expect(byId.get(ev.oneDayToday as number)?.webinarUrl).toBe("https://webinar.example/one-day");
@@ -172,7 +172,7 @@ describe("overview", () => {
       token: await s.t.tokenFor(other.id),
     });
     const otherById = new Map(
-      (theirs.data.events as { id: number; webinarUrl: string | null }[]).map((e) => [e.id, e]),
+      (theirs.data.congresses as { id: number; webinarUrl: string | null }[]).map((e) => [e.id, e]),
     );
     expect(otherById.get(ev.runningWithWebinar as number)?.webinarUrl).toBe(
       "https://webinar.example/running",
@@ -232,7 +232,9 @@ describe("overview cache", () => {
     const token = await s.t.tokenFor(visitor.id);
     const titles = async () =>
       (
-        (await trpcQuery(s.t, "congress.getOverview", undefined, { token })).data.events as { id: number }[]
+        (await trpcQuery(s.t, "congress.getOverview", undefined, { token })).data.congresses as {
+          id: number;
+        }[]
       ).map((e) => e.id);
     expect(await titles()).toEqual([first.id]);
 
@@ -242,7 +244,7 @@ describe("overview cache", () => {
     // the visitor's own state is never cached
     await participate(db, visitor.id, first.id);
     const mine = await trpcQuery(s.t, "congress.getOverview", undefined, { token });
-    expect(mine.data.events[0].currentUserParticipating).toBe(true);
+    expect(mine.data.congresses[0].currentUserParticipating).toBe(true);
 
     const saved = await trpcMutation(
       s.t,

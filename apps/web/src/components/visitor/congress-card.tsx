@@ -13,20 +13,20 @@ import type { CongressView } from "@/lib/types";
 import { CalendarButton, CertificateButton } from "./congress-files";
 import { OverviewCard } from "./overview-card";
 
-function WebinarLink({ event }: { event: CongressView }) {
+function WebinarLink({ congress }: { congress: CongressView }) {
   const recordAttendance = useRecordAttendance();
-  if (!event.webinarUrl) {
+  if (!congress.webinarUrl) {
     return <p className="text-sm text-slate-600">Der Link zum Webinar wird noch bekannt gegeben.</p>;
   }
   return (
     <Button asChild>
       <a
-        href={event.webinarUrl}
+        href={congress.webinarUrl}
         target="_blank"
         rel="noopener noreferrer"
         onClick={() => {
-          if (event.inProgress) {
-            recordAttendance({ congressId: event.id, source: "webinar" });
+          if (congress.inProgress) {
+            recordAttendance({ congressId: congress.id, source: "webinar" });
           }
         }}
       >
@@ -39,30 +39,30 @@ function WebinarLink({ event }: { event: CongressView }) {
 
 /** The actions of one event on the overview, per case of spec section 2. */
 function CongressActions({
-  event,
+  congress,
   onCancel,
 }: {
-  event: CongressView;
-  onCancel: (event: CongressView) => void;
+  congress: CongressView;
+  onCancel: (congress: CongressView) => void;
 }) {
-  if (event.inPast) {
+  if (congress.inPast) {
     return <p className="text-sm text-slate-600">Diese Veranstaltung ist beendet.</p>;
   }
-  if (!event.currentUserParticipating) {
+  if (!congress.currentUserParticipating) {
     return (
       <Button asChild>
-        <Link to="/participation/$congressId" params={{ congressId: event.id }}>
+        <Link to="/participation/$congressId" params={{ congressId: congress.id }}>
           Teilnehmen
         </Link>
       </Button>
     );
   }
-  if (event.inProgress) {
-    return event.webinar ? (
-      <WebinarLink event={event} />
+  if (congress.inProgress) {
+    return congress.webinar ? (
+      <WebinarLink congress={congress} />
     ) : (
       <Button asChild>
-        <Link to="/congress/$congressId" params={{ congressId: event.id }}>
+        <Link to="/congress/$congressId" params={{ congressId: congress.id }}>
           <PlayCircleIcon aria-hidden="true" className="size-4" /> Zu den Videos
         </Link>
       </Button>
@@ -70,13 +70,13 @@ function CongressActions({
   }
   return (
     <div className="flex flex-wrap items-center gap-3">
-      {event.webinar && <WebinarLink event={event} />}
-      {event.ticketed ? (
+      {congress.webinar && <WebinarLink congress={congress} />}
+      {congress.ticketed ? (
         <span className="inline-flex items-center gap-1 rounded-full bg-green-100 px-3 py-1 text-sm font-medium text-green-800">
           <CheckCircle2Icon aria-hidden="true" className="size-4" /> Ticket gekauft
         </span>
       ) : (
-        <Button variant="secondary" onClick={() => onCancel(event)}>
+        <Button variant="secondary" onClick={() => onCancel(congress)}>
           Teilnahme stornieren
         </Button>
       )}
@@ -85,48 +85,48 @@ function CongressActions({
 }
 
 /** Files of the event: the calendar for participants of a coming or running event, the confirmation once attended. */
-function CongressFiles({ event, attended }: { event: CongressView; attended: boolean }) {
-  const calendar = event.currentUserParticipating && !event.inPast;
+function CongressFiles({ congress, attended }: { congress: CongressView; attended: boolean }) {
+  const calendar = congress.currentUserParticipating && !congress.inPast;
   if (!calendar && !attended) {
     return null;
   }
   return (
     <div className="mt-3 flex flex-wrap gap-2 border-t border-slate-200 pt-3">
-      {calendar && <CalendarButton congressId={event.id} title={event.title} />}
-      {attended && <CertificateButton congressId={event.id} title={event.title} />}
+      {calendar && <CalendarButton congressId={congress.id} title={congress.title} />}
+      {attended && <CertificateButton congressId={congress.id} title={congress.title} />}
     </div>
   );
 }
 
 export function CongressCard({
-  event,
+  congress,
   onCancel,
   attended = false,
 }: {
-  event: CongressView;
-  onCancel: (event: CongressView) => void;
+  congress: CongressView;
+  onCancel: (congress: CongressView) => void;
   /** the visitor's attendance is recorded for at least one day */
   attended?: boolean;
 }) {
   return (
     <OverviewCard
-      headingId={`event-${event.id}`}
-      title={event.title}
-      picture={event.picture}
+      headingId={`event-${congress.id}`}
+      title={congress.title}
+      picture={congress.picture}
       pictureClassName="h-32 w-full"
-      description={event.description}
+      description={congress.description}
       meta={
         <p className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-slate-600">
           <span className="inline-flex items-center gap-1">
             <CalendarDaysIcon aria-hidden="true" className="size-4" />
-            {formatCongressDates(event.firstDay, event.lastDay)}
+            {formatCongressDates(congress.firstDay, congress.lastDay)}
           </span>
-          {event.webinar && event.webinarStartTime && (
+          {congress.webinar && congress.webinarStartTime && (
             <span className="inline-flex items-center gap-1">
-              <ClockIcon aria-hidden="true" className="size-4" /> {event.webinarStartTime} Uhr
+              <ClockIcon aria-hidden="true" className="size-4" /> {congress.webinarStartTime} Uhr
             </span>
           )}
-          {event.inProgress && (
+          {congress.inProgress && (
             <span className="rounded-full bg-amber-100 px-2 py-0.5 text-xs font-semibold text-amber-900">
               läuft gerade
             </span>
@@ -135,8 +135,8 @@ export function CongressCard({
       }
       actions={
         <>
-          <CongressActions event={event} onCancel={onCancel} />
-          <CongressFiles event={event} attended={attended} />
+          <CongressActions congress={congress} onCancel={onCancel} />
+          <CongressFiles congress={congress} attended={attended} />
         </>
       }
     />

@@ -88,20 +88,20 @@ function Overview() {
     }
   }, [failed]);
 
-  const onCancel = async (event: CongressView) => {
-    if (event.participationId === null) {
+  const onCancel = async (congress: CongressView) => {
+    if (congress.participationId === null) {
       return;
     }
     const confirmed = await alerts.confirm({
       title: MSG.participationCancelTitle,
-      detail: `${MSG.participationCancelQuestion} (${event.title})`,
+      detail: `${MSG.participationCancelQuestion} (${congress.title})`,
       confirmLabel: "Teilnahme stornieren",
     });
     if (!confirmed) {
       return;
     }
     try {
-      await cancel.mutateAsync({ participationId: event.participationId });
+      await cancel.mutateAsync({ participationId: congress.participationId });
       alerts.success(MSG.participationCancelled);
     } catch (error) {
       await showError(error);
@@ -125,19 +125,19 @@ function Overview() {
           Aktuelle Veranstaltungen
         </h2>
         {pending && <CardSkeletons count={3} />}
-        {data && data.events.length === 0 && (
+        {data && data.congresses.length === 0 && (
           <p className="text-slate-700">
             Zurzeit sind keine Veranstaltungen geplant. Schauen Sie bald wieder vorbei!
           </p>
         )}
-        {data && data.events.length > 0 && (
+        {data && data.congresses.length > 0 && (
           <div className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
-            {data.events.map((event) => (
+            {data.congresses.map((congress) => (
               <CongressCard
-                key={event.id}
-                event={event}
+                key={congress.id}
+                congress={congress}
                 onCancel={onCancel}
-                attended={attended.has(event.id)}
+                attended={attended.has(congress.id)}
               />
             ))}
           </div>

@@ -22,13 +22,13 @@ type Outcome = "created" | "existing" | null;
  * Signs the visitor up for a free event (spec: participation creation). Already signed up: the info
  * 'Sie nehmen bereits teil'; any other refusal: its dialog, then the overview.
  */
-async function signUp(queryClient: QueryClient, api: Trpc, event: CongressData): Promise<Outcome> {
-  if (event.currentUserParticipating) {
+async function signUp(queryClient: QueryClient, api: Trpc, congress: CongressData): Promise<Outcome> {
+  if (congress.currentUserParticipating) {
     alerts.info(MSG.alreadyParticipating);
     return "existing";
   }
   try {
-    await trpcClient.participation.create.mutate({ congressId: event.id });
+    await trpcClient.participation.create.mutate({ congressId: congress.id });
   } catch (error) {
     if (errorReason(error) === "already") {
       alerts.info(MSG.alreadyParticipating);
@@ -37,8 +37,8 @@ async function signUp(queryClient: QueryClient, api: Trpc, event: CongressData):
     await alerts.error(errorBody(error));
     throw redirect({ to: "/" });
   }
-  queryClient.setQueryData(congressQuery(api, event.id).queryKey, {
-    ...event,
+  queryClient.setQueryData(congressQuery(api, congress.id).queryKey, {
+    ...congress,
     currentUserParticipating: true,
   });
   void queryClient.invalidateQueries(api.congress.getOverview.queryFilter());
@@ -49,16 +49,16 @@ export const Route = createFileRoute("/_user/participation/$congressId")({
   params: idParams("congressId"),
   loader: async ({ context, params, preload }): Promise<{ outcome: Outcome }> => {
     const { queryClient, trpc: api } = context;
-    const event = await loadOrOverview(
+    const congress = await loadOrOverview(
       preload,
       () => queryClient.ensureQueryData(congressQuery(api, params.congressId)),
       showError,
     );
     // a hover only looks the event up; ticketed events are bought, not signed up for
-    if (!event || preload || event.ticketed) {
+    if (!congress || preload || congress.ticketed) {
       return { outcome: null };
     }
-    return { outcome: await signUp(queryClient, api, event) };
+    return { outcome: await signUp(queryClient, api, congress) };
   },
   pendingComponent: Loading,
   component: Participation,
@@ -72,21 +72,21 @@ function Loading() {
   );
 }
 
-function TicketOffer({ event }: { event: CongressView }) {
-  const params = { congressId: event.id };
+function TicketOffer({ congress }: { congress: CongressView }) {
+  const params = { congressId: congress.id };
   return (
     <Card>
       <h2 className="text-xl font-semibold text-slate-900">{MSG.ticketRequiredTitle}</h2>
       <p className="mt-2 text-slate-700">{MSG.ticketRequired}</p>
       <div className="mt-4 flex flex-wrap gap-3">
-        {event.digistoreIdTicket > 0 && (
+        {congress.digistoreIdTicket > 0 && (
           <Button asChild>
             <Link to="/congress-ticket-purchase/$congressId" params={params}>
               Ticket kaufen
             </Link>
           </Button>
         )}
-        {event.digistoreIdTicketAndPackage > 0 && (
+        {congress.digistoreIdTicketAndPackage > 0 && (
           <Button asChild variant="secondary">
             <Link to="/congress-ticket-package-purchase/$congressId" params={params}>
               Ticket und Kongresspaket kaufen
@@ -98,7 +98,7 @@ function TicketOffer({ event }: { event: CongressView }) {
   );
 }
 
-function Confirmation({ event, fresh }: { event: CongressView; fresh: boolean }) {
+function Confirmation({ congress, fresh }: { congress: CongressView; fresh: boolean }) {
   return (
     <Card>
       <h2 className="flex items-center gap-2 text-xl font-semibold text-green-800">
@@ -109,14 +109,14 @@ function Confirmation({ event, fresh }: { event: CongressView; fresh: boolean })
         {fresh ? MSG.participationCreated : "Sie sind für diese Veranstaltung bereits angemeldet."}
       </p>
       <div className="mt-4 flex flex-wrap gap-3">
-        {event.inProgress && !event.webinar && (
+        {congress.inProgress && !congress.webinar && (
           <Button asChild>
-            <Link to="/congress/$congressId" params={{ congressId: event.id }}>
+            <Link to="/congress/$congressId" params={{ congressId: congress.id }}>
               Zu den Videos
             </Link>
           </Button>
         )}
-        <Button asChild variant={event.inProgress && !event.webinar ? "secondary" : "default"}>
+        <Button asChild variant={congress.inProgress && !congress.webinar ? "secondary" : "default"}>
           <Link to="/">Zur Übersicht</Link>
         </Button>
       </div>
@@ -132,9 +132,9 @@ function Participation() {
     <Page title={data.title} narrow>
       <p className="-mt-4 mb-6 text-slate-600">{formatCongressDates(data.firstDay, data.lastDay)}</p>
       {data.ticketed && !data.currentUserParticipating ? (
-        <TicketOffer event={data} />
+        <TicketOffer congress={data} />
       ) : (
-        <Confirmation event={data} fresh={outcome === "created"} />
+        <Confirmation congress={data} fresh={outcome === "created"} />
       )}
     </Page>
   );

@@ -36,7 +36,7 @@ import {
 // What each admin editor's form holds and what its procedure takes: the record the list answers goes into
 // the form, the form's values through the mapping into the shared schema, as the browser's submit does.
 
-const event: Omit<AdminCongress, "participationCount"> = {
+const congress: Omit<AdminCongress, "participationCount"> = {
   id: 7,
   title: "Herbstkongress",
   description: "Beschreibung",
@@ -71,7 +71,7 @@ const resolverOptions = { fields: {}, shouldUseNativeValidation: false };
 
 describe("the event form", () => {
   it("shows the stored days as TT.MM.JJJJ (a one-day event twice), ids and empty links as text", () => {
-    expect(congressToForm(event)).toEqual({
+    expect(congressToForm(congress)).toEqual({
       id: 7,
       title: "Herbstkongress",
       description: "Beschreibung",
@@ -88,7 +88,7 @@ describe("the event form", () => {
   });
 
   it("saves an unchanged event as it is stored: ISO days, numbers, null for empty texts, its extra parameters", () => {
-    const input = ZCongressInput.parse(toCongressInput(congressToForm(event), event));
+    const input = ZCongressInput.parse(toCongressInput(congressToForm(congress), congress));
     expect(input).toEqual({
       id: 7,
       title: "Herbstkongress",
@@ -129,7 +129,7 @@ describe("the event form", () => {
       toInput: toCongressInput,
       fieldOf: congressFieldOf,
     });
-    const form = congressToForm(event);
+    const form = congressToForm(congress);
     const result = await resolve(
       { ...form, firstDay: "31.02.2031", lastDay: "", webinarStartTime: "25:00" },
       undefined,
