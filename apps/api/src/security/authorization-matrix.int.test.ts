@@ -123,7 +123,7 @@ const world = {} as {
   otherUser: User;
   admin: User;
   /** visible, running, free; `user` has a paid order for its package */
-  event: typeof congresses.$inferSelect;
+  congress: typeof congresses.$inferSelect;
   pkg: typeof congressPackages.$inferSelect;
   /** running ticketed webinar: `user` has a paid ticket, `otherUser` a cancelled one */
   webinar: typeof congresses.$inferSelect;
@@ -172,8 +172,8 @@ beforeAll(async () => {
   world.user = await freshUser({ firstname: "Ulla" });
   world.otherUser = await freshUser({ firstname: "Otto" });
   world.admin = await freshUser({ firstname: "Ada", roles: ["ROLE_USER", "ROLE_ADMIN"] });
-  world.event = await freshCongress();
-  world.pkg = await createPackage(db(), world.event.id);
+  world.congress = await freshCongress();
+  world.pkg = await createPackage(db(), world.congress.id);
   await packageOrder(db(), world.user.id, world.pkg.id, "paid");
   world.webinar = await freshCongress({
     digistoreIdTicket: 4711,
@@ -504,13 +504,13 @@ const existingCongress: Make = async () => {
 const newPackage: Make = () => {
   const name = `Matrix-Paket ${unique()}`;
   return {
-    data: { name, congress: world.event.id, externalId: 5000 + seq, description: "Beschreibung" },
+    data: { name, congress: world.congress.id, externalId: 5000 + seq, description: "Beschreibung" },
     intact: rowsStay(congressPackages, eq(congressPackages.name, name), 0),
   };
 };
 
 const existingPackage: Make = async () => {
-  const { id } = await createPackage(db(), world.event.id);
+  const { id } = await createPackage(db(), world.congress.id);
   return { data: { id }, intact: rowsStay(congressPackages, eq(congressPackages.id, id), 1) };
 };
 
@@ -596,7 +596,7 @@ const adminOrder =
       return { data: { users: [id], congressPackage: world.pkg.id }, intact };
     }
     const intact = rowsStay(congressTicketOrders, eq(congressTicketOrders.userId, id), 0);
-    return { data: { users: [id], congress: world.event.id }, intact };
+    return { data: { users: [id], congress: world.congress.id }, intact };
   };
 
 /** A payment notification for `user` as the checkout sends it, but without `sha_sign`. */

@@ -68,7 +68,7 @@ async function recordCongressAttendance(
     throw new AppError("UNAUTHORIZED", `user ${input.userId} missing or inactive`);
   }
   if (!row.allowed) {
-    throw refuse("event");
+    throw refuse("congress");
   }
   return row.inserted;
 }

@@ -110,7 +110,7 @@ export function CongressCard({
 }) {
   return (
     <OverviewCard
-      headingId={`event-${congress.id}`}
+      headingId={`congress-${congress.id}`}
       title={congress.title}
       picture={congress.picture}
       pictureClassName="h-32 w-full"

@@ -120,8 +120,8 @@ function Overview() {
           </Button>
         </div>
       )}
-      <section aria-labelledby="events-heading" aria-busy={pending} className="mb-12">
-        <h2 id="events-heading" className="mb-4 text-xl font-semibold text-slate-900">
+      <section aria-labelledby="congresses-heading" aria-busy={pending} className="mb-12">
+        <h2 id="congresses-heading" className="mb-4 text-xl font-semibold text-slate-900">
           Aktuelle Veranstaltungen
         </h2>
         {pending && <CardSkeletons count={3} />}
