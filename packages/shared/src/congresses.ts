@@ -2,7 +2,7 @@ import type { CheckoutCategory, ContentType } from "./constants";
 import type { IsoDate } from "./dates";
 import { MSG } from "./messages";
 
-/** An event offers tickets when one of its two checkout product ids is greater than 0 (spec sections 3, 4). */
+/** A congress offers tickets when one of its two checkout product ids is greater than 0 (spec sections 3, 4). */
 export function isTicketed(congress: {
   digistoreIdTicket: number;
   digistoreIdTicketAndPackage: number;

@@ -24,9 +24,9 @@ function congressDays(firstDay: IsoDate, lastDay: IsoDate | null): IsoDate[] {
 }
 
 /**
- * The calendar file of one event as `viewer` may see it: every day of the event, all-day or (webinars) at
- * the start time in Berlin. The webinar link follows the rule of the event view (participants, and for a
- * ticketed event only with a paid ticket). Null when the event does not exist.
+ * The calendar file of one congress as `viewer` may see it: every day of the congress, all-day or (webinars) at
+ * the start time in Berlin. The webinar link follows the rule of the congress view (participants, and for a
+ * ticketed congress only with a paid ticket). Null when the congress does not exist.
  */
 export async function congressCalendar(
   db: DbOrTx,
@@ -72,7 +72,7 @@ export async function congressCalendar(
   return { fileName: `veranstaltung-${congress.id}.ics`, content, visible: row.congress.visible };
 }
 
-/** The calendar file for the signed-in visitor; invisible events exist only for staff (as in `getCongress`). */
+/** The calendar file for the signed-in visitor; invisible congresses exist only for staff (as in `getCongress`). */
 export async function visitorCalendar(
   ctx: ViewerDeps & Pick<ServiceDeps, "clock">,
   { userId, congressId }: { userId: number; congressId: number },

@@ -4,9 +4,9 @@ import { sql } from "drizzle-orm";
 
 /**
  * Queues the 'day of event' mail (template `event-day`) for every active participant of every visible
- * event whose date range contains `day`. One INSERT … SELECT, so it scales with the number of
+ * congress whose date range contains `day`. One INSERT … SELECT, so it scales with the number of
  * participants; the idempotency key `event-day:{congress}:{user}:{day}` makes repeated, concurrent or
- * caught-up runs send exactly one mail per user, event and day. Answers the new outbox ids.
+ * caught-up runs send exactly one mail per user, congress and day. Answers the new outbox ids.
  */
 export async function queueCongressDayMails(db: DbOrTx, appUrl: string, day: IsoDate): Promise<number[]> {
   const { mailOutbox, participations, users, congresses } = schema;

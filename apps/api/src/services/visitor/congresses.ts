@@ -33,7 +33,7 @@ export interface CongressView {
   inProgress: boolean;
   inFuture: boolean;
   inPast: boolean;
-  /** the visitor's participation; for a ticketed event it counts only with a paid ticket order */
+  /** the visitor's participation; for a ticketed congress it counts only with a paid ticket order */
   participationId: number | null;
   currentUserParticipating: boolean;
   ticketBought: boolean;
@@ -42,7 +42,7 @@ export interface CongressView {
 const paidTicket = (userId: number) =>
   sql<boolean>`EXISTS (SELECT 1 FROM ${congressTicketOrders} WHERE ${congressTicketOrders.congressId} = ${congresses.id} AND ${congressTicketOrders.userId} = ${userId} AND ${congressTicketOrders.status} = 'paid')`;
 
-/** Events with the visitor's participation and ticket state, in one query. */
+/** Congresses with the visitor's participation and ticket state, in one query. */
 export function selectCongresses(db: DbOrTx, userId: number) {
   return db
     .select({
@@ -83,7 +83,7 @@ export function toCongressView(row: VisitorCongressRow, today: IsoDate, viewer: 
   };
 }
 
-/** One event as the participation and purchase screens see it; invisible events exist only for staff. */
+/** One congress as the participation and purchase screens see it; invisible congresses exist only for staff. */
 export async function getCongress(
   ctx: ViewerDeps,
   { userId, congressId }: { userId: number; congressId: number },
@@ -131,15 +131,15 @@ export async function playableDays(
   }));
 }
 
-/** Why the event content was refused, in the order of the spec's checks. */
+/** Why the congress content was refused, in the order of the spec's checks. */
 export type ContentDenial = "past" | "not-started" | "not-participating";
 
 function deny(reason: ContentDenial, title: string, detail: string): AppError {
-  return new AppError("FORBIDDEN", `event content refused: ${reason}`, detail, title, reason);
+  return new AppError("FORBIDDEN", `congress content refused: ${reason}`, detail, title, reason);
 }
 
 /**
- * The event content page: the four access checks of the spec in their order (staff bypass them), then the
+ * The congress content page: the four access checks of the spec in their order (staff bypass them), then the
  * videos of the days visible today. Nothing is sent for a refused visitor.
  */
 export async function congressContent(
@@ -149,7 +149,7 @@ export async function congressContent(
   const viewer = await loadViewer(ctx, userId);
   const today = berlinDate();
   const [row] = await selectCongresses(ctx.db, viewer.id).where(eq(congresses.id, congressId));
-  // a hidden event is answered exactly as an unknown one: its id reveals nothing (issue 20)
+  // a hidden congress is answered exactly as an unknown one: its id reveals nothing (issue 20)
   if (!row || (!row.congress.visible && !viewer.isStaff)) {
     throw new AppError("NOT_FOUND", `congress ${congressId}`, MSG.congressNotFound, MSG.congressNotFound);
   }

@@ -37,7 +37,7 @@ function WebinarLink({ congress }: { congress: CongressView }) {
   );
 }
 
-/** The actions of one event on the overview, per case of spec section 2. */
+/** The actions of one congress on the overview, per case of spec section 2. */
 function CongressActions({
   congress,
   onCancel,
@@ -84,7 +84,10 @@ function CongressActions({
   );
 }
 
-/** Files of the event: the calendar for participants of a coming or running event, the confirmation once attended. */
+/**
+ * Files of the congress: the calendar for participants of a coming or running congress, the confirmation once
+ * attended.
+ */
 function CongressFiles({ congress, attended }: { congress: CongressView; attended: boolean }) {
   const calendar = congress.currentUserParticipating && !congress.inPast;
   if (!calendar && !attended) {
