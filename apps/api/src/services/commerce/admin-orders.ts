@@ -1,6 +1,5 @@
 import { type Db, schema } from "@app/db";
 import {
-  ADMIN_PAGE_SIZE,
   END_REASON_LABELS,
   type EndReason,
   FAKE_ORDER_NUMBER,
@@ -12,7 +11,7 @@ import { desc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { AppError } from "../../lib/app-error";
 import { containsPattern } from "../../lib/like";
-import { boundedCount } from "../../lib/paging";
+import { adminPage } from "../../lib/paging";
 import { adminActor, recordAudit } from "../admin/audit";
 import type { ServiceDeps } from "../deps";
 import { applyOrder, findProduct, queueOrderMail } from "./grant";
@@ -65,22 +64,18 @@ export function orderSearch(table: OrderTableSchema, search: string): SQL | unde
 }
 
 /**
- * The ids of one page of an order table, newest first, and the number of matches. The search runs as a
+ * One page of an order table as ids, newest first, and the number of matches. The search runs as a
  * union of two index-backed lookups (trigram index on the e-mail, b-tree on the lower-cased order number) so it stays
  * fast with hundreds of thousands of orders.
  */
-async function orderPage(db: Db, table: OrderTableSchema, input: z.output<typeof ZOrderListInput>) {
-  const matching = orderSearch(table, input.search);
-  const offset = (input.page - 1) * ADMIN_PAGE_SIZE;
-  const counted = await boundedCount(db, table, matching, offset);
-  const rows = await db
+function orderPage(db: Db, table: OrderTableSchema, input: z.output<typeof ZOrderListInput>) {
+  const where = orderSearch(table, input.search);
+  const rows = db
     .select({ id: table.id })
     .from(table)
-    .where(matching)
-    .orderBy(desc(table.createdAt), desc(table.id))
-    .limit(ADMIN_PAGE_SIZE)
-    .offset(offset);
-  return { ids: rows.map((r) => r.id), ...counted };
+    .where(where)
+    .orderBy(desc(table.createdAt), desc(table.id));
+  return adminPage(db, { table, where, page: input.page }, rows.$dynamic());
 }
 
 const byIdOrder = <T extends { id: number }>(rows: T[], ids: number[]) =>
@@ -143,16 +138,26 @@ async function ticketOrderRows(db: Db, ids: number[]): Promise<TicketOrderRow[]>
 
 /** One page of the package orders table, newest first. */
 export async function listPackageOrders(db: Db, input: z.output<typeof ZOrderListInput>) {
-  const { ids, total, exact } = await orderPage(db, congressPackageOrders, input);
-  const items = await packageOrderRows(db, ids);
-  return { items, total, totalExact: exact, page: input.page, pageSize: ADMIN_PAGE_SIZE };
+  const page = await orderPage(db, congressPackageOrders, input);
+  return {
+    ...page,
+    items: await packageOrderRows(
+      db,
+      page.items.map((r) => r.id),
+    ),
+  };
 }
 
 /** One page of the ticket orders table, newest first. */
 export async function listTicketOrders(db: Db, input: z.output<typeof ZOrderListInput>) {
-  const { ids, total, exact } = await orderPage(db, congressTicketOrders, input);
-  const items = await ticketOrderRows(db, ids);
-  return { items, total, totalExact: exact, page: input.page, pageSize: ADMIN_PAGE_SIZE };
+  const page = await orderPage(db, congressTicketOrders, input);
+  return {
+    ...page,
+    items: await ticketOrderRows(
+      db,
+      page.items.map((r) => r.id),
+    ),
+  };
 }
 
 type AdminCtx = Pick<ServiceDeps, "db" | "env" | "mail">;
