@@ -1,9 +1,9 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { CodeForm } from "@/components/code-form";
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from "@/components/ui/dialog";
 import { alerts } from "@/lib/alerts";
 import { session } from "@/lib/auth";
 import { trpc } from "@/lib/trpc";
-import { CodeForm } from "./code-field";
 
 /** Switching the two-factor login off takes a current code (or an unused recovery code). */
 export function TwoFactorDisableDialog({ onClose }: { onClose: () => void }) {

@@ -1,10 +1,10 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
+import { CodeForm } from "@/components/code-form";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogTitle } from "@/components/ui/dialog";
 import { alerts } from "@/lib/alerts";
 import { trpc } from "@/lib/trpc";
-import { CodeForm } from "./code-field";
 
 /** The recovery codes as they are shown once (after the setup and after a renewal), with what to do. */
 export function RecoveryCodesShown({

@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
+import { CodeForm } from "@/components/code-form";
 import { Alert } from "@/components/ui/alert";
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from "@/components/ui/dialog";
 import { errorBody } from "@/lib/alerts";
 import { session } from "@/lib/auth";
 import { trpc } from "@/lib/trpc";
-import { CodeForm } from "./code-field";
 import { RecoveryCodesShown } from "./recovery-codes-dialog";
 
 /** The secret in groups of four, easier to type into an app by hand. */
