@@ -7,10 +7,10 @@ import { type BrowserContext, test as base, expect, type Response } from "@playw
  * `browserErrors.expect`. That includes Chromium's own "Failed to load resource: the server responded with a
  * status of 401" for a request the test makes fail on purpose: the test that causes it declares it.
  *
- * Two rules are built in (docs/decisions.md, 70). One is the session probe of a browser that has no session. Every
- * page load asks POST /api/auth/token/refresh (public/boot.js); without a refresh cookie the answer is 401 and
- * Chromium logs it. Exactly those 401s, for requests that carried no refresh cookie, are not counted.
- * A second one is Playwright's own: it runs its scripts in every frame, and in a sandboxed frame without
+ * Two rules are built in (docs/decisions.md, 70). One is the session probe of a browser without a session:
+ * every page load asks POST /api/auth/token/refresh (public/boot.js); without a refresh cookie the answer is
+ * 401 and Chromium logs it. Exactly those 401s, for requests that carried no refresh cookie, are not counted.
+ * The other is Playwright's own: it runs its scripts in every frame, and in a sandboxed frame without
  * `allow-scripts` (the mail template preview) Chromium refuses them with "Blocked script execution in
  * 'about:srcdoc' …", now and then, depending on timing (microsoft/playwright#33343). Our pages put no script
  * into such a frame (the preview's HTML is the rendered mail), so that message is the harness's, not theirs.
