@@ -35,8 +35,12 @@ test("on a wide screen the sections are a grouped side navigation of links", asy
   const contentBox = await page.getByRole("region", { name: "E-Mail-Versand" }).boundingBox();
   expect(navBox && contentBox && navBox.x + navBox.width <= contentBox.x).toBe(true);
 
-  // the keyboard: Enter on a link opens its section, which the navigation then marks as the current one
+  // a hover on a section's link already asks for the section's first page (the loader), before any click
   const congresses = nav.getByRole("link", { name: "Veranstaltungen", exact: true });
+  const eventsPage = page.waitForRequest(/\/trpc\/[^?]*admin\.congresses\.getPage/);
+  await congresses.hover();
+  await eventsPage;
+  // the keyboard: Enter on a link opens its section, which the navigation then marks as the current one
   await congresses.focus();
   await page.keyboard.press("Enter");
   await expect(page).toHaveURL(/\/admin\/manage\?tab=events$/);
@@ -56,11 +60,65 @@ test("on a wide screen the sections are a grouped side navigation of links", asy
   await expect(page).toHaveURL(/tab=events$/);
 });
 
+/** Each section's table and the procedure its first page comes from. */
+const FIRST_PAGES: [section: string, procedure: string][] = [
+  ["Veranstaltungen", "admin.congresses.getPage"],
+  ["Kongresspakete", "admin.packages.getPage"],
+  ["Videoinhalte", "admin.contents.getPage"],
+  ["Paketbestellungen", "orders.listPackageOrders"],
+  ["Ticketbestellungen", "orders.listTicketOrders"],
+  ["Zahlungsmeldungen", "admin.paymentNotifications.list"],
+  ["Benutzer:innen", "admin.users.list"],
+  ["E-Mail-Templates", "admin.mailTemplates.getPage"],
+  ["E-Mail-Versand", "admin.mailOutbox.list"],
+  ["Protokoll", "admin.audit.list"],
+];
+
+/** Counts the calls of each procedure (a batched request counts for each procedure it carries). */
+function countCalls(page: Page): Map<string, number> {
+  const calls = new Map<string, number>();
+  page.on("request", (request) => {
+    const match = new URL(request.url()).pathname.match(/^\/trpc\/(.+)$/);
+    for (const path of match?.[1]?.split(",") ?? []) {
+      calls.set(path, (calls.get(path) ?? 0) + 1);
+    }
+  });
+  return calls;
+}
+
+test("hovering a section's link loads its first page, which the section then shows without asking again", async ({
+  page,
+}) => {
+  await signInAsAdmin(page);
+  await page.goto("/admin/manage?tab=knowledge");
+  const calls = countCalls(page);
+  for (const [section, procedure] of FIRST_PAGES) {
+    const asked = page.waitForRequest((r) => new URL(r.url()).pathname.includes(procedure));
+    await adminSectionLink(page, section).hover();
+    await asked;
+    expect(calls.get(procedure), procedure).toBe(1);
+    await openAdminSection(page, section);
+    // the rows shown are the hovered answer's: a section asking with other input would ask again
+    await expect(page.getByRole("table", { name: section })).toHaveAttribute("aria-busy", "false");
+    expect(calls.get(procedure), procedure).toBe(1);
+  }
+});
+
 test("a section opens from its address, the payment notifications with an order number", async ({ page }) => {
   await signInAsAdmin(page);
+  const asked: string[] = [];
+  page.on("request", (request) => {
+    if (request.url().includes("admin.paymentNotifications.list")) {
+      asked.push(new URL(request.url()).searchParams.get("input") ?? "");
+    }
+  });
   await page.goto("/admin/manage?tab=payment-notifications&order=E2E-ORDER-1");
   await expect(adminSectionLink(page, "Zahlungsmeldungen")).toHaveAttribute("aria-current", "page");
   await expect(page.getByLabel("Bestellnummer")).toHaveValue("E2E-ORDER-1");
+  // the route's loader asked with the order number, and the section shows that answer
+  await expect(page.getByRole("table", { name: "Zahlungsmeldungen" })).toHaveAttribute("aria-busy", "false");
+  expect(asked).toHaveLength(1);
+  expect(asked[0]).toContain('"orderNumber":"E2E-ORDER-1"');
   // an unknown section is the overview
   await page.goto("/admin/manage?tab=gibt-es-nicht");
   await expect(adminSectionLink(page, "Übersicht")).toHaveAttribute("aria-current", "page");

@@ -1,6 +1,7 @@
+import { ADMIN_PAGE_SIZE, MSG } from "@app/shared";
 import { expect, type Page } from "@playwright/test";
 import { openAdminSection } from "./admin-nav";
-import { DEMO, dayFromToday, expectAccessible, login, test, waitForMail } from "./fixtures";
+import { contentDay, DEMO, dayFromToday, expectAccessible, login, test, waitForMail } from "./fixtures";
 
 const PNG = Buffer.from(
   "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==",
@@ -173,6 +174,52 @@ test("an admin creates a package and adds video content by pasting an embed code
   await expect(row).toContainText("Nachmittag: 1 Videos (ab 01.03.2027)");
   await page.getByLabel("Suchen").fill(comment.toLowerCase());
   await expect(page.getByRole("table", { name: "Videoinhalte" }).getByRole("row")).toHaveCount(2);
+});
+
+test("the contents table pages on the server; deleting the last page's only row shows the page before", async ({
+  page,
+  data,
+}) => {
+  const congress = await data.congress({ visible: false });
+  const tag = data.title("Seitenprobe");
+  // a page and one more, older than every other test's contents (data.content): the search shows only these
+  for (let i = 0; i <= ADMIN_PAGE_SIZE; i += 1) {
+    const updatedAt = new Date(Date.UTC(2001, 0, 1, 0, i));
+    await data.content(congress.id, [contentDay(`Teil ${i} ${tag}`, 1)], { updatedAt });
+  }
+  const pages: number[] = [];
+  page.on("request", (request) => {
+    const input = new URL(request.url()).searchParams.get("input");
+    if (request.url().includes("admin.contents.getPage") && input?.includes(tag)) {
+      pages.push(Number(input.match(/"page":(\d+)/)?.[1]));
+    }
+  });
+  await loginAs(page, DEMO.admin);
+  await openAdmin(page, "Videoinhalte");
+  await page.getByLabel("Suchen").fill(tag);
+  const table = page.getByRole("table", { name: "Videoinhalte" });
+  const pager = page.getByRole("navigation", { name: "Seiten" });
+  await expect(pager).toContainText(`Seite 1 von 2 (${ADMIN_PAGE_SIZE + 1} Einträge)`);
+  await expect(table.getByRole("row")).toHaveCount(ADMIN_PAGE_SIZE + 1);
+  // last changed first
+  await expect(table.getByRole("row").nth(1)).toContainText(`Teil ${ADMIN_PAGE_SIZE} ${tag}`);
+  await expect(pager.getByRole("button", { name: "Zurück" })).toBeDisabled();
+
+  await pager.getByRole("button", { name: "Weiter" }).click();
+  await expect(pager).toContainText(`Seite 2 von 2 (${ADMIN_PAGE_SIZE + 1} Einträge)`);
+  await expect(table.getByRole("row")).toHaveCount(2);
+  await expect(table.getByRole("row").nth(1)).toContainText(`Teil 0 ${tag}`);
+  await expect(pager.getByRole("button", { name: "Weiter" })).toBeDisabled();
+  expect(pages).toEqual([1, 2]);
+
+  await table.getByRole("button", { name: `Inhalt von ${congress.title} löschen` }).click();
+  await page.getByRole("alertdialog").getByRole("button", { name: "Ja, ich bin mir sicher" }).click();
+  await expect(page.getByText(MSG.contentDeleted)).toBeVisible();
+  // the page before, now the last; ten rows fit on one page, so no pager
+  await expect(table.getByRole("row")).toHaveCount(ADMIN_PAGE_SIZE + 1);
+  await expect(table.getByText(`Teil 0 ${tag}`)).toHaveCount(0);
+  await expect(table.getByRole("row").nth(1)).toContainText(`Teil ${ADMIN_PAGE_SIZE} ${tag}`);
+  await expect(pager).toHaveCount(0);
 });
 
 test("an admin filters users, toggles active, edits and deletes a user", async ({ page, data }) => {

@@ -151,8 +151,16 @@ export class TestData {
     return pkg;
   }
 
-  async content(congressId: number, days: ContentDay[]) {
-    await this.db.insert(schema.congressContents).values({ congressId, data: { days } });
+  /**
+   * A content of `congressId`. Tests that make more than a page of them for the admin table give them an old
+   * `updatedAt`, so they sort after every other test's new rows and push none of them off the first page.
+   */
+  async content(congressId: number, days: ContentDay[], fields: { updatedAt?: Date } = {}) {
+    const [content] = await this.db
+      .insert(schema.congressContents)
+      .values({ congressId, data: { days }, ...fields })
+      .returning({ id: schema.congressContents.id });
+    return content;
   }
 
   /** An event that sells tickets (both checkout products its own), by default in 40 days. */

@@ -3,6 +3,7 @@ import "./zod-locale";
 import { parseGermanDate } from "./congresses";
 import { MAX_ID } from "./constants";
 import { ZId, ZRef, zId } from "./ids";
+import { ZPage, ZPageInput } from "./paging";
 
 /** Plain text: control characters other than line breaks and tabs are dropped. */
 const plainText = (max: number, missing?: string) =>
@@ -135,7 +136,7 @@ export type TUserUpdateInput = z.input<typeof ZUserUpdateInput>;
 export const ZUserListInput = z.object({
   name: z.string().trim().max(200).default(""),
   email: z.string().trim().max(254).default(""),
-  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  page: ZPage,
 });
 
 const exclusiveDate = z
@@ -175,6 +176,12 @@ export const ZContentInput = z.object({
   }),
 });
 export type TContentInput = z.input<typeof ZContentInput>;
+
+/** The contents table's search: text in the event's title, a day's name or a video's comment. */
+export const ZContentListInput = z.object({ search: z.string().trim().max(200).default("") });
+/** One page of the contents table, searched as `ZContentListInput`. */
+export const ZContentPageInput = ZContentListInput.extend(ZPageInput.shape);
+export type TContentPageInput = z.input<typeof ZContentPageInput>;
 
 /**
  * Pasting a whole embed code into a video URL field: the iframe's `src` when it points at the Vimeo player,
@@ -216,6 +223,12 @@ export const ZMailTemplateInput = z.object({
   description: z.string().max(5000).default(""),
 });
 export type TMailTemplateInput = z.input<typeof ZMailTemplateInput>;
+
+/** The general templates (`congressId` null) or those of one event. */
+export const ZMailTemplateListInput = z.object({ congressId: ZId.nullable().default(null) });
+/** One page of the templates table, chosen as `ZMailTemplateListInput`. */
+export const ZMailTemplatePageInput = ZMailTemplateListInput.extend(ZPageInput.shape);
+export type TMailTemplatePageInput = z.input<typeof ZMailTemplatePageInput>;
 
 /** The copy form (`copy_from`, `copy_to`): two different events. */
 export const ZCopyTemplatesInput = z

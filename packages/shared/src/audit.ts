@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ZId } from "./ids";
+import { ZPage } from "./paging";
 
 /**
  * The audit log (issue 11): every admin write and every payment notification, with who, when, what and
@@ -106,7 +107,7 @@ export const AUDIT_HIDDEN_VALUE = "***";
 const isoDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "Bitte ein Datum im Format JJJJ-MM-TT angeben.");
 
 export const ZAuditListInput = z.object({
-  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  page: ZPage,
   entity: z.enum(AUDIT_ENTITIES as [AuditEntity, ...AuditEntity[]]).optional(),
   action: z.enum(AUDIT_ACTIONS as [AuditAction, ...AuditAction[]]).optional(),
   /** an admin's id, or the kind of a non-admin actor */
@@ -154,7 +155,7 @@ export const MAIL_STATUS_LABELS: Record<MailStatus, string> = {
 };
 
 export const ZMailOutboxListInput = z.object({
-  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  page: ZPage,
   status: z.enum(MAIL_STATUSES).optional(),
   template: z.string().trim().max(100).optional(),
 });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import "./zod-locale";
+import { ZPage } from "./paging";
 import { PAYMENT_OUTCOME_LABELS, PAYMENT_OUTCOMES, type PaymentOutcome } from "./payment-events";
 
 /**
@@ -8,7 +9,7 @@ import { PAYMENT_OUTCOME_LABELS, PAYMENT_OUTCOMES, type PaymentOutcome } from ".
  * `custom` (contains, any case).
  */
 export const ZPaymentNotificationListInput = z.object({
-  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  page: ZPage,
   orderNumber: z.string().trim().max(100).default(""),
   email: z.string().trim().max(254).default(""),
   outcome: z.enum(PAYMENT_OUTCOMES).optional(),

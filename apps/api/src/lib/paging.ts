@@ -33,17 +33,32 @@ export interface AdminPage<Item> {
   pageSize: number;
 }
 
+type RowOf<Q extends PgSelect> = Q["_"]["result"][number];
+
 /**
  * Page `page` (from 1) of an admin table, `ADMIN_PAGE_SIZE` rows of `rows` (a dynamic select, filtered by
- * `where` and ordered), and the rows of `table` matching `where` counted as `boundedCount` does.
+ * `where` and ordered, each row shaped by `map` when given), and the rows of `table` matching `where` counted
+ * as `boundedCount` does.
  */
+export function adminPage<Q extends PgSelect>(
+  db: DbOrTx,
+  query: { table: PgTable; where: SQL | undefined; page: number },
+  rows: Q,
+): Promise<AdminPage<RowOf<Q>>>;
+export function adminPage<Q extends PgSelect, Item>(
+  db: DbOrTx,
+  query: { table: PgTable; where: SQL | undefined; page: number },
+  rows: Q,
+  map: (row: RowOf<Q>) => Item,
+): Promise<AdminPage<Item>>;
 export async function adminPage<Q extends PgSelect>(
   db: DbOrTx,
   query: { table: PgTable; where: SQL | undefined; page: number },
   rows: Q,
-): Promise<AdminPage<Q["_"]["result"][number]>> {
+  map: (row: RowOf<Q>) => unknown = (row) => row,
+): Promise<AdminPage<unknown>> {
   const offset = (query.page - 1) * ADMIN_PAGE_SIZE;
   const { total, exact } = await boundedCount(db, query.table, query.where, offset);
-  const items: Q["_"]["result"] = await rows.limit(ADMIN_PAGE_SIZE).offset(offset);
-  return { items, total, totalExact: exact, page: query.page, pageSize: ADMIN_PAGE_SIZE };
+  const items: RowOf<Q>[] = await rows.limit(ADMIN_PAGE_SIZE).offset(offset);
+  return { items: items.map(map), total, totalExact: exact, page: query.page, pageSize: ADMIN_PAGE_SIZE };
 }

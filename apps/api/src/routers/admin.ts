@@ -3,32 +3,38 @@ import {
   ZAuditListInput,
   ZCongressInput,
   ZContentInput,
+  ZContentListInput,
+  ZContentPageInput,
   ZCopyTemplatesInput,
   ZId,
   ZImageUpload,
   ZLegalPageInput,
   ZMailOutboxListInput,
   ZMailTemplateInput,
+  ZMailTemplateListInput,
+  ZMailTemplatePageInput,
   ZPackageInput,
+  ZPageInput,
   ZPaymentNotificationListInput,
   ZUserListInput,
   ZUserUpdateInput,
 } from "@app/shared";
 import { z } from "zod";
 import { listAudit, listAuditActors } from "../services/admin/audit-log";
-import { deleteCongress, listCongresses, saveCongress } from "../services/admin/congresses";
-import { deleteContent, listContents, saveContent } from "../services/admin/contents";
+import { deleteCongress, listCongresses, pageCongresses, saveCongress } from "../services/admin/congresses";
+import { deleteContent, listContents, pageContents, saveContent } from "../services/admin/contents";
 import { loadDashboard } from "../services/admin/dashboard";
 import { uploadImage } from "../services/admin/images";
 import { listOutbox, resendMail } from "../services/admin/mail-outbox";
 import {
   copyTemplates,
   listTemplates,
+  pageTemplates,
   previewTemplate,
   saveTemplate,
   sendTestMail,
 } from "../services/admin/mail-templates";
-import { deletePackage, listAllPackages, savePackage } from "../services/admin/packages";
+import { deletePackage, listAllPackages, pagePackages, savePackage } from "../services/admin/packages";
 import { getPaymentNotification, listPaymentNotifications } from "../services/admin/payment-notifications";
 import { deleteUser, getUser, listUsers, setUserActive, updateUser } from "../services/admin/users";
 import { saveLegalPage } from "../services/privacy/legal-pages";
@@ -61,7 +67,9 @@ export const adminRouter = router({
   check: adminProcedure.query(() => true),
   getDashboard: adminProcedure.query(({ ctx }) => loadDashboard(ctx.db)),
   congresses: router({
+    /** the whole list: REST and the event selects of other tabs */
     list: adminProcedure.query(({ ctx }) => listCongresses(ctx.db)),
+    getPage: adminProcedure.input(ZPageInput).query(({ ctx, input }) => pageCongresses(ctx.db, input)),
     save: adminProcedure
       .input(ZCongressInput)
       .mutation(({ ctx, input }) => saveCongress(ctx.db, input, ctx.user.id)),
@@ -70,7 +78,9 @@ export const adminRouter = router({
       .mutation(({ ctx, input }) => deleteCongress(ctx.db, input.id, ctx.user.id)),
   }),
   packages: router({
+    /** the whole list: REST and the package selects of other tabs */
     list: adminProcedure.query(({ ctx }) => listAllPackages(ctx.db)),
+    getPage: adminProcedure.input(ZPageInput).query(({ ctx, input }) => pagePackages(ctx.db, input)),
     save: adminProcedure
       .input(ZPackageInput)
       .mutation(({ ctx, input }) => savePackage(ctx.db, input, ctx.user.id)),
@@ -114,9 +124,13 @@ export const adminRouter = router({
         variables: MAIL_CATALOGUE[name].variables,
       })),
     ),
+    /** the whole list: REST */
     list: adminProcedure
-      .input(z.object({ congressId: ZId.nullable().default(null) }).default({ congressId: null }))
+      .input(ZMailTemplateListInput.default({ congressId: null }))
       .query(({ ctx, input }) => listTemplates(ctx.db, input.congressId)),
+    getPage: adminProcedure
+      .input(ZMailTemplatePageInput)
+      .query(({ ctx, input }) => pageTemplates(ctx.db, input)),
     save: adminProcedure
       .input(ZMailTemplateInput)
       .mutation(({ ctx, input }) => saveTemplate(ctx.db, input, ctx.user.id)),
@@ -148,9 +162,11 @@ export const adminRouter = router({
     get: adminProcedure.input(byId).query(({ ctx, input }) => getPaymentNotification(ctx.db, input.id)),
   }),
   contents: router({
+    /** the whole list: REST */
     list: adminProcedure
-      .input(z.object({ search: z.string().trim().max(200).default("") }).default({ search: "" }))
+      .input(ZContentListInput.default({ search: "" }))
       .query(({ ctx, input }) => listContents(ctx.db, input.search)),
+    getPage: adminProcedure.input(ZContentPageInput).query(({ ctx, input }) => pageContents(ctx.db, input)),
     save: adminProcedure
       .input(ZContentInput)
       .mutation(({ ctx, input }) => saveContent(ctx.db, input, ctx.user.id)),

@@ -1001,6 +1001,7 @@ describe("inputs that once ended in a 500", () => {
     refused(await trpcQuery(t, "orders.listPackageOrders", { search: "\u0000" }, asAdmin()), 400);
     refused(await trpcQuery(t, "orders.listTicketOrders", { search: "x\u0000" }, asAdmin()), 400);
     refused(await trpcQuery(t, "admin.contents.list", { search: "\u0000" }, asAdmin()), 400);
+    refused(await trpcQuery(t, "admin.contents.getPage", { search: "\u0000", page: 1 }, asAdmin()), 400);
     refused(
       await trpcMutation(t, "auth.login", { email: "a\u0000@example.com", password: "x" }, anonymous()),
       400,

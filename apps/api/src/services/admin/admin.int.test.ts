@@ -407,6 +407,7 @@ describe("access", () => {
   const trpcCalls: TrpcCall[] = [
     { path: "check", type: "query", input: async () => undefined },
     { path: "congresses.list", type: "query", input: async () => undefined },
+    { path: "congresses.getPage", type: "query", input: async () => ({ page: 1 }) },
     { path: "congresses.save", type: "mutation", input: async () => congressForm() },
     {
       path: "congresses.delete",
@@ -414,6 +415,7 @@ describe("access", () => {
       input: async () => ({ id: (await createCongress(db())).id }),
     },
     { path: "packages.list", type: "query", input: async () => undefined },
+    { path: "packages.getPage", type: "query", input: async () => ({ page: 2 }) },
     {
       path: "packages.save",
       type: "mutation",
@@ -454,6 +456,7 @@ describe("access", () => {
     },
     { path: "users.delete", type: "mutation", input: async () => ({ id: (await createUser(db())).id }) },
     { path: "contents.list", type: "query", input: async () => ({ search: "" }) },
+    { path: "contents.getPage", type: "query", input: async () => ({ search: "tag", page: 1 }) },
     {
       path: "contents.save",
       type: "mutation",
@@ -478,6 +481,7 @@ describe("access", () => {
       type: "query",
       input: async () => ({ congressId: (await createCongress(db())).id }),
     },
+    { path: "mailTemplates.getPage", type: "query", input: async () => ({ congressId: null, page: 1 }) },
     {
       path: "mailTemplates.save",
       type: "mutation",

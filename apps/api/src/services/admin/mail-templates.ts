@@ -10,11 +10,18 @@ import {
   templateProblem,
   unknownVariables,
 } from "@app/mail";
-import { MSG_ADMIN, MSG_TEMPLATES, type ZCopyTemplatesInput, type ZMailTemplateInput } from "@app/shared";
-import { and, asc, eq, isNull } from "drizzle-orm";
+import {
+  MSG_ADMIN,
+  MSG_TEMPLATES,
+  type ZCopyTemplatesInput,
+  type ZMailTemplateInput,
+  type ZMailTemplatePageInput,
+} from "@app/shared";
+import { and, asc, eq, isNull, type SQL } from "drizzle-orm";
 import type { z } from "zod";
 import { AppError } from "../../lib/app-error";
 import { foreignKeyViolation, uniqueViolation } from "../../lib/db-errors";
+import { adminPage } from "../../lib/paging";
 import { newToken } from "../../lib/tokens";
 import { queueMail } from "../../mail/outbox";
 import type { ServiceDeps } from "../deps";
@@ -48,18 +55,40 @@ function renderable(input: { subject: string; content: string }): StoredTemplate
   return template;
 }
 
-/** General templates, or those of one event. */
-export async function listTemplates(db: Db, congressId: number | null) {
-  const rows = await db
+/** The templates table's rows: the general templates (`congressId` null) or those of one event, by name. */
+function templateRows(db: Db, where: SQL) {
+  return db
     .select({ template: mailTemplates, congressTitle: congresses.title })
     .from(mailTemplates)
     .leftJoin(congresses, eq(congresses.id, mailTemplates.congressId))
-    .where(congressId === null ? isNull(mailTemplates.congressId) : eq(mailTemplates.congressId, congressId))
-    .orderBy(asc(mailTemplates.name));
-  return rows.map(({ template, congressTitle }) => ({
-    ...template,
-    congress: template.congressId === null ? null : { id: template.congressId, title: congressTitle ?? "" },
-  }));
+    .where(where)
+    .orderBy(asc(mailTemplates.name)) // one template per mail and event (a unique index): a total order
+    .$dynamic();
+}
+
+const ofCongress = (congressId: number | null) =>
+  congressId === null ? isNull(mailTemplates.congressId) : eq(mailTemplates.congressId, congressId);
+
+type TemplateRow = Awaited<ReturnType<typeof templateRows>>[number];
+const withCongressTitle = ({ template, congressTitle }: TemplateRow) => ({
+  ...template,
+  congress: template.congressId === null ? null : { id: template.congressId, title: congressTitle ?? "" },
+});
+
+/** General templates, or those of one event (REST and the copy form's answer). */
+export async function listTemplates(db: Db, congressId: number | null) {
+  return (await templateRows(db, ofCongress(congressId))).map(withCongressTitle);
+}
+
+/** One page of the admin's templates table, chosen and ordered as `listTemplates`. */
+export function pageTemplates(db: Db, input: z.output<typeof ZMailTemplatePageInput>) {
+  const where = ofCongress(input.congressId);
+  return adminPage(
+    db,
+    { table: mailTemplates, where, page: input.page },
+    templateRows(db, where),
+    withCongressTitle,
+  );
 }
 
 type TemplateValues = Omit<typeof mailTemplates.$inferInsert, "id" | "createdAt" | "updatedAt">;

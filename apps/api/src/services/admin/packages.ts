@@ -1,21 +1,40 @@
 import { type Db, schema } from "@app/db";
-import type { ZPackageInput } from "@app/shared";
+import type { ZPackageInput, ZPageInput } from "@app/shared";
 import { desc, eq } from "drizzle-orm";
 import type { z } from "zod";
+import { adminPage } from "../../lib/paging";
 import { deleteAudited, requireCongress, saveAudited } from "./audited-rows";
 
 const { congressPackages, congresses } = schema;
-/** Every package with its event's title, newest first. */
-export async function listAllPackages(db: Db) {
-  const rows = await db
+/** The packages table's rows: every package with its event's title, newest first. */
+function packageRows(db: Db) {
+  return db
     .select({ pkg: congressPackages, congressTitle: congresses.title })
     .from(congressPackages)
     .innerJoin(congresses, eq(congresses.id, congressPackages.congressId))
-    .orderBy(desc(congressPackages.createdAt), desc(congressPackages.id));
-  return rows.map(({ pkg, congressTitle }) => ({
-    ...pkg,
-    congress: { id: pkg.congressId, title: congressTitle },
-  }));
+    .orderBy(desc(congressPackages.createdAt), desc(congressPackages.id))
+    .$dynamic();
+}
+
+type PackageRow = Awaited<ReturnType<typeof packageRows>>[number];
+const withCongress = ({ pkg, congressTitle }: PackageRow) => ({
+  ...pkg,
+  congress: { id: pkg.congressId, title: congressTitle },
+});
+
+/** Every package with its event's title, newest first (REST and the selects of other tabs). */
+export async function listAllPackages(db: Db) {
+  return (await packageRows(db)).map(withCongress);
+}
+
+/** One page of the admin's packages table, ordered as `listAllPackages` (every package has its event). */
+export function pagePackages(db: Db, input: z.output<typeof ZPageInput>) {
+  return adminPage(
+    db,
+    { table: congressPackages, where: undefined, page: input.page },
+    packageRows(db),
+    withCongress,
+  );
 }
 
 export async function savePackage(db: Db, input: z.output<typeof ZPackageInput>, actorId: number) {

@@ -10,7 +10,7 @@ import {
 import { PencilIcon, PlusIcon, Trash2Icon } from "lucide-react";
 import { type ReactNode, useState } from "react";
 import { Button } from "@/components/ui/button";
-import { Pagination, type ServerPage, usePagination } from "@/components/ui/pagination";
+import { Pagination, pageCount, type ServerPage, usePagination } from "@/components/ui/pagination";
 import { type Column, DataTable } from "@/components/ui/table";
 import { alerts, errorBody } from "@/lib/alerts";
 import { LoadError } from "./load-error";
@@ -71,6 +71,14 @@ export function AdminResource<Row extends { id: number }>(props: AdminResourcePr
   const saved = () =>
     queryClient.invalidateQueries({ queryKey: props.invalidates ?? routerKey(list.queryKey) });
 
+  // a delete that emptied the last page of a server-paged table shows the new last page
+  const leaveEmptyPage = () => {
+    const data: Row[] | ServerPage<Row> | undefined = queryClient.getQueryData(list.queryKey);
+    if (props.onPage && data && !Array.isArray(data) && data.items.length === 0 && data.page > 1) {
+      props.onPage(pageCount(data.total, data.pageSize));
+    }
+  };
+
   if (query.isError) {
     return <LoadError what={props.what ?? `Die ${label}`} onRetry={() => void query.refetch()} />;
   }
@@ -79,6 +87,7 @@ export function AdminResource<Row extends { id: number }>(props: AdminResourcePr
       try {
         await deletion.mutateAsync(row);
         await saved();
+        leaveEmptyPage();
         alerts.success(remove.success);
       } catch (error) {
         await alerts.error({

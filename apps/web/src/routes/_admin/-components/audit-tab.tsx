@@ -36,10 +36,16 @@ export function auditListInput(
 }
 
 /** The audit log: every admin write and payment notification, newest first, read only. */
+const AUDIT_FILTERS = { entity: "", action: "", actor: "", from: "", to: "" };
+
+/** A page of the log as filtered (the section's loader asks for the first, unfiltered). */
+export const auditPage = (filters = AUDIT_FILTERS, page = 1) =>
+  trpc.admin.audit.list.queryOptions(auditListInput(filters, page));
+
 export function AuditTab() {
-  const filters = useFilters({ entity: "", action: "", actor: "", from: "", to: "" });
+  const filters = useFilters(AUDIT_FILTERS);
   const actors = useQuery(trpc.admin.audit.listActors.queryOptions());
-  const list = trpc.admin.audit.list.queryOptions(auditListInput(filters.applied, filters.page));
+  const list = auditPage(filters.applied, filters.page);
   const actorOptions = [
     ...(actors.data ?? []).map((a) => ({ value: `admin:${a.id}`, label: a.name })),
     { value: PAYMENT, label: "Zahlungsanbieter" },

@@ -6,6 +6,7 @@ import {
   parseGermanDate,
   ZCongressInput,
 } from "@app/shared";
+import { useState } from "react";
 import { AdminResource, yesNo } from "@/components/admin/admin-resource";
 import { DateRangeField, type IsoRange } from "@/components/admin/date-range-field";
 import { ExportButtons } from "@/components/admin/export-buttons";
@@ -84,11 +85,16 @@ function CongressFields({ form }: { form: SchemaForm<CongressForm, typeof ZCongr
   );
 }
 
+/** A page of the events table (the first one the section's loader asks for too). */
+export const congressesPage = (page = 1) => trpc.admin.congresses.getPage.queryOptions({ page });
+
 export function CongressesTab() {
+  const [page, setPage] = useState(1);
   return (
     <AdminResource<AdminCongress>
       label="Veranstaltungen"
-      list={trpc.admin.congresses.list.queryOptions()}
+      list={congressesPage(page)}
+      onPage={setPage}
       empty="Noch keine Veranstaltungen."
       columns={[
         { header: "Titel", cell: (e) => e.title },

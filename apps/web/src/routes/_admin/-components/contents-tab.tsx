@@ -136,13 +136,20 @@ const DaysCell = ({ content }: { content: AdminContent }) => (
   </ul>
 );
 
+const CONTENT_FILTERS = { search: "" };
+
+/** A page of the contents table as searched (the section's loader asks for the first, unsearched). */
+export const contentsPage = (filters = CONTENT_FILTERS, page = 1) =>
+  trpc.admin.contents.getPage.queryOptions({ ...filters, page });
+
 export function ContentsTab() {
-  const filters = useFilters({ search: "" });
+  const filters = useFilters(CONTENT_FILTERS);
   return (
     <AdminResource<AdminContent>
       label="Videoinhalte"
       what="Die Kongressinhalte"
-      list={trpc.admin.contents.list.queryOptions(filters.applied)}
+      list={contentsPage(filters.applied, filters.page)}
+      onPage={filters.setPage}
       empty="Keine Kongressinhalte gefunden."
       filters={
         <FilterBar columns={1}>

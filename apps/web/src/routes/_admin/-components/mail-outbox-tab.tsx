@@ -20,18 +20,24 @@ type OutboxMail = RouterOutputs["admin"]["mailOutbox"]["list"]["items"][number];
 const STATUS_TONE: Record<string, StatusTone> = { sent: "good", queued: "neutral", failed: "bad" };
 const atTime = (at: Date | null) => (at ? `${formatGermanDateTime(at)} Uhr` : "–");
 
-/** The mail outbox: sent, queued and failed mails; failed ones can be sent again. */
-export function MailOutboxTab() {
-  const queryClient = useQueryClient();
-  const filters = useFilters({ status: "", template: "" });
-  const { status, template } = filters.applied;
-  const catalogue = useQuery(trpc.admin.mailTemplates.getCatalogue.queryOptions());
+const OUTBOX_FILTERS = { status: "", template: "" };
+
+/** A page of the outbox as filtered (the section's loader asks for the first, unfiltered). */
+export const outboxPage = ({ status, template } = OUTBOX_FILTERS, page = 1) => {
   const input: TMailOutboxListInput = {
-    page: filters.page,
+    page,
     ...(status && { status: status as MailStatus }),
     ...(template && { template }),
   };
-  const list = trpc.admin.mailOutbox.list.queryOptions(input);
+  return trpc.admin.mailOutbox.list.queryOptions(input);
+};
+
+/** The mail outbox: sent, queued and failed mails; failed ones can be sent again. */
+export function MailOutboxTab() {
+  const queryClient = useQueryClient();
+  const filters = useFilters(OUTBOX_FILTERS);
+  const catalogue = useQuery(trpc.admin.mailTemplates.getCatalogue.queryOptions());
+  const list = outboxPage(filters.applied, filters.page);
   // the same query as the table\'s (answered from its cache), for the number of attempts
   const { data } = useQuery({ ...list, placeholderData: keepPreviousData });
   const resend = useMutation(trpc.admin.mailOutbox.resend.mutationOptions());

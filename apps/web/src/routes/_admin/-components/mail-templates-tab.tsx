@@ -124,18 +124,25 @@ function CopyForm({ options }: { options: SelectOption[] }) {
   );
 }
 
+const TEMPLATE_FILTERS = { congress: "" };
+
+/** A page of the templates of the chosen event, or the general ones (what the section's loader asks first). */
+export const templatesPage = ({ congress } = TEMPLATE_FILTERS, page = 1) =>
+  trpc.admin.mailTemplates.getPage.queryOptions({
+    congressId: congress === "" ? null : Number(congress),
+    page,
+  });
+
 export function MailTemplatesTab() {
   const congresses = useQuery(trpc.admin.congresses.list.queryOptions());
-  const filters = useFilters({ congress: "" });
-  const { congress } = filters.applied;
-  const list = trpc.admin.mailTemplates.list.queryOptions({
-    congressId: congress === "" ? null : Number(congress),
-  });
+  const filters = useFilters(TEMPLATE_FILTERS);
+  const list = templatesPage(filters.applied, filters.page);
   const options = optionsOf(congresses.data, (c) => c.title);
   return (
     <AdminResource<MailTemplate>
       label="E-Mail-Templates"
       list={list}
+      onPage={filters.setPage}
       empty="Für diese Auswahl gibt es keine Vorlagen."
       filters={
         <div className="flex flex-wrap items-end gap-3">

@@ -185,19 +185,24 @@ function CreateOrderDialog({ kind }: { kind: OrderKind }) {
   );
 }
 
+const ORDER_FILTERS = { search: "" };
+
+/** A page of the package or ticket orders as searched (the section's loader asks for the first, unsearched). */
+export const ordersPage = (kind: OrderKind, filters = ORDER_FILTERS, page = 1) => {
+  const input = { ...filters, page };
+  return kind === "package"
+    ? trpc.orders.listPackageOrders.queryOptions(input)
+    : trpc.orders.listTicketOrders.queryOptions(input);
+};
+
 /** The package or ticket order table with search and paging on the server, and the admin's order form. */
 export function OrdersTab({ kind }: { kind: OrderKind }) {
-  const filters = useFilters({ search: "" });
-  const input = { ...filters.applied, page: filters.page };
+  const filters = useFilters(ORDER_FILTERS);
   const label = kind === "package" ? "Paketbestellungen" : "Ticketbestellungen";
   return (
     <AdminResource<OrderRow>
       label={label}
-      list={
-        kind === "package"
-          ? trpc.orders.listPackageOrders.queryOptions(input)
-          : trpc.orders.listTicketOrders.queryOptions(input)
-      }
+      list={ordersPage(kind, filters.applied, filters.page)}
       onPage={filters.setPage}
       empty="Keine Bestellungen gefunden."
       filters={

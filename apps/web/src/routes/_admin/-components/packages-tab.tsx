@@ -1,5 +1,6 @@
 import { formatGermanDate, ZPackageInput } from "@app/shared";
 import { useQuery } from "@tanstack/react-query";
+import { useState } from "react";
 import { useFieldArray } from "react-hook-form";
 import { AdminResource } from "@/components/admin/admin-resource";
 import { AddButton, RemoveButton } from "@/components/admin/list-buttons";
@@ -79,11 +80,16 @@ function PackageFields({ form }: { form: SchemaForm<PackageForm, typeof ZPackage
   );
 }
 
+/** A page of the packages table (the first one the section's loader asks for too). */
+export const packagesPage = (page = 1) => trpc.admin.packages.getPage.queryOptions({ page });
+
 export function PackagesTab() {
+  const [page, setPage] = useState(1);
   return (
     <AdminResource<AdminPackage>
       label="Kongresspakete"
-      list={trpc.admin.packages.list.queryOptions()}
+      list={packagesPage(page)}
+      onPage={setPage}
       empty="Noch keine Kongresspakete."
       columns={[
         { header: "Name", cell: (p) => p.name },

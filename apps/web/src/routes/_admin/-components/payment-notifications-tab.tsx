@@ -56,20 +56,32 @@ function RawPayloadDialog({ shown, onClose }: { shown: Shown; onClose: () => voi
   );
 }
 
+/** The filters at first: the order number the section was opened with (`?order=`), nothing else. */
+export const notificationFilters = (orderNumber = "") => ({ orderNumber, email: "", outcome: "" });
+
+/**
+ * A page of the notifications as filtered (the section's loader asks for the first with the filters the
+ * section opens with; the fields' values are used trimmed, as `useFilters` applies them).
+ */
+export const notificationsPage = (filters = notificationFilters(), page = 1) => {
+  const { outcome, orderNumber, email } = filters;
+  const input: TPaymentNotificationListInput = {
+    page,
+    orderNumber: orderNumber.trim(),
+    email: email.trim(),
+    ...(outcome && { outcome: outcome as PaymentOutcome }),
+  };
+  return trpc.admin.paymentNotifications.list.queryOptions(input);
+};
+
 /**
  * The support view "Zahlungsmeldungen": every Digistore24 notification, newest first, with what we did with
  * it. `initialOrderNumber` comes from the URL (the order tables link here).
  */
 export function PaymentNotificationsTab({ initialOrderNumber = "" }: { initialOrderNumber?: string }) {
-  const filters = useFilters({ orderNumber: initialOrderNumber, email: "", outcome: "" });
-  const { outcome, ...search } = filters.applied;
+  const filters = useFilters(notificationFilters(initialOrderNumber));
   const [shown, setShown] = useState<Shown | null>(null);
-  const input: TPaymentNotificationListInput = {
-    page: filters.page,
-    ...search,
-    ...(outcome && { outcome: outcome as PaymentOutcome }),
-  };
-  const list = trpc.admin.paymentNotifications.list.queryOptions(input);
+  const list = notificationsPage(filters.applied, filters.page);
   return (
     <AdminResource<Notification>
       label="Zahlungsmeldungen"

@@ -87,11 +87,16 @@ function UserEditor({ id }: { id: number }) {
   );
 }
 
+const USER_FILTERS = { name: "", email: "" };
+
+/** A page of the users table as filtered (the section's loader asks for the first, unfiltered). */
+export const usersPage = (filters = USER_FILTERS, page = 1) =>
+  trpc.admin.users.list.queryOptions({ ...filters, page });
+
 export function UsersTab() {
   const queryClient = useQueryClient();
-  const filters = useFilters({ name: "", email: "" });
-  const input = { ...filters.applied, page: filters.page };
-  const list = trpc.admin.users.list.queryOptions(input);
+  const filters = useFilters(USER_FILTERS);
+  const list = usersPage(filters.applied, filters.page);
   const listKey = list.queryKey;
   const setActive = useMutation(trpc.admin.users.setActive.mutationOptions());
 
