@@ -4,7 +4,7 @@
  */
 import { expect, type Locator, type Page } from "@playwright/test";
 import type { TestData } from "./data";
-import { DEMO, dayFromToday, login, test } from "./fixtures";
+import { type BrowserErrors, DEMO, dayFromToday, failedRequest, login, test } from "./fixtures";
 
 async function loginAs(page: Page, user: { email: string; password: string }) {
   await page.goto("/login");
@@ -23,6 +23,15 @@ async function tabTo(page: Page, target: Locator, { max = 40, back = false } = {
     await page.keyboard.press(back ? "Shift+Tab" : "Tab");
   }
   await expect(target).toBeFocused();
+}
+
+/**
+ * Tabbing through the overview focuses the cards of other tests' events and packages too, and a focused link
+ * preloads its page: one removed by its test meanwhile answers 404 (docs/decisions.md 70).
+ */
+function allowRemovedPreloads(browserErrors: BrowserErrors) {
+  browserErrors.allow(failedRequest(404, "/trpc/congress.getContent"));
+  browserErrors.allow(failedRequest(404, "/trpc/packages.getPage"));
 }
 
 /** The outline or ring of the focused element: nothing focusable may hide where the focus is. */
@@ -71,7 +80,8 @@ async function participantOfFutureCongress(data: TestData) {
   return { user, congress };
 }
 
-test("the main visitor flow works with the keyboard alone", async ({ page, data }) => {
+test("the main visitor flow works with the keyboard alone", async ({ page, data, browserErrors }) => {
+  allowRemovedPreloads(browserErrors);
   const user = await data.user({ firstname: "Tom", lastname: "Teilnehmer" });
   const congress = await data.runningCongress(user.id);
   // the video host is faked at the wire: the player may only be requested after the consent
@@ -123,7 +133,9 @@ test("the main visitor flow works with the keyboard alone", async ({ page, data 
 test("the global alert dialog traps the focus, closes with Escape and returns the focus", async ({
   page,
   data,
+  browserErrors,
 }) => {
+  allowRemovedPreloads(browserErrors);
   const { user, congress } = await participantOfFutureCongress(data);
   await loginAs(page, user);
   const cancel = page
