@@ -13,6 +13,7 @@ import { Button } from "@/components/ui/button";
 import { Pagination, type ServerPage, usePagination } from "@/components/ui/pagination";
 import { type Column, DataTable } from "@/components/ui/table";
 import { alerts, errorBody } from "@/lib/alerts";
+import { FilterBar, type FilterBarSpec } from "./filters";
 import { LoadError } from "./load-error";
 import { EditorContext } from "./resource-editor";
 
@@ -36,14 +37,17 @@ export interface AdminResourceProps<Row extends { id: number }> {
    */
   // biome-ignore lint/suspicious/noExplicitAny: any procedure's answer, error and key
   list: UseQueryOptions<any, any, Row[] | ServerPage<Row>, any>;
+  /** the page a server-paged list asks for; the filter state's page when there is a filter bar */
   onPage?: (page: number) => void;
   columns: Column<Row>[];
   empty: string;
   /** the queries a save or a delete changes; the list's router (e.g. `admin.congresses`) unless given */
   invalidates?: QueryKey;
   intro?: ReactNode;
-  /** the filter bar */
-  filters?: ReactNode;
+  /** the filter bar: `filterBar(useFilters(…), fields)`; its state also takes the pages of a server-paged list */
+  filters?: FilterBarSpec;
+  /** other controls on the filters' side (a choice with a button beside it) */
+  toolbar?: ReactNode;
   /** buttons beside the filters (exports) */
   actions?: ReactNode;
   /** the text of the create button, which opens `editor` without a row */
@@ -62,11 +66,11 @@ export interface AdminResourceProps<Row extends { id: number }> {
  * question and the spec's alerts. A tab is its columns, its form and its procedures.
  */
 export function AdminResource<Row extends { id: number }>(props: AdminResourceProps<Row>) {
-  const { label, list, columns, editor, remove, rowName, create, filters, actions } = props;
+  const { label, list, columns, editor, remove, rowName, create, filters, toolbar, actions } = props;
   const queryClient = useQueryClient();
   const query = useQuery({ ...list, placeholderData: keepPreviousData });
   const [editing, setEditing] = useState<{ row: Row | null } | null>(null);
-  const { rows, pager } = usePagination(query.data, props.onPage);
+  const { rows, pager } = usePagination(query.data, props.onPage ?? filters?.state.setPage);
   const deletion = useMutation({ mutationFn: (row: Row) => (remove ? remove.run(row) : Promise.resolve()) });
   const saved = () =>
     queryClient.invalidateQueries({ queryKey: props.invalidates ?? routerKey(list.queryKey) });
@@ -108,9 +112,10 @@ export function AdminResource<Row extends { id: number }>(props: AdminResourcePr
   return (
     <section aria-label={label}>
       {props.intro && <p className="mb-3 text-sm text-slate-700">{props.intro}</p>}
-      {(filters || actions || create) && (
+      {(filters || toolbar || actions || create) && (
         <div className="mb-3 flex flex-wrap items-end justify-between gap-3">
-          {filters}
+          {filters && <FilterBar {...filters} />}
+          {toolbar}
           <div className="ml-auto flex flex-wrap items-center gap-3">
             {actions}
             {create && editor && (

@@ -1,4 +1,4 @@
-import { type ReactNode, useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Select, type SelectOption } from "@/components/ui/select";
@@ -49,64 +49,99 @@ export function useFilters<F extends Record<string, string>>(initial: F) {
 
 export type Filters<F extends Record<string, string>> = ReturnType<typeof useFilters<F>>;
 
-interface FilterProps<F extends Record<string, string>> {
-  filters: Filters<F>;
-  name: keyof F & string;
-  label: string;
-  className?: string;
+/** One field of a filter bar: typed search text, a day, or a choice with "Alle" (no filter) first. */
+export type FilterField<F extends Record<string, string>> = { name: keyof F & string; label: string } & (
+  | { kind: "search" | "date" }
+  | { kind: "select"; options: SelectOption[] }
+);
+
+/** What a filter bar needs of the filter state, whatever its field names. */
+interface FilterState {
+  shown: Record<string, string>;
+  setPage(page: number): void;
+  set(name: string, value: string, debounce?: boolean): void;
 }
 
-const BAR_COLUMNS = {
-  1: "w-full max-w-sm",
-  2: "w-full sm:grid-cols-2",
-  3: "w-full sm:grid-cols-3",
-  5: "w-full sm:grid-cols-2 lg:grid-cols-5",
-};
+/** A table's filter bar: the tab's `useFilters` state and its fields, in the order shown. */
+export interface FilterBarSpec {
+  state: FilterState;
+  fields: FilterField<Record<string, string>>[];
+}
+
+/** The filter bar of `AdminResource`, its field names checked against the filter state's. */
+export const filterBar = <F extends Record<string, string>>(
+  state: Filters<F>,
+  fields: FilterField<F>[],
+): FilterBarSpec => ({ state, fields });
+
+// by the number of fields: one column on phones, all side by side on wide screens (five in two steps)
+const BAR_COLUMNS = [
+  "w-full max-w-sm",
+  "w-full sm:grid-cols-2",
+  "w-full sm:grid-cols-3",
+  "w-full sm:grid-cols-2",
+  "w-full sm:grid-cols-2 lg:grid-cols-5",
+];
+
+/** The grid of a bar with `count` fields. */
+export const barColumns = (count: number) => BAR_COLUMNS[Math.min(count, BAR_COLUMNS.length) - 1];
 
 /** The filter fields above a table, in as many columns as there are fields (on wide screens). */
-export function FilterBar({ columns, children }: { columns: keyof typeof BAR_COLUMNS; children: ReactNode }) {
-  return <div className={cn("grid gap-3", BAR_COLUMNS[columns])}>{children}</div>;
+export function FilterBar({ state, fields }: FilterBarSpec) {
+  return (
+    <div className={cn("grid gap-3", barColumns(fields.length))}>
+      {fields.map((field) => (
+        <FilterControl key={field.name} state={state} field={field} />
+      ))}
+    </div>
+  );
 }
 
 /**
- * A search field (the table follows once typing rests) or a day (`JJJJ-MM-TT` from the browser's date
- * field, applied at once).
+ * A search field (the table follows once typing rests), a day (`JJJJ-MM-TT` from the browser's date field,
+ * applied at once) or a choice with "Alle" or another first entry (`placeholder`), applied at once.
  */
-export function FilterInput<F extends Record<string, string>>({
-  filters,
-  name,
-  label,
-  className,
-  type = "search",
-}: FilterProps<F> & { type?: "search" | "date" }) {
+function FilterControl({
+  state,
+  field,
+  placeholder = "Alle",
+}: {
+  state: FilterState;
+  field: FilterField<Record<string, string>>;
+  placeholder?: string;
+}) {
+  const { name, kind } = field;
   return (
-    <FormField label={label} className={className}>
-      <Input
-        type={type}
-        value={filters.shown[name]}
-        onChange={(e) => filters.set(name, e.target.value, type === "search")}
-      />
+    <FormField label={field.label}>
+      {kind === "select" ? (
+        <Select
+          options={field.options}
+          placeholder={placeholder}
+          value={state.shown[name]}
+          onChange={(e) => state.set(name, e.target.value)}
+        />
+      ) : (
+        <Input
+          type={kind}
+          value={state.shown[name]}
+          onChange={(e) => state.set(name, e.target.value, kind === "search")}
+        />
+      )}
     </FormField>
   );
 }
 
-/** A choice with "Alle" (no filter) first, or another first entry such as "Bitte wählen …". */
+/** A choice on its own, beside other controls (the mail templates' "Allgemeine Vorlagen"). */
 export function FilterSelect<F extends Record<string, string>>({
   filters,
-  name,
-  label,
-  className,
-  options,
-  placeholder = "Alle",
-}: FilterProps<F> & { options: SelectOption[]; placeholder?: string }) {
-  return (
-    <FormField label={label} className={className}>
-      <Select
-        options={options}
-        placeholder={placeholder}
-        value={filters.shown[name]}
-        onChange={(e) => filters.set(name, e.target.value)}
-      />
-    </FormField>
-  );
+  placeholder,
+  ...field
+}: {
+  filters: Filters<F>;
+  name: keyof F & string;
+  label: string;
+  options: SelectOption[];
+  placeholder?: string;
+}) {
+  return <FilterControl state={filters} field={{ ...field, kind: "select" }} placeholder={placeholder} />;
 }

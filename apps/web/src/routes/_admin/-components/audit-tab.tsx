@@ -8,7 +8,7 @@ import {
 } from "@app/shared";
 import { useQuery } from "@tanstack/react-query";
 import { AdminResource } from "@/components/admin/admin-resource";
-import { FilterBar, FilterInput, FilterSelect, useFilters } from "@/components/admin/filters";
+import { filterBar, useFilters } from "@/components/admin/filters";
 import { optionsOfLabels } from "@/components/ui/select";
 import { trpc } from "@/lib/trpc";
 import type { RouterOutputs } from "@/lib/types";
@@ -51,27 +51,14 @@ export function AuditTab() {
       what="Die Protokolleinträge"
       intro="Jede Änderung in der Administration und jede Zahlungsbenachrichtigung wird hier protokolliert. Einträge können nicht geändert oder gelöscht werden."
       list={list}
-      onPage={filters.setPage}
       empty="Keine Protokolleinträge gefunden."
-      filters={
-        <FilterBar columns={5}>
-          <FilterSelect
-            filters={filters}
-            name="entity"
-            label="Bereich"
-            options={optionsOfLabels(AUDIT_ENTITY_LABELS)}
-          />
-          <FilterSelect
-            filters={filters}
-            name="action"
-            label="Aktion"
-            options={optionsOfLabels(AUDIT_ACTION_LABELS)}
-          />
-          <FilterSelect filters={filters} name="actor" label="Ausgeführt von" options={actorOptions} />
-          <FilterInput filters={filters} name="from" label="Von (Datum)" type="date" />
-          <FilterInput filters={filters} name="to" label="Bis (Datum)" type="date" />
-        </FilterBar>
-      }
+      filters={filterBar(filters, [
+        { name: "entity", label: "Bereich", kind: "select", options: optionsOfLabels(AUDIT_ENTITY_LABELS) },
+        { name: "action", label: "Aktion", kind: "select", options: optionsOfLabels(AUDIT_ACTION_LABELS) },
+        { name: "actor", label: "Ausgeführt von", kind: "select", options: actorOptions },
+        { name: "from", label: "Von (Datum)", kind: "date" },
+        { name: "to", label: "Bis (Datum)", kind: "date" },
+      ])}
       columns={[
         {
           header: "Zeitpunkt",

@@ -3,7 +3,7 @@ import { useQuery } from "@tanstack/react-query";
 import { XIcon } from "lucide-react";
 import { useFieldArray } from "react-hook-form";
 import { AdminResource } from "@/components/admin/admin-resource";
-import { FilterBar, FilterInput, useFilters } from "@/components/admin/filters";
+import { filterBar, useFilters } from "@/components/admin/filters";
 import { AddButton, RemoveButton } from "@/components/admin/list-buttons";
 import { ResourceEditor, type SchemaForm } from "@/components/admin/resource-editor";
 import { Button } from "@/components/ui/button";
@@ -144,11 +144,7 @@ export function ContentsTab() {
       what="Die Kongressinhalte"
       list={trpc.admin.contents.list.queryOptions(filters.applied)}
       empty="Keine Kongressinhalte gefunden."
-      filters={
-        <FilterBar columns={1}>
-          <FilterInput filters={filters} name="search" label="Suchen" />
-        </FilterBar>
-      }
+      filters={filterBar(filters, [{ name: "search", label: "Suchen", kind: "search" }])}
       columns={[
         { header: "Veranstaltung", cell: (c) => c.congress.title },
         { header: "Daten", cell: (c) => <DaysCell content={c} /> },

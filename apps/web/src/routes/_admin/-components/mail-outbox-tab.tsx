@@ -7,7 +7,7 @@ import {
 } from "@app/shared";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { AdminResource } from "@/components/admin/admin-resource";
-import { FilterBar, FilterSelect, useFilters } from "@/components/admin/filters";
+import { filterBar, useFilters } from "@/components/admin/filters";
 import { Button } from "@/components/ui/button";
 import { optionsOfLabels } from "@/components/ui/select";
 import { StatusText, type StatusTone } from "@/components/ui/status-text";
@@ -52,19 +52,11 @@ export function MailOutboxTab() {
       what="Die E-Mails"
       intro={`Empfänger:innen werden nur mit ihrer Domain angezeigt. Eine E-Mail gilt nach ${data?.maxAttempts ?? 8} erfolglosen Versuchen als fehlgeschlagen und kann erneut gesendet werden.`}
       list={list}
-      onPage={filters.setPage}
       empty="Keine E-Mails gefunden."
-      filters={
-        <FilterBar columns={2}>
-          <FilterSelect
-            filters={filters}
-            name="status"
-            label="Status"
-            options={optionsOfLabels(MAIL_STATUS_LABELS)}
-          />
-          <FilterSelect filters={filters} name="template" label="E-Mail-Art" options={templateOptions} />
-        </FilterBar>
-      }
+      filters={filterBar(filters, [
+        { name: "status", label: "Status", kind: "select", options: optionsOfLabels(MAIL_STATUS_LABELS) },
+        { name: "template", label: "E-Mail-Art", kind: "select", options: templateOptions },
+      ])}
       columns={[
         { header: "Empfänger:in", cell: (m) => m.recipient },
         {

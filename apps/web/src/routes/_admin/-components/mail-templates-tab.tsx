@@ -137,7 +137,7 @@ export function MailTemplatesTab() {
       label="E-Mail-Templates"
       list={list}
       empty="Für diese Auswahl gibt es keine Vorlagen."
-      filters={
+      toolbar={
         <div className="flex flex-wrap items-end gap-3">
           <FilterSelect
             filters={filters}

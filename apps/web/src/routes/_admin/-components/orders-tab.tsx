@@ -11,7 +11,7 @@ import { useState } from "react";
 import { Controller } from "react-hook-form";
 import { AdminResource } from "@/components/admin/admin-resource";
 import { ExportButtons } from "@/components/admin/export-buttons";
-import { FilterBar, FilterInput, useDebounced, useFilters } from "@/components/admin/filters";
+import { filterBar, useDebounced, useFilters } from "@/components/admin/filters";
 import { ResourceEditor, type SchemaForm } from "@/components/admin/resource-editor";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
@@ -198,13 +198,10 @@ export function OrdersTab({ kind }: { kind: OrderKind }) {
           ? trpc.orders.listPackageOrders.queryOptions(input)
           : trpc.orders.listTicketOrders.queryOptions(input)
       }
-      onPage={filters.setPage}
       empty="Keine Bestellungen gefunden."
-      filters={
-        <FilterBar columns={1}>
-          <FilterInput filters={filters} name="search" label="Nach E-Mail oder Bestellnummer suchen" />
-        </FilterBar>
-      }
+      filters={filterBar(filters, [
+        { name: "search", label: "Nach E-Mail oder Bestellnummer suchen", kind: "search" },
+      ])}
       actions={
         <ExportButtons
           path={`/api/admin/exports/${kind}-orders`}

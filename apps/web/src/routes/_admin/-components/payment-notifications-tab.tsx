@@ -7,7 +7,7 @@ import {
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { AdminResource } from "@/components/admin/admin-resource";
-import { FilterBar, FilterInput, FilterSelect, useFilters } from "@/components/admin/filters";
+import { filterBar, useFilters } from "@/components/admin/filters";
 import { LoadError } from "@/components/admin/load-error";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from "@/components/ui/dialog";
@@ -75,20 +75,17 @@ export function PaymentNotificationsTab({ initialOrderNumber = "" }: { initialOr
       label="Zahlungsmeldungen"
       intro="Jede Meldung von Digistore24 und was daraus wurde. Die Daten der Käufer:innen werden nach 90 Tagen geleert; die E-Mail-Suche findet dann noch das Konto der Bestellung."
       list={list}
-      onPage={filters.setPage}
       empty="Keine Zahlungsmeldungen gefunden."
-      filters={
-        <FilterBar columns={3}>
-          <FilterInput filters={filters} name="orderNumber" label="Bestellnummer" />
-          <FilterInput filters={filters} name="email" label="E-Mail" />
-          <FilterSelect
-            filters={filters}
-            name="outcome"
-            label="Ergebnis"
-            options={optionsOfLabels(PAYMENT_OUTCOME_LABELS)}
-          />
-        </FilterBar>
-      }
+      filters={filterBar(filters, [
+        { name: "orderNumber", label: "Bestellnummer", kind: "search" },
+        { name: "email", label: "E-Mail", kind: "search" },
+        {
+          name: "outcome",
+          label: "Ergebnis",
+          kind: "select",
+          options: optionsOfLabels(PAYMENT_OUTCOME_LABELS),
+        },
+      ])}
       columns={[
         {
           header: "Eingang",

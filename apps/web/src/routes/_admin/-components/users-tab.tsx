@@ -2,7 +2,7 @@ import { formatGermanDate, formatGermanDateTime, MSG, ZUserUpdateInput } from "@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { AdminResource, yesNo } from "@/components/admin/admin-resource";
 import { ExportButtons } from "@/components/admin/export-buttons";
-import { FilterBar, FilterInput, useFilters } from "@/components/admin/filters";
+import { filterBar, useFilters } from "@/components/admin/filters";
 import { ResourceEditor, type SchemaForm } from "@/components/admin/resource-editor";
 import { FlagField } from "@/components/ui/flag-field";
 import { Switch } from "@/components/ui/switch";
@@ -115,14 +115,11 @@ export function UsersTab() {
     <AdminResource<UserRow>
       label="Benutzer:innen"
       list={list}
-      onPage={filters.setPage}
       empty="Keine Benutzer:innen gefunden."
-      filters={
-        <FilterBar columns={2}>
-          <FilterInput filters={filters} name="name" label="Nach Name filtern" />
-          <FilterInput filters={filters} name="email" label="Nach E-Mail filtern" />
-        </FilterBar>
-      }
+      filters={filterBar(filters, [
+        { name: "name", label: "Nach Name filtern", kind: "search" },
+        { name: "email", label: "Nach E-Mail filtern", kind: "search" },
+      ])}
       actions={
         <ExportButtons
           path="/api/admin/exports/users"
