@@ -13,7 +13,7 @@ import { Button } from "@/components/ui/button";
 import { Pagination, type ServerPage, usePagination } from "@/components/ui/pagination";
 import { type Column, DataTable } from "@/components/ui/table";
 import { alerts, errorBody } from "@/lib/alerts";
-import { FilterBar, type FilterBarSpec } from "./filters";
+import { FilterBar, type FilterBarState } from "./filters";
 import { LoadError } from "./load-error";
 import { EditorContext } from "./resource-editor";
 
@@ -44,8 +44,8 @@ export interface AdminResourceProps<Row extends { id: number }> {
   /** the queries a save or a delete changes; the list's router (e.g. `admin.congresses`) unless given */
   invalidates?: QueryKey;
   intro?: ReactNode;
-  /** the filter bar: `filterBar(useFilters(…), fields)`; its state also takes the pages of a server-paged list */
-  filters?: FilterBarSpec;
+  /** the filter bar (`useFilterBar`); its state also keeps the page of a server-paged list */
+  filters?: FilterBarState;
   /** other controls on the filters' side (a choice with a button beside it) */
   toolbar?: ReactNode;
   /** buttons beside the filters (exports) */
@@ -70,7 +70,7 @@ export function AdminResource<Row extends { id: number }>(props: AdminResourcePr
   const queryClient = useQueryClient();
   const query = useQuery({ ...list, placeholderData: keepPreviousData });
   const [editing, setEditing] = useState<{ row: Row | null } | null>(null);
-  const { rows, pager } = usePagination(query.data, props.onPage ?? filters?.state.setPage);
+  const { rows, pager } = usePagination(query.data, props.onPage ?? filters?.setPage);
   const deletion = useMutation({ mutationFn: (row: Row) => (remove ? remove.run(row) : Promise.resolve()) });
   const saved = () =>
     queryClient.invalidateQueries({ queryKey: props.invalidates ?? routerKey(list.queryKey) });
@@ -114,7 +114,7 @@ export function AdminResource<Row extends { id: number }>(props: AdminResourcePr
       {props.intro && <p className="mb-3 text-sm text-slate-700">{props.intro}</p>}
       {(filters || toolbar || actions || create) && (
         <div className="mb-3 flex flex-wrap items-end justify-between gap-3">
-          {filters && <FilterBar {...filters} />}
+          {filters && <FilterBar state={filters} />}
           {toolbar}
           <div className="ml-auto flex flex-wrap items-center gap-3">
             {actions}

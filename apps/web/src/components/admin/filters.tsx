@@ -50,29 +50,31 @@ export function useFilters<F extends Record<string, string>>(initial: F) {
 export type Filters<F extends Record<string, string>> = ReturnType<typeof useFilters<F>>;
 
 /** One field of a filter bar: typed search text, a day, or a choice with "Alle" (no filter) first. */
-export type FilterField<F extends Record<string, string>> = { name: keyof F & string; label: string } & (
+export type FilterField<N extends string> = { name: N; label: string } & (
   | { kind: "search" | "date" }
   | { kind: "select"; options: SelectOption[] }
 );
 
+/**
+ * The filter state of a table with a filter bar: `useFilters` over the fields' names (each starting as
+ * `initial` gives it, else empty) and the fields, in the order `AdminResource` shows them. Select options
+ * may change from render to render (a list that loads).
+ */
+export function useFilterBar<N extends string>(
+  fields: FilterField<N>[],
+  initial: Partial<Record<N, string>> = {},
+) {
+  const values = Object.fromEntries(fields.map((f) => [f.name, initial[f.name] ?? ""])) as Record<N, string>;
+  return { ...useFilters(values), fields };
+}
+
 /** What a filter bar needs of the filter state, whatever its field names. */
-interface FilterState {
+export interface FilterBarState {
   shown: Record<string, string>;
+  fields: FilterField<string>[];
   setPage(page: number): void;
   set(name: string, value: string, debounce?: boolean): void;
 }
-
-/** A table's filter bar: the tab's `useFilters` state and its fields, in the order shown. */
-export interface FilterBarSpec {
-  state: FilterState;
-  fields: FilterField<Record<string, string>>[];
-}
-
-/** The filter bar of `AdminResource`, its field names checked against the filter state's. */
-export const filterBar = <F extends Record<string, string>>(
-  state: Filters<F>,
-  fields: FilterField<F>[],
-): FilterBarSpec => ({ state, fields });
 
 // by the number of fields: one column on phones, all side by side on wide screens (five in two steps)
 const BAR_COLUMNS = [
@@ -87,10 +89,10 @@ const BAR_COLUMNS = [
 export const barColumns = (count: number) => BAR_COLUMNS[Math.min(count, BAR_COLUMNS.length) - 1];
 
 /** The filter fields above a table, in as many columns as there are fields (on wide screens). */
-export function FilterBar({ state, fields }: FilterBarSpec) {
+export function FilterBar({ state }: { state: FilterBarState }) {
   return (
-    <div className={cn("grid gap-3", barColumns(fields.length))}>
-      {fields.map((field) => (
+    <div className={cn("grid gap-3", barColumns(state.fields.length))}>
+      {state.fields.map((field) => (
         <FilterControl key={field.name} state={state} field={field} />
       ))}
     </div>
@@ -106,8 +108,8 @@ function FilterControl({
   field,
   placeholder = "Alle",
 }: {
-  state: FilterState;
-  field: FilterField<Record<string, string>>;
+  state: Pick<FilterBarState, "shown" | "set">;
+  field: FilterField<string>;
   placeholder?: string;
 }) {
   const { name, kind } = field;

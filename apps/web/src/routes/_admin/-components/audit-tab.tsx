@@ -8,7 +8,7 @@ import {
 } from "@app/shared";
 import { useQuery } from "@tanstack/react-query";
 import { AdminResource } from "@/components/admin/admin-resource";
-import { filterBar, useFilters } from "@/components/admin/filters";
+import { useFilterBar } from "@/components/admin/filters";
 import { optionsOfLabels } from "@/components/ui/select";
 import { trpc } from "@/lib/trpc";
 import type { RouterOutputs } from "@/lib/types";
@@ -37,14 +37,20 @@ export function auditListInput(
 
 /** The audit log: every admin write and payment notification, newest first, read only. */
 export function AuditTab() {
-  const filters = useFilters({ entity: "", action: "", actor: "", from: "", to: "" });
   const actors = useQuery(trpc.admin.audit.listActors.queryOptions());
-  const list = trpc.admin.audit.list.queryOptions(auditListInput(filters.applied, filters.page));
   const actorOptions = [
     ...(actors.data ?? []).map((a) => ({ value: `admin:${a.id}`, label: a.name })),
     { value: PAYMENT, label: "Zahlungsanbieter" },
     { value: SYSTEM, label: "System" },
   ];
+  const filters = useFilterBar([
+    { name: "entity", label: "Bereich", kind: "select", options: optionsOfLabels(AUDIT_ENTITY_LABELS) },
+    { name: "action", label: "Aktion", kind: "select", options: optionsOfLabels(AUDIT_ACTION_LABELS) },
+    { name: "actor", label: "Ausgeführt von", kind: "select", options: actorOptions },
+    { name: "from", label: "Von (Datum)", kind: "date" },
+    { name: "to", label: "Bis (Datum)", kind: "date" },
+  ]);
+  const list = trpc.admin.audit.list.queryOptions(auditListInput(filters.applied, filters.page));
   return (
     <AdminResource<AuditEntry>
       label="Protokoll"
@@ -52,13 +58,7 @@ export function AuditTab() {
       intro="Jede Änderung in der Administration und jede Zahlungsbenachrichtigung wird hier protokolliert. Einträge können nicht geändert oder gelöscht werden."
       list={list}
       empty="Keine Protokolleinträge gefunden."
-      filters={filterBar(filters, [
-        { name: "entity", label: "Bereich", kind: "select", options: optionsOfLabels(AUDIT_ENTITY_LABELS) },
-        { name: "action", label: "Aktion", kind: "select", options: optionsOfLabels(AUDIT_ACTION_LABELS) },
-        { name: "actor", label: "Ausgeführt von", kind: "select", options: actorOptions },
-        { name: "from", label: "Von (Datum)", kind: "date" },
-        { name: "to", label: "Bis (Datum)", kind: "date" },
-      ])}
+      filters={filters}
       columns={[
         {
           header: "Zeitpunkt",

@@ -3,7 +3,7 @@ import { useQuery } from "@tanstack/react-query";
 import { XIcon } from "lucide-react";
 import { useFieldArray } from "react-hook-form";
 import { AdminResource } from "@/components/admin/admin-resource";
-import { filterBar, useFilters } from "@/components/admin/filters";
+import { useFilterBar } from "@/components/admin/filters";
 import { AddButton, RemoveButton } from "@/components/admin/list-buttons";
 import { ResourceEditor, type SchemaForm } from "@/components/admin/resource-editor";
 import { Button } from "@/components/ui/button";
@@ -137,14 +137,14 @@ const DaysCell = ({ content }: { content: AdminContent }) => (
 );
 
 export function ContentsTab() {
-  const filters = useFilters({ search: "" });
+  const filters = useFilterBar([{ name: "search", label: "Suchen", kind: "search" }]);
   return (
     <AdminResource<AdminContent>
       label="Videoinhalte"
       what="Die Kongressinhalte"
       list={trpc.admin.contents.list.queryOptions(filters.applied)}
       empty="Keine Kongressinhalte gefunden."
-      filters={filterBar(filters, [{ name: "search", label: "Suchen", kind: "search" }])}
+      filters={filters}
       columns={[
         { header: "Veranstaltung", cell: (c) => c.congress.title },
         { header: "Daten", cell: (c) => <DaysCell content={c} /> },

@@ -7,7 +7,7 @@ import {
 } from "@app/shared";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { AdminResource } from "@/components/admin/admin-resource";
-import { filterBar, useFilters } from "@/components/admin/filters";
+import { useFilterBar } from "@/components/admin/filters";
 import { Button } from "@/components/ui/button";
 import { optionsOfLabels } from "@/components/ui/select";
 import { StatusText, type StatusTone } from "@/components/ui/status-text";
@@ -23,9 +23,17 @@ const atTime = (at: Date | null) => (at ? `${formatGermanDateTime(at)} Uhr` : "�
 /** The mail outbox: sent, queued and failed mails; failed ones can be sent again. */
 export function MailOutboxTab() {
   const queryClient = useQueryClient();
-  const filters = useFilters({ status: "", template: "" });
-  const { status, template } = filters.applied;
   const catalogue = useQuery(trpc.admin.mailTemplates.getCatalogue.queryOptions());
+  const filters = useFilterBar([
+    { name: "status", label: "Status", kind: "select", options: optionsOfLabels(MAIL_STATUS_LABELS) },
+    {
+      name: "template",
+      label: "E-Mail-Art",
+      kind: "select",
+      options: (catalogue.data ?? []).map((m) => ({ value: m.name, label: m.description })),
+    },
+  ]);
+  const { status, template } = filters.applied;
   const input: TMailOutboxListInput = {
     page: filters.page,
     ...(status && { status: status as MailStatus }),
@@ -45,7 +53,6 @@ export function MailOutboxTab() {
       await showError(error);
     }
   };
-  const templateOptions = (catalogue.data ?? []).map((m) => ({ value: m.name, label: m.description }));
   return (
     <AdminResource<OutboxMail>
       label="E-Mail-Versand"
@@ -53,10 +60,7 @@ export function MailOutboxTab() {
       intro={`Empfänger:innen werden nur mit ihrer Domain angezeigt. Eine E-Mail gilt nach ${data?.maxAttempts ?? 8} erfolglosen Versuchen als fehlgeschlagen und kann erneut gesendet werden.`}
       list={list}
       empty="Keine E-Mails gefunden."
-      filters={filterBar(filters, [
-        { name: "status", label: "Status", kind: "select", options: optionsOfLabels(MAIL_STATUS_LABELS) },
-        { name: "template", label: "E-Mail-Art", kind: "select", options: templateOptions },
-      ])}
+      filters={filters}
       columns={[
         { header: "Empfänger:in", cell: (m) => m.recipient },
         {

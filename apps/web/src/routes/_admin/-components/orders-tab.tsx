@@ -11,7 +11,7 @@ import { useState } from "react";
 import { Controller } from "react-hook-form";
 import { AdminResource } from "@/components/admin/admin-resource";
 import { ExportButtons } from "@/components/admin/export-buttons";
-import { filterBar, useDebounced, useFilters } from "@/components/admin/filters";
+import { useDebounced, useFilterBar } from "@/components/admin/filters";
 import { ResourceEditor, type SchemaForm } from "@/components/admin/resource-editor";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
@@ -187,7 +187,9 @@ function CreateOrderDialog({ kind }: { kind: OrderKind }) {
 
 /** The package or ticket order table with search and paging on the server, and the admin's order form. */
 export function OrdersTab({ kind }: { kind: OrderKind }) {
-  const filters = useFilters({ search: "" });
+  const filters = useFilterBar([
+    { name: "search", label: "Nach E-Mail oder Bestellnummer suchen", kind: "search" },
+  ]);
   const input = { ...filters.applied, page: filters.page };
   const label = kind === "package" ? "Paketbestellungen" : "Ticketbestellungen";
   return (
@@ -199,9 +201,7 @@ export function OrdersTab({ kind }: { kind: OrderKind }) {
           : trpc.orders.listTicketOrders.queryOptions(input)
       }
       empty="Keine Bestellungen gefunden."
-      filters={filterBar(filters, [
-        { name: "search", label: "Nach E-Mail oder Bestellnummer suchen", kind: "search" },
-      ])}
+      filters={filters}
       actions={
         <ExportButtons
           path={`/api/admin/exports/${kind}-orders`}

@@ -7,7 +7,7 @@ import {
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { AdminResource } from "@/components/admin/admin-resource";
-import { filterBar, useFilters } from "@/components/admin/filters";
+import { useFilterBar } from "@/components/admin/filters";
 import { LoadError } from "@/components/admin/load-error";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from "@/components/ui/dialog";
@@ -61,7 +61,19 @@ function RawPayloadDialog({ shown, onClose }: { shown: Shown; onClose: () => voi
  * it. `initialOrderNumber` comes from the URL (the order tables link here).
  */
 export function PaymentNotificationsTab({ initialOrderNumber = "" }: { initialOrderNumber?: string }) {
-  const filters = useFilters({ orderNumber: initialOrderNumber, email: "", outcome: "" });
+  const filters = useFilterBar(
+    [
+      { name: "orderNumber", label: "Bestellnummer", kind: "search" },
+      { name: "email", label: "E-Mail", kind: "search" },
+      {
+        name: "outcome",
+        label: "Ergebnis",
+        kind: "select",
+        options: optionsOfLabels(PAYMENT_OUTCOME_LABELS),
+      },
+    ],
+    { orderNumber: initialOrderNumber },
+  );
   const { outcome, ...search } = filters.applied;
   const [shown, setShown] = useState<Shown | null>(null);
   const input: TPaymentNotificationListInput = {
@@ -76,16 +88,7 @@ export function PaymentNotificationsTab({ initialOrderNumber = "" }: { initialOr
       intro="Jede Meldung von Digistore24 und was daraus wurde. Die Daten der Käufer:innen werden nach 90 Tagen geleert; die E-Mail-Suche findet dann noch das Konto der Bestellung."
       list={list}
       empty="Keine Zahlungsmeldungen gefunden."
-      filters={filterBar(filters, [
-        { name: "orderNumber", label: "Bestellnummer", kind: "search" },
-        { name: "email", label: "E-Mail", kind: "search" },
-        {
-          name: "outcome",
-          label: "Ergebnis",
-          kind: "select",
-          options: optionsOfLabels(PAYMENT_OUTCOME_LABELS),
-        },
-      ])}
+      filters={filters}
       columns={[
         {
           header: "Eingang",

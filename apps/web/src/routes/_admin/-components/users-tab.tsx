@@ -2,7 +2,7 @@ import { formatGermanDate, formatGermanDateTime, MSG, ZUserUpdateInput } from "@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { AdminResource, yesNo } from "@/components/admin/admin-resource";
 import { ExportButtons } from "@/components/admin/export-buttons";
-import { filterBar, useFilters } from "@/components/admin/filters";
+import { useFilterBar } from "@/components/admin/filters";
 import { ResourceEditor, type SchemaForm } from "@/components/admin/resource-editor";
 import { FlagField } from "@/components/ui/flag-field";
 import { Switch } from "@/components/ui/switch";
@@ -89,7 +89,10 @@ function UserEditor({ id }: { id: number }) {
 
 export function UsersTab() {
   const queryClient = useQueryClient();
-  const filters = useFilters({ name: "", email: "" });
+  const filters = useFilterBar([
+    { name: "name", label: "Nach Name filtern", kind: "search" },
+    { name: "email", label: "Nach E-Mail filtern", kind: "search" },
+  ]);
   const input = { ...filters.applied, page: filters.page };
   const list = trpc.admin.users.list.queryOptions(input);
   const listKey = list.queryKey;
@@ -116,10 +119,7 @@ export function UsersTab() {
       label="Benutzer:innen"
       list={list}
       empty="Keine Benutzer:innen gefunden."
-      filters={filterBar(filters, [
-        { name: "name", label: "Nach Name filtern", kind: "search" },
-        { name: "email", label: "Nach E-Mail filtern", kind: "search" },
-      ])}
+      filters={filters}
       actions={
         <ExportButtons
           path="/api/admin/exports/users"
