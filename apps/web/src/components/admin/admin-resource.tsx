@@ -8,7 +8,7 @@ import {
   useQueryClient,
 } from "@tanstack/react-query";
 import { PencilIcon, PlusIcon, Trash2Icon } from "lucide-react";
-import { type ReactNode, useState } from "react";
+import { createContext, type ReactNode, use, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Pagination, type ServerPage, usePagination } from "@/components/ui/pagination";
 import { type Column, DataTable } from "@/components/ui/table";
@@ -26,10 +26,15 @@ export interface RemoveSpec<Row> {
   failure: string;
 }
 
+/** The name of the administration's section on screen (its navigation label), which names its table. */
+export const SectionLabel = createContext("");
+
 export interface AdminResourceProps<Row extends { id: number }> {
-  /** names the section and the table */
-  label: string;
-  /** what could not be loaded; "Die <label>" unless given */
+  /** names the section and the table; the section's label (`SectionLabel`) unless given */
+  label?: string;
+  /** what the rows are, in the plural, for the texts below; the label unless given */
+  items?: string;
+  /** what could not be loaded; "Die <items>" unless given */
   what?: string;
   /**
    * the list query's options (`trpc.….queryOptions(input)`): a whole list (paged here) or one page of it
@@ -40,7 +45,8 @@ export interface AdminResourceProps<Row extends { id: number }> {
   /** the page a server-paged list asks for; the filter state's page when there is a filter bar */
   onPage?: (page: number) => void;
   columns: Column<Row>[];
-  empty: string;
+  /** the empty table: "Keine <items> gefunden." with a filter bar, else "Noch keine <items>.", unless given */
+  empty?: string;
   /** the queries a save or a delete changes; the list's router (e.g. `admin.congresses`) unless given */
   invalidates?: QueryKey;
   intro?: ReactNode;
@@ -66,7 +72,9 @@ export interface AdminResourceProps<Row extends { id: number }> {
  * question and the spec's alerts. A tab is its columns, its form and its procedures.
  */
 export function AdminResource<Row extends { id: number }>(props: AdminResourceProps<Row>) {
-  const { label, list, columns, editor, remove, rowName, create, filters, toolbar, actions } = props;
+  const { list, columns, editor, remove, rowName, create, filters, toolbar, actions } = props;
+  const label = props.label ?? use(SectionLabel);
+  const items = props.items ?? label;
   const queryClient = useQueryClient();
   const query = useQuery({ ...list, placeholderData: keepPreviousData });
   const [editing, setEditing] = useState<{ row: Row | null } | null>(null);
@@ -76,7 +84,7 @@ export function AdminResource<Row extends { id: number }>(props: AdminResourcePr
     queryClient.invalidateQueries({ queryKey: props.invalidates ?? routerKey(list.queryKey) });
 
   if (query.isError) {
-    return <LoadError what={props.what ?? `Die ${label}`} onRetry={() => void query.refetch()} />;
+    return <LoadError what={props.what ?? `Die ${items}`} onRetry={() => void query.refetch()} />;
   }
   const onDelete = async (row: Row) => {
     if (remove && (await confirmDelete(remove.detail(row)))) {
@@ -129,7 +137,7 @@ export function AdminResource<Row extends { id: number }>(props: AdminResourcePr
       <DataTable
         label={label}
         loading={query.isPending}
-        empty={props.empty}
+        empty={props.empty ?? (filters ? `Keine ${items} gefunden.` : `Noch keine ${items}.`)}
         rows={rows}
         columns={withActions}
       />

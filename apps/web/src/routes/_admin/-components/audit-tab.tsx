@@ -3,11 +3,11 @@ import {
   AUDIT_ENTITY_LABELS,
   type AuditAction,
   type AuditEntity,
-  formatGermanDateTime,
   type TAuditListInput,
 } from "@app/shared";
 import { useQuery } from "@tanstack/react-query";
 import { AdminResource } from "@/components/admin/admin-resource";
+import { timeColumn } from "@/components/admin/columns";
 import { useFilterBar } from "@/components/admin/filters";
 import { optionsOfLabels } from "@/components/ui/select";
 import { trpc } from "@/lib/trpc";
@@ -53,18 +53,12 @@ export function AuditTab() {
   const list = trpc.admin.audit.list.queryOptions(auditListInput(filters.applied, filters.page));
   return (
     <AdminResource<AuditEntry>
-      label="Protokoll"
-      what="Die Protokolleinträge"
+      items="Protokolleinträge"
       intro="Jede Änderung in der Administration und jede Zahlungsbenachrichtigung wird hier protokolliert. Einträge können nicht geändert oder gelöscht werden."
       list={list}
-      empty="Keine Protokolleinträge gefunden."
       filters={filters}
       columns={[
-        {
-          header: "Zeitpunkt",
-          cell: (e) => `${formatGermanDateTime(e.at)} Uhr`,
-          className: "whitespace-nowrap",
-        },
+        timeColumn("Zeitpunkt", (e) => e.at),
         { header: "Ausgeführt von", cell: (e) => e.actor },
         {
           header: "Was",

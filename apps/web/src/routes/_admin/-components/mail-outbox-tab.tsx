@@ -1,12 +1,7 @@
-import {
-  formatGermanDateTime,
-  MAIL_STATUS_LABELS,
-  type MailStatus,
-  MSG_OUTBOX,
-  type TMailOutboxListInput,
-} from "@app/shared";
+import { MAIL_STATUS_LABELS, type MailStatus, MSG_OUTBOX, type TMailOutboxListInput } from "@app/shared";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { AdminResource } from "@/components/admin/admin-resource";
+import { timeColumn } from "@/components/admin/columns";
 import { useFilterBar } from "@/components/admin/filters";
 import { Button } from "@/components/ui/button";
 import { optionsOfLabels } from "@/components/ui/select";
@@ -18,7 +13,6 @@ import type { RouterOutputs } from "@/lib/types";
 type OutboxMail = RouterOutputs["admin"]["mailOutbox"]["list"]["items"][number];
 
 const STATUS_TONE: Record<string, StatusTone> = { sent: "good", queued: "neutral", failed: "bad" };
-const atTime = (at: Date | null) => (at ? `${formatGermanDateTime(at)} Uhr` : "–");
 
 /** The mail outbox: sent, queued and failed mails; failed ones can be sent again. */
 export function MailOutboxTab() {
@@ -55,11 +49,9 @@ export function MailOutboxTab() {
   };
   return (
     <AdminResource<OutboxMail>
-      label="E-Mail-Versand"
-      what="Die E-Mails"
+      items="E-Mails"
       intro={`Empfänger:innen werden nur mit ihrer Domain angezeigt. Eine E-Mail gilt nach ${data?.maxAttempts ?? 8} erfolglosen Versuchen als fehlgeschlagen und kann erneut gesendet werden.`}
       list={list}
-      empty="Keine E-Mails gefunden."
       filters={filters}
       columns={[
         { header: "Empfänger:in", cell: (m) => m.recipient },
@@ -78,8 +70,8 @@ export function MailOutboxTab() {
         },
         { header: "Versuche", cell: (m) => m.attempts },
         { header: "Letzter Fehler", cell: (m) => m.lastError ?? "–", className: "max-w-xs break-words" },
-        { header: "Erstellt", cell: (m) => atTime(m.createdAt), className: "whitespace-nowrap" },
-        { header: "Versendet", cell: (m) => atTime(m.sentAt), className: "whitespace-nowrap" },
+        timeColumn("Erstellt", (m) => m.createdAt),
+        timeColumn("Versendet", (m) => m.sentAt),
         {
           header: "Aktionen",
           cell: (m) =>

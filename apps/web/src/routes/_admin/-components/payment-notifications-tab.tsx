@@ -7,6 +7,7 @@ import {
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { AdminResource } from "@/components/admin/admin-resource";
+import { timeColumn } from "@/components/admin/columns";
 import { useFilterBar } from "@/components/admin/filters";
 import { LoadError } from "@/components/admin/load-error";
 import { Button } from "@/components/ui/button";
@@ -84,17 +85,11 @@ export function PaymentNotificationsTab({ initialOrderNumber = "" }: { initialOr
   const list = trpc.admin.paymentNotifications.list.queryOptions(input);
   return (
     <AdminResource<Notification>
-      label="Zahlungsmeldungen"
       intro="Jede Meldung von Digistore24 und was daraus wurde. Die Daten der Käufer:innen werden nach 90 Tagen geleert; die E-Mail-Suche findet dann noch das Konto der Bestellung."
       list={list}
-      empty="Keine Zahlungsmeldungen gefunden."
       filters={filters}
       columns={[
-        {
-          header: "Eingang",
-          cell: (n) => `${formatGermanDateTime(n.receivedAt)} Uhr`,
-          className: "whitespace-nowrap",
-        },
+        timeColumn("Eingang", (n) => n.receivedAt),
         { header: "Ereignis", cell: (n) => <span className="font-mono">{n.event || "–"}</span> },
         { header: "Bestellnummer", cell: (n) => n.orderNumber ?? "–" },
         { header: "Produkt", cell: (n) => n.productId || "–" },

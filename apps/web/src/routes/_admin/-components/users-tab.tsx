@@ -116,9 +116,7 @@ export function UsersTab() {
   const name = (u: UserRow) => `${u.firstname} ${u.lastname}`;
   return (
     <AdminResource<UserRow>
-      label="Benutzer:innen"
       list={list}
-      empty="Keine Benutzer:innen gefunden."
       filters={filters}
       actions={
         <ExportButtons
