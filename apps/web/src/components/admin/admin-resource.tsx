@@ -137,7 +137,7 @@ export function AdminResource<Row extends { id: number }>(props: AdminResourcePr
       <DataTable
         label={label}
         loading={query.isPending}
-        empty={props.empty ?? (filters ? `Keine ${items} gefunden.` : `Noch keine ${items}.`)}
+        empty={props.empty ?? emptyText(items, filters !== undefined)}
         rows={rows}
         columns={withActions}
       />
@@ -149,6 +149,10 @@ export function AdminResource<Row extends { id: number }>(props: AdminResourcePr
     </section>
   );
 }
+
+/** An empty table: nothing matches the filters, or nothing has been made yet. */
+export const emptyText = (items: string, filtered: boolean) =>
+  filtered ? `Keine ${items} gefunden.` : `Noch keine ${items}.`;
 
 /**
  * The router of a tRPC query key: `[["admin", "congresses", "list"], {input, type}]` becomes the `pathKey()`

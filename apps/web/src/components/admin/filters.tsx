@@ -64,9 +64,14 @@ export function useFilterBar<N extends string>(
   fields: FilterField<N>[],
   initial: Partial<Record<N, string>> = {},
 ) {
-  const values = Object.fromEntries(fields.map((f) => [f.name, initial[f.name] ?? ""])) as Record<N, string>;
-  return { ...useFilters(values), fields };
+  return { ...useFilters(startValues(fields, initial)), fields };
 }
+
+/** Each field's first value: as `initial` gives it (the payment notifications' order number), else empty. */
+export const startValues = <N extends string>(
+  fields: FilterField<N>[],
+  initial: Partial<Record<N, string>>,
+) => Object.fromEntries(fields.map((f) => [f.name, initial[f.name] ?? ""])) as Record<N, string>;
 
 /** What a filter bar needs of the filter state, whatever its field names. */
 export interface FilterBarState {
