@@ -8,11 +8,12 @@ import {
   useQueryClient,
 } from "@tanstack/react-query";
 import { PencilIcon, PlusIcon, Trash2Icon } from "lucide-react";
-import { type ReactNode, useState } from "react";
+import { createContext, type ReactNode, use, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Pagination, pageCount, type ServerPage, usePagination } from "@/components/ui/pagination";
 import { type Column, DataTable } from "@/components/ui/table";
 import { alerts, errorBody } from "@/lib/alerts";
+import { FilterBar, type FilterBarState } from "./filters";
 import { LoadError } from "./load-error";
 import { EditorContext } from "./resource-editor";
 
@@ -25,10 +26,15 @@ export interface RemoveSpec<Row> {
   failure: string;
 }
 
+/** The name of the administration's section on screen (its navigation label), which names its table. */
+export const SectionLabel = createContext("");
+
 export interface AdminResourceProps<Row extends { id: number }> {
-  /** names the section and the table */
-  label: string;
-  /** what could not be loaded; "Die <label>" unless given */
+  /** names the section and the table; the section's label (`SectionLabel`) unless given */
+  label?: string;
+  /** what the rows are, in the plural, for the texts below; the label unless given */
+  items?: string;
+  /** what could not be loaded; "Die <items>" unless given */
   what?: string;
   /**
    * the list query's options (`trpc.….queryOptions(input)`): a whole list (paged here) or one page of it
@@ -36,14 +42,18 @@ export interface AdminResourceProps<Row extends { id: number }> {
    */
   // biome-ignore lint/suspicious/noExplicitAny: any procedure's answer, error and key
   list: UseQueryOptions<any, any, Row[] | ServerPage<Row>, any>;
+  /** the page a server-paged list asks for; the filter state's page when there is a filter bar */
   onPage?: (page: number) => void;
   columns: Column<Row>[];
-  empty: string;
+  /** the empty table: "Keine <items> gefunden." with a filter bar, else "Noch keine <items>.", unless given */
+  empty?: string;
   /** the queries a save or a delete changes; the list's router (e.g. `admin.congresses`) unless given */
   invalidates?: QueryKey;
   intro?: ReactNode;
-  /** the filter bar */
-  filters?: ReactNode;
+  /** the filter bar (`useFilterBar`); its state also keeps the page of a server-paged list */
+  filters?: FilterBarState;
+  /** other controls on the filters' side (a choice with a button beside it) */
+  toolbar?: ReactNode;
   /** buttons beside the filters (exports) */
   actions?: ReactNode;
   /** the text of the create button, which opens `editor` without a row */
@@ -62,11 +72,14 @@ export interface AdminResourceProps<Row extends { id: number }> {
  * question and the spec's alerts. A tab is its columns, its form and its procedures.
  */
 export function AdminResource<Row extends { id: number }>(props: AdminResourceProps<Row>) {
-  const { label, list, columns, editor, remove, rowName, create, filters, actions } = props;
+  const { list, columns, editor, remove, rowName, create, filters, toolbar, actions } = props;
+  const label = props.label ?? use(SectionLabel);
+  const items = props.items ?? label;
   const queryClient = useQueryClient();
   const query = useQuery({ ...list, placeholderData: keepPreviousData });
   const [editing, setEditing] = useState<{ row: Row | null } | null>(null);
-  const { rows, pager } = usePagination(query.data, props.onPage);
+  const onPage = props.onPage ?? filters?.setPage;
+  const { rows, pager } = usePagination(query.data, onPage);
   const deletion = useMutation({ mutationFn: (row: Row) => (remove ? remove.run(row) : Promise.resolve()) });
   const saved = () =>
     queryClient.invalidateQueries({ queryKey: props.invalidates ?? routerKey(list.queryKey) });
@@ -74,13 +87,13 @@ export function AdminResource<Row extends { id: number }>(props: AdminResourcePr
   // a delete that emptied the last page of a server-paged table shows the new last page
   const leaveEmptyPage = () => {
     const data: Row[] | ServerPage<Row> | undefined = queryClient.getQueryData(list.queryKey);
-    if (props.onPage && data && !Array.isArray(data) && data.items.length === 0 && data.page > 1) {
-      props.onPage(pageCount(data.total, data.pageSize));
+    if (onPage && data && !Array.isArray(data) && data.items.length === 0 && data.page > 1) {
+      onPage(pageCount(data.total, data.pageSize));
     }
   };
 
   if (query.isError) {
-    return <LoadError what={props.what ?? `Die ${label}`} onRetry={() => void query.refetch()} />;
+    return <LoadError what={props.what ?? `Die ${items}`} onRetry={() => void query.refetch()} />;
   }
   const onDelete = async (row: Row) => {
     if (remove && (await confirmDelete(remove.detail(row)))) {
@@ -117,9 +130,10 @@ export function AdminResource<Row extends { id: number }>(props: AdminResourcePr
   return (
     <section aria-label={label}>
       {props.intro && <p className="mb-3 text-sm text-slate-700">{props.intro}</p>}
-      {(filters || actions || create) && (
+      {(filters || toolbar || actions || create) && (
         <div className="mb-3 flex flex-wrap items-end justify-between gap-3">
-          {filters}
+          {filters && <FilterBar state={filters} />}
+          {toolbar}
           <div className="ml-auto flex flex-wrap items-center gap-3">
             {actions}
             {create && editor && (
@@ -133,7 +147,7 @@ export function AdminResource<Row extends { id: number }>(props: AdminResourcePr
       <DataTable
         label={label}
         loading={query.isPending}
-        empty={props.empty}
+        empty={props.empty ?? emptyText(items, filters !== undefined)}
         rows={rows}
         columns={withActions}
       />
@@ -145,6 +159,10 @@ export function AdminResource<Row extends { id: number }>(props: AdminResourcePr
     </section>
   );
 }
+
+/** An empty table: nothing matches the filters, or nothing has been made yet. */
+export const emptyText = (items: string, filtered: boolean) =>
+  filtered ? `Keine ${items} gefunden.` : `Noch keine ${items}.`;
 
 /**
  * The router of a tRPC query key: `[["admin", "congresses", "list"], {input, type}]` becomes the `pathKey()`

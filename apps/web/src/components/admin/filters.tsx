@@ -1,4 +1,4 @@
-import { type ReactNode, useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Select, type SelectOption } from "@/components/ui/select";
@@ -49,64 +49,106 @@ export function useFilters<F extends Record<string, string>>(initial: F) {
 
 export type Filters<F extends Record<string, string>> = ReturnType<typeof useFilters<F>>;
 
-interface FilterProps<F extends Record<string, string>> {
-  filters: Filters<F>;
-  name: keyof F & string;
-  label: string;
-  className?: string;
+/** One field of a filter bar: typed search text, a day, or a choice with "Alle" (no filter) first. */
+export type FilterField<N extends string> = { name: N; label: string } & (
+  | { kind: "search" | "date" }
+  | { kind: "select"; options: SelectOption[] }
+);
+
+/**
+ * The filter state of a table with a filter bar: `useFilters` over the fields' names (each starting as
+ * `initial` gives it, else empty) and the fields, in the order `AdminResource` shows them. Select options
+ * may change from render to render (a list that loads).
+ */
+export function useFilterBar<N extends string>(
+  fields: FilterField<N>[],
+  initial: Partial<Record<N, string>> = {},
+) {
+  return { ...useFilters(startValues(fields, initial)), fields };
 }
 
-const BAR_COLUMNS = {
-  1: "w-full max-w-sm",
-  2: "w-full sm:grid-cols-2",
-  3: "w-full sm:grid-cols-3",
-  5: "w-full sm:grid-cols-2 lg:grid-cols-5",
-};
+/** Each field's first value: as `initial` gives it (the payment notifications' order number), else empty. */
+export const startValues = <N extends string>(
+  fields: FilterField<N>[],
+  initial: Partial<Record<N, string>>,
+) => Object.fromEntries(fields.map((f) => [f.name, initial[f.name] ?? ""])) as Record<N, string>;
+
+/** What a filter bar needs of the filter state, whatever its field names. */
+export interface FilterBarState {
+  shown: Record<string, string>;
+  fields: FilterField<string>[];
+  setPage(page: number): void;
+  set(name: string, value: string, debounce?: boolean): void;
+}
+
+// by the number of fields: one column on phones, all side by side on wide screens (five in two steps)
+const BAR_COLUMNS = [
+  "w-full max-w-sm",
+  "w-full sm:grid-cols-2",
+  "w-full sm:grid-cols-3",
+  "w-full sm:grid-cols-2",
+  "w-full sm:grid-cols-2 lg:grid-cols-5",
+];
+
+/** The grid of a bar with `count` fields. */
+export const barColumns = (count: number) => BAR_COLUMNS[Math.min(count, BAR_COLUMNS.length) - 1];
 
 /** The filter fields above a table, in as many columns as there are fields (on wide screens). */
-export function FilterBar({ columns, children }: { columns: keyof typeof BAR_COLUMNS; children: ReactNode }) {
-  return <div className={cn("grid gap-3", BAR_COLUMNS[columns])}>{children}</div>;
+export function FilterBar({ state }: { state: FilterBarState }) {
+  return (
+    <div className={cn("grid gap-3", barColumns(state.fields.length))}>
+      {state.fields.map((field) => (
+        <FilterControl key={field.name} state={state} field={field} />
+      ))}
+    </div>
+  );
 }
 
 /**
- * A search field (the table follows once typing rests) or a day (`JJJJ-MM-TT` from the browser's date
- * field, applied at once).
+ * A search field (the table follows once typing rests), a day (`JJJJ-MM-TT` from the browser's date field,
+ * applied at once) or a choice with "Alle" or another first entry (`placeholder`), applied at once.
  */
-export function FilterInput<F extends Record<string, string>>({
-  filters,
-  name,
-  label,
-  className,
-  type = "search",
-}: FilterProps<F> & { type?: "search" | "date" }) {
+function FilterControl({
+  state,
+  field,
+  placeholder = "Alle",
+}: {
+  state: Pick<FilterBarState, "shown" | "set">;
+  field: FilterField<string>;
+  placeholder?: string;
+}) {
+  const { name, kind } = field;
   return (
-    <FormField label={label} className={className}>
-      <Input
-        type={type}
-        value={filters.shown[name]}
-        onChange={(e) => filters.set(name, e.target.value, type === "search")}
-      />
+    <FormField label={field.label}>
+      {kind === "select" ? (
+        <Select
+          options={field.options}
+          placeholder={placeholder}
+          value={state.shown[name]}
+          onChange={(e) => state.set(name, e.target.value)}
+        />
+      ) : (
+        <Input
+          type={kind}
+          value={state.shown[name]}
+          onChange={(e) => state.set(name, e.target.value, kind === "search")}
+        />
+      )}
     </FormField>
   );
 }
 
-/** A choice with "Alle" (no filter) first, or another first entry such as "Bitte wählen …". */
+/** A choice on its own, beside other controls (the mail templates' "Allgemeine Vorlagen"). */
 export function FilterSelect<F extends Record<string, string>>({
   filters,
-  name,
-  label,
-  className,
-  options,
-  placeholder = "Alle",
-}: FilterProps<F> & { options: SelectOption[]; placeholder?: string }) {
-  return (
-    <FormField label={label} className={className}>
-      <Select
-        options={options}
-        placeholder={placeholder}
-        value={filters.shown[name]}
-        onChange={(e) => filters.set(name, e.target.value)}
-      />
-    </FormField>
-  );
+  placeholder,
+  ...field
+}: {
+  filters: Filters<F>;
+  name: keyof F & string;
+  label: string;
+  options: SelectOption[];
+  placeholder?: string;
+}) {
+  return <FilterControl state={filters} field={{ ...field, kind: "select" }} placeholder={placeholder} />;
 }

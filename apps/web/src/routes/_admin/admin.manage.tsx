@@ -1,11 +1,12 @@
 import type { EnsureQueryDataOptions } from "@tanstack/react-query";
 import { createFileRoute } from "@tanstack/react-router";
 import type { ReactNode } from "react";
+import { SectionLabel } from "@/components/admin/admin-resource";
 import { Page } from "@/components/layout/page";
 import { ADMIN_TAB_VALUES, type AdminTab } from "@/lib/admin-tabs";
 import { oneOf, optionalString } from "@/lib/search";
 import { trpc } from "@/lib/trpc";
-import { AdminNav } from "./-components/admin-nav";
+import { AdminNav, SECTION_LABELS } from "./-components/admin-nav";
 import { AuditTab, auditPage } from "./-components/audit-tab";
 import { CongressesTab, congressesPage } from "./-components/congresses-tab";
 import { ContentsTab, contentsPage } from "./-components/contents-tab";
@@ -93,7 +94,9 @@ function AdminManage() {
       <TwoFactorPanel />
       <div className="flex flex-col gap-6 lg:grid lg:grid-cols-[11.5rem_minmax(0,1fr)] lg:items-start lg:gap-6">
         <AdminNav current={tab} />
-        <div>{SECTIONS[tab](search)}</div>
+        <SectionLabel value={SECTION_LABELS[tab]}>
+          <div>{SECTIONS[tab](search)}</div>
+        </SectionLabel>
       </div>
     </Page>
   );

@@ -89,20 +89,12 @@ describe("the event form", () => {
 
   it("saves an unchanged event as it is stored: ISO days, numbers, null for empty texts, its extra parameters", () => {
     const input = ZCongressInput.parse(toCongressInput(congressToForm(congress), congress));
+    // every stored field the schema takes comes back as it is stored (webinarUrl stays null); the days as `{date}`
+    const { firstDay: _f, lastDay: _l, createdAt: _c, updatedAt: _u, ...stored } = congress;
     expect(input).toEqual({
-      id: 7,
-      title: "Herbstkongress",
-      description: "Beschreibung",
-      picture: "bild.png",
-      webinar: true,
-      webinarUrl: null,
-      webinarStartTime: "18:30",
-      visible: true,
+      ...stored,
       firstCongressDay: { date: "2031-03-10" },
       lastCongressDay: { date: "2031-03-10" },
-      digistoreIdTicket: 0,
-      digistoreIdTicketAndPackage: 4711,
-      extraParameters: { campaign: "herbst" },
     });
   });
 
@@ -228,25 +220,21 @@ describe("the content form", () => {
 
 describe("the user form", () => {
   it("holds the editable fields of the loaded user; participations and attendance are only shown", () => {
-    const user = {
+    const editable = {
       id: 5,
       firstname: "Erika",
       lastname: "Muster",
       email: "erika@example.com",
       active: true,
       admin: false,
+    };
+    const user = {
+      ...editable,
       participations: [{ id: 1, congressTitle: "Herbstkongress", createdAt: new Date() }],
       attendance: [],
     } as unknown as UserDetails;
     const form = userToForm(user);
-    expect(form).toEqual({
-      id: 5,
-      firstname: "Erika",
-      lastname: "Muster",
-      email: "erika@example.com",
-      active: true,
-      admin: false,
-    });
+    expect(form).toEqual(editable);
     expect(ZUserUpdateInput.parse(form)).toEqual(form);
   });
 });

@@ -3,12 +3,12 @@ import {
   AUDIT_ENTITY_LABELS,
   type AuditAction,
   type AuditEntity,
-  formatGermanDateTime,
   type TAuditListInput,
 } from "@app/shared";
 import { useQuery } from "@tanstack/react-query";
 import { AdminResource } from "@/components/admin/admin-resource";
-import { FilterBar, FilterInput, FilterSelect, useFilters } from "@/components/admin/filters";
+import { timeColumn } from "@/components/admin/columns";
+import { useFilterBar } from "@/components/admin/filters";
 import { optionsOfLabels } from "@/components/ui/select";
 import { trpc } from "@/lib/trpc";
 import type { RouterOutputs } from "@/lib/types";
@@ -35,55 +35,36 @@ export function auditListInput(
   };
 }
 
-/** The audit log: every admin write and payment notification, newest first, read only. */
 const AUDIT_FILTERS = { entity: "", action: "", actor: "", from: "", to: "" };
 
 /** A page of the log as filtered (the section's loader asks for the first, unfiltered). */
 export const auditPage = (filters = AUDIT_FILTERS, page = 1) =>
   trpc.admin.audit.list.queryOptions(auditListInput(filters, page));
 
+/** The audit log: every admin write and payment notification, newest first, read only. */
 export function AuditTab() {
-  const filters = useFilters(AUDIT_FILTERS);
   const actors = useQuery(trpc.admin.audit.listActors.queryOptions());
-  const list = auditPage(filters.applied, filters.page);
   const actorOptions = [
     ...(actors.data ?? []).map((a) => ({ value: `admin:${a.id}`, label: a.name })),
     { value: PAYMENT, label: "Zahlungsanbieter" },
     { value: SYSTEM, label: "System" },
   ];
+  const filters = useFilterBar([
+    { name: "entity", label: "Bereich", kind: "select", options: optionsOfLabels(AUDIT_ENTITY_LABELS) },
+    { name: "action", label: "Aktion", kind: "select", options: optionsOfLabels(AUDIT_ACTION_LABELS) },
+    { name: "actor", label: "Ausgeführt von", kind: "select", options: actorOptions },
+    { name: "from", label: "Von (Datum)", kind: "date" },
+    { name: "to", label: "Bis (Datum)", kind: "date" },
+  ]);
+  const list = auditPage(filters.applied, filters.page);
   return (
     <AdminResource<AuditEntry>
-      label="Protokoll"
-      what="Die Protokolleinträge"
+      items="Protokolleinträge"
       intro="Jede Änderung in der Administration und jede Zahlungsbenachrichtigung wird hier protokolliert. Einträge können nicht geändert oder gelöscht werden."
       list={list}
-      onPage={filters.setPage}
-      empty="Keine Protokolleinträge gefunden."
-      filters={
-        <FilterBar columns={5}>
-          <FilterSelect
-            filters={filters}
-            name="entity"
-            label="Bereich"
-            options={optionsOfLabels(AUDIT_ENTITY_LABELS)}
-          />
-          <FilterSelect
-            filters={filters}
-            name="action"
-            label="Aktion"
-            options={optionsOfLabels(AUDIT_ACTION_LABELS)}
-          />
-          <FilterSelect filters={filters} name="actor" label="Ausgeführt von" options={actorOptions} />
-          <FilterInput filters={filters} name="from" label="Von (Datum)" type="date" />
-          <FilterInput filters={filters} name="to" label="Bis (Datum)" type="date" />
-        </FilterBar>
-      }
+      filters={filters}
       columns={[
-        {
-          header: "Zeitpunkt",
-          cell: (e) => `${formatGermanDateTime(e.at)} Uhr`,
-          className: "whitespace-nowrap",
-        },
+        timeColumn("Zeitpunkt", (e) => e.at),
         { header: "Ausgeführt von", cell: (e) => e.actor },
         {
           header: "Was",

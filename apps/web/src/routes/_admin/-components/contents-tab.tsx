@@ -3,7 +3,7 @@ import { useQuery } from "@tanstack/react-query";
 import { XIcon } from "lucide-react";
 import { useFieldArray } from "react-hook-form";
 import { AdminResource } from "@/components/admin/admin-resource";
-import { FilterBar, FilterInput, useFilters } from "@/components/admin/filters";
+import { useFilterBar } from "@/components/admin/filters";
 import { AddButton, RemoveButton } from "@/components/admin/list-buttons";
 import { ResourceEditor, type SchemaForm } from "@/components/admin/resource-editor";
 import { Button } from "@/components/ui/button";
@@ -143,19 +143,14 @@ export const contentsPage = (filters = CONTENT_FILTERS, page = 1) =>
   trpc.admin.contents.getPage.queryOptions({ ...filters, page });
 
 export function ContentsTab() {
-  const filters = useFilters(CONTENT_FILTERS);
+  const filters = useFilterBar([{ name: "search", label: "Suchen", kind: "search" }]);
   return (
     <AdminResource<AdminContent>
       label="Videoinhalte"
       what="Die Kongressinhalte"
       list={contentsPage(filters.applied, filters.page)}
-      onPage={filters.setPage}
       empty="Keine Kongressinhalte gefunden."
-      filters={
-        <FilterBar columns={1}>
-          <FilterInput filters={filters} name="search" label="Suchen" />
-        </FilterBar>
-      }
+      filters={filters}
       columns={[
         { header: "Veranstaltung", cell: (c) => c.congress.title },
         { header: "Daten", cell: (c) => <DaysCell content={c} /> },

@@ -1,13 +1,8 @@
-import {
-  formatGermanDateTime,
-  MAIL_STATUS_LABELS,
-  type MailStatus,
-  MSG_OUTBOX,
-  type TMailOutboxListInput,
-} from "@app/shared";
+import { MAIL_STATUS_LABELS, type MailStatus, MSG_OUTBOX, type TMailOutboxListInput } from "@app/shared";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { AdminResource } from "@/components/admin/admin-resource";
-import { FilterBar, FilterSelect, useFilters } from "@/components/admin/filters";
+import { timeColumn } from "@/components/admin/columns";
+import { useFilterBar } from "@/components/admin/filters";
 import { Button } from "@/components/ui/button";
 import { optionsOfLabels } from "@/components/ui/select";
 import { StatusText, type StatusTone } from "@/components/ui/status-text";
@@ -18,7 +13,6 @@ import type { RouterOutputs } from "@/lib/types";
 type OutboxMail = RouterOutputs["admin"]["mailOutbox"]["list"]["items"][number];
 
 const STATUS_TONE: Record<string, StatusTone> = { sent: "good", queued: "neutral", failed: "bad" };
-const atTime = (at: Date | null) => (at ? `${formatGermanDateTime(at)} Uhr` : "–");
 
 const OUTBOX_FILTERS = { status: "", template: "" };
 
@@ -35,8 +29,16 @@ export const outboxPage = ({ status, template } = OUTBOX_FILTERS, page = 1) => {
 /** The mail outbox: sent, queued and failed mails; failed ones can be sent again. */
 export function MailOutboxTab() {
   const queryClient = useQueryClient();
-  const filters = useFilters(OUTBOX_FILTERS);
   const catalogue = useQuery(trpc.admin.mailTemplates.getCatalogue.queryOptions());
+  const filters = useFilterBar([
+    { name: "status", label: "Status", kind: "select", options: optionsOfLabels(MAIL_STATUS_LABELS) },
+    {
+      name: "template",
+      label: "E-Mail-Art",
+      kind: "select",
+      options: (catalogue.data ?? []).map((m) => ({ value: m.name, label: m.description })),
+    },
+  ]);
   const list = outboxPage(filters.applied, filters.page);
   // the same query as the table\'s (answered from its cache), for the number of attempts
   const { data } = useQuery({ ...list, placeholderData: keepPreviousData });
@@ -51,26 +53,12 @@ export function MailOutboxTab() {
       await showError(error);
     }
   };
-  const templateOptions = (catalogue.data ?? []).map((m) => ({ value: m.name, label: m.description }));
   return (
     <AdminResource<OutboxMail>
-      label="E-Mail-Versand"
-      what="Die E-Mails"
+      items="E-Mails"
       intro={`Empfänger:innen werden nur mit ihrer Domain angezeigt. Eine E-Mail gilt nach ${data?.maxAttempts ?? 8} erfolglosen Versuchen als fehlgeschlagen und kann erneut gesendet werden.`}
       list={list}
-      onPage={filters.setPage}
-      empty="Keine E-Mails gefunden."
-      filters={
-        <FilterBar columns={2}>
-          <FilterSelect
-            filters={filters}
-            name="status"
-            label="Status"
-            options={optionsOfLabels(MAIL_STATUS_LABELS)}
-          />
-          <FilterSelect filters={filters} name="template" label="E-Mail-Art" options={templateOptions} />
-        </FilterBar>
-      }
+      filters={filters}
       columns={[
         { header: "Empfänger:in", cell: (m) => m.recipient },
         {
@@ -88,8 +76,8 @@ export function MailOutboxTab() {
         },
         { header: "Versuche", cell: (m) => m.attempts },
         { header: "Letzter Fehler", cell: (m) => m.lastError ?? "–", className: "max-w-xs break-words" },
-        { header: "Erstellt", cell: (m) => atTime(m.createdAt), className: "whitespace-nowrap" },
-        { header: "Versendet", cell: (m) => atTime(m.sentAt), className: "whitespace-nowrap" },
+        timeColumn("Erstellt", (m) => m.createdAt),
+        timeColumn("Versendet", (m) => m.sentAt),
         {
           header: "Aktionen",
           cell: (m) =>

@@ -144,7 +144,7 @@ export function MailTemplatesTab() {
       list={list}
       onPage={filters.setPage}
       empty="Für diese Auswahl gibt es keine Vorlagen."
-      filters={
+      toolbar={
         <div className="flex flex-wrap items-end gap-3">
           <FilterSelect
             filters={filters}

@@ -11,7 +11,7 @@ import { useState } from "react";
 import { Controller } from "react-hook-form";
 import { AdminResource } from "@/components/admin/admin-resource";
 import { ExportButtons } from "@/components/admin/export-buttons";
-import { FilterBar, FilterInput, useDebounced, useFilters } from "@/components/admin/filters";
+import { useDebounced, useFilterBar } from "@/components/admin/filters";
 import { ResourceEditor, type SchemaForm } from "@/components/admin/resource-editor";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
@@ -197,19 +197,16 @@ export const ordersPage = (kind: OrderKind, filters = ORDER_FILTERS, page = 1) =
 
 /** The package or ticket order table with search and paging on the server, and the admin's order form. */
 export function OrdersTab({ kind }: { kind: OrderKind }) {
-  const filters = useFilters(ORDER_FILTERS);
+  const filters = useFilterBar([
+    { name: "search", label: "Nach E-Mail oder Bestellnummer suchen", kind: "search" },
+  ]);
   const label = kind === "package" ? "Paketbestellungen" : "Ticketbestellungen";
   return (
     <AdminResource<OrderRow>
       label={label}
       list={ordersPage(kind, filters.applied, filters.page)}
-      onPage={filters.setPage}
       empty="Keine Bestellungen gefunden."
-      filters={
-        <FilterBar columns={1}>
-          <FilterInput filters={filters} name="search" label="Nach E-Mail oder Bestellnummer suchen" />
-        </FilterBar>
-      }
+      filters={filters}
       actions={
         <ExportButtons
           path={`/api/admin/exports/${kind}-orders`}

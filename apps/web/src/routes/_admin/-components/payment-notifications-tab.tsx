@@ -7,7 +7,8 @@ import {
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { AdminResource } from "@/components/admin/admin-resource";
-import { FilterBar, FilterInput, FilterSelect, useFilters } from "@/components/admin/filters";
+import { timeColumn } from "@/components/admin/columns";
+import { useFilterBar } from "@/components/admin/filters";
 import { LoadError } from "@/components/admin/load-error";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from "@/components/ui/dialog";
@@ -61,7 +62,7 @@ export const notificationFilters = (orderNumber = "") => ({ orderNumber, email: 
 
 /**
  * A page of the notifications as filtered (the section's loader asks for the first with the filters the
- * section opens with; the fields' values are used trimmed, as `useFilters` applies them).
+ * section opens with; the fields' values are used trimmed, as the filter bar applies them).
  */
 export const notificationsPage = (filters = notificationFilters(), page = 1) => {
   const { outcome, orderNumber, email } = filters;
@@ -79,34 +80,28 @@ export const notificationsPage = (filters = notificationFilters(), page = 1) => 
  * it. `initialOrderNumber` comes from the URL (the order tables link here).
  */
 export function PaymentNotificationsTab({ initialOrderNumber = "" }: { initialOrderNumber?: string }) {
-  const filters = useFilters(notificationFilters(initialOrderNumber));
+  const filters = useFilterBar(
+    [
+      { name: "orderNumber", label: "Bestellnummer", kind: "search" },
+      { name: "email", label: "E-Mail", kind: "search" },
+      {
+        name: "outcome",
+        label: "Ergebnis",
+        kind: "select",
+        options: optionsOfLabels(PAYMENT_OUTCOME_LABELS),
+      },
+    ],
+    notificationFilters(initialOrderNumber),
+  );
   const [shown, setShown] = useState<Shown | null>(null);
   const list = notificationsPage(filters.applied, filters.page);
   return (
     <AdminResource<Notification>
-      label="Zahlungsmeldungen"
       intro="Jede Meldung von Digistore24 und was daraus wurde. Die Daten der Käufer:innen werden nach 90 Tagen geleert; die E-Mail-Suche findet dann noch das Konto der Bestellung."
       list={list}
-      onPage={filters.setPage}
-      empty="Keine Zahlungsmeldungen gefunden."
-      filters={
-        <FilterBar columns={3}>
-          <FilterInput filters={filters} name="orderNumber" label="Bestellnummer" />
-          <FilterInput filters={filters} name="email" label="E-Mail" />
-          <FilterSelect
-            filters={filters}
-            name="outcome"
-            label="Ergebnis"
-            options={optionsOfLabels(PAYMENT_OUTCOME_LABELS)}
-          />
-        </FilterBar>
-      }
+      filters={filters}
       columns={[
-        {
-          header: "Eingang",
-          cell: (n) => `${formatGermanDateTime(n.receivedAt)} Uhr`,
-          className: "whitespace-nowrap",
-        },
+        timeColumn("Eingang", (n) => n.receivedAt),
         { header: "Ereignis", cell: (n) => <span className="font-mono">{n.event || "–"}</span> },
         { header: "Bestellnummer", cell: (n) => n.orderNumber ?? "–" },
         { header: "Produkt", cell: (n) => n.productId || "–" },

@@ -2,7 +2,7 @@ import { formatGermanDate, formatGermanDateTime, MSG, ZUserUpdateInput } from "@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { AdminResource, yesNo } from "@/components/admin/admin-resource";
 import { ExportButtons } from "@/components/admin/export-buttons";
-import { FilterBar, FilterInput, useFilters } from "@/components/admin/filters";
+import { useFilterBar } from "@/components/admin/filters";
 import { ResourceEditor, type SchemaForm } from "@/components/admin/resource-editor";
 import { FlagField } from "@/components/ui/flag-field";
 import { Switch } from "@/components/ui/switch";
@@ -95,7 +95,10 @@ export const usersPage = (filters = USER_FILTERS, page = 1) =>
 
 export function UsersTab() {
   const queryClient = useQueryClient();
-  const filters = useFilters(USER_FILTERS);
+  const filters = useFilterBar([
+    { name: "name", label: "Nach Name filtern", kind: "search" },
+    { name: "email", label: "Nach E-Mail filtern", kind: "search" },
+  ]);
   const list = usersPage(filters.applied, filters.page);
   const listKey = list.queryKey;
   const setActive = useMutation(trpc.admin.users.setActive.mutationOptions());
@@ -118,16 +121,8 @@ export function UsersTab() {
   const name = (u: UserRow) => `${u.firstname} ${u.lastname}`;
   return (
     <AdminResource<UserRow>
-      label="Benutzer:innen"
       list={list}
-      onPage={filters.setPage}
-      empty="Keine Benutzer:innen gefunden."
-      filters={
-        <FilterBar columns={2}>
-          <FilterInput filters={filters} name="name" label="Nach Name filtern" />
-          <FilterInput filters={filters} name="email" label="Nach E-Mail filtern" />
-        </FilterBar>
-      }
+      filters={filters}
       actions={
         <ExportButtons
           path="/api/admin/exports/users"

@@ -1,40 +1,26 @@
-import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { CodeForm } from "@/components/code-form";
-import { Dialog, DialogContent, DialogDescription, DialogTitle } from "@/components/ui/dialog";
+import { DialogDescription } from "@/components/ui/dialog";
 import { alerts } from "@/lib/alerts";
-import { session } from "@/lib/auth";
-import { trpc } from "@/lib/trpc";
+import { trpcClient } from "@/lib/trpc";
+import { TwoFactorCodeDialog } from "./code-dialog";
 
 /** Switching the two-factor login off takes a current code (or an unused recovery code). */
 export function TwoFactorDisableDialog({ onClose }: { onClose: () => void }) {
-  const queryClient = useQueryClient();
-  const disable = useMutation(trpc.admin.twoFactor.disable.mutationOptions());
-  const onCode = async (code: string) => {
-    const result = await disable.mutateAsync({ code });
-    // the switch ended every session; this browser continues with the new one
-    session.signIn(result.session);
-    await queryClient.invalidateQueries({ queryKey: trpc.admin.twoFactor.pathKey() });
-    onClose();
-    alerts.success(result.detail);
-  };
   return (
-    <Dialog open onOpenChange={(open) => !open && onClose()}>
-      <DialogContent size="md">
-        <DialogTitle>Zwei-Faktor-Anmeldung deaktivieren</DialogTitle>
-        <DialogDescription>
-          Bestätigen Sie mit einem aktuellen Code Ihrer Authentifizierungs-App. Ohne die App hilft ein
-          unbenutzter Wiederherstellungscode. Danach genügt wieder das Passwort zur Anmeldung.
-        </DialogDescription>
-        <div className="mt-4">
-          <CodeForm
-            label="Bestätigungscode"
-            submitLabel="Deaktivieren"
-            onCode={onCode}
-            pending={disable.isPending}
-            onCancel={onClose}
-          />
-        </div>
-      </DialogContent>
-    </Dialog>
+    <TwoFactorCodeDialog
+      title="Zwei-Faktor-Anmeldung deaktivieren"
+      confirm={trpcClient.admin.twoFactor.disable.mutate}
+      onConfirmed={(answer) => {
+        onClose();
+        alerts.success(answer.detail);
+      }}
+      label="Bestätigungscode"
+      submitLabel="Deaktivieren"
+      onClose={onClose}
+    >
+      <DialogDescription>
+        Bestätigen Sie mit einem aktuellen Code Ihrer Authentifizierungs-App. Ohne die App hilft ein
+        unbenutzter Wiederherstellungscode. Danach genügt wieder das Passwort zur Anmeldung.
+      </DialogDescription>
+    </TwoFactorCodeDialog>
   );
 }

@@ -1,12 +1,9 @@
-import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
-import { CodeForm } from "@/components/code-form";
+import { useMutation } from "@tanstack/react-query";
 import { Alert } from "@/components/ui/alert";
-import { Dialog, DialogContent, DialogDescription, DialogTitle } from "@/components/ui/dialog";
+import { DialogDescription } from "@/components/ui/dialog";
 import { errorBody } from "@/lib/alerts";
-import { session } from "@/lib/auth";
-import { trpc } from "@/lib/trpc";
-import { RecoveryCodesShown } from "./recovery-codes-dialog";
+import { trpc, trpcClient } from "@/lib/trpc";
+import { TwoFactorCodeDialog } from "./code-dialog";
 
 /** The secret in groups of four, easier to type into an app by hand. */
 const grouped = (secret: string) => secret.match(/.{1,4}/g)?.join(" ") ?? secret;
@@ -23,70 +20,44 @@ type SetupBegin = ReturnType<typeof useSetupBegin>;
  * then note the recovery codes, which are shown only here.
  */
 export function TwoFactorSetupDialog({ begin, onClose }: { begin: SetupBegin; onClose: () => void }) {
-  const queryClient = useQueryClient();
-  const enable = useMutation(trpc.admin.twoFactor.enable.mutationOptions());
-  const [recoveryCodes, setRecoveryCodes] = useState<string[] | null>(null);
-
-  const onCode = async (code: string) => {
-    const result = await enable.mutateAsync({ code });
-    // the switch ended every session; this browser continues with the new one
-    session.signIn(result.session);
-    setRecoveryCodes(result.recoveryCodes);
-    await queryClient.invalidateQueries({ queryKey: trpc.admin.twoFactor.pathKey() });
-  };
-
   return (
-    <Dialog open onOpenChange={(open) => !open && onClose()}>
-      <DialogContent size="xl">
-        <DialogTitle>Zwei-Faktor-Anmeldung einrichten</DialogTitle>
-        {recoveryCodes ? (
-          <RecoveryCodesShown
-            codes={recoveryCodes}
-            intro="Die Zwei-Faktor-Anmeldung ist eingerichtet. Notieren Sie diese Wiederherstellungscodes und bewahren Sie sie sicher auf: Mit jedem Code können Sie sich einmal ohne Ihre Authentifizierungs-App anmelden. Die Codes werden nur jetzt angezeigt."
-            onClose={onClose}
+    <TwoFactorCodeDialog
+      title="Zwei-Faktor-Anmeldung einrichten"
+      size="xl"
+      confirm={trpcClient.admin.twoFactor.enable.mutate}
+      codesIntro="Die Zwei-Faktor-Anmeldung ist eingerichtet. Notieren Sie diese Wiederherstellungscodes und bewahren Sie sie sicher auf: Mit jedem Code können Sie sich einmal ohne Ihre Authentifizierungs-App anmelden. Die Codes werden nur jetzt angezeigt."
+      submitLabel="Aktivieren"
+      waiting={!begin.data}
+      onClose={onClose}
+    >
+      <DialogDescription>
+        Scannen Sie den QR-Code mit Ihrer Authentifizierungs-App (zum Beispiel Google Authenticator, Microsoft
+        Authenticator oder FreeOTP) oder geben Sie den Schlüssel von Hand ein. Bestätigen Sie danach mit dem
+        sechsstelligen Code, den die App anzeigt.
+      </DialogDescription>
+      {begin.isError && (
+        <Alert mode="error" role="alert" className="mt-4">
+          <p>{errorBody(begin.error).detail}</p>
+        </Alert>
+      )}
+      {begin.data && (
+        <div className="mt-4 flex flex-col items-center gap-3">
+          <img
+            src={begin.data.qrCode}
+            alt="QR-Code für die Authentifizierungs-App"
+            width={200}
+            height={200}
+            className="size-50 border border-slate-200"
           />
-        ) : (
-          <>
-            <DialogDescription>
-              Scannen Sie den QR-Code mit Ihrer Authentifizierungs-App (zum Beispiel Google Authenticator,
-              Microsoft Authenticator oder FreeOTP) oder geben Sie den Schlüssel von Hand ein. Bestätigen Sie
-              danach mit dem sechsstelligen Code, den die App anzeigt.
-            </DialogDescription>
-            {begin.isError && (
-              <Alert mode="error" role="alert" className="mt-4">
-                <p>{errorBody(begin.error).detail}</p>
-              </Alert>
-            )}
-            {begin.data && (
-              <div className="mt-4 flex flex-col items-center gap-3">
-                <img
-                  src={begin.data.qrCode}
-                  alt="QR-Code für die Authentifizierungs-App"
-                  width={200}
-                  height={200}
-                  className="size-50 border border-slate-200"
-                />
-                <p className="text-center text-sm text-slate-700">
-                  Schlüssel zur Eingabe von Hand:
-                  <br />
-                  <code data-testid="totp-secret" className="font-mono text-base text-slate-900">
-                    {grouped(begin.data.secret)}
-                  </code>
-                </p>
-              </div>
-            )}
-            <div className="mt-4">
-              <CodeForm
-                label="Bestätigungscode aus Ihrer Authentifizierungs-App"
-                submitLabel="Aktivieren"
-                onCode={onCode}
-                pending={enable.isPending || !begin.data}
-                onCancel={onClose}
-              />
-            </div>
-          </>
-        )}
-      </DialogContent>
-    </Dialog>
+          <p className="text-center text-sm text-slate-700">
+            Schlüssel zur Eingabe von Hand:
+            <br />
+            <code data-testid="totp-secret" className="font-mono text-base text-slate-900">
+              {grouped(begin.data.secret)}
+            </code>
+          </p>
+        </div>
+      )}
+    </TwoFactorCodeDialog>
   );
 }
