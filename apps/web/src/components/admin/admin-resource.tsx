@@ -10,7 +10,7 @@ import {
 import { PencilIcon, PlusIcon, Trash2Icon } from "lucide-react";
 import { createContext, type ReactNode, use, useState } from "react";
 import { Button } from "@/components/ui/button";
-import { Pagination, pageCount, type ServerPage, usePagination } from "@/components/ui/pagination";
+import { Pagination, pageCount, pageView, type ServerPage } from "@/components/ui/pagination";
 import { type Column, DataTable } from "@/components/ui/table";
 import { alerts, errorBody } from "@/lib/alerts";
 import { FilterBar, type FilterBarState } from "./filters";
@@ -29,6 +29,12 @@ export interface RemoveSpec<Row> {
 /** The name of the administration's section on screen (its navigation label), which names its table. */
 export const SectionLabel = createContext("");
 
+/** A page and its setter (a filter state has both). */
+export interface Paging {
+  page: number;
+  setPage(page: number): void;
+}
+
 export interface AdminResourceProps<Row extends { id: number }> {
   /** names the section and the table; the section's label (`SectionLabel`) unless given */
   label?: string;
@@ -37,20 +43,20 @@ export interface AdminResourceProps<Row extends { id: number }> {
   /** what could not be loaded; "Die <items>" unless given */
   what?: string;
   /**
-   * the list query's options (`trpc.….queryOptions(input)`): a whole list (paged here) or one page of it
-   * (paged on the server: give `onPage`); while another page or filter loads, the rows shown stay
+   * the query of one page of the list (`(page) => trpc.….queryOptions({…, page})`, paged on the server); while
+   * another page or filter loads, the rows shown stay
    */
   // biome-ignore lint/suspicious/noExplicitAny: any procedure's answer, error and key
-  list: UseQueryOptions<any, any, Row[] | ServerPage<Row>, any>;
-  /** the page a server-paged list asks for; the filter state's page when there is a filter bar */
-  onPage?: (page: number) => void;
+  list: (page: number) => UseQueryOptions<any, any, ServerPage<Row>, any>;
+  /** where the page is kept when not here: the filter state of a bar `AdminResource` does not draw (`toolbar`) */
+  paging?: Paging;
   columns: Column<Row>[];
   /** the empty table: "Keine <items> gefunden." with a filter bar, else "Noch keine <items>.", unless given */
   empty?: string;
   /** the queries a save or a delete changes; the list's router (e.g. `admin.congresses`) unless given */
   invalidates?: QueryKey;
   intro?: ReactNode;
-  /** the filter bar (`useFilterBar`); its state also keeps the page of a server-paged list */
+  /** the filter bar (`useFilterBar`); its state also keeps the page, which goes back to 1 with every filter */
   filters?: FilterBarState;
   /** other controls on the filters' side (a choice with a button beside it) */
   toolbar?: ReactNode;
@@ -72,23 +78,25 @@ export interface AdminResourceProps<Row extends { id: number }> {
  * question and the spec's alerts. A tab is its columns, its form and its procedures.
  */
 export function AdminResource<Row extends { id: number }>(props: AdminResourceProps<Row>) {
-  const { list, columns, editor, remove, rowName, create, filters, toolbar, actions } = props;
+  const { columns, editor, remove, rowName, create, filters, toolbar, actions } = props;
   const label = props.label ?? use(SectionLabel);
   const items = props.items ?? label;
   const queryClient = useQueryClient();
+  const [ownPage, setOwnPage] = useState(1);
+  const { page, setPage } = props.paging ?? filters ?? { page: ownPage, setPage: setOwnPage };
+  const list = props.list(page);
   const query = useQuery({ ...list, placeholderData: keepPreviousData });
+  const { rows, pager } = pageView(query.data, setPage);
   const [editing, setEditing] = useState<{ row: Row | null } | null>(null);
-  const onPage = props.onPage ?? filters?.setPage;
-  const { rows, pager } = usePagination(query.data, onPage);
   const deletion = useMutation({ mutationFn: (row: Row) => (remove ? remove.run(row) : Promise.resolve()) });
   const saved = () =>
     queryClient.invalidateQueries({ queryKey: props.invalidates ?? routerKey(list.queryKey) });
 
-  // a delete that emptied the last page of a server-paged table shows the new last page
+  // a delete that emptied the last page shows the new last page
   const leaveEmptyPage = () => {
-    const data: Row[] | ServerPage<Row> | undefined = queryClient.getQueryData(list.queryKey);
-    if (onPage && data && !Array.isArray(data) && data.items.length === 0 && data.page > 1) {
-      onPage(pageCount(data.total, data.pageSize));
+    const data: ServerPage<Row> | undefined = queryClient.getQueryData(list.queryKey);
+    if (data && data.items.length === 0 && data.page > 1) {
+      setPage(pageCount(data.total, data.pageSize));
     }
   };
 

@@ -77,6 +77,7 @@ export const startValues = <N extends string>(
 export interface FilterBarState {
   shown: Record<string, string>;
   fields: FilterField<string>[];
+  page: number;
   setPage(page: number): void;
   set(name: string, value: string, debounce?: boolean): void;
 }

@@ -1,6 +1,5 @@
 import { ADMIN_PAGE_SIZE } from "@app/shared";
 import { ChevronLeftIcon, ChevronRightIcon } from "lucide-react";
-import { useState } from "react";
 import { Button } from "./button";
 
 export interface PaginationProps {
@@ -47,22 +46,17 @@ export interface ServerPage<T> {
 export const pageCount = (total: number, pageSize = ADMIN_PAGE_SIZE) =>
   Math.max(1, Math.ceil(total / pageSize));
 
-/** The rows of a page and the pager's props, for a list paged on the server or loaded whole (paged here). */
-export function usePagination<T>(
-  data: T[] | ServerPage<T> | undefined,
-  onServerPage?: (page: number) => void,
+/** The rows of a page and the pager's props (nothing yet while the first page loads). */
+export function pageView<T>(
+  data: ServerPage<T> | undefined,
+  onPage: (page: number) => void,
 ): { rows: T[]; pager: PaginationProps } {
-  const [clientPage, setClientPage] = useState(1);
-  if (data && !Array.isArray(data)) {
-    const { items, page, pageSize, total, totalExact } = data;
-    const pager = { page, pages: pageCount(total, pageSize), total, exact: totalExact };
-    return { rows: items, pager: { ...pager, onPage: onServerPage ?? setClientPage } };
+  if (!data) {
+    return { rows: [], pager: { page: 1, pages: 1, total: 0, onPage } };
   }
-  const items = data ?? [];
-  const pages = pageCount(items.length);
-  const page = Math.min(clientPage, pages);
+  const { items, page, pageSize, total, totalExact } = data;
   return {
-    rows: items.slice((page - 1) * ADMIN_PAGE_SIZE, page * ADMIN_PAGE_SIZE),
-    pager: { page, pages, total: items.length, onPage: setClientPage },
+    rows: items,
+    pager: { page, pages: pageCount(total, pageSize), total, exact: totalExact, onPage },
   };
 }

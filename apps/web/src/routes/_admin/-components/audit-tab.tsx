@@ -56,12 +56,11 @@ export function AuditTab() {
     { name: "from", label: "Von (Datum)", kind: "date" },
     { name: "to", label: "Bis (Datum)", kind: "date" },
   ]);
-  const list = auditPage(filters.applied, filters.page);
   return (
     <AdminResource<AuditEntry>
       items="Protokolleinträge"
       intro="Jede Änderung in der Administration und jede Zahlungsbenachrichtigung wird hier protokolliert. Einträge können nicht geändert oder gelöscht werden."
-      list={list}
+      list={(page) => auditPage(filters.applied, page)}
       filters={filters}
       columns={[
         timeColumn("Zeitpunkt", (e) => e.at),

@@ -6,7 +6,6 @@ import {
   parseGermanDate,
   ZCongressInput,
 } from "@app/shared";
-import { useState } from "react";
 import { AdminResource, yesNo } from "@/components/admin/admin-resource";
 import { DateRangeField, type IsoRange } from "@/components/admin/date-range-field";
 import { ExportButtons } from "@/components/admin/export-buttons";
@@ -89,13 +88,9 @@ function CongressFields({ form }: { form: SchemaForm<CongressForm, typeof ZCongr
 export const congressesPage = (page = 1) => trpc.admin.congresses.getPage.queryOptions({ page });
 
 export function CongressesTab() {
-  const [page, setPage] = useState(1);
   return (
     <AdminResource<AdminCongress>
-      label="Veranstaltungen"
-      list={congressesPage(page)}
-      onPage={setPage}
-      empty="Noch keine Veranstaltungen."
+      list={congressesPage}
       columns={[
         { header: "Titel", cell: (e) => e.title },
         { header: "Beschreibung", cell: (e) => cutText(e.description, ADMIN_DESCRIPTION_CUT).text },

@@ -148,7 +148,7 @@ export function ContentsTab() {
     <AdminResource<AdminContent>
       label="Videoinhalte"
       what="Die Kongressinhalte"
-      list={contentsPage(filters.applied, filters.page)}
+      list={(page) => contentsPage(filters.applied, page)}
       empty="Keine Kongressinhalte gefunden."
       filters={filters}
       columns={[

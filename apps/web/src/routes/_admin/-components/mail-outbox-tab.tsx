@@ -39,9 +39,11 @@ export function MailOutboxTab() {
       options: (catalogue.data ?? []).map((m) => ({ value: m.name, label: m.description })),
     },
   ]);
-  const list = outboxPage(filters.applied, filters.page);
-  // the same query as the table\'s (answered from its cache), for the number of attempts
-  const { data } = useQuery({ ...list, placeholderData: keepPreviousData });
+  // the table's query (answered from its cache), for the number of attempts
+  const { data } = useQuery({
+    ...outboxPage(filters.applied, filters.page),
+    placeholderData: keepPreviousData,
+  });
   const resend = useMutation(trpc.admin.mailOutbox.resend.mutationOptions());
 
   const onResend = async (id: number) => {
@@ -57,7 +59,7 @@ export function MailOutboxTab() {
     <AdminResource<OutboxMail>
       items="E-Mails"
       intro={`Empfänger:innen werden nur mit ihrer Domain angezeigt. Eine E-Mail gilt nach ${data?.maxAttempts ?? 8} erfolglosen Versuchen als fehlgeschlagen und kann erneut gesendet werden.`}
-      list={list}
+      list={(page) => outboxPage(filters.applied, page)}
       filters={filters}
       columns={[
         { header: "Empfänger:in", cell: (m) => m.recipient },

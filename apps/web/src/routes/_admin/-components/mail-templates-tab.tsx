@@ -136,13 +136,12 @@ export const templatesPage = ({ congress } = TEMPLATE_FILTERS, page = 1) =>
 export function MailTemplatesTab() {
   const congresses = useQuery(trpc.admin.congresses.list.queryOptions());
   const filters = useFilters(TEMPLATE_FILTERS);
-  const list = templatesPage(filters.applied, filters.page);
   const options = optionsOf(congresses.data, (c) => c.title);
   return (
     <AdminResource<MailTemplate>
       label="E-Mail-Templates"
-      list={list}
-      onPage={filters.setPage}
+      list={(page) => templatesPage(filters.applied, page)}
+      paging={filters}
       empty="Für diese Auswahl gibt es keine Vorlagen."
       toolbar={
         <div className="flex flex-wrap items-end gap-3">

@@ -204,7 +204,7 @@ export function OrdersTab({ kind }: { kind: OrderKind }) {
   return (
     <AdminResource<OrderRow>
       label={label}
-      list={ordersPage(kind, filters.applied, filters.page)}
+      list={(page) => ordersPage(kind, filters.applied, page)}
       empty="Keine Bestellungen gefunden."
       filters={filters}
       actions={

@@ -1,6 +1,5 @@
 import { formatGermanDate, ZPackageInput } from "@app/shared";
 import { useQuery } from "@tanstack/react-query";
-import { useState } from "react";
 import { useFieldArray } from "react-hook-form";
 import { AdminResource } from "@/components/admin/admin-resource";
 import { AddButton, RemoveButton } from "@/components/admin/list-buttons";
@@ -84,13 +83,9 @@ function PackageFields({ form }: { form: SchemaForm<PackageForm, typeof ZPackage
 export const packagesPage = (page = 1) => trpc.admin.packages.getPage.queryOptions({ page });
 
 export function PackagesTab() {
-  const [page, setPage] = useState(1);
   return (
     <AdminResource<AdminPackage>
-      label="Kongresspakete"
-      list={packagesPage(page)}
-      onPage={setPage}
-      empty="Noch keine Kongresspakete."
+      list={packagesPage}
       columns={[
         { header: "Name", cell: (p) => p.name },
         { header: "Veranstaltung", cell: (p) => p.congress.title },

@@ -94,11 +94,10 @@ export function PaymentNotificationsTab({ initialOrderNumber = "" }: { initialOr
     notificationFilters(initialOrderNumber),
   );
   const [shown, setShown] = useState<Shown | null>(null);
-  const list = notificationsPage(filters.applied, filters.page);
   return (
     <AdminResource<Notification>
       intro="Jede Meldung von Digistore24 und was daraus wurde. Die Daten der Käufer:innen werden nach 90 Tagen geleert; die E-Mail-Suche findet dann noch das Konto der Bestellung."
-      list={list}
+      list={(page) => notificationsPage(filters.applied, page)}
       filters={filters}
       columns={[
         timeColumn("Eingang", (n) => n.receivedAt),

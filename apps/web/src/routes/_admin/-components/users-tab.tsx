@@ -99,8 +99,7 @@ export function UsersTab() {
     { name: "name", label: "Nach Name filtern", kind: "search" },
     { name: "email", label: "Nach E-Mail filtern", kind: "search" },
   ]);
-  const list = usersPage(filters.applied, filters.page);
-  const listKey = list.queryKey;
+  const listKey = usersPage(filters.applied, filters.page).queryKey;
   const setActive = useMutation(trpc.admin.users.setActive.mutationOptions());
 
   const toggleActive = async (user: UserRow, active: boolean) => {
@@ -121,7 +120,7 @@ export function UsersTab() {
   const name = (u: UserRow) => `${u.firstname} ${u.lastname}`;
   return (
     <AdminResource<UserRow>
-      list={list}
+      list={(page) => usersPage(filters.applied, page)}
       filters={filters}
       actions={
         <ExportButtons
