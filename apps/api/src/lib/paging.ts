@@ -62,3 +62,19 @@ export async function adminPage<Q extends PgSelect>(
   const items: RowOf<Q>[] = await rows.limit(ADMIN_PAGE_SIZE).offset(offset);
   return { items: items.map(map), total, totalExact: exact, page: query.page, pageSize: ADMIN_PAGE_SIZE };
 }
+
+/**
+ * An unfiltered admin table read two ways from one select: `list` the whole of it (REST and the selects of
+ * other tabs), `page` one page of it as `adminPage` pages; each row shaped by `map`.
+ */
+export function adminTable<D extends DbOrTx, Q extends PgSelect, Item>(
+  table: PgTable,
+  rows: (db: D) => Q,
+  map: (row: RowOf<Q>) => Item,
+) {
+  return {
+    list: async (db: D): Promise<Item[]> => ((await rows(db)) as RowOf<Q>[]).map(map),
+    page: (db: D, input: { page: number }) =>
+      adminPage(db, { table, where: undefined, page: input.page }, rows(db), map),
+  };
+}

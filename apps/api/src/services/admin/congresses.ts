@@ -1,8 +1,8 @@
 import { type Db, schema } from "@app/db";
-import type { ZCongressInput, ZPageInput } from "@app/shared";
+import type { ZCongressInput } from "@app/shared";
 import { count, desc, eq } from "drizzle-orm";
 import type { z } from "zod";
-import { adminPage } from "../../lib/paging";
+import { adminTable } from "../../lib/paging";
 import { deleteAudited, saveAudited } from "./audited-rows";
 
 const { congresses, participations } = schema;
@@ -21,20 +21,13 @@ function congressRows(db: Db) {
 type CongressRow = Awaited<ReturnType<typeof congressRows>>[number];
 const withCount = ({ congress, participationCount }: CongressRow) => ({ ...congress, participationCount });
 
-/** Every event with its participation count, newest first (REST and the selects of other tabs). */
-export async function listCongresses(db: Db) {
-  return (await congressRows(db)).map(withCount);
-}
-
-/** One page of the admin's events table, ordered as `listCongresses`. */
-export function pageCongresses(db: Db, input: z.output<typeof ZPageInput>) {
-  return adminPage(
-    db,
-    { table: congresses, where: undefined, page: input.page },
-    congressRows(db),
-    withCount,
-  );
-}
+/**
+ * Every event with its participation count, newest first: the whole list (REST, the selects of other tabs)
+ * or one page.
+ */
+const congressTable = adminTable(congresses, congressRows, withCount);
+export const listCongresses = congressTable.list;
+export const pageCongresses = congressTable.page;
 
 /** Creates or updates an event; `picture` is a stored image's file name (see images.ts) or null. */
 export async function saveCongress(db: Db, input: z.output<typeof ZCongressInput>, actorId: number) {

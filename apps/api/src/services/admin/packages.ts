@@ -1,8 +1,8 @@
 import { type Db, schema } from "@app/db";
-import type { ZPackageInput, ZPageInput } from "@app/shared";
+import type { ZPackageInput } from "@app/shared";
 import { desc, eq } from "drizzle-orm";
 import type { z } from "zod";
-import { adminPage } from "../../lib/paging";
+import { adminTable } from "../../lib/paging";
 import { deleteAudited, requireCongress, saveAudited } from "./audited-rows";
 
 const { congressPackages, congresses } = schema;
@@ -22,20 +22,13 @@ const withCongress = ({ pkg, congressTitle }: PackageRow) => ({
   congress: { id: pkg.congressId, title: congressTitle },
 });
 
-/** Every package with its event's title, newest first (REST and the selects of other tabs). */
-export async function listAllPackages(db: Db) {
-  return (await packageRows(db)).map(withCongress);
-}
-
-/** One page of the admin's packages table, ordered as `listAllPackages` (every package has its event). */
-export function pagePackages(db: Db, input: z.output<typeof ZPageInput>) {
-  return adminPage(
-    db,
-    { table: congressPackages, where: undefined, page: input.page },
-    packageRows(db),
-    withCongress,
-  );
-}
+/**
+ * Every package with its event's title, newest first: the whole list (REST, the selects of other tabs) or
+ * one page.
+ */
+const packageTable = adminTable(congressPackages, packageRows, withCongress);
+export const listAllPackages = packageTable.list;
+export const pagePackages = packageTable.page;
 
 export async function savePackage(db: Db, input: z.output<typeof ZPackageInput>, actorId: number) {
   await requireCongress(db, input.congress);
