@@ -2,7 +2,14 @@ import { schema } from "@app/db";
 import { ADMIN_PAGE_SIZE, MSG } from "@app/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../testing/harness";
-import { createCongress, createPackage, createUser, participate, trpcQuery } from "../visitor/fixtures";
+import {
+  adminAndVisitor,
+  createCongress,
+  createPackage,
+  createUser,
+  participate,
+  trpcQuery,
+} from "../visitor/fixtures";
 
 /**
  * Issue 22, item 3: the events, packages, contents and templates tables page on the server. Each page is a
@@ -18,9 +25,7 @@ const unique = () => `${Date.now().toString(36)}${++seq}`;
 
 beforeAll(async () => {
   t = await createTestApp();
-  const admin = await createUser(db(), { roles: ["ROLE_USER", "ROLE_ADMIN"] });
-  adminToken = await t.tokenFor(admin.id, ["ROLE_USER", "ROLE_ADMIN"]);
-  visitorToken = await t.tokenFor((await createUser(db())).id);
+  ({ adminToken, visitorToken } = await adminAndVisitor(t));
 });
 afterAll(async () => {
   await t?.close();

@@ -6,7 +6,7 @@ import { deliverOutboxMail } from "../../mail/deliver";
 import { queueMail } from "../../mail/outbox";
 import { createMailTransport } from "../../mail/transport";
 import { createTestApp, type TestApp } from "../../testing/harness";
-import { createUser, trpcMutation, trpcQuery } from "../visitor/fixtures";
+import { adminAndVisitor, trpcMutation, trpcQuery } from "../visitor/fixtures";
 
 /** Issue 11, item 6: failing mails end as `failed`, the admin sees the outbox masked and can resend. */
 
@@ -22,10 +22,7 @@ const asAdmin = () => ({ token: adminToken });
 
 beforeAll(async () => {
   t = await createTestApp({ mail: true });
-  const admin = await createUser(db(), { roles: ["ROLE_USER", "ROLE_ADMIN"] });
-  adminId = admin.id;
-  adminToken = await t.tokenFor(admin.id, ["ROLE_USER", "ROLE_ADMIN"]);
-  visitorToken = await t.tokenFor((await createUser(db())).id);
+  ({ adminId, adminToken, visitorToken } = await adminAndVisitor(t));
 });
 afterAll(async () => {
   await t?.close();

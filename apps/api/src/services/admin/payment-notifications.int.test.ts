@@ -2,7 +2,7 @@ import { schema } from "@app/db";
 import { ADMIN_PAGE_SIZE } from "@app/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../testing/harness";
-import { createUser, trpcQuery } from "../visitor/fixtures";
+import { adminAndVisitor, createUser, trpcQuery } from "../visitor/fixtures";
 
 /** Issue 19, item 6: the support view "Zahlungsmeldungen" (list, filters, paging, raw payload on demand). */
 
@@ -32,9 +32,7 @@ const idsOf = (answer: { data: { items: Array<{ id: number }> } }) => answer.dat
 
 beforeAll(async () => {
   t = await createTestApp();
-  const admin = await createUser(db(), { roles: ["ROLE_USER", "ROLE_ADMIN"] });
-  adminToken = await t.tokenFor(admin.id, ["ROLE_USER", "ROLE_ADMIN"]);
-  visitorToken = await t.tokenFor((await createUser(db())).id);
+  ({ adminToken, visitorToken } = await adminAndVisitor(t));
 });
 afterAll(async () => {
   await t?.close();

@@ -40,6 +40,16 @@ export async function createUser(
   return row;
 }
 
+/** An admin and a visitor with their access tokens: the callers of a suite that checks who may ask. */
+export async function adminAndVisitor(t: TestApp) {
+  const admin = await createUser(t.db.db, { roles: ["ROLE_USER", "ROLE_ADMIN"] });
+  return {
+    adminId: admin.id,
+    adminToken: await t.tokenFor(admin.id, ["ROLE_USER", "ROLE_ADMIN"]),
+    visitorToken: await t.tokenFor((await createUser(t.db.db)).id),
+  };
+}
+
 export async function createCongress(
   db: Db,
   values: Partial<typeof schema.congresses.$inferInsert> = {},
