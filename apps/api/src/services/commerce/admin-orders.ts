@@ -64,18 +64,30 @@ export function orderSearch(table: OrderTableSchema, search: string): SQL | unde
 }
 
 /**
- * One page of an order table as ids, newest first, and the number of matches. The search runs as a
- * union of two index-backed lookups (trigram index on the e-mail, b-tree on the lower-cased order number) so it stays
- * fast with hundreds of thousands of orders.
+ * One page of an order table, newest first, and the number of matches: the page's ids are searched, then
+ * `rowsOf` reads their rows. The search runs as a union of two index-backed lookups (trigram index on the
+ * e-mail, b-tree on the lower-cased order number) so it stays fast with hundreds of thousands of orders.
  */
-function orderPage(db: Db, table: OrderTableSchema, input: z.output<typeof ZOrderListInput>) {
+async function orderPage<Row>(
+  db: Db,
+  table: OrderTableSchema,
+  input: z.output<typeof ZOrderListInput>,
+  rowsOf: (db: Db, ids: number[]) => Promise<Row[]>,
+) {
   const where = orderSearch(table, input.search);
-  const rows = db
+  const ids = db
     .select({ id: table.id })
     .from(table)
     .where(where)
     .orderBy(desc(table.createdAt), desc(table.id));
-  return adminPage(db, { table, where, page: input.page }, rows.$dynamic());
+  const page = await adminPage(db, { table, where, page: input.page }, ids.$dynamic());
+  return {
+    ...page,
+    items: await rowsOf(
+      db,
+      page.items.map((r) => r.id),
+    ),
+  };
 }
 
 const byIdOrder = <T extends { id: number }>(rows: T[], ids: number[]) =>
@@ -137,27 +149,13 @@ async function ticketOrderRows(db: Db, ids: number[]): Promise<TicketOrderRow[]>
 }
 
 /** One page of the package orders table, newest first. */
-export async function listPackageOrders(db: Db, input: z.output<typeof ZOrderListInput>) {
-  const page = await orderPage(db, congressPackageOrders, input);
-  return {
-    ...page,
-    items: await packageOrderRows(
-      db,
-      page.items.map((r) => r.id),
-    ),
-  };
+export function listPackageOrders(db: Db, input: z.output<typeof ZOrderListInput>) {
+  return orderPage(db, congressPackageOrders, input, packageOrderRows);
 }
 
 /** One page of the ticket orders table, newest first. */
-export async function listTicketOrders(db: Db, input: z.output<typeof ZOrderListInput>) {
-  const page = await orderPage(db, congressTicketOrders, input);
-  return {
-    ...page,
-    items: await ticketOrderRows(
-      db,
-      page.items.map((r) => r.id),
-    ),
-  };
+export function listTicketOrders(db: Db, input: z.output<typeof ZOrderListInput>) {
+  return orderPage(db, congressTicketOrders, input, ticketOrderRows);
 }
 
 type AdminCtx = Pick<ServiceDeps, "db" | "env" | "mail">;
