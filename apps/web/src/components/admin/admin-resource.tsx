@@ -176,7 +176,7 @@ export const emptyText = (items: string, filtered: boolean) =>
  * The router of a tRPC query key: `[["admin", "congresses", "list"], {input, type}]` becomes the `pathKey()`
  * of `admin.congresses`, which a save or a delete of its records changes.
  */
-export const routerKey = (queryKey: QueryKey): QueryKey => {
+const routerKey = (queryKey: QueryKey): QueryKey => {
   const [path] = queryKey;
   return Array.isArray(path) ? [path.slice(0, -1)] : [];
 };
@@ -186,7 +186,7 @@ const confirmDelete = (detail: string) =>
   alerts.confirm({ title: MSG.deleteConfirmTitle, detail, confirmLabel: MSG.deleteConfirmButton });
 
 /** Edit and delete buttons of a table row, named after the row for screen readers. */
-export function RowActions({
+function RowActions({
   name,
   onEdit,
   onDelete,
