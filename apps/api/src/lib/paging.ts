@@ -64,17 +64,18 @@ export async function adminPage<Q extends PgSelect>(
 }
 
 /**
- * An unfiltered admin table read two ways from one select: `list` the whole of it (REST and the selects of
- * other tabs), `page` one page of it as `adminPage` pages; each row shaped by `map`.
+ * An admin table read two ways from one select (`rows`, filtered by `where` and ordered): `list` all its
+ * matching rows (REST and the selects of other tabs), `page` one page of them as `adminPage` pages; each
+ * row shaped by `map`.
  */
 export function adminTable<D extends DbOrTx, Q extends PgSelect, Item>(
   table: PgTable,
-  rows: (db: D) => Q,
+  rows: (db: D, where: SQL | undefined) => Q,
   map: (row: RowOf<Q>) => Item,
 ) {
   return {
-    list: async (db: D): Promise<Item[]> => ((await rows(db)) as RowOf<Q>[]).map(map),
-    page: (db: D, input: { page: number }) =>
-      adminPage(db, { table, where: undefined, page: input.page }, rows(db), map),
+    list: async (db: D, where?: SQL): Promise<Item[]> => ((await rows(db, where)) as RowOf<Q>[]).map(map),
+    page: (db: D, input: { page: number }, where?: SQL) =>
+      adminPage(db, { table, where, page: input.page }, rows(db, where), map),
   };
 }

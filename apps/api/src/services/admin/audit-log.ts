@@ -57,15 +57,18 @@ export async function listAudit(db: Db, input: z.output<typeof ZAuditListInput>)
     .leftJoin(users, eq(users.id, auditLog.actorId))
     .where(where)
     .orderBy(desc(auditLog.at), desc(auditLog.id));
-  const page = await adminPage(db, { table: auditLog, where, page: input.page }, rows.$dynamic());
-  const items = page.items.map(({ actorName, actorDeleted, ...row }) => ({
-    ...row,
-    actor: actorLabel(row.actorKind, actorName, actorDeleted),
-    actionLabel: AUDIT_ACTION_LABELS[row.action as AuditAction] ?? row.action,
-    entityLabel: AUDIT_ENTITY_LABELS[row.entity as AuditEntity] ?? row.entity,
-    lines: describeAuditChanges(row.changes),
-  }));
-  return { ...page, items };
+  return adminPage(
+    db,
+    { table: auditLog, where, page: input.page },
+    rows.$dynamic(),
+    ({ actorName, actorDeleted, ...row }) => ({
+      ...row,
+      actor: actorLabel(row.actorKind, actorName, actorDeleted),
+      actionLabel: AUDIT_ACTION_LABELS[row.action as AuditAction] ?? row.action,
+      entityLabel: AUDIT_ENTITY_LABELS[row.entity as AuditEntity] ?? row.entity,
+      lines: describeAuditChanges(row.changes),
+    }),
+  );
 }
 
 /** The admins the actor filter offers (current admins; a few rows, the role is a generated column). */

@@ -3,7 +3,7 @@ import type { ZContentInput, ZContentPageInput } from "@app/shared";
 import { desc, eq, ilike, inArray, or, type SQL, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { containsPattern } from "../../lib/like";
-import { adminPage } from "../../lib/paging";
+import { adminTable } from "../../lib/paging";
 import { deleteAudited, requireCongress, saveAudited } from "./audited-rows";
 
 const { congressContents, congresses } = schema;
@@ -47,20 +47,16 @@ const asAdminContent = ({ content, congressTitle }: ContentRow) => ({
   congress: { id: content.congressId, title: congressTitle },
 });
 
+const contentTable = adminTable(congressContents, contentRows, asAdminContent);
+
 /** Every content matching `search` (see `contentSearch`), last changed first (REST). */
-export async function listContents(db: Db, search = "") {
-  return (await contentRows(db, contentSearch(db, search))).map(asAdminContent);
+export function listContents(db: Db, search = "") {
+  return contentTable.list(db, contentSearch(db, search));
 }
 
 /** One page of the admin's contents table, searched and ordered as `listContents`. */
 export function pageContents(db: Db, input: z.output<typeof ZContentPageInput>) {
-  const where = contentSearch(db, input.search);
-  return adminPage(
-    db,
-    { table: congressContents, where, page: input.page },
-    contentRows(db, where),
-    asAdminContent,
-  );
+  return contentTable.page(db, input, contentSearch(db, input.search));
 }
 
 export async function saveContent(db: Db, input: z.output<typeof ZContentInput>, actorId: number) {

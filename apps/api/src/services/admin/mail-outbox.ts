@@ -40,15 +40,19 @@ export async function listOutbox(db: Db, input: z.output<typeof ZMailOutboxListI
     .from(mailOutbox)
     .where(where)
     .orderBy(desc(mailOutbox.createdAt), desc(mailOutbox.id));
-  const page = await adminPage(db, { table: mailOutbox, where, page: input.page }, rows.$dynamic());
-  const items = page.items.map(({ toEmail, lastError, ...row }) => ({
-    ...row,
-    recipient: maskEmails(toEmail),
-    templateDescription: MAIL_CATALOGUE[row.templateName as MailName]?.description ?? row.templateName,
-    statusLabel: MAIL_STATUS_LABELS[row.status as MailStatus] ?? row.status,
-    lastError: lastError === null ? null : maskText(lastError),
-  }));
-  return { ...page, items, maxAttempts: MAIL_MAX_ATTEMPTS };
+  const page = await adminPage(
+    db,
+    { table: mailOutbox, where, page: input.page },
+    rows.$dynamic(),
+    ({ toEmail, lastError, ...row }) => ({
+      ...row,
+      recipient: maskEmails(toEmail),
+      templateDescription: MAIL_CATALOGUE[row.templateName as MailName]?.description ?? row.templateName,
+      statusLabel: MAIL_STATUS_LABELS[row.status as MailStatus] ?? row.status,
+      lastError: lastError === null ? null : maskText(lastError),
+    }),
+  );
+  return { ...page, maxAttempts: MAIL_MAX_ATTEMPTS };
 }
 
 /** Puts a failed mail back in the queue with its attempts reset and starts its delivery at once. */

@@ -21,7 +21,7 @@ import { and, asc, eq, isNull, type SQL } from "drizzle-orm";
 import type { z } from "zod";
 import { AppError } from "../../lib/app-error";
 import { foreignKeyViolation, uniqueViolation } from "../../lib/db-errors";
-import { adminPage } from "../../lib/paging";
+import { adminTable } from "../../lib/paging";
 import { newToken } from "../../lib/tokens";
 import { queueMail } from "../../mail/outbox";
 import type { ServiceDeps } from "../deps";
@@ -56,7 +56,7 @@ function renderable(input: { subject: string; content: string }): StoredTemplate
 }
 
 /** The templates table's rows: the general templates (`congressId` null) or those of one event, by name. */
-function templateRows(db: Db, where: SQL) {
+function templateRows(db: Db, where: SQL | undefined) {
   return db
     .select({ template: mailTemplates, congressTitle: congresses.title })
     .from(mailTemplates)
@@ -75,20 +75,16 @@ const withCongressTitle = ({ template, congressTitle }: TemplateRow) => ({
   congress: template.congressId === null ? null : { id: template.congressId, title: congressTitle ?? "" },
 });
 
+const templateTable = adminTable(mailTemplates, templateRows, withCongressTitle);
+
 /** General templates, or those of one event (REST and the copy form's answer). */
-export async function listTemplates(db: Db, congressId: number | null) {
-  return (await templateRows(db, ofCongress(congressId))).map(withCongressTitle);
+export function listTemplates(db: Db, congressId: number | null) {
+  return templateTable.list(db, ofCongress(congressId));
 }
 
 /** One page of the admin's templates table, chosen and ordered as `listTemplates`. */
 export function pageTemplates(db: Db, input: z.output<typeof ZMailTemplatePageInput>) {
-  const where = ofCongress(input.congressId);
-  return adminPage(
-    db,
-    { table: mailTemplates, where, page: input.page },
-    templateRows(db, where),
-    withCongressTitle,
-  );
+  return templateTable.page(db, input, ofCongress(input.congressId));
 }
 
 type TemplateValues = Omit<typeof mailTemplates.$inferInsert, "id" | "createdAt" | "updatedAt">;

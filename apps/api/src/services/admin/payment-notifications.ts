@@ -74,13 +74,16 @@ export async function listPaymentNotifications(
     .leftJoin(users, sql`${users.digistoreHash} = ${customUid('"payment_notifications"')}`)
     .where(where)
     .orderBy(desc(pn.receivedAt), desc(pn.id));
-  const page = await adminPage(db, { table: pn, where, page: input.page }, rows.$dynamic());
-  const items = page.items.map(({ payloadEmail, accountEmail, ...row }) => ({
-    ...row,
-    outcomeLabel: paymentOutcomeLabel(row.outcome),
-    buyerEmail: payloadEmail ?? accountEmail ?? null,
-  }));
-  return { ...page, items };
+  return adminPage(
+    db,
+    { table: pn, where, page: input.page },
+    rows.$dynamic(),
+    ({ payloadEmail, accountEmail, ...row }) => ({
+      ...row,
+      outcomeLabel: paymentOutcomeLabel(row.outcome),
+      buyerEmail: payloadEmail ?? accountEmail ?? null,
+    }),
+  );
 }
 
 /** One notification with every raw field Digistore24 sent (the support view's "Rohdaten anzeigen"). */
