@@ -234,6 +234,25 @@ export class TestData {
     return externalId;
   }
 
+  /** How many participations, ticket orders and package orders `userId` has: what a visit left behind. */
+  async rowsOf(userId: number) {
+    const { rows } = await this.db.$client.query<{
+      participations: number;
+      tickets: number;
+      packages: number;
+    }>(
+      `SELECT (SELECT count(*)::int FROM participations WHERE user_id = $1) AS participations,
+              (SELECT count(*)::int FROM congress_ticket_orders WHERE user_id = $1) AS tickets,
+              (SELECT count(*)::int FROM congress_package_orders WHERE user_id = $1) AS packages`,
+      [userId],
+    );
+    const [counts] = rows;
+    if (!counts) {
+      throw new Error("no counts");
+    }
+    return counts;
+  }
+
   /** A mail template of an event, e.g. its own "participation-confirmation". */
   async template(congressId: number, name: string, subject = `Betreff ${unique()}`) {
     await this.db

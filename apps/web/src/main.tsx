@@ -3,7 +3,8 @@ import { createRouter, RouterProvider } from "@tanstack/react-router";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { LazyRouteError } from "./components/lazy-route-error";
-import { session } from "./lib/auth";
+import { followSignOutsOfOtherTabs, session } from "./lib/auth";
+import { loginPage } from "./lib/guards";
 import { queryClient, trpc } from "./lib/trpc";
 import { routeTree } from "./routeTree.gen";
 import "./styles.css";
@@ -25,6 +26,12 @@ declare module "@tanstack/react-router" {
     router: typeof router;
   }
 }
+
+// "Abmelden" in another tab of the browser: this one forgets what it loaded and goes to login too
+followSignOutsOfOtherTabs(() => {
+  queryClient.clear();
+  void router.navigate(loginPage());
+});
 
 // Restore the session from the refresh cookie before the first route guard runs.
 await session.restore();

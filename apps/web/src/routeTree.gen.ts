@@ -9,6 +9,7 @@
 // Additionally, you should also exclude this file from your linter and/or formatter to prevent it from being checked or modified.
 
 import { Route as rootRouteImport } from './routes/__root'
+import { Route as SplatRouteImport } from './routes/$'
 import { Route as AdminRouteImport } from './routes/_admin'
 import { Route as UserRouteImport } from './routes/_user'
 import { Route as BarrierefreiheitRouteImport } from './routes/barrierefreiheit'
@@ -31,6 +32,11 @@ import { Route as LoginChar123CongressIdChar125Char123ShowVideoChar125RouteImpor
 import { Route as MigrationSetPasswordUserIdHashRouteImport } from './routes/migration.set-password.$userId.$hash'
 import { Route as ConfirmMailChar123UserIdChar125Char123HashChar125Char123CongressIdChar125Char123ShowVideoChar125RouteImport } from './routes/confirm-mail.{-$userId}.{-$hash}.{-$congressId}.{-$showVideo}'
 
+const SplatRoute = SplatRouteImport.update({
+  id: '/$',
+  path: '/$',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const AdminRoute = AdminRouteImport.update({
   id: '/_admin',
   getParentRoute: () => rootRouteImport,
@@ -146,6 +152,7 @@ const ConfirmMailChar123UserIdChar125Char123HashChar125Char123CongressIdChar125C
   )
 
 export interface FileRoutesByFullPath {
+  '/$': typeof SplatRoute
   '/': typeof UserIndexRoute
   '/barrierefreiheit': typeof BarrierefreiheitRoute
   '/datenschutz': typeof DatenschutzRoute
@@ -167,6 +174,7 @@ export interface FileRoutesByFullPath {
   '/confirm-mail/{-$userId}/{-$hash}/{-$congressId}/{-$showVideo}': typeof ConfirmMailChar123UserIdChar125Char123HashChar125Char123CongressIdChar125Char123ShowVideoChar125Route
 }
 export interface FileRoutesByTo {
+  '/$': typeof SplatRoute
   '/': typeof UserIndexRoute
   '/barrierefreiheit': typeof BarrierefreiheitRoute
   '/datenschutz': typeof DatenschutzRoute
@@ -189,6 +197,7 @@ export interface FileRoutesByTo {
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
+  '/$': typeof SplatRoute
   '/_admin': typeof AdminRouteWithChildren
   '/_user': typeof UserRouteWithChildren
   '/barrierefreiheit': typeof BarrierefreiheitRoute
@@ -214,6 +223,7 @@ export interface FileRoutesById {
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
   fullPaths:
+    | '/$'
     | '/'
     | '/barrierefreiheit'
     | '/datenschutz'
@@ -235,6 +245,7 @@ export interface FileRouteTypes {
     | '/confirm-mail/{-$userId}/{-$hash}/{-$congressId}/{-$showVideo}'
   fileRoutesByTo: FileRoutesByTo
   to:
+    | '/$'
     | '/'
     | '/barrierefreiheit'
     | '/datenschutz'
@@ -256,6 +267,7 @@ export interface FileRouteTypes {
     | '/confirm-mail/{-$userId}/{-$hash}/{-$congressId}/{-$showVideo}'
   id:
     | '__root__'
+    | '/$'
     | '/_admin'
     | '/_user'
     | '/barrierefreiheit'
@@ -280,6 +292,7 @@ export interface FileRouteTypes {
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
+  SplatRoute: typeof SplatRoute
   AdminRoute: typeof AdminRouteWithChildren
   UserRoute: typeof UserRouteWithChildren
   BarrierefreiheitRoute: typeof BarrierefreiheitRoute
@@ -296,6 +309,13 @@ export interface RootRouteChildren {
 
 declare module '@tanstack/react-router' {
   interface FileRoutesByPath {
+    '/$': {
+      id: '/$'
+      path: '/$'
+      fullPath: '/$'
+      preLoaderRoute: typeof SplatRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/_admin': {
       id: '/_admin'
       path: ''
@@ -485,6 +505,7 @@ const UserRouteChildren: UserRouteChildren = {
 const UserRouteWithChildren = UserRoute._addFileChildren(UserRouteChildren)
 
 const rootRouteChildren: RootRouteChildren = {
+  SplatRoute: SplatRoute,
   AdminRoute: AdminRouteWithChildren,
   UserRoute: UserRouteWithChildren,
   BarrierefreiheitRoute: BarrierefreiheitRoute,

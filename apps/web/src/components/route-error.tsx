@@ -6,6 +6,7 @@ import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { alerts, errorBody, isUnauthorized, requestIdOf } from "@/lib/alerts";
 import { session } from "@/lib/auth";
+import { loginPage } from "@/lib/guards";
 
 /**
  * What a page shows when its loader or component fails: inside the layout, the server's German
@@ -32,11 +33,7 @@ export function RouteError({ error, reset }: ErrorComponentProps) {
         await router.invalidate();
         return;
       }
-      await navigate({
-        to: "/login/{-$congressId}/{-$showVideo}",
-        search: { redirect: from },
-        replace: true,
-      });
+      await navigate({ ...loginPage(from), replace: true });
       void alerts.notice(MSG.unauthorizedTitle, MSG.sessionExpired);
     });
   }, [signedOut, reset, router, navigate, from]);

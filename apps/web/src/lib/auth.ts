@@ -39,9 +39,37 @@ export const session = createSessionManager({
   refresh: refreshSession,
 });
 
+/**
+ * The other tabs of this browser share the refresh cookie but each holds its own access token: when one signs
+ * out, it tells the others, which drop theirs too (decision 81). Every browser we support has BroadcastChannel.
+ */
+const otherTabs = typeof BroadcastChannel === "function" ? new BroadcastChannel("kongress-session") : null;
+const SIGNED_OUT = "signed-out";
+
+/** Ends the session in this tab and in every other tab of the browser. */
+export function signOutEverywhere(): void {
+  session.signOut();
+  otherTabs?.postMessage(SIGNED_OUT);
+}
+
 export async function logout(): Promise<void> {
   session.signOut();
   await postJson("/api/auth/logout").catch(() => undefined);
+  // once the server has ended the refresh token, so no other tab restores the session by reloading
+  signOutEverywhere();
+}
+
+/**
+ * `then` runs in this tab when another one signed out while this one was signed in, after this tab dropped
+ * its session as well.
+ */
+export function followSignOutsOfOtherTabs(then: () => void): void {
+  otherTabs?.addEventListener("message", (event: MessageEvent) => {
+    if (event.data === SIGNED_OUT && session.getState().user) {
+      session.signOut();
+      then();
+    }
+  });
 }
 
 export function useSession(): SessionState {

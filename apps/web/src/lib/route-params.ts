@@ -23,7 +23,7 @@ export function idParams<const K extends string>(key: K) {
     parse: (raw: Record<K, string>): Record<K, number> => {
       const id = parseId(raw[key]);
       if (id === undefined) {
-        throw notFound({ data: INVALID_PARAM });
+        throw notFound();
       }
       return { [key]: id } as Record<K, number>;
     },
@@ -31,6 +31,3 @@ export function idParams<const K extends string>(key: K) {
       ({ [key]: String(params[key]) }) as Record<K, string>,
   };
 }
-
-/** marks a not-found that came from an address's id, not from an unknown path (see NotFound in __root) */
-export const INVALID_PARAM = "invalid-param";

@@ -8,7 +8,7 @@ import { Card } from "@/components/ui/card";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { alerts } from "@/lib/alerts";
-import { INVALID_PARAM, parseId } from "@/lib/route-params";
+import { parseId } from "@/lib/route-params";
 import { authSchema, useSchemaForm } from "@/lib/schema-form";
 import { trpc } from "@/lib/trpc";
 
@@ -17,7 +17,7 @@ export const Route = createFileRoute("/migration/set-password/$userId/$hash")({
     parse: ({ userId, hash }: { userId: string; hash: string }) => {
       const id = parseId(userId);
       if (id === undefined) {
-        throw notFound({ data: INVALID_PARAM });
+        throw notFound();
       }
       return { userId: id, hash };
     },

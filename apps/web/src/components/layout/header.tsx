@@ -1,5 +1,6 @@
 import { Link, useNavigate, useRouterState } from "@tanstack/react-router";
 import { hasRole, logout, useSession } from "@/lib/auth";
+import { loginPage } from "@/lib/guards";
 import { queryClient } from "@/lib/trpc";
 import { Button } from "../ui/button";
 import { ProductLogo, PublisherLogos } from "./logos";
@@ -16,7 +17,8 @@ export function Header() {
   const onLogout = async () => {
     await logout();
     queryClient.clear();
-    await navigate({ to: "/login/{-$congressId}/{-$showVideo}" });
+    // always /login itself: from /participation/8 the next login must not sign anybody up
+    await navigate(loginPage());
   };
 
   return (

@@ -1,37 +1,51 @@
 import { MSG } from "@app/shared";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient, useSuspenseQuery } from "@tanstack/react-query";
 import { useNavigate } from "@tanstack/react-router";
+import { TRPCClientError } from "@trpc/client";
 import { LockIcon } from "lucide-react";
-import { useEffect } from "react";
 import { Page } from "@/components/layout/page";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { alerts, errorReason } from "@/lib/alerts";
-import { useSession } from "@/lib/auth";
 import { useSchemaForm } from "@/lib/schema-form";
-import { trpc } from "@/lib/trpc";
+import { type Trpc, trpc } from "@/lib/trpc";
+import type { RouterContext } from "../__root";
 
 const TITLES = {
   "couple-therapy": "Paartherapie-Kongress: Aufzeichnungen",
   "death-congress": "Kongress über Tod und Sterben: Aufzeichnungen",
 } as const;
 
+/** Which gated page `path` is, or null when it is none (an unknown path: the not-found page). */
+export async function resolveGated({ queryClient, trpc: api }: RouterContext, path: string) {
+  try {
+    return await queryClient.ensureQueryData({
+      ...api.gated.resolve.queryOptions({ path }),
+      retry: false,
+      staleTime: Number.POSITIVE_INFINITY,
+    });
+  } catch (error) {
+    if (error instanceof TRPCClientError && error.data?.httpStatus === 404) {
+      return null;
+    }
+    throw error;
+  }
+}
+
+export const gatedStatusQuery = (api: Trpc, path: string) =>
+  api.gated.getStatus.queryOptions({ path }, { retry: false });
+
 /**
- * One of the two password-gated package pages (their paths live only in the server's configuration).
- * Anonymous visitors go to login; a visitor who already has the package goes to its page; everybody else
- * enters the password once, which unlocks the package for their account (docs/decisions.md).
+ * One of the two password-gated package pages (their paths live only in the server's configuration), for a
+ * signed-in visitor who does not have the package yet: the password unlocks it for their account
+ * (docs/decisions.md, 19). The route's loader (`routes/$.tsx`) sends everybody else on.
  */
 export function GatedPage({ path, kind }: { path: string; kind: keyof typeof TITLES }) {
-  const { user } = useSession();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const status = useQuery({
-    ...trpc.gated.getStatus.queryOptions({ path }),
-    enabled: user !== null,
-    retry: false,
-  });
+  const { data: status } = useSuspenseQuery(gatedStatusQuery(trpc, path));
   const unlock = useMutation(trpc.gated.unlock.mutationOptions());
   const form = useSchemaForm({
     // zod comes with the schema on the first submit
@@ -39,25 +53,6 @@ export function GatedPage({ path, kind }: { path: string; kind: keyof typeof TIT
     defaultValues: { password: "" },
     toInput: (values) => ({ ...values, path }),
   });
-
-  useEffect(() => {
-    if (!user) {
-      void alerts
-        .error({ title: MSG.notLoggedIn, detail: MSG.unauthorizedDetail })
-        .then(() => navigate({ to: "/login/{-$congressId}/{-$showVideo}", search: { redirect: path } }));
-    }
-  }, [user, navigate, path]);
-
-  const packageId = status.data?.packageId;
-  const unlocked = status.data?.unlocked;
-  useEffect(() => {
-    if (unlocked && packageId) {
-      void navigate({
-        to: "/congress-package/$congressPackageId",
-        params: { congressPackageId: packageId },
-      });
-    }
-  }, [unlocked, packageId, navigate]);
 
   const onSubmit = form.submit(async (input) => {
     try {
@@ -77,18 +72,11 @@ export function GatedPage({ path, kind }: { path: string; kind: keyof typeof TIT
     }
   });
 
-  if (!user || !status.data || status.data.unlocked) {
-    return (
-      <p role="status" className="text-slate-600">
-        Einen Moment bitte …
-      </p>
-    );
-  }
   return (
     <Page title={TITLES[kind]} narrow>
-      {status.data.closedNotice ? (
+      {status.closedNotice ? (
         <Card>
-          <p className="text-slate-800">{status.data.closedNotice}</p>
+          <p className="text-slate-800">{status.closedNotice}</p>
         </Card>
       ) : (
         <Card>

@@ -25,7 +25,8 @@ import { FormField, InlineField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Switch } from "@/components/ui/switch";
 import { alerts, errorBody, showError } from "@/lib/alerts";
-import { session } from "@/lib/auth";
+import { signOutEverywhere } from "@/lib/auth";
+import { loginPage } from "@/lib/guards";
 import { useSchemaForm } from "@/lib/schema-form";
 import { trpc } from "@/lib/trpc";
 
@@ -158,8 +159,8 @@ function DeleteAccount() {
     try {
       const answer = await remove.mutateAsync(input);
       setOpen(false);
-      session.signOut();
-      await navigate({ to: "/login/{-$congressId}/{-$showVideo}" });
+      signOutEverywhere();
+      await navigate(loginPage());
       await alerts.successDialog(answer.title, answer.detail);
     } catch (failure) {
       // a wrong password is the field's refusal; anything else opens the error dialog

@@ -1,0 +1,220 @@
+/**
+ * A followed link survives the login (issue 29, items 1, 5 and 14): every guarded route of the route tree,
+ * opened logged out, comes back after the login with its path and search, and the way there signs the visitor
+ * up for nothing and buys nothing; "Abmelden" goes to /login, in every tab of the browser.
+ */
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { expect, type Page } from "@playwright/test";
+import { E2E_GATED } from "./constants";
+import type { TestData } from "./data";
+import { confirmDialog, dayFromToday, failedRequest, login, type TestUser, test } from "./fixtures";
+
+type Role = "user" | "admin";
+
+/** The pathless layouts that guard their children (`beforeLoad: requireRole(...)`), and the role each needs. */
+const GUARDS: Record<string, Role> = { _user: "user", _admin: "admin" };
+
+/**
+ * Every route below a guarding layout, read from the generated route tree, so a new route is covered the day
+ * it is added: `{ role, template }` with the template as the router writes it (`/congress/$congressId`).
+ */
+function guardedRoutes(): Array<{ role: Role; template: string }> {
+  const tree = readFileSync(resolve(import.meta.dirname, "../src/routeTree.gen.ts"), "utf8");
+  const byId = /export interface FileRoutesById \{([\s\S]*?)\n\}/.exec(tree)?.[1];
+  if (!byId) {
+    throw new Error("FileRoutesById not found in src/routeTree.gen.ts");
+  }
+  const ids = [...byId.matchAll(/^\s*'([^']+)':/gm)].map((match) => match[1] ?? "");
+  const routes: Array<{ role: Role; template: string }> = [];
+  for (const id of ids) {
+    const layout = /^\/(_[^/]+)(\/.*)?$/.exec(id);
+    if (!layout?.[1]) {
+      continue;
+    }
+    const role = GUARDS[layout[1]];
+    if (!role) {
+      throw new Error(`pathless layout ${layout[1]}: add it to GUARDS (which role does it need?)`);
+    }
+    if (layout[2]) {
+      routes.push({ role, template: layout[2].length > 1 ? layout[2].replace(/\/$/, "") : "/" });
+    }
+  }
+  return routes;
+}
+
+/** What a visitor has and can buy: each page of a guarded route opens with it (and buys or signs up for nothing). */
+async function scene(data: TestData, user: TestUser) {
+  const running = await data.runningCongress(user.id);
+  const owned = await data.package(running.id);
+  await data.packageOrder(user.id, owned.id);
+  const forSale = await data.ticketedCongress();
+  return {
+    /** by parameter name */
+    params: { congressId: forSale.id, congressPackageId: (await data.package(forSale.id)).id } as Record<
+      string,
+      number
+    >,
+    /** where a route's page needs other data than its parameter's default */
+    perRoute: {
+      "/congress/$congressId": { congressId: running.id },
+      "/congress-package/$congressPackageId": { congressPackageId: owned.id },
+    } as Record<string, Record<string, number>>,
+  };
+}
+
+/** A link's search as it comes from a newsletter (the administration: the section it names). */
+const searchOf = (template: string) =>
+  template === "/admin/manage" ? "?tab=users" : "?utm_source=newsletter";
+
+function fill(template: string, values: Record<string, number>): string {
+  return template.replace(/\{-\$(\w+)\}|\$(\w+)/g, (_, optional?: string, required?: string) => {
+    const name = optional ?? required ?? "";
+    const value = values[name];
+    if (value === undefined) {
+      throw new Error(`no test value for the parameter ${name} of ${template}: add one to scene()`);
+    }
+    return String(value);
+  });
+}
+
+/** Path and search of every address the page's main frame went to, from now on (history API included). */
+function addresses(page: Page): string[] {
+  const seen: string[] = [];
+  page.on("framenavigated", (frame) => {
+    if (frame === page.mainFrame()) {
+      const url = new URL(frame.url());
+      seen.push(url.origin === new URL(page.url()).origin ? url.pathname + url.search : url.href);
+    }
+  });
+  return seen;
+}
+
+/** The login page a guard sends to: /login itself, never /login/<id> (which signs up), with `redirect`. */
+async function expectLoginBackTo(page: Page, target: string) {
+  await expect(page.getByRole("region", { name: "Ich habe bereits ein Konto" })).toBeVisible();
+  const url = new URL(page.url());
+  expect(url.pathname).toBe("/login");
+  expect(url.searchParams.get("redirect")).toBe(target);
+}
+
+for (const route of guardedRoutes()) {
+  test(`logged out, ${route.template} comes back after the login and signs up for nothing`, async ({
+    page,
+    data,
+  }) => {
+    const user = await data.user({ admin: route.role === "admin" });
+    const { params, perRoute } = await scene(data, user);
+    const target =
+      fill(route.template, { ...params, ...perRoute[route.template] }) + searchOf(route.template);
+    const before = await data.rowsOf(user.id);
+
+    await page.goto(target);
+    await expectLoginBackTo(page, target);
+    const seen = addresses(page);
+    await login(page, user.email, user.password);
+    await expect.poll(() => seen).toContain(target);
+    // the first address after the login is the link's: no detour through a participation
+    expect(seen[0]).toBe(target);
+    await page.waitForLoadState("networkidle");
+    expect(seen.filter((address) => address.startsWith("/participation/") && address !== target)).toEqual([]);
+    expect(await data.rowsOf(user.id)).toEqual(before);
+  });
+}
+
+test("the event link of a free event (as in the .ics file) comes back after the login without signing up", async ({
+  page,
+  data,
+  browserErrors,
+}) => {
+  // the visitor takes no part yet: the event page refuses, with its dialog (spec: event content)
+  browserErrors.expect(failedRequest(403, "/trpc/congress.getContent"));
+  const user = await data.user();
+  const free = await data.congress({ firstDay: dayFromToday(-1), lastDay: dayFromToday(1) });
+  const target = `/congress/${free.id}`;
+  await page.goto(target);
+  await expectLoginBackTo(page, target);
+  const seen = addresses(page);
+  await login(page, user.email, user.password);
+  await expect.poll(() => seen).toContain(target);
+  expect(seen[0]).toBe(target);
+  await confirmDialog(page, /.+/);
+  await expect(page).toHaveURL(/\/$/);
+  expect(await data.rowsOf(user.id)).toEqual({ participations: 0, tickets: 0, packages: 0 });
+});
+
+test("Abmelden on an event's page goes to /login, and the next person to log in is signed up for nothing", async ({
+  page,
+  data,
+}) => {
+  const first = await data.user();
+  const next = await data.user();
+  const free = await data.congress({ firstDay: dayFromToday(20) });
+  await page.goto("/login");
+  await login(page, first.email, first.password);
+  await expect(page.getByRole("button", { name: "Abmelden" })).toBeVisible();
+  await page.goto(`/participation/${free.id}`);
+  await expect(page.getByRole("heading", { level: 1, name: free.title })).toBeVisible();
+
+  await page.getByRole("button", { name: "Abmelden" }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  await login(page, next.email, next.password);
+  await expect(page).toHaveURL(/\/$/);
+  await page.waitForLoadState("networkidle");
+  expect((await data.rowsOf(next.id)).participations).toBe(0);
+});
+
+test("Abmelden in one tab signs out every tab of the browser", async ({ context, page, data }) => {
+  const user = await data.user();
+  const free = await data.congress({ firstDay: dayFromToday(20) });
+  await data.participation(user.id, free.id);
+  await page.goto("/login");
+  await login(page, user.email, user.password);
+  await expect(page.getByRole("button", { name: "Abmelden" })).toBeVisible();
+
+  // a second tab of the same browser: signed in through the shared refresh cookie, able to cancel
+  const other = await context.newPage();
+  await other.goto("/");
+  const card = other.getByRole("article", { name: free.title });
+  await expect(card.getByRole("button", { name: "Teilnahme stornieren" })).toBeVisible();
+
+  await page.getByRole("button", { name: "Abmelden" }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(other).toHaveURL(/\/login$/);
+  await expect(other.getByRole("button", { name: "Abmelden" })).toBeHidden();
+  await expect(other.getByRole("button", { name: "Teilnahme stornieren" })).toHaveCount(0);
+  expect((await data.rowsOf(user.id)).participations).toBe(1);
+});
+
+for (const [name, gated] of Object.entries(E2E_GATED)) {
+  test(`the ${name} gated page says "Nicht angemeldet!" once, then goes to login and comes back`, async ({
+    page,
+    data,
+  }) => {
+    // every dialog that opens, counted in the page (a second one after the first is closed included)
+    await page.addInitScript(() => {
+      const counted = new WeakSet<Element>();
+      (window as unknown as { dialogsSeen: string[] }).dialogsSeen = [];
+      new MutationObserver(() => {
+        for (const dialog of document.querySelectorAll('[role="alertdialog"], [role="dialog"]')) {
+          if (!counted.has(dialog)) {
+            counted.add(dialog);
+            (window as unknown as { dialogsSeen: string[] }).dialogsSeen.push(dialog.textContent ?? "");
+          }
+        }
+      }).observe(document, { childList: true, subtree: true });
+    });
+    const user = await data.user();
+    await page.goto(gated.path);
+    await confirmDialog(page, "Nicht angemeldet!");
+    await expectLoginBackTo(page, gated.path);
+    await page.waitForLoadState("networkidle");
+    await expect(page.getByRole("alertdialog")).toHaveCount(0);
+    const dialogs = await page.evaluate(() => (window as unknown as { dialogsSeen: string[] }).dialogsSeen);
+    expect(dialogs.filter((text) => text.includes("Nicht angemeldet!"))).toHaveLength(1);
+
+    await login(page, user.email, user.password);
+    await expect(page).toHaveURL(new RegExp(`${gated.path}$`));
+    await expect(page.getByRole("button", { name: "Freischalten" })).toBeVisible();
+  });
+}
