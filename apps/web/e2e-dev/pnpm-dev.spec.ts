@@ -1,7 +1,16 @@
 import { mkdir, rm } from "node:fs/promises";
 import { resolve } from "node:path";
 import { expect, type Page } from "@playwright/test";
-import { confirmDialog, linkIn, login, test, uniqueEmail, waitForMail } from "../e2e/fixtures";
+import {
+  confirmDialog,
+  dialogsSeen,
+  linkIn,
+  login,
+  test,
+  uniqueEmail,
+  waitForMail,
+  watchDialogs,
+} from "../e2e/fixtures";
 import {
   type Command,
   type ProcessInfo,
@@ -164,6 +173,17 @@ test("pnpm dev: a newcomer's first visit, Ctrl-C, and a second start with the da
     await page.goto(`${web}/login`);
     await expect(page.getByRole("region", { name: "Ich habe bereits ein Konto" })).toBeVisible();
     await expect(page.getByRole("region", { name: "Neu hier? Registrieren" })).toBeVisible();
+  });
+
+  await test.step("a gated page says 'Nicht angemeldet!' once in React's development mode, then opens login", async () => {
+    const gated = "/paartherapie-aufzeichnung-demo";
+    await watchDialogs(page);
+    await page.goto(`${web}${gated}`);
+    await confirmDialog(page, "Nicht angemeldet!");
+    await expect(page).toHaveURL(`${web}/login?redirect=${encodeURIComponent(gated)}`);
+    await expect(page.getByRole("region", { name: "Ich habe bereits ein Konto" })).toBeVisible();
+    await page.waitForLoadState("networkidle");
+    expect((await dialogsSeen(page)).filter((text) => text.includes("Nicht angemeldet!"))).toHaveLength(1);
   });
 
   await test.step("register through the web port's /api; the confirmation mail is in MailDev within 5 s", async () => {

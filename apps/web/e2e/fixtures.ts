@@ -87,6 +87,31 @@ export async function confirmDialog(page: Page, title: string | RegExp): Promise
   await dialog.getByRole("button", { name: "OK" }).click();
 }
 
+/**
+ * Counts every dialog that opens in the page from now on, across its client-side navigations (React's
+ * development mode runs effects twice: a dialog opened from one would come twice). Read with `dialogsSeen`.
+ */
+export async function watchDialogs(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const counted = new WeakSet<Element>();
+    const seen: string[] = [];
+    Object.assign(window, { dialogsSeen: seen });
+    new MutationObserver(() => {
+      for (const dialog of document.querySelectorAll('[role="alertdialog"], [role="dialog"]')) {
+        if (!counted.has(dialog)) {
+          counted.add(dialog);
+          seen.push(dialog.textContent ?? "");
+        }
+      }
+    }).observe(document, { childList: true, subtree: true });
+  });
+}
+
+/** The texts of the dialogs `watchDialogs` has seen open in the current document. */
+export function dialogsSeen(page: Page): Promise<string[]> {
+  return page.evaluate(() => (window as unknown as { dialogsSeen: string[] }).dialogsSeen);
+}
+
 let addresses = 0;
 /** A documentation address (RFC 5737) per account, unique per test worker and call. */
 const visitorAddress = () => `198.51.${process.pid % 250}.${(++addresses % 250) + 1}`;

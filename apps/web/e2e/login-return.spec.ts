@@ -8,7 +8,16 @@ import { resolve } from "node:path";
 import { expect, type Page } from "@playwright/test";
 import { E2E_GATED } from "./constants";
 import type { TestData } from "./data";
-import { confirmDialog, dayFromToday, failedRequest, login, type TestUser, test } from "./fixtures";
+import {
+  confirmDialog,
+  dayFromToday,
+  dialogsSeen,
+  failedRequest,
+  login,
+  type TestUser,
+  test,
+  watchDialogs,
+} from "./fixtures";
 
 type Role = "user" | "admin";
 
@@ -98,6 +107,20 @@ async function expectLoginBackTo(page: Page, target: string) {
   expect(url.searchParams.get("redirect")).toBe(target);
 }
 
+/**
+ * Follows the link `target` logged out: the guard's login page, the login, and `target` as the first address
+ * after it (no detour through a participation). Returns every address the page went to after the login.
+ */
+async function followLoggedOut(page: Page, target: string, user: TestUser): Promise<string[]> {
+  await page.goto(target);
+  await expectLoginBackTo(page, target);
+  const seen = addresses(page);
+  await login(page, user.email, user.password);
+  await expect.poll(() => seen).toContain(target);
+  expect(seen[0]).toBe(target);
+  return seen;
+}
+
 for (const route of guardedRoutes()) {
   test(`logged out, ${route.template} comes back after the login and signs up for nothing`, async ({
     page,
@@ -109,13 +132,7 @@ for (const route of guardedRoutes()) {
       fill(route.template, { ...params, ...perRoute[route.template] }) + searchOf(route.template);
     const before = await data.rowsOf(user.id);
 
-    await page.goto(target);
-    await expectLoginBackTo(page, target);
-    const seen = addresses(page);
-    await login(page, user.email, user.password);
-    await expect.poll(() => seen).toContain(target);
-    // the first address after the login is the link's: no detour through a participation
-    expect(seen[0]).toBe(target);
+    const seen = await followLoggedOut(page, target, user);
     await page.waitForLoadState("networkidle");
     expect(seen.filter((address) => address.startsWith("/participation/") && address !== target)).toEqual([]);
     expect(await data.rowsOf(user.id)).toEqual(before);
@@ -132,12 +149,7 @@ test("the event link of a free event (as in the .ics file) comes back after the 
   const user = await data.user();
   const free = await data.congress({ firstDay: dayFromToday(-1), lastDay: dayFromToday(1) });
   const target = `/congress/${free.id}`;
-  await page.goto(target);
-  await expectLoginBackTo(page, target);
-  const seen = addresses(page);
-  await login(page, user.email, user.password);
-  await expect.poll(() => seen).toContain(target);
-  expect(seen[0]).toBe(target);
+  await followLoggedOut(page, target, user);
   await confirmDialog(page, /.+/);
   await expect(page).toHaveURL(/\/$/);
   expect(await data.rowsOf(user.id)).toEqual({ participations: 0, tickets: 0, packages: 0 });
@@ -191,27 +203,14 @@ for (const [name, gated] of Object.entries(E2E_GATED)) {
     page,
     data,
   }) => {
-    // every dialog that opens, counted in the page (a second one after the first is closed included)
-    await page.addInitScript(() => {
-      const counted = new WeakSet<Element>();
-      (window as unknown as { dialogsSeen: string[] }).dialogsSeen = [];
-      new MutationObserver(() => {
-        for (const dialog of document.querySelectorAll('[role="alertdialog"], [role="dialog"]')) {
-          if (!counted.has(dialog)) {
-            counted.add(dialog);
-            (window as unknown as { dialogsSeen: string[] }).dialogsSeen.push(dialog.textContent ?? "");
-          }
-        }
-      }).observe(document, { childList: true, subtree: true });
-    });
+    await watchDialogs(page);
     const user = await data.user();
     await page.goto(gated.path);
     await confirmDialog(page, "Nicht angemeldet!");
     await expectLoginBackTo(page, gated.path);
     await page.waitForLoadState("networkidle");
     await expect(page.getByRole("alertdialog")).toHaveCount(0);
-    const dialogs = await page.evaluate(() => (window as unknown as { dialogsSeen: string[] }).dialogsSeen);
-    expect(dialogs.filter((text) => text.includes("Nicht angemeldet!"))).toHaveLength(1);
+    expect((await dialogsSeen(page)).filter((text) => text.includes("Nicht angemeldet!"))).toHaveLength(1);
 
     await login(page, user.email, user.password);
     await expect(page).toHaveURL(new RegExp(`${gated.path}$`));

@@ -7,6 +7,7 @@ import { Card } from "@/components/ui/card";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { alerts } from "@/lib/alerts";
+import { loginPage } from "@/lib/guards";
 import { authSchema, useSchemaForm } from "@/lib/schema-form";
 import { trpc } from "@/lib/trpc";
 
@@ -36,10 +37,7 @@ function ForgotPassword() {
             <Button type="submit" disabled={request.isPending}>
               Passwort zurücksetzen
             </Button>
-            <Link
-              to="/login/{-$congressId}/{-$showVideo}"
-              className="text-sm text-brand-700 underline underline-offset-4"
-            >
+            <Link {...loginPage()} className="text-sm text-brand-700 underline underline-offset-4">
               Zurück zur Anmeldung
             </Link>
           </div>

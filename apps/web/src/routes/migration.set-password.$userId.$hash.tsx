@@ -8,6 +8,7 @@ import { Card } from "@/components/ui/card";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { alerts } from "@/lib/alerts";
+import { loginPage } from "@/lib/guards";
 import { parseId } from "@/lib/route-params";
 import { authSchema, useSchemaForm } from "@/lib/schema-form";
 import { trpc } from "@/lib/trpc";
@@ -40,7 +41,7 @@ function MigrationSetPassword() {
   const submit = form.submit(async (input) => {
     const result = await save.mutateAsync(input);
     await alerts.notice(MSG.migrationSuccessTitle, result.detail);
-    await navigate({ to: "/login/{-$congressId}/{-$showVideo}" });
+    await navigate(loginPage());
   });
   const onSubmit = async (event: FormEvent) => {
     await submit(event);

@@ -6,6 +6,7 @@ import { Card } from "@/components/ui/card";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { alerts, showError } from "@/lib/alerts";
+import { loginPage } from "@/lib/guards";
 import { RESET_TOKEN_KEY } from "@/lib/reset-token";
 import { authSchema, serverFieldErrors, useSchemaForm } from "@/lib/schema-form";
 import { trpc } from "@/lib/trpc";
@@ -25,7 +26,7 @@ export function NewPasswordForm() {
       const result = await reset.mutateAsync(input);
       sessionStorage.removeItem(RESET_TOKEN_KEY);
       await alerts.notice(MSG.resetPasswordSuccessTitle, result.detail);
-      await navigate({ to: "/login/{-$congressId}/{-$showVideo}" });
+      await navigate(loginPage());
     } catch (error) {
       // a refused password goes under its field and the link stays usable
       if (Object.keys(serverFieldErrors(error)).some((key) => key !== "token")) {
