@@ -117,6 +117,20 @@ export const MSG = {
   packageNotAvailableYet: "Dieses Kongresspaket ist ab dem {date} verfügbar.",
   productNotFound: "Das gewünschte Produkt wurde nicht gefunden.",
   productNotOffered: "Dieses Produkt wird derzeit nicht angeboten.",
+  alreadyBoughtTitle: "Bereits gekauft",
+  alreadyBoughtPackage:
+    "Sie haben das Kongresspaket „{name}“ bereits gekauft. Sie finden es in Ihrer Übersicht.",
+  alreadyBoughtTicket:
+    "Sie haben bereits ein Ticket für „{name}“ und sind für die Veranstaltung angemeldet. Ein zweites Ticket brauchen Sie nicht.",
+  alreadyBoughtTicketPackage: "Sie haben Ticket und Kongresspaket für „{name}“ bereits gekauft.",
+  alreadyBoughtTicketOffersPackage:
+    "Ihr Ticket für „{name}“ haben Sie bereits gekauft. Das Kongresspaket können Sie einzeln dazukaufen.",
+  alreadyBoughtTicketNoPackage:
+    "Ihr Ticket für „{name}“ haben Sie bereits gekauft; das Kongresspaket wird derzeit nicht einzeln angeboten.",
+  alreadyBoughtPackageOffersTicket:
+    "Das Kongresspaket zu „{name}“ haben Sie bereits gekauft. Das Ticket können Sie einzeln dazukaufen.",
+  alreadyBoughtPackageNoTicket:
+    "Das Kongresspaket zu „{name}“ haben Sie bereits gekauft; ein einzelnes Ticket wird für diese Veranstaltung nicht angeboten.",
   checkoutReturnTitle: "Vielen Dank für Ihren Kauf!",
   checkoutReturnPackage:
     "Ihr Kongresspaket wird freigeschaltet, sobald die Zahlung bestätigt ist. Sie finden es dann hier in Ihrer Übersicht.",

@@ -842,6 +842,138 @@ describe("checkout", () => {
     const res = await checkout("pac", 987654);
     expect(res.status).toBe(404);
   });
+
+  it("tells the return from the checkout whether the product exists and its order is paid yet", async () => {
+    const state = async (category: string, id: number) =>
+      trpcQuery(s.t, "checkout.getReturnState", { category, id }, { token: await s.t.tokenFor(user.id) });
+    const unknown = await state("ticpac", 999_999);
+    expect(unknown.status).toBe(404);
+    expect(unknown.error?.detail).toBe(MSG.productNotFound);
+    // an event that sells no ticket-plus-package: nothing can have been bought
+    expect((await state("ticpac", free)).status).toBe(404);
+
+    const before = await state("tic", ticketed);
+    expect(before.data).toEqual({ name: expect.any(String), paid: false });
+    await ticketOrder(s.t.db.db, user.id, ticketed, "paid");
+    expect((await state("tic", ticketed)).data.paid).toBe(true);
+    expect((await state("pac", pkgId)).data.paid).toBe(false);
+  });
+
+  describe("never sells twice", () => {
+    const asUser = async (who: { id: number }, category: string, id: number) =>
+      trpcQuery(s.t, "checkout.getUrl", { category, id }, { token: await s.t.tokenFor(who.id) });
+    const ticketedCongress = async (packages: number) => {
+      const congress = await createCongress(s.t.db.db, {
+        firstDay: relDay(3),
+        lastDay: relDay(4),
+        digistoreIdTicket: 610001,
+        digistoreIdTicketAndPackage: 610002,
+      });
+      const pkgs = [];
+      for (let i = 0; i < packages; i += 1) {
+        pkgs.push(await createPackage(s.t.db.db, congress.id));
+      }
+      return { congress, pkgs };
+    };
+
+    it("refuses a package the visitor has paid for, with a German message and a link to it", async () => {
+      const buyer = await createUser(s.t.db.db);
+      const pkg = await createPackage(s.t.db.db, (await createCongress(s.t.db.db)).id, {
+        name: "Paket Eins",
+      });
+      await packageOrder(s.t.db.db, buyer.id, pkg.id, "paid");
+      const res = await asUser(buyer, "pac", pkg.id);
+      expect(res.status).toBe(409);
+      expect(res.error?.reason).toBe("already-bought");
+      expect(res.error?.title).toBe(MSG.alreadyBoughtTitle);
+      expect(res.error?.detail).toBe(fillMessage(MSG.alreadyBoughtPackage, { name: "Paket Eins" }));
+      expect(res.data).toBeUndefined();
+      expect(JSON.parse(res.body).error.json.data.links).toEqual([
+        { label: "Zum Kongresspaket", href: `/congress-package/${pkg.id}` },
+      ]);
+    });
+
+    it("sells again after a cancelled order, and another user's paid order blocks nobody", async () => {
+      const buyer = await createUser(s.t.db.db);
+      const other = await createUser(s.t.db.db);
+      const pkg = await createPackage(s.t.db.db, (await createCongress(s.t.db.db)).id);
+      await packageOrder(s.t.db.db, buyer.id, pkg.id, "canceled");
+      await packageOrder(s.t.db.db, other.id, pkg.id, "paid");
+      const res = await asUser(buyer, "pac", pkg.id);
+      expect(res.status).toBe(200);
+      expect(new URL(res.data.url).searchParams.get("custom")).toBe(
+        `uid-${buyer.digistoreHash}|pid-${pkg.id}|cat-pac`,
+      );
+
+      const { congress } = await ticketedCongress(1);
+      await ticketOrder(s.t.db.db, buyer.id, congress.id, "canceled");
+      await ticketOrder(s.t.db.db, other.id, congress.id, "paid");
+      expect((await asUser(buyer, "tic", congress.id)).status).toBe(200);
+      expect((await asUser(buyer, "ticpac", congress.id)).status).toBe(200);
+    });
+
+    it("refuses a second ticket, and offers the package alone instead of ticket and package", async () => {
+      const buyer = await createUser(s.t.db.db);
+      const { congress, pkgs } = await ticketedCongress(1);
+      const [pkg] = pkgs as [typeof schema.congressPackages.$inferSelect];
+      await ticketOrder(s.t.db.db, buyer.id, congress.id, "paid");
+
+      const tic = await asUser(buyer, "tic", congress.id);
+      expect(tic.status).toBe(409);
+      expect(tic.error?.detail).toBe(fillMessage(MSG.alreadyBoughtTicket, { name: congress.title }));
+      expect(JSON.parse(tic.body).error.json.data.links).toEqual([{ label: "Zur Übersicht", href: "/" }]);
+
+      const ticpac = await asUser(buyer, "ticpac", congress.id);
+      expect(ticpac.status).toBe(409);
+      expect(ticpac.error?.detail).toBe(
+        fillMessage(MSG.alreadyBoughtTicketOffersPackage, { name: congress.title }),
+      );
+      expect(JSON.parse(ticpac.body).error.json.data.links).toEqual([
+        { label: "Zur Übersicht", href: "/" },
+        { label: `„${pkg.name}“ kaufen`, href: `/congress-package-purchase/${pkg.id}` },
+      ]);
+      // the offered half sells
+      expect((await asUser(buyer, "pac", pkg.id)).status).toBe(200);
+
+      // with the package paid as well, nothing of the event is sold again
+      await packageOrder(s.t.db.db, buyer.id, pkg.id, "paid");
+      const both = await asUser(buyer, "ticpac", congress.id);
+      expect(both.error?.detail).toBe(fillMessage(MSG.alreadyBoughtTicketPackage, { name: congress.title }));
+      expect(JSON.parse(both.body).error.json.data.links).toEqual([
+        { label: "Zur Übersicht", href: "/" },
+        { label: "Zum Kongresspaket", href: `/congress-package/${pkg.id}` },
+      ]);
+    });
+
+    it("links a bought ticket of a running event to its videos", async () => {
+      const buyer = await createUser(s.t.db.db);
+      const running = await createCongress(s.t.db.db, { digistoreIdTicket: 620001 });
+      await ticketOrder(s.t.db.db, buyer.id, running.id, "paid");
+      const res = await asUser(buyer, "tic", running.id);
+      expect(res.status).toBe(409);
+      expect(JSON.parse(res.body).error.json.data.links).toEqual([
+        { label: "Zu den Videos", href: `/congress/${running.id}` },
+      ]);
+    });
+
+    it("refuses ticket and package when the package is paid, and offers the ticket alone", async () => {
+      const buyer = await createUser(s.t.db.db);
+      const { congress, pkgs } = await ticketedCongress(1);
+      const [pkg] = pkgs as [typeof schema.congressPackages.$inferSelect];
+      await packageOrder(s.t.db.db, buyer.id, pkg.id, "paid");
+      const ticpac = await asUser(buyer, "ticpac", congress.id);
+      expect(ticpac.status).toBe(409);
+      expect(ticpac.error?.reason).toBe("already-bought");
+      expect(ticpac.error?.detail).toBe(
+        fillMessage(MSG.alreadyBoughtPackageOffersTicket, { name: congress.title }),
+      );
+      expect(JSON.parse(ticpac.body).error.json.data.links).toEqual([
+        { label: "Zum Kongresspaket", href: `/congress-package/${pkg.id}` },
+        { label: "Ticket kaufen", href: `/congress-ticket-purchase/${congress.id}` },
+      ]);
+      expect((await asUser(buyer, "tic", congress.id)).status).toBe(200);
+    });
+  });
 });
 
 describe("video preview", () => {
