@@ -133,11 +133,20 @@ export const MSG = {
     "Das Kongresspaket zu „{name}“ haben Sie bereits gekauft; ein einzelnes Ticket wird für diese Veranstaltung nicht angeboten.",
   checkoutReturnTitle: "Vielen Dank für Ihren Kauf!",
   checkoutReturnPackage:
-    "Ihr Kongresspaket wird freigeschaltet, sobald die Zahlung bestätigt ist. Sie finden es dann hier in Ihrer Übersicht.",
+    "Ihre Zahlung ist bestätigt: Das Kongresspaket „{name}“ ist freigeschaltet. Sie finden es hier in Ihrer Übersicht.",
   checkoutReturnTicket:
-    "Sobald die Zahlung bestätigt ist, sind Sie für die Veranstaltung angemeldet und finden sie hier in Ihrer Übersicht.",
+    "Ihre Zahlung ist bestätigt: Sie sind für „{name}“ angemeldet und finden die Veranstaltung hier in Ihrer Übersicht.",
   checkoutReturnTicketPackage:
-    "Sobald die Zahlung bestätigt ist, sind Sie für die Veranstaltung angemeldet und erhalten zusätzlich das Kongresspaket. Beides finden Sie dann hier in Ihrer Übersicht.",
+    "Ihre Zahlung ist bestätigt: Sie sind für „{name}“ angemeldet, und das Kongresspaket ist freigeschaltet. Beides finden Sie hier in Ihrer Übersicht.",
+  checkoutProcessingTitle: "Ihre Zahlung wird bearbeitet",
+  checkoutProcessing:
+    "Wir warten noch auf die Zahlungsbestätigung für „{name}“. Sobald sie eingetroffen ist, ist Ihr Kauf freigeschaltet; das dauert meist nur wenige Sekunden.",
+  checkoutDelayedTitle: "Die Zahlungsbestätigung ist noch nicht eingetroffen",
+  checkoutDelayed:
+    "Ihre Zahlung für „{name}“ wird noch bearbeitet; bei manchen Zahlarten (zum Beispiel Überweisung) dauert das länger. Sie erhalten eine E-Mail, sobald die Zahlung bestätigt ist, und finden Ihren Kauf dann hier in Ihrer Übersicht. Ist nach einem Werktag nichts eingetroffen, schreiben Sie uns bitte an support@example.com und nennen Sie die Bestellnummer aus der E-Mail von Digistore24.",
+  checkoutUnknownTitle: "Kein Kauf gefunden",
+  checkoutUnknown:
+    "Zu Ihrer Rückkehr von der Kasse gibt es bei uns kein Produkt, es wurde also nichts freigeschaltet. Falls Sie etwas bezahlt haben, schreiben Sie uns bitte an support@example.com und nennen Sie die Bestellnummer aus der E-Mail von Digistore24.",
   gatedNotActiveYet: "Dieses Kongresspaket ist ab dem {date} verfügbar.",
 
   // ours: shell

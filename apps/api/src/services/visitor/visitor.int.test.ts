@@ -111,7 +111,7 @@ describe("overview", () => {
     hiddenPackage = (await createPackage(db, ev.invisible as number)).id;
   });
 
-  it("shows at most 6 visible running or future events, newest first, with their timing flags", async () => {
+  it("shows at most 6 visible running or future events, running ones kept, newest (by first day) first, with their timing flags", async () => {
     const res = await trpcQuery(s.t, "congress.getOverview", undefined, {
       token: await s.t.tokenFor(user.id),
     });
@@ -122,13 +122,14 @@ describe("overview", () => {
       inFuture: boolean;
       inPast: boolean;
     }[];
+    // the four running ones stay; of the three coming ones the two that start next fill the six
     expect(ids(congresses)).toEqual([
-      ev.futureNewest,
-      ev.endsToday,
-      ev.oneDayFuture,
-      ev.runningWithWebinar,
-      ev.oneDayToday,
       ev.future,
+      ev.futureNewest,
+      ev.oneDayToday,
+      ev.oldestRunning,
+      ev.runningWithWebinar,
+      ev.endsToday,
     ]);
     const flags = Object.fromEntries(
       congresses.map((e) => [e.id, { inProgress: e.inProgress, inFuture: e.inFuture, inPast: e.inPast }]),
@@ -139,7 +140,6 @@ describe("overview", () => {
     expect(flags[ev.endsToday as number]).toEqual(running);
     expect(flags[ev.runningWithWebinar as number]).toEqual(running);
     expect(flags[ev.future as number]).toEqual(coming);
-    expect(flags[ev.oneDayFuture as number]).toEqual(coming);
     expect(flags[ev.futureNewest as number]).toEqual(coming);
     expect(res.data.user).toEqual({ firstname: "Olga", lastname: "Overview" });
   });
@@ -217,6 +217,56 @@ describe("overview", () => {
     });
     expect(byId.get(p3 as number)).toMatchObject({ orderStatus: "paid", qualified: true });
     expect(byId.get(p9 as number)).toMatchObject({ bought: false, orderStatus: null, qualified: false });
+  });
+});
+
+describe("overview with more coming events than fit", () => {
+  const s = useApp();
+
+  it("keeps a running event the visitor has a ticket for when six newer coming ones are created", async () => {
+    const db = s.t.db.db;
+    const visitor = await createUser(db);
+    const running = await createCongress(db, {
+      firstDay: relDay(-1),
+      lastDay: relDay(1),
+      digistoreIdTicket: 630001,
+      createdAt: new Date(Date.now() - 60_000),
+    });
+    await ticketOrder(db, visitor.id, running.id, "paid");
+    await participate(db, visitor.id, running.id);
+    const own = await createCongress(db, { firstDay: relDay(90), lastDay: null });
+    await participate(db, visitor.id, own.id);
+    const inDays: Record<number, number> = {};
+    for (const days of [40, 3, 20, 5, 60, 10, 30]) {
+      inDays[days] = (await createCongress(db, { firstDay: relDay(days), lastDay: null })).id;
+    }
+
+    const token = await s.t.tokenFor(visitor.id);
+    const mine = await trpcQuery(s.t, "congress.getOverview", undefined, { token });
+    // the running one and the visitor's own stay; the four coming ones that start next fill the six
+    expect(ids(mine.data.congresses)).toEqual([
+      own.id,
+      inDays[20],
+      inDays[10],
+      inDays[5],
+      inDays[3],
+      running.id,
+    ]);
+    const answer = await rest(s.t, "GET", "/api/congress/", visitor.id);
+    expect(ids(answer.json())).toEqual(ids(mine.data.congresses));
+
+    // somebody who takes part in neither: the running one stays, the five coming ones that start next follow
+    const other = await trpcQuery(s.t, "congress.getOverview", undefined, {
+      token: await s.t.tokenFor((await createUser(db)).id),
+    });
+    expect(ids(other.data.congresses)).toEqual([
+      inDays[30],
+      inDays[20],
+      inDays[10],
+      inDays[5],
+      inDays[3],
+      running.id,
+    ]);
   });
 });
 
