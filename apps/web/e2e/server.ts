@@ -46,7 +46,7 @@ const fakes = createServer((req, res) => {
 });
 await new Promise<void>((done) => fakes.listen(Number(fakePort), "127.0.0.1", done));
 
-const passphrase = randomBytes(16).toString("hex");
+const passphrase = process.env.E2E_IPN_PASSPHRASE ?? randomBytes(16).toString("hex");
 const simulator = await startCheckoutSimulator({
   port: Number(simulatorPort),
   ipnUrl: `http://127.0.0.1:${port}/api/digistore/ipn`,
