@@ -2,7 +2,8 @@ import { schema } from "@app/db";
 import { type CheckoutCategory, MSG } from "@app/shared";
 import { and, eq } from "drizzle-orm";
 import { AppError } from "../../lib/app-error";
-import { hasPaidTicket, paidPackageIds } from "./checkout";
+import { hasPaidTicket } from "../commerce/grant";
+import { paidPackageIds } from "./checkout";
 import { loadViewer, type ViewerDeps } from "./viewer";
 
 const { congresses, congressPackages, congressTicketOrders } = schema;

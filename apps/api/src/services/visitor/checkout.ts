@@ -10,9 +10,10 @@ import {
 } from "@app/shared";
 import { and, eq, inArray } from "drizzle-orm";
 import { AppError } from "../../lib/app-error";
+import { hasPaidTicket } from "../commerce/grant";
 import { loadViewer, type Viewer, type ViewerDeps } from "./viewer";
 
-const { congresses, congressPackages, congressPackageOrders, congressTicketOrders } = schema;
+const { congresses, congressPackages, congressPackageOrders } = schema;
 
 type CongressRow = typeof congresses.$inferSelect;
 type PackageRow = typeof congressPackages.$inferSelect;
@@ -47,21 +48,6 @@ export async function paidPackageIds(db: DbOrTx, userId: number, packageIds: num
       ),
     );
   return new Set(rows.map((row) => row.id));
-}
-
-export async function hasPaidTicket(db: DbOrTx, userId: number, congressId: number): Promise<boolean> {
-  const [row] = await db
-    .select({ id: congressTicketOrders.id })
-    .from(congressTicketOrders)
-    .where(
-      and(
-        eq(congressTicketOrders.userId, userId),
-        eq(congressTicketOrders.congressId, congressId),
-        eq(congressTicketOrders.status, "paid"),
-      ),
-    )
-    .limit(1);
-  return row !== undefined;
 }
 
 const packageLink = (pkg: Pick<PackageRow, "id">): ErrorLink => ({
