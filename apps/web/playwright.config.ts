@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { freePort } from "@app/db";
 import { defineConfig, devices } from "@playwright/test";
 
@@ -8,6 +9,8 @@ process.env.E2E_MAIL_PORT ??= String(await freePort());
 process.env.E2E_FAKE_PORT ??= String(await freePort());
 process.env.E2E_SIMULATOR_PORT ??= String(await freePort());
 process.env.E2E_PG_PORT ??= String(await freePort());
+// the IPN passphrase of this run: tests sign payment notifications of their own (e2e/payments.ts)
+process.env.E2E_IPN_PASSPHRASE ??= randomBytes(16).toString("hex");
 // the overview is one list for everybody (the 6 newest current events): e2e/data.ts gives each test of
 // the ones running at a time its share of it
 const workers = 2;

@@ -15,9 +15,10 @@ import {
 } from "@app/shared";
 
 /**
- * The overview lists the newest visible events that are not over (at most OVERVIEW_MAX_CONGRESSES) and offers
- * the newest packages of visible events (up to OVERVIEW_MAX_PACKAGES with the visitor's own): the same for
- * everybody. With E2E_WORKERS tests at a time, each may keep this share there without pushing out another's.
+ * The overview lists at most OVERVIEW_MAX_CONGRESSES of the visible events that are not over (running ones and
+ * the visitor's own first, decision 84) and offers the newest packages of visible events (up to
+ * OVERVIEW_MAX_PACKAGES with the visitor's own). The seed's events are hidden (e2e/server.ts), so with
+ * E2E_WORKERS tests at a time, each may keep this share there without pushing out another's.
  */
 const share = (max: number) => Math.floor(max / Number(process.env.E2E_WORKERS ?? 1));
 

@@ -46,7 +46,7 @@ const fakes = createServer((req, res) => {
 });
 await new Promise<void>((done) => fakes.listen(Number(fakePort), "127.0.0.1", done));
 
-const passphrase = randomBytes(16).toString("hex");
+const passphrase = process.env.E2E_IPN_PASSPHRASE ?? randomBytes(16).toString("hex");
 const simulator = await startCheckoutSimulator({
   port: Number(simulatorPort),
   ipnUrl: `http://127.0.0.1:${port}/api/digistore/ipn`,
@@ -70,6 +70,9 @@ const url = pg.urlFor("e2e");
 const handle = createDb(url, { max: 1 });
 await runMigrations(handle.pool);
 await seedDemo(handle.db);
+// the overview picks its six events by date, running ones first (decision 84): the seed's running and coming
+// events would take places the tests' own events need (e2e/data.ts), and no test uses them (decision 77)
+await handle.pool.query("UPDATE congresses SET visible = false");
 await handle.close();
 
 // MailDev catches every mail; tests read it through its REST API (GET /api/email)

@@ -84,8 +84,11 @@ describe("videos", () => {
 });
 
 describe("checkout return", () => {
-  it("has a distinct message per category", () => {
-    const texts = new Set((["pac", "tic", "ticpac"] as const).map((c) => checkoutReturnMessage(c).detail));
+  it("has a distinct message per category, naming the product", () => {
+    const texts = new Set(
+      (["pac", "tic", "ticpac"] as const).map((c) => checkoutReturnMessage(c, "Kongress X").detail),
+    );
     expect(texts.size).toBe(3);
+    expect([...texts].every((text) => text.includes("„Kongress X“"))).toBe(true);
   });
 });

@@ -112,9 +112,15 @@ const RETURN_MESSAGES: Record<CheckoutCategory, string> = {
   ticpac: MSG.checkoutReturnTicketPackage,
 };
 
-/** The success dialog after the return from the checkout (`/?custom=pid-..|cat-..`). */
-export function checkoutReturnMessage(category: CheckoutCategory): { title: string; detail: string } {
-  return { title: MSG.checkoutReturnTitle, detail: RETURN_MESSAGES[category] };
+/**
+ * The success dialog after the return from the checkout (`/?custom=pid-..|cat-..`), once the payment
+ * notification has arrived; `name` is the package's or the event's.
+ */
+export function checkoutReturnMessage(
+  category: CheckoutCategory,
+  name: string,
+): { title: string; detail: string } {
+  return { title: MSG.checkoutReturnTitle, detail: fillMessage(RETURN_MESSAGES[category], { name }) };
 }
 
 /** Fills `{name}` placeholders of our message texts. */

@@ -6,6 +6,15 @@ export interface ErrorBody {
   detail: string;
 }
 
+/**
+ * A way on from a refusal, as a path of the web app (e.g. to the bought package when a purchase is
+ * refused because it was bought already); carried beside `{title, detail}` in the tRPC error's data.
+ */
+export interface ErrorLink {
+  label: string;
+  href: string;
+}
+
 export const DEFAULT_ERROR: ErrorBody = {
   title: MSG.defaultErrorTitle,
   detail: MSG.defaultErrorDetail,

@@ -13,6 +13,7 @@ export * from "./ids";
 export * from "./images";
 export * from "./messages";
 export * from "./orders";
+export * from "./overview";
 export * from "./paging";
 export * from "./payment-events";
 export * from "./payment-notifications";

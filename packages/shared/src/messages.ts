@@ -117,13 +117,36 @@ export const MSG = {
   packageNotAvailableYet: "Dieses Kongresspaket ist ab dem {date} verfügbar.",
   productNotFound: "Das gewünschte Produkt wurde nicht gefunden.",
   productNotOffered: "Dieses Produkt wird derzeit nicht angeboten.",
+  alreadyBoughtTitle: "Bereits gekauft",
+  alreadyBoughtPackage:
+    "Sie haben das Kongresspaket „{name}“ bereits gekauft. Sie finden es in Ihrer Übersicht.",
+  alreadyBoughtTicket:
+    "Sie haben bereits ein Ticket für „{name}“ und sind für die Veranstaltung angemeldet. Ein zweites Ticket brauchen Sie nicht.",
+  alreadyBoughtTicketPackage: "Sie haben Ticket und Kongresspaket für „{name}“ bereits gekauft.",
+  alreadyBoughtTicketOffersPackage:
+    "Ihr Ticket für „{name}“ haben Sie bereits gekauft. Das Kongresspaket können Sie einzeln dazukaufen.",
+  alreadyBoughtTicketNoPackage:
+    "Ihr Ticket für „{name}“ haben Sie bereits gekauft; das Kongresspaket wird derzeit nicht einzeln angeboten.",
+  alreadyBoughtPackageOffersTicket:
+    "Das Kongresspaket zu „{name}“ haben Sie bereits gekauft. Das Ticket können Sie einzeln dazukaufen.",
+  alreadyBoughtPackageNoTicket:
+    "Das Kongresspaket zu „{name}“ haben Sie bereits gekauft; ein einzelnes Ticket wird für diese Veranstaltung nicht angeboten.",
   checkoutReturnTitle: "Vielen Dank für Ihren Kauf!",
   checkoutReturnPackage:
-    "Ihr Kongresspaket wird freigeschaltet, sobald die Zahlung bestätigt ist. Sie finden es dann hier in Ihrer Übersicht.",
+    "Ihre Zahlung ist bestätigt: Das Kongresspaket „{name}“ ist freigeschaltet. Sie finden es hier in Ihrer Übersicht.",
   checkoutReturnTicket:
-    "Sobald die Zahlung bestätigt ist, sind Sie für die Veranstaltung angemeldet und finden sie hier in Ihrer Übersicht.",
+    "Ihre Zahlung ist bestätigt: Sie sind für „{name}“ angemeldet und finden die Veranstaltung hier in Ihrer Übersicht.",
   checkoutReturnTicketPackage:
-    "Sobald die Zahlung bestätigt ist, sind Sie für die Veranstaltung angemeldet und erhalten zusätzlich das Kongresspaket. Beides finden Sie dann hier in Ihrer Übersicht.",
+    "Ihre Zahlung ist bestätigt: Sie sind für „{name}“ angemeldet, und das Kongresspaket ist freigeschaltet. Beides finden Sie hier in Ihrer Übersicht.",
+  checkoutProcessingTitle: "Ihre Zahlung wird bearbeitet",
+  checkoutProcessing:
+    "Wir warten noch auf die Zahlungsbestätigung für „{name}“. Sobald sie eingetroffen ist, ist Ihr Kauf freigeschaltet; das dauert meist nur wenige Sekunden.",
+  checkoutDelayedTitle: "Die Zahlungsbestätigung ist noch nicht eingetroffen",
+  checkoutDelayed:
+    "Ihre Zahlung für „{name}“ wird noch bearbeitet; bei manchen Zahlarten (zum Beispiel Überweisung) dauert das länger. Sie erhalten eine E-Mail, sobald die Zahlung bestätigt ist, und finden Ihren Kauf dann hier in Ihrer Übersicht. Ist nach einem Werktag nichts eingetroffen, schreiben Sie uns bitte an support@example.com und nennen Sie die Bestellnummer aus der E-Mail von Digistore24.",
+  checkoutUnknownTitle: "Kein Kauf gefunden",
+  checkoutUnknown:
+    "Zu Ihrer Rückkehr von der Kasse gibt es bei uns kein Produkt, es wurde also nichts freigeschaltet. Falls Sie etwas bezahlt haben, schreiben Sie uns bitte an support@example.com und nennen Sie die Bestellnummer aus der E-Mail von Digistore24.",
   gatedNotActiveYet: "Dieses Kongresspaket ist ab dem {date} verfügbar.",
 
   // ours: shell

@@ -1,4 +1,4 @@
-import { type ErrorBody, type ErrorCode, MSG } from "@app/shared";
+import { type ErrorBody, type ErrorCode, type ErrorLink, MSG } from "@app/shared";
 import { TRPCError } from "@trpc/server";
 import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
 import { ZodError, z } from "zod";
@@ -16,6 +16,8 @@ export class AppError extends Error {
     readonly userTitle?: string,
     /** machine-readable reason for clients that react differently (e.g. which access check failed) */
     readonly reason?: string,
+    /** ways on from the refusal (paths of the web app), shown beside the detail */
+    readonly links?: ErrorLink[],
   ) {
     super(message);
     this.name = "AppError";
@@ -74,7 +76,12 @@ export function toTRPCError(error: AppError): TRPCError {
 }
 
 /** The `{title, detail}` body and HTTP status for any error; unknown errors never reveal their message. */
-export function toErrorResponse(error: unknown): { status: number; body: ErrorBody; reason?: string } {
+export function toErrorResponse(error: unknown): {
+  status: number;
+  body: ErrorBody;
+  reason?: string;
+  links?: ErrorLink[];
+} {
   const appError = findCause(error, AppError);
   if (appError) {
     const m = ERROR_MAP[appError.code];
@@ -82,6 +89,7 @@ export function toErrorResponse(error: unknown): { status: number; body: ErrorBo
       status: m.status,
       body: { title: appError.userTitle ?? m.title, detail: appError.userMessage ?? m.detail },
       ...(appError.reason && { reason: appError.reason }),
+      ...(appError.links?.length && { links: appError.links }),
     };
   }
   const zodError = findCause(error, ZodError);

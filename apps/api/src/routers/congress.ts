@@ -2,6 +2,7 @@ import { CHECKOUT_CATEGORIES, ZGatedPathInput, ZGatedUnlockInput, ZId } from "@a
 import { z } from "zod";
 import { visitorCalendar } from "../services/calendar/congress-calendar";
 import { checkoutUrl } from "../services/visitor/checkout";
+import { checkoutReturnState } from "../services/visitor/checkout-return";
 import { congressContent, getCongress } from "../services/visitor/congresses";
 import { gatedStatus, resolveGatedPath, unlockGated } from "../services/visitor/gated";
 import { overview } from "../services/visitor/overview";
@@ -55,10 +56,16 @@ export const gatedRouter = router({
     .mutation(({ ctx, input }) => unlockGated(ctx, { ...input, userId: ctx.user.id })),
 });
 
+const ZCheckoutInput = z.object({ category: z.enum(CHECKOUT_CATEGORIES), id: ZId });
+
 export const checkoutRouter = router({
   getUrl: userProcedure
-    .input(z.object({ category: z.enum(CHECKOUT_CATEGORIES), id: ZId }))
+    .input(ZCheckoutInput)
     .query(({ ctx, input }) => checkoutUrl(ctx, { ...input, userId: ctx.user.id })),
+  /** the return from the checkout: which product, and whether its payment notification arrived */
+  getReturnState: userProcedure
+    .input(ZCheckoutInput)
+    .query(({ ctx, input }) => checkoutReturnState(ctx, { ...input, userId: ctx.user.id })),
 });
 
 export const videoRouter = router({

@@ -452,11 +452,22 @@ const paidPackagePage: Make = async (s) => {
   };
 };
 
-const checkoutOfOwnAccount: Make = (s) => ({
-  data: { category: "pac", id: world.pkg.id },
+/** A package nobody bought yet (`user` paid for world.pkg, which the checkout refuses to sell twice). */
+const checkoutOfOwnAccount: Make = async (s) => ({
+  data: { category: "pac", id: (await createPackage(db(), world.congress.id)).id },
   check: (a) => {
     if (s.me) {
       expect(a.data.url).toContain(`uid-${s.me.digistoreHash}`);
+    }
+  },
+});
+
+/** The return from the checkout for world.pkg: paid for `user` only. */
+const checkoutReturnOfOwnAccount: Make = (s) => ({
+  data: { category: "pac", id: world.pkg.id },
+  check: (a) => {
+    if (s.me) {
+      expect(a.data.paid).toBe(s.caller === "user");
     }
   },
 });
@@ -788,6 +799,7 @@ const MATRIX: Record<string, Expectation> = {
     call: trpc(paidPackagePage),
   },
   "checkout.getUrl": { access: "user", call: trpc(checkoutOfOwnAccount) },
+  "checkout.getReturnState": { access: "user", call: trpc(checkoutReturnOfOwnAccount) },
   "video.getPreview": {
     access: "user",
     call: trpc(fixed(() => ({ url: "https://player.vimeo.com/video/1" }))),

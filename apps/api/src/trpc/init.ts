@@ -13,12 +13,20 @@ const t = initTRPC.context<Context>().create({
   errorFormatter({ shape, error }) {
     // every client reads {title, detail}; forms also read the refused input's messages by field;
     // stack traces never leave the server
-    const { body, reason } = toErrorResponse(error);
+    const { body, reason, links } = toErrorResponse(error);
     const fieldErrors = fieldErrorsOf(error);
     return {
       ...shape,
       message: body.detail,
-      data: { ...shape.data, stack: undefined, title: body.title, detail: body.detail, reason, fieldErrors },
+      data: {
+        ...shape.data,
+        stack: undefined,
+        title: body.title,
+        detail: body.detail,
+        reason,
+        links,
+        fieldErrors,
+      },
     };
   },
 });

@@ -169,9 +169,9 @@ async function setTicketOrder(tx: DbOrTx, values: OrderValues): Promise<OrderCha
   return change;
 }
 
-/** Removes the participation unless another paid ticket order of the same user still covers the event. */
-async function withdrawParticipation(tx: DbOrTx, userId: number, congressId: number): Promise<void> {
-  const [stillPaid] = await tx
+/** Whether the user has a paid ticket order for the event (spec: bought means paid). */
+export async function hasPaidTicket(db: DbOrTx, userId: number, congressId: number): Promise<boolean> {
+  const [paid] = await db
     .select({ id: congressTicketOrders.id })
     .from(congressTicketOrders)
     .where(
@@ -182,7 +182,12 @@ async function withdrawParticipation(tx: DbOrTx, userId: number, congressId: num
       ),
     )
     .limit(1);
-  if (!stillPaid) {
+  return paid !== undefined;
+}
+
+/** Removes the participation unless another paid ticket order of the same user still covers the event. */
+async function withdrawParticipation(tx: DbOrTx, userId: number, congressId: number): Promise<void> {
+  if (!(await hasPaidTicket(tx, userId, congressId))) {
     await tx
       .delete(participations)
       .where(and(eq(participations.userId, userId), eq(participations.congressId, congressId)));

@@ -1,13 +1,16 @@
 import { type Db, type DbOrTx, schema } from "@app/db";
-import { type IsoDate, OVERVIEW_MAX_CONGRESSES } from "@app/shared";
-import { desc, eq, gte, sql } from "drizzle-orm";
+import type { IsoDate } from "@app/shared";
+import { asc, desc, eq, gte, sql } from "drizzle-orm";
 
 const { congresses, congressPackages } = schema;
 
 export type CongressRow = typeof congresses.$inferSelect;
 export interface CatalogueEntry {
   today: IsoDate;
-  /** the overview's candidates: visible congresses not yet over, newest first */
+  /**
+   * the overview's candidates: every visible congress not yet over, by first day (a few dozen in practice);
+   * each visitor's six are chosen from them (`chooseOverviewCongresses`, decision 84)
+   */
   congresses: CongressRow[];
   /** every package with its congress's title and visibility, newest first */
   packages: { pkg: typeof congressPackages.$inferSelect; congressTitle: string; congressVisible: boolean }[];
@@ -21,8 +24,7 @@ async function loadCatalogue(db: DbOrTx, today: IsoDate): Promise<CatalogueEntry
       .where(
         sql`${congresses.visible} AND ${gte(sql`coalesce(${congresses.lastDay}, ${congresses.firstDay})`, today)}`,
       )
-      .orderBy(desc(congresses.createdAt), desc(congresses.id))
-      .limit(OVERVIEW_MAX_CONGRESSES),
+      .orderBy(asc(congresses.firstDay), desc(congresses.id)),
     db
       .select({ pkg: congressPackages, congressTitle: congresses.title, congressVisible: congresses.visible })
       .from(congressPackages)

@@ -1,5 +1,5 @@
 import type { Db } from "@app/db";
-import { berlinDate, OVERVIEW_MAX_PACKAGES } from "@app/shared";
+import { berlinDate, chooseOverviewCongresses, OVERVIEW_MAX_PACKAGES } from "@app/shared";
 import { AppError } from "../../lib/app-error";
 import type { Fill } from "../../lib/user-cache";
 import { type CatalogueEntry, catalogue } from "./catalogue";
@@ -71,10 +71,15 @@ export interface OverviewReadAhead {
   fill: Fill;
 }
 
+/**
+ * The visitor's events: running ones and those they take part in first, never pushed out by coming ones
+ * (decision 84).
+ */
 function congressesOf(entry: CatalogueEntry, state: ViewerState, viewer: Viewer): CongressView[] {
   const participation = new Map(state.participations);
   const tickets = new Set(state.tickets);
-  return entry.congresses.map((congress) =>
+  const takesPart = (id: number) => participation.has(id) || tickets.has(id);
+  return chooseOverviewCongresses(entry.congresses, entry.today, takesPart).map((congress) =>
     toCongressView(
       {
         congress,
@@ -136,10 +141,11 @@ export async function overview(
     throw new AppError("UNAUTHORIZED", `user ${userId} missing or inactive`);
   }
   const viewer = toViewer(state, ctx.env);
+  const congresses = congressesOf(entry, state, viewer);
   return {
     user: { firstname: viewer.firstname, lastname: viewer.lastname },
-    congresses: congressesOf(entry, state, viewer),
+    congresses,
     packages: packagesOf(entry, state),
-    attended: state.attended.filter((id) => entry.congresses.some((e) => e.id === id)),
+    attended: state.attended.filter((id) => congresses.some((e) => e.id === id)),
   };
 }

@@ -111,7 +111,7 @@ describe("overview", () => {
     hiddenPackage = (await createPackage(db, ev.invisible as number)).id;
   });
 
-  it("shows at most 6 visible running or future events, newest first, with their timing flags", async () => {
+  it("shows at most 6 visible running or future events, running ones kept, newest (by first day) first, with their timing flags", async () => {
     const res = await trpcQuery(s.t, "congress.getOverview", undefined, {
       token: await s.t.tokenFor(user.id),
     });
@@ -122,13 +122,14 @@ describe("overview", () => {
       inFuture: boolean;
       inPast: boolean;
     }[];
+    // the four running ones stay; of the three coming ones the two that start next fill the six
     expect(ids(congresses)).toEqual([
-      ev.futureNewest,
-      ev.endsToday,
-      ev.oneDayFuture,
-      ev.runningWithWebinar,
-      ev.oneDayToday,
       ev.future,
+      ev.futureNewest,
+      ev.oneDayToday,
+      ev.oldestRunning,
+      ev.runningWithWebinar,
+      ev.endsToday,
     ]);
     const flags = Object.fromEntries(
       congresses.map((e) => [e.id, { inProgress: e.inProgress, inFuture: e.inFuture, inPast: e.inPast }]),
@@ -139,7 +140,6 @@ describe("overview", () => {
     expect(flags[ev.endsToday as number]).toEqual(running);
     expect(flags[ev.runningWithWebinar as number]).toEqual(running);
     expect(flags[ev.future as number]).toEqual(coming);
-    expect(flags[ev.oneDayFuture as number]).toEqual(coming);
     expect(flags[ev.futureNewest as number]).toEqual(coming);
     expect(res.data.user).toEqual({ firstname: "Olga", lastname: "Overview" });
   });
@@ -217,6 +217,56 @@ describe("overview", () => {
     });
     expect(byId.get(p3 as number)).toMatchObject({ orderStatus: "paid", qualified: true });
     expect(byId.get(p9 as number)).toMatchObject({ bought: false, orderStatus: null, qualified: false });
+  });
+});
+
+describe("overview with more coming events than fit", () => {
+  const s = useApp();
+
+  it("keeps a running event the visitor has a ticket for when six newer coming ones are created", async () => {
+    const db = s.t.db.db;
+    const visitor = await createUser(db);
+    const running = await createCongress(db, {
+      firstDay: relDay(-1),
+      lastDay: relDay(1),
+      digistoreIdTicket: 630001,
+      createdAt: new Date(Date.now() - 60_000),
+    });
+    await ticketOrder(db, visitor.id, running.id, "paid");
+    await participate(db, visitor.id, running.id);
+    const own = await createCongress(db, { firstDay: relDay(90), lastDay: null });
+    await participate(db, visitor.id, own.id);
+    const inDays: Record<number, number> = {};
+    for (const days of [40, 3, 20, 5, 60, 10, 30]) {
+      inDays[days] = (await createCongress(db, { firstDay: relDay(days), lastDay: null })).id;
+    }
+
+    const token = await s.t.tokenFor(visitor.id);
+    const mine = await trpcQuery(s.t, "congress.getOverview", undefined, { token });
+    // the running one and the visitor's own stay; the four coming ones that start next fill the six
+    expect(ids(mine.data.congresses)).toEqual([
+      own.id,
+      inDays[20],
+      inDays[10],
+      inDays[5],
+      inDays[3],
+      running.id,
+    ]);
+    const answer = await rest(s.t, "GET", "/api/congress/", visitor.id);
+    expect(ids(answer.json())).toEqual(ids(mine.data.congresses));
+
+    // somebody who takes part in neither: the running one stays, the five coming ones that start next follow
+    const other = await trpcQuery(s.t, "congress.getOverview", undefined, {
+      token: await s.t.tokenFor((await createUser(db)).id),
+    });
+    expect(ids(other.data.congresses)).toEqual([
+      inDays[30],
+      inDays[20],
+      inDays[10],
+      inDays[5],
+      inDays[3],
+      running.id,
+    ]);
   });
 });
 
@@ -841,6 +891,138 @@ describe("checkout", () => {
   it("answers 404 for an unknown package", async () => {
     const res = await checkout("pac", 987654);
     expect(res.status).toBe(404);
+  });
+
+  it("tells the return from the checkout whether the product exists and its order is paid yet", async () => {
+    const state = async (category: string, id: number) =>
+      trpcQuery(s.t, "checkout.getReturnState", { category, id }, { token: await s.t.tokenFor(user.id) });
+    const unknown = await state("ticpac", 999_999);
+    expect(unknown.status).toBe(404);
+    expect(unknown.error?.detail).toBe(MSG.productNotFound);
+    // an event that sells no ticket-plus-package: nothing can have been bought
+    expect((await state("ticpac", free)).status).toBe(404);
+
+    const before = await state("tic", ticketed);
+    expect(before.data).toEqual({ name: expect.any(String), paid: false });
+    await ticketOrder(s.t.db.db, user.id, ticketed, "paid");
+    expect((await state("tic", ticketed)).data.paid).toBe(true);
+    expect((await state("pac", pkgId)).data.paid).toBe(false);
+  });
+
+  describe("never sells twice", () => {
+    const asUser = async (who: { id: number }, category: string, id: number) =>
+      trpcQuery(s.t, "checkout.getUrl", { category, id }, { token: await s.t.tokenFor(who.id) });
+    const ticketedCongress = async (packages: number) => {
+      const congress = await createCongress(s.t.db.db, {
+        firstDay: relDay(3),
+        lastDay: relDay(4),
+        digistoreIdTicket: 610001,
+        digistoreIdTicketAndPackage: 610002,
+      });
+      const pkgs = [];
+      for (let i = 0; i < packages; i += 1) {
+        pkgs.push(await createPackage(s.t.db.db, congress.id));
+      }
+      return { congress, pkgs };
+    };
+
+    it("refuses a package the visitor has paid for, with a German message and a link to it", async () => {
+      const buyer = await createUser(s.t.db.db);
+      const pkg = await createPackage(s.t.db.db, (await createCongress(s.t.db.db)).id, {
+        name: "Paket Eins",
+      });
+      await packageOrder(s.t.db.db, buyer.id, pkg.id, "paid");
+      const res = await asUser(buyer, "pac", pkg.id);
+      expect(res.status).toBe(409);
+      expect(res.error?.reason).toBe("already-bought");
+      expect(res.error?.title).toBe(MSG.alreadyBoughtTitle);
+      expect(res.error?.detail).toBe(fillMessage(MSG.alreadyBoughtPackage, { name: "Paket Eins" }));
+      expect(res.data).toBeUndefined();
+      expect(JSON.parse(res.body).error.json.data.links).toEqual([
+        { label: "Zum Kongresspaket", href: `/congress-package/${pkg.id}` },
+      ]);
+    });
+
+    it("sells again after a cancelled order, and another user's paid order blocks nobody", async () => {
+      const buyer = await createUser(s.t.db.db);
+      const other = await createUser(s.t.db.db);
+      const pkg = await createPackage(s.t.db.db, (await createCongress(s.t.db.db)).id);
+      await packageOrder(s.t.db.db, buyer.id, pkg.id, "canceled");
+      await packageOrder(s.t.db.db, other.id, pkg.id, "paid");
+      const res = await asUser(buyer, "pac", pkg.id);
+      expect(res.status).toBe(200);
+      expect(new URL(res.data.url).searchParams.get("custom")).toBe(
+        `uid-${buyer.digistoreHash}|pid-${pkg.id}|cat-pac`,
+      );
+
+      const { congress } = await ticketedCongress(1);
+      await ticketOrder(s.t.db.db, buyer.id, congress.id, "canceled");
+      await ticketOrder(s.t.db.db, other.id, congress.id, "paid");
+      expect((await asUser(buyer, "tic", congress.id)).status).toBe(200);
+      expect((await asUser(buyer, "ticpac", congress.id)).status).toBe(200);
+    });
+
+    it("refuses a second ticket, and offers the package alone instead of ticket and package", async () => {
+      const buyer = await createUser(s.t.db.db);
+      const { congress, pkgs } = await ticketedCongress(1);
+      const [pkg] = pkgs as [typeof schema.congressPackages.$inferSelect];
+      await ticketOrder(s.t.db.db, buyer.id, congress.id, "paid");
+
+      const tic = await asUser(buyer, "tic", congress.id);
+      expect(tic.status).toBe(409);
+      expect(tic.error?.detail).toBe(fillMessage(MSG.alreadyBoughtTicket, { name: congress.title }));
+      expect(JSON.parse(tic.body).error.json.data.links).toEqual([{ label: "Zur Übersicht", href: "/" }]);
+
+      const ticpac = await asUser(buyer, "ticpac", congress.id);
+      expect(ticpac.status).toBe(409);
+      expect(ticpac.error?.detail).toBe(
+        fillMessage(MSG.alreadyBoughtTicketOffersPackage, { name: congress.title }),
+      );
+      expect(JSON.parse(ticpac.body).error.json.data.links).toEqual([
+        { label: "Zur Übersicht", href: "/" },
+        { label: `„${pkg.name}“ kaufen`, href: `/congress-package-purchase/${pkg.id}` },
+      ]);
+      // the offered half sells
+      expect((await asUser(buyer, "pac", pkg.id)).status).toBe(200);
+
+      // with the package paid as well, nothing of the event is sold again
+      await packageOrder(s.t.db.db, buyer.id, pkg.id, "paid");
+      const both = await asUser(buyer, "ticpac", congress.id);
+      expect(both.error?.detail).toBe(fillMessage(MSG.alreadyBoughtTicketPackage, { name: congress.title }));
+      expect(JSON.parse(both.body).error.json.data.links).toEqual([
+        { label: "Zur Übersicht", href: "/" },
+        { label: "Zum Kongresspaket", href: `/congress-package/${pkg.id}` },
+      ]);
+    });
+
+    it("links a bought ticket of a running event to its videos", async () => {
+      const buyer = await createUser(s.t.db.db);
+      const running = await createCongress(s.t.db.db, { digistoreIdTicket: 620001 });
+      await ticketOrder(s.t.db.db, buyer.id, running.id, "paid");
+      const res = await asUser(buyer, "tic", running.id);
+      expect(res.status).toBe(409);
+      expect(JSON.parse(res.body).error.json.data.links).toEqual([
+        { label: "Zu den Videos", href: `/congress/${running.id}` },
+      ]);
+    });
+
+    it("refuses ticket and package when the package is paid, and offers the ticket alone", async () => {
+      const buyer = await createUser(s.t.db.db);
+      const { congress, pkgs } = await ticketedCongress(1);
+      const [pkg] = pkgs as [typeof schema.congressPackages.$inferSelect];
+      await packageOrder(s.t.db.db, buyer.id, pkg.id, "paid");
+      const ticpac = await asUser(buyer, "ticpac", congress.id);
+      expect(ticpac.status).toBe(409);
+      expect(ticpac.error?.reason).toBe("already-bought");
+      expect(ticpac.error?.detail).toBe(
+        fillMessage(MSG.alreadyBoughtPackageOffersTicket, { name: congress.title }),
+      );
+      expect(JSON.parse(ticpac.body).error.json.data.links).toEqual([
+        { label: "Zum Kongresspaket", href: `/congress-package/${pkg.id}` },
+        { label: "Ticket kaufen", href: `/congress-ticket-purchase/${congress.id}` },
+      ]);
+      expect((await asUser(buyer, "tic", congress.id)).status).toBe(200);
+    });
   });
 });
 

@@ -19,12 +19,16 @@ function StatusBadge({ status }: { status: string }) {
   );
 }
 
+/** A package available later says from when, to everybody (spec: "shows availability from that date"). */
+function Availability({ from }: { from: string }) {
+  return <p className="text-sm font-medium text-slate-700">Verfügbar ab {formatGermanDate(from)}</p>;
+}
+
 function PackageActions({ pkg }: { pkg: PackageView }) {
   const params = { congressPackageId: pkg.id };
-  if (pkg.qualified && pkg.availableFrom) {
-    return (
-      <p className="text-sm font-medium text-slate-700">Verfügbar ab {formatGermanDate(pkg.availableFrom)}</p>
-    );
+  const availability = pkg.availableFrom && <Availability from={pkg.availableFrom} />;
+  if (pkg.qualified && availability) {
+    return availability;
   }
   if (pkg.openable) {
     return (
@@ -36,14 +40,22 @@ function PackageActions({ pkg }: { pkg: PackageView }) {
     );
   }
   if (pkg.bought) {
-    return <p className="text-sm font-medium text-red-800">Die Bestellung wurde storniert.</p>;
+    return (
+      <div className="flex flex-col gap-1">
+        <p className="text-sm font-medium text-red-800">Die Bestellung wurde storniert.</p>
+        {availability}
+      </div>
+    );
   }
   return (
-    <Button asChild variant="secondary">
-      <Link to="/congress-package-purchase/$congressPackageId" params={params}>
-        Jetzt kaufen
-      </Link>
-    </Button>
+    <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
+      <Button asChild variant="secondary">
+        <Link to="/congress-package-purchase/$congressPackageId" params={params}>
+          Jetzt kaufen
+        </Link>
+      </Button>
+      {availability}
+    </div>
   );
 }
 

@@ -1,6 +1,9 @@
-import type { CheckoutCategory } from "@app/shared";
+import type { CheckoutCategory, ErrorBody, ErrorLink } from "@app/shared";
+import { Link } from "@tanstack/react-router";
+import { TRPCClientError } from "@trpc/client";
 import { Page } from "@/components/layout/page";
-import { showError } from "@/lib/alerts";
+import { Button } from "@/components/ui/button";
+import { errorBody, errorReason, showError } from "@/lib/alerts";
 import { loadOrOverview } from "@/lib/route-loaders";
 import type { RouterContext } from "../__root";
 
@@ -9,31 +12,64 @@ export interface CheckoutAnswer {
   name: string;
 }
 
+/** The server refused because the visitor has paid for it already (decision 83): what to say, where to go. */
+export interface BoughtAlready extends ErrorBody {
+  links: ErrorLink[];
+}
+
+type PurchaseState = CheckoutAnswer | { bought: BoughtAlready } | undefined;
+
+/** The refusal's ways on; only paths of this app are taken (the server sends nothing else). */
+function boughtAlready(error: unknown): BoughtAlready | undefined {
+  if (errorReason(error) !== "already-bought" || !(error instanceof TRPCClientError)) {
+    return undefined;
+  }
+  const links = (error.data as { links?: unknown } | undefined)?.links;
+  const valid = Array.isArray(links)
+    ? links.filter(
+        (link): link is ErrorLink =>
+          typeof link?.label === "string" && typeof link?.href === "string" && /^\/(?!\/)/.test(link.href),
+      )
+    : [];
+  return { ...errorBody(error), links: valid };
+}
+
 /**
  * The loader of the purchase redirect screens: the server looks the product up and builds the checkout
- * address, and the visitor leaves for it in the same tab (so its return lands on the overview); on failure
- * its title and detail are shown, then the overview. A hover asks nothing: the address is built per visit.
+ * address, and the visitor leaves for it in the same tab (so its return lands on the overview), replacing
+ * this screen in the history: Back from the checkout returns to the page before it, not to this redirect.
+ * Something bought already is shown here with its links; any other refusal shows its title and detail,
+ * then the overview. A hover asks nothing: the address is built per visit.
  */
 export async function loadCheckout(
   { context, preload }: { context: RouterContext; preload: boolean },
   category: CheckoutCategory,
   id: number,
-): Promise<CheckoutAnswer | undefined> {
+): Promise<PurchaseState> {
   if (preload) {
     return undefined;
   }
   const answer = await loadOrOverview(
     false,
-    () =>
-      context.queryClient.fetchQuery({
-        ...context.trpc.checkout.getUrl.queryOptions({ category, id }),
-        staleTime: 0,
-        gcTime: 0,
-      }),
+    async () => {
+      try {
+        return await context.queryClient.fetchQuery({
+          ...context.trpc.checkout.getUrl.queryOptions({ category, id }),
+          staleTime: 0,
+          gcTime: 0,
+        });
+      } catch (error) {
+        const bought = boughtAlready(error);
+        if (bought) {
+          return { bought };
+        }
+        throw error;
+      }
+    },
     showError,
   );
-  if (answer) {
-    window.location.assign(answer.url);
+  if (answer && "url" in answer) {
+    window.location.replace(answer.url);
   }
   return answer;
 }
@@ -57,10 +93,36 @@ export function PurchasePending() {
   );
 }
 
-/** On the way to the checkout. */
-export function PurchaseRedirect({ checkout }: { checkout: CheckoutAnswer | undefined }) {
+function Bought({ bought }: { bought: BoughtAlready }) {
+  const links = bought.links.some((link) => link.href === "/")
+    ? bought.links
+    : [...bought.links, { label: "Zur Übersicht", href: "/" }];
+  return (
+    <Page title={bought.title} narrow>
+      <p role="status" className="text-slate-700">
+        {bought.detail}
+      </p>
+      <ul className="mt-6 flex flex-wrap gap-3">
+        {links.map((link, i) => (
+          <li key={link.href}>
+            <Button asChild variant={i === 0 ? "default" : "secondary"}>
+              {/* a path of this app from the server's answer, checked in boughtAlready */}
+              <Link to={link.href as "/"}>{link.label}</Link>
+            </Button>
+          </li>
+        ))}
+      </ul>
+    </Page>
+  );
+}
+
+/** On the way to the checkout, or why not. */
+export function PurchaseRedirect({ checkout }: { checkout: PurchaseState }) {
   if (!checkout) {
     return <PurchasePending />;
+  }
+  if ("bought" in checkout) {
+    return <Bought bought={checkout.bought} />;
   }
   return (
     <Redirect>

@@ -1,7 +1,7 @@
-import { checkoutReturnMessage, MSG, parseCustom } from "@app/shared";
+import { MSG } from "@app/shared";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { createFileRoute, useNavigate } from "@tanstack/react-router";
-import { useDeferredValue, useEffect, useRef } from "react";
+import { createFileRoute } from "@tanstack/react-router";
+import { useDeferredValue, useEffect } from "react";
 import superjson, { type SuperJSONResult } from "superjson";
 import { Page } from "@/components/layout/page";
 import { Button } from "@/components/ui/button";
@@ -12,6 +12,7 @@ import { takeEarly } from "@/lib/boot";
 import { optionalString } from "@/lib/search";
 import { trpc } from "@/lib/trpc";
 import type { CongressView } from "@/lib/types";
+import { CheckoutReturn } from "../-components/checkout-return";
 
 export const Route = createFileRoute("/_user/")({
   validateSearch: (search: Record<string, unknown>): { custom?: string | undefined } => ({
@@ -34,25 +35,6 @@ export const Route = createFileRoute("/_user/")({
   component: Overview,
 });
 
-/** The return from the checkout carries `custom=pid-..|cat-..`: thank the buyer once, then clean the address. */
-function useCheckoutReturn() {
-  const { custom } = Route.useSearch();
-  const navigate = useNavigate();
-  const handled = useRef(false);
-  useEffect(() => {
-    if (custom === undefined || handled.current) {
-      return;
-    }
-    handled.current = true;
-    const parsed = parseCustom(custom);
-    void navigate({ to: "/", search: {}, replace: true });
-    if (parsed) {
-      const message = checkoutReturnMessage(parsed.cat);
-      void alerts.successDialog(message.title, message.detail);
-    }
-  }, [custom, navigate]);
-}
-
 function CardSkeletons({ count }: { count: number }) {
   return (
     <div className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3" aria-hidden="true">
@@ -65,7 +47,7 @@ function CardSkeletons({ count }: { count: number }) {
 }
 
 function Overview() {
-  useCheckoutReturn();
+  const { custom } = Route.useSearch();
   const queryClient = useQueryClient();
   const overview = useQuery(trpc.congress.getOverview.queryOptions());
   // The cards render in the background, in slices that leave the main thread free between them (a phone
@@ -111,6 +93,7 @@ function Overview() {
   const user = overview.data?.user;
   return (
     <Page title={user ? `Hallo ${user.firstname} ${user.lastname}!` : "Übersicht"}>
+      <CheckoutReturn custom={custom} />
       {failed && (
         <div role="alert" className="mb-8 rounded-lg border border-red-200 bg-red-50 p-5 text-red-900">
           <p className="font-semibold">{MSG.congressesLoadFailed}</p>

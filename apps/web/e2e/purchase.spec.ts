@@ -1,0 +1,142 @@
+import { expect, type Page } from "@playwright/test";
+import { dayFromToday, failedRequest, login, test } from "./fixtures";
+import { sendPayment } from "./payments";
+
+async function loginAs(page: Page, user: { email: string; password: string }) {
+  await page.goto("/login");
+  await login(page, user.email, user.password);
+  await expect(page.getByRole("heading", { level: 1, name: /^Hallo / })).toBeVisible();
+}
+
+const packagesRegion = (page: Page) => page.getByRole("region", { name: "Kongresspakete" });
+const thanks = (page: Page) => page.getByRole("heading", { name: "Vielen Dank für Ihren Kauf!" });
+
+test("a return from the checkout with an unknown product thanks nobody", async ({
+  page,
+  data,
+  browserErrors,
+}) => {
+  browserErrors.expect(failedRequest(404, "/trpc/checkout.getReturnState"));
+  await loginAs(page, await data.user());
+  await page.goto("/?custom=pid-999999|cat-ticpac");
+  await expect(page.getByRole("status").filter({ hasText: "Kein Kauf gefunden" })).toBeVisible();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(thanks(page)).toHaveCount(0);
+  await page.getByRole("button", { name: "Hinweis schließen" }).click();
+  await expect(page.getByText("Kein Kauf gefunden")).toHaveCount(0);
+});
+
+test("a return before the payment notification says it is processed, and thanks once it arrives", async ({
+  page,
+  data,
+  request,
+  testDb,
+}) => {
+  const user = await data.user();
+  const congress = await data.congress({ visible: false, firstDay: dayFromToday(-60) });
+  const pkg = await data.package(congress.id);
+  const { rows } = await testDb.$client.query<{ hash: string }>(
+    "SELECT digistore_hash AS hash FROM users WHERE id = $1",
+    [user.id],
+  );
+  await loginAs(page, user);
+  await page.goto(`/?custom=pid-${pkg.id}|cat-pac`);
+  const processing = page.getByRole("status").filter({ hasText: "Ihre Zahlung wird bearbeitet" });
+  await expect(processing).toBeVisible();
+  await expect(processing).toContainText(`„${pkg.name}“`);
+  await expect(thanks(page)).toHaveCount(0);
+
+  await sendPayment(request, {
+    digistoreHash: rows[0]?.hash ?? "",
+    category: "pac",
+    id: pkg.id,
+    productId: pkg.externalId,
+  });
+  const dialog = page.getByRole("dialog").or(page.getByRole("alertdialog"));
+  await expect(thanks(page)).toBeVisible();
+  await expect(dialog).toContainText(`Das Kongresspaket „${pkg.name}“ ist freigeschaltet`);
+  await dialog.getByRole("button", { name: "OK" }).click();
+  await expect(processing).toHaveCount(0);
+  const card = packagesRegion(page).getByRole("article", { name: pkg.name });
+  await expect(card.getByText("Status: bezahlt")).toBeVisible();
+  await expect(card.getByRole("link", { name: "Kongresspaket öffnen" })).toBeVisible();
+});
+
+test("without a payment notification the return says what to do", async ({ page, data }) => {
+  const congress = await data.ticketedCongress();
+  await page.clock.install();
+  await loginAs(page, await data.user());
+  await page.goto(`/?custom=pid-${congress.id}|cat-tic`);
+  await expect(page.getByRole("status").filter({ hasText: "Ihre Zahlung wird bearbeitet" })).toBeVisible();
+  await page.clock.runFor(31_000);
+  const delayed = page
+    .getByRole("status")
+    .filter({ hasText: "Die Zahlungsbestätigung ist noch nicht eingetroffen" });
+  await expect(delayed).toBeVisible();
+  await expect(delayed).toContainText("support@example.com");
+  await expect(delayed.getByRole("button", { name: "Erneut prüfen" })).toBeVisible();
+  await expect(thanks(page)).toHaveCount(0);
+});
+
+test("Back from the checkout returns to the overview, not to the purchase screen", async ({ page, data }) => {
+  const congress = await data.congress({ firstDay: dayFromToday(21) });
+  const pkg = await data.package(congress.id);
+  await loginAs(page, await data.user());
+  await packagesRegion(page)
+    .getByRole("article", { name: pkg.name })
+    .getByRole("link", { name: "Jetzt kaufen" })
+    .click();
+  await expect(page.getByRole("heading", { name: `Testkasse: Produkt ${pkg.externalId}` })).toBeVisible();
+  await page.goBack();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole("heading", { level: 1, name: /^Hallo / })).toBeVisible();
+});
+
+test("a bought package is not sold again: the purchase screen links to it", async ({
+  page,
+  data,
+  browserErrors,
+}) => {
+  browserErrors.expect(failedRequest(409, "/trpc/checkout.getUrl"));
+  const user = await data.user();
+  const congress = await data.congress({ visible: false, firstDay: dayFromToday(-60) });
+  const pkg = await data.package(congress.id);
+  await data.packageOrder(user.id, pkg.id, "paid");
+  await loginAs(page, user);
+  await page.goto(`/congress-package-purchase/${pkg.id}`);
+  await expect(page.getByRole("heading", { level: 1, name: "Bereits gekauft" })).toBeVisible();
+  await expect(page.getByText(`Sie haben das Kongresspaket „${pkg.name}“ bereits gekauft.`)).toBeVisible();
+  await expect(page.getByRole("main").getByRole("link", { name: "Zur Übersicht" })).toBeVisible();
+  await page.getByRole("link", { name: "Zum Kongresspaket" }).click();
+  await expect(page).toHaveURL(new RegExp(`/congress-package/${pkg.id}$`));
+  await expect(page.getByRole("heading", { level: 1, name: pkg.name })).toBeVisible();
+});
+
+test("ticket and package with the ticket paid offer the package alone", async ({
+  page,
+  data,
+  browserErrors,
+}) => {
+  browserErrors.expect(failedRequest(409, "/trpc/checkout.getUrl"));
+  const user = await data.user();
+  const congress = await data.ticketedCongress();
+  const pkg = await data.package(congress.id);
+  await data.participation(user.id, congress.id);
+  await data.ticketOrder(user.id, congress.id, "paid");
+  await loginAs(page, user);
+  await page.goto(`/congress-ticket-package-purchase/${congress.id}`);
+  await expect(page.getByRole("heading", { level: 1, name: "Bereits gekauft" })).toBeVisible();
+  await expect(page.getByText("Das Kongresspaket können Sie einzeln dazukaufen.")).toBeVisible();
+  await page.getByRole("link", { name: `„${pkg.name}“ kaufen` }).click();
+  await expect(page.getByRole("heading", { name: `Testkasse: Produkt ${pkg.externalId}` })).toBeVisible();
+});
+
+test("a package available later says from when, next to its purchase button", async ({ page, data }) => {
+  const congress = await data.congress({ firstDay: dayFromToday(21) });
+  const later = await data.package(congress.id, { availabilityDate: dayFromToday(30) });
+  await loginAs(page, await data.user());
+  const card = packagesRegion(page).getByRole("article", { name: later.name });
+  const [y, m, d] = dayFromToday(30).split("-");
+  await expect(card.getByText(`Verfügbar ab ${d}.${m}.${y}`)).toBeVisible();
+  await expect(card.getByRole("link", { name: "Jetzt kaufen" })).toBeVisible();
+});
