@@ -39,7 +39,7 @@ function MigrationSetPassword() {
 
   const submit = form.submit(async (input) => {
     const result = await save.mutateAsync(input);
-    await alerts.notice(MSG.migrationSuccessTitle, result.detail);
+    await alerts.successDialog(MSG.migrationSuccessTitle, result.detail);
     await navigate({ to: "/login/{-$congressId}/{-$showVideo}" });
   });
   const onSubmit = async (event: FormEvent) => {

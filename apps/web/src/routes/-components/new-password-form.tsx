@@ -24,7 +24,7 @@ export function NewPasswordForm() {
     try {
       const result = await reset.mutateAsync(input);
       sessionStorage.removeItem(RESET_TOKEN_KEY);
-      await alerts.notice(MSG.resetPasswordSuccessTitle, result.detail);
+      await alerts.successDialog(MSG.resetPasswordSuccessTitle, result.detail);
       await navigate({ to: "/login/{-$congressId}/{-$showVideo}" });
     } catch (error) {
       // a refused password goes under its field and the link stays usable
