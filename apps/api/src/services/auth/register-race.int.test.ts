@@ -59,7 +59,7 @@ describe("registrations of one address at the same moment", () => {
     const answers = await Promise.all(
       Array.from({ length: n }, async () => {
         const res = await register(email);
-        return { status: res.status, body: await res.json() };
+        return { status: res.status, body: (await res.json()) as { title: string; detail: string } };
       }),
     );
     expect(new Set(answers.map((a) => JSON.stringify(a))).size).toBe(1);
