@@ -437,6 +437,8 @@ test.describe("every dialog passes axe", () => {
       await page.goto(target.path);
       const dialog = await c.open(page, target);
       await expect(dialog).toBeVisible();
+      // the pointer on the dialog holds a message open while axe reads it (decision 86)
+      await dialog.hover();
       await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
       await expectAccessible(page, c.name, { frames: c.frames ?? true });
     });

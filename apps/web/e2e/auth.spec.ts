@@ -12,7 +12,8 @@ import {
 
 const PASSWORD = "sicheres-Passwort-1";
 
-async function register(page: Page, email: string, path = "/login"): Promise<void> {
+/** The registration form of the login page, filled in; returns the form. */
+async function fillRegistration(page: Page, email: string, path = "/login") {
   await page.goto(path);
   const form = page.getByRole("region", { name: "Neu hier? Registrieren" });
   await form.getByLabel("Vorname").fill("Erika");
@@ -20,6 +21,11 @@ async function register(page: Page, email: string, path = "/login"): Promise<voi
   await form.getByLabel("E-Mail").fill(email);
   await form.getByLabel("Passwort").fill(PASSWORD);
   await form.getByRole("checkbox", { name: /Datenschutzerklärung/ }).check();
+  return form;
+}
+
+async function register(page: Page, email: string, path = "/login"): Promise<void> {
+  const form = await fillRegistration(page, email, path);
   await form.getByRole("button", { name: "Registrieren" }).click();
   await confirmDialog(page, "Fast geschafft!");
 }
@@ -62,6 +68,22 @@ test("register, confirm from the mail, log in, survive a reload, log out", async
   await expect(page).toHaveURL(/\/login$/);
   await page.goto("/");
   await expect(page).toHaveURL(/\/login/);
+});
+
+test("a double-click on Registrieren sends one registration", async ({ page }) => {
+  const email = uniqueEmail("e2e-doppelklick");
+  const sent: string[] = [];
+  page.on("request", (request) => {
+    if (request.url().includes("/trpc/auth.register")) {
+      sent.push(request.url());
+    }
+  });
+  const form = await fillRegistration(page, email);
+  await form.getByRole("button", { name: "Registrieren" }).dblclick();
+  await expect(form.getByRole("button", { name: "Registrierung läuft …" })).toBeDisabled();
+  await confirmDialog(page, "Fast geschafft!");
+  expect(sent).toHaveLength(1);
+  await waitForMail(email, "Bitte bestätigen Sie Ihre E-Mail-Adresse");
 });
 
 test("registration shows the spec's messages for an empty form", async ({ page }) => {
@@ -157,6 +179,11 @@ test("forgot and reset the password", async ({ page }) => {
 
   await page.getByLabel("Neues Passwort bestätigen").fill("neues-Passwort-2");
   await page.getByRole("button", { name: "Passwort speichern" }).click();
+  // spec section 7: "success or error dialog"
+  await expect(page.getByRole("dialog", { name: "Passwort geändert" })).toHaveAttribute(
+    "data-mode",
+    "success",
+  );
   await confirmDialog(page, "Passwort geändert");
   await expect(page).toHaveURL(/\/login$/);
 
@@ -232,6 +259,10 @@ test("a migrated user sets a password from the mailed link", async ({ page, brow
 
   await page.getByLabel("Passwort bestätigen").fill("migriert-Passwort-1");
   await page.getByRole("button", { name: "Passwort speichern" }).click();
+  await expect(page.getByRole("dialog", { name: "Passwort festgelegt" })).toHaveAttribute(
+    "data-mode",
+    "success",
+  );
   await confirmDialog(page, "Passwort festgelegt");
   await login(page, "migriert@example.com", "migriert-Passwort-1");
   await expect(page).toHaveURL(/\/$/);

@@ -80,10 +80,17 @@ export async function login(page: Page, email: string, password: string): Promis
   await form.getByLabel("Passwort").press("Enter");
 }
 
-/** Closes the current dialog of the global alert system with its OK button. */
+/**
+ * Closes the current dialog of the global alert system with its OK button. The pointer goes onto the dialog
+ * first: a message closes by itself 5000 ms after it opened unless the pointer holds it (decision 86).
+ */
 export async function confirmDialog(page: Page, title: string | RegExp): Promise<void> {
-  const dialog = page.getByRole("dialog").or(page.getByRole("alertdialog"));
-  await expect(dialog.getByRole("heading", { name: title })).toBeVisible();
+  const dialog = page
+    .getByRole("dialog")
+    .or(page.getByRole("alertdialog"))
+    .filter({ has: page.getByRole("heading", { name: title }) });
+  await expect(dialog).toBeVisible();
+  await dialog.hover();
   await dialog.getByRole("button", { name: "OK" }).click();
 }
 

@@ -76,8 +76,8 @@ const output = () => lines.join("");
 
 describe("log privacy", () => {
   it("runs the risky flows", { timeout: 120_000 }, async () => {
-    // register, duplicate registration (pre-check and a simultaneous pair that meets the unique index),
-    // both answered like a new one (the owner gets a notice mail instead)
+    // register, duplicate registration (a later one and a simultaneous pair, which waits on the address's
+    // row), both answered like a new one
     expect((await t.app.inject(registration(account(email)))).statusCode).toBe(201);
     expect((await t.app.inject(registration(account(email.toUpperCase())))).statusCode).toBe(201);
     const twin = secret(`zwilling.${tag}@example.com`);

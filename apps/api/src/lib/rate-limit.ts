@@ -42,7 +42,7 @@ function tooMany(key: string): AppError {
 
 /**
  * Takes `key` once, atomically: true for the first caller, false for every later one (a redeemed
- * two-factor challenge, the hour's registration notice). The row goes with the retention job.
+ * two-factor challenge). The row goes with the retention job.
  */
 export async function claimOnce(db: DbOrTx, key: string): Promise<boolean> {
   const rows = await db
@@ -51,6 +51,16 @@ export async function claimOnce(db: DbOrTx, key: string): Promise<boolean> {
     .onConflictDoNothing({ target: schema.rateLimits.key })
     .returning({ key: schema.rateLimits.key });
   return rows.length === 1;
+}
+
+/**
+ * Counts one hit on `key` in a window of `windowSeconds` and says whether it was the window's first. In a
+ * transaction the row stays locked until the end, so transactions taking the same key run one after the
+ * other (the registrations of one address).
+ */
+export async function firstInWindow(db: DbOrTx, key: string, windowSeconds: number): Promise<boolean> {
+  const counts = await count(db, [[key, { max: 1, windowSeconds }]]);
+  return counts.get(key) === 1;
 }
 
 /** Counts one hit on each key (fixed windows, one statement) and returns each key's count. */

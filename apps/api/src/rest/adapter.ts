@@ -1,5 +1,6 @@
 import type { inferRouterInputs } from "@trpc/server";
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteGenericInterface } from "fastify";
+import type { AdminPage } from "../lib/paging";
 import type { Context } from "../trpc/context";
 import { type AppRouter, createCaller } from "../trpc/router";
 
@@ -32,6 +33,16 @@ export interface RestRoute {
 export function queryValue(req: RestRequest, name: string): string | undefined {
   const value = req.query[name];
   return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * A page of an admin table as the spec's "list of …": the page's rows are the body; how many rows the
+ * filter finds is the header `X-Total-Count` (a lower bound when `X-Total-Exact` is false, see
+ * `boundedCount`); `?page=N` pages by `ADMIN_PAGE_SIZE` (decision 87).
+ */
+export function pageAsList<Item>(reply: FastifyReply, page: AdminPage<Item>): Item[] {
+  reply.header("x-total-count", String(page.total)).header("x-total-exact", String(page.totalExact));
+  return page.items;
 }
 
 /**

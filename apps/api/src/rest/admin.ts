@@ -1,7 +1,8 @@
 import { IMAGE_UPLOAD_FIELD } from "@app/shared";
 import type { FastifyRequest } from "fastify";
 import type { Context } from "../trpc/context";
-import { type Caller, queryValue, type RestRoute } from "./adapter";
+import { type Caller, pageAsList, queryValue, type RestRoute } from "./adapter";
+import { specCongress, specCongressOf } from "./congresses";
 import { type FormData, jsonField, readForm, type UploadedFile } from "./form";
 
 export const isAdmin = (ctx: Context) => ctx.user?.roles.includes("ROLE_ADMIN") ?? false;
@@ -39,7 +40,10 @@ export const adminRestRoutes: RestRoute[] = [
     method: "POST",
     url: "/congress",
     handler: async (caller, req) =>
-      caller.admin.congresses.save(await formWithPicture(caller, req, "congressData")),
+      specCongressOf(
+        caller,
+        await caller.admin.congresses.save(await formWithPicture(caller, req, "congressData")),
+      ),
   },
   {
     method: "DELETE",
@@ -60,12 +64,15 @@ export const adminRestRoutes: RestRoute[] = [
   {
     method: "GET",
     url: "/user",
-    handler: (caller, req) =>
-      caller.admin.users.list({
-        name: queryValue(req, "name"),
-        email: queryValue(req, "email"),
-        page: queryValue(req, "page"),
-      }),
+    handler: async (caller, req, reply) =>
+      pageAsList(
+        reply,
+        await caller.admin.users.list({
+          name: queryValue(req, "name"),
+          email: queryValue(req, "email"),
+          page: queryValue(req, "page"),
+        }),
+      ),
   },
   {
     method: "POST",
@@ -89,7 +96,7 @@ export const adminRestRoutes: RestRoute[] = [
     // the spec answers a saved content with the list of events
     handler: async (caller, req) => {
       await caller.admin.contents.save(jsonField(await adminForm(caller, req), "congressContentData"));
-      return caller.admin.congresses.list();
+      return (await caller.admin.congresses.list()).map(specCongress);
     },
   },
   {

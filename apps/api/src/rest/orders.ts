@@ -1,4 +1,4 @@
-import { queryValue, type RestInput, type RestRequest, type RestRoute } from "./adapter";
+import { pageAsList, queryValue, type RestInput, type RestRequest, type RestRoute } from "./adapter";
 import { adminForm } from "./admin";
 import { jsonField } from "./form";
 
@@ -13,7 +13,8 @@ export const orderRestRoutes: RestRoute[] = [
   {
     method: "GET",
     url: "/congress-package-order",
-    handler: (caller, req) => caller.orders.listPackageOrders(listQuery(req)),
+    handler: async (caller, req, reply) =>
+      pageAsList(reply, await caller.orders.listPackageOrders(listQuery(req))),
   },
   {
     method: "POST",
@@ -28,7 +29,8 @@ export const orderRestRoutes: RestRoute[] = [
   {
     method: "GET",
     url: "/congress-ticket-order",
-    handler: (caller, req) => caller.orders.listTicketOrders(listQuery(req)),
+    handler: async (caller, req, reply) =>
+      pageAsList(reply, await caller.orders.listTicketOrders(listQuery(req))),
   },
   {
     method: "POST",

@@ -1,5 +1,6 @@
 import type { RestRoute } from "./adapter";
 import { isAdmin } from "./admin";
+import { specCongress, specCongresses, specCongressOf } from "./congresses";
 import { readForm } from "./form";
 
 /** The visitor-area paths of spec section 7 (events, participation, packages). */
@@ -9,12 +10,15 @@ export const visitorRestRoutes: RestRoute[] = [
     method: "GET",
     url: "/congress",
     handler: async (caller, _req, _reply, ctx) =>
-      isAdmin(ctx) ? caller.admin.congresses.list() : (await caller.congress.getOverview()).congresses,
+      isAdmin(ctx)
+        ? (await caller.admin.congresses.list()).map(specCongress)
+        : specCongresses(caller, (await caller.congress.getOverview()).congresses),
   },
   {
     method: "GET",
     url: "/congress/:id",
-    handler: (caller, req) => caller.congress.get({ congressId: req.params.id }),
+    handler: async (caller, req) =>
+      specCongressOf(caller, await caller.congress.get({ congressId: req.params.id })),
   },
   {
     method: "POST",
@@ -41,9 +45,10 @@ export const visitorRestRoutes: RestRoute[] = [
     handler: (caller, req) => caller.packages.get({ packageId: req.params.id }),
   },
   {
+    // admins get every package (their table); visitors the packages of their overview, as the events
     method: "GET",
     url: "/congress-package",
-    handler: (caller, _req, _reply, ctx) =>
-      isAdmin(ctx) ? caller.admin.packages.list() : caller.packages.list(),
+    handler: async (caller, _req, _reply, ctx) =>
+      isAdmin(ctx) ? caller.admin.packages.list() : (await caller.congress.getOverview()).packages,
   },
 ];

@@ -3,13 +3,12 @@ import { z } from "zod";
 import { visitorCalendar } from "../services/calendar/congress-calendar";
 import { checkoutUrl } from "../services/visitor/checkout";
 import { checkoutReturnState } from "../services/visitor/checkout-return";
-import { congressContent, getCongress } from "../services/visitor/congresses";
+import { congressContent, getCongress, participationCounts } from "../services/visitor/congresses";
 import { gatedStatus, resolveGatedPath, unlockGated } from "../services/visitor/gated";
 import { overview } from "../services/visitor/overview";
-import { getPackage, listPackages, packagePage } from "../services/visitor/packages";
+import { getPackage, packagePage } from "../services/visitor/packages";
 import { cancelParticipation, createParticipation } from "../services/visitor/participation";
 import { videoPreview } from "../services/visitor/video-preview";
-import { loadViewer } from "../services/visitor/viewer";
 import { publicProcedure, router, userProcedure } from "../trpc/init";
 
 export const congressRouter = router({
@@ -20,6 +19,16 @@ export const congressRouter = router({
   getContent: userProcedure
     .input(z.object({ congressId: ZId }))
     .query(({ ctx, input }) => congressContent(ctx, { ...input, userId: ctx.user.id })),
+  /** how many take part in each of the events (the REST answers' `participationCount`) */
+  countParticipations: userProcedure
+    .input(z.object({ congressIds: z.array(ZId).max(100) }))
+    .query(({ ctx, input }) =>
+      participationCounts(ctx, {
+        ...input,
+        userId: ctx.user.id,
+        admin: ctx.user.roles.includes("ROLE_ADMIN"),
+      }),
+    ),
   /** the event's calendar file (.ics) */
   getCalendar: userProcedure
     .input(z.object({ congressId: ZId }))
@@ -36,7 +45,6 @@ export const participationRouter = router({
 });
 
 export const packagesRouter = router({
-  list: userProcedure.query(async ({ ctx }) => listPackages(ctx.db, await loadViewer(ctx, ctx.user.id))),
   get: userProcedure
     .input(z.object({ packageId: ZId }))
     .query(({ ctx, input }) => getPackage(ctx, { ...input, userId: ctx.user.id })),

@@ -344,6 +344,17 @@ const webinarCongress: Make = (s) => ({
   },
 });
 
+/** Participation counts: of a hidden event for admins only (for everybody else it is unknown). */
+const countsOfHiddenCongress: Make = async (s) => {
+  const hidden = await freshCongress({ visible: false });
+  return {
+    data: { congressIds: [hidden.id] },
+    check: (a) => {
+      expect(Object.keys(a.data ?? {})).toEqual(s.caller === "admin" ? [String(hidden.id)] : []);
+    },
+  };
+};
+
 /** The calendar file shows the webinar link only to `user` (paid ticket). */
 const webinarCalendar: Make = (s) => ({
   data: { congressId: world.webinar.id },
@@ -783,6 +794,7 @@ const MATRIX: Record<string, Expectation> = {
   // --- tRPC: visitor area
   "congress.getOverview": { access: "user", call: trpc(ownOverview) },
   "congress.get": { access: "user", call: trpc(webinarCongress) },
+  "congress.countParticipations": { access: "user", call: trpc(countsOfHiddenCongress) },
   "congress.getCalendar": { access: "user", call: trpc(webinarCalendar) },
   "attendance.record": { access: "paid", call: trpc(webinarAttendance) },
   "attendance.listMine": { access: "user" },
@@ -790,7 +802,6 @@ const MATRIX: Record<string, Expectation> = {
   "congress.getContent": { access: "paid", call: trpc(ticketedCongressContent) },
   "participation.create": { access: "user", call: trpc(freeCongress) },
   "participation.cancel": { access: "owner", call: trpc(participationOfUser) },
-  "packages.list": { access: "user" },
   "packages.get": { access: "user", call: trpc(boughtPackage) },
   // everybody may open a package page; only who paid gets its videos
   "packages.getPage": {

@@ -1,12 +1,21 @@
 import { MSG } from "@app/shared";
-import { alerts } from "@/lib/alerts";
+import { useEffect } from "react";
+import { alerts, holdWhileBusy, waitsForAnswer } from "@/lib/alerts";
 import { Button } from "./ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogTitle } from "./ui/dialog";
 
 type QueuedDialog = ReturnType<typeof alerts.getState>["dialogs"][number];
 
-/** The current question or message of the alert host (see alert-host.tsx). */
+/**
+ * The current question or message of the alert host (see alert-host.tsx). A message closes after its time
+ * (decision 86); it opens with the focus on the dialog itself, so that only the visitor's own move to its
+ * buttons (or the pointer over it) holds it. A question opens on its first button and waits.
+ */
 export function AlertDialog({ dialog }: { dialog: QueuedDialog }) {
+  const message = !waitsForAnswer(dialog.mode);
+  useEffect(() => {
+    alerts.shown(dialog.id);
+  }, [dialog.id]);
   return (
     <Dialog
       open
@@ -16,7 +25,18 @@ export function AlertDialog({ dialog }: { dialog: QueuedDialog }) {
         }
       }}
     >
-      <DialogContent role={dialog.mode === "error" || dialog.mode === "question" ? "alertdialog" : "dialog"}>
+      <DialogContent
+        role={dialog.mode === "error" || dialog.mode === "question" ? "alertdialog" : "dialog"}
+        data-mode={dialog.mode}
+        className="outline-none"
+        {...(message && {
+          ...holdWhileBusy(dialog.id),
+          onOpenAutoFocus: (event: Event) => {
+            event.preventDefault();
+            (event.currentTarget as HTMLElement).focus();
+          },
+        })}
+      >
         <DialogTitle>
           {/* the tone colours the text inside: the title keeps its own colour class */}
           <span

@@ -1,6 +1,6 @@
 import { lazy, Suspense, useSyncExternalStore } from "react";
 import { XIcon } from "@/components/layout/shell-icons";
-import { alerts } from "@/lib/alerts";
+import { alerts, holdWhileBusy } from "@/lib/alerts";
 import { Alert } from "./ui/alert";
 
 // the dialog (Radix, about 12 KB) loads with the first question or message, not with the first page
@@ -23,6 +23,7 @@ export function AlertHost() {
             mode={alert.mode}
             role="status"
             className="pointer-events-auto flex items-start gap-2 shadow"
+            {...holdWhileBusy(alert.id)}
           >
             <div className="flex-1">
               {alert.title && <p className="font-semibold">{alert.title}</p>}

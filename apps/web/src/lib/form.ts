@@ -1,5 +1,5 @@
 import { TRPCClientError } from "@trpc/client";
-import { type FormEvent, useState } from "react";
+import { type FormEvent, useRef, useState } from "react";
 import type { z } from "zod";
 import { showError } from "@/lib/alerts";
 
@@ -95,20 +95,32 @@ export function useLoginPageForm<S extends z.ZodType, V extends Record<string, u
     return complete;
   };
 
+  // from the click to the end of `run` (the schema loads first): a second click, e.g. a double-click,
+  // sends nothing, and the button says so
+  const busy = useRef(false);
+  const [submitting, setSubmitting] = useState(false);
+
   const submit = (run: (input: z.output<S>) => Promise<void>) => async (event: FormEvent) => {
     event.preventDefault();
-    const input = await validate();
-    if (!input) {
+    if (busy.current) {
       return;
     }
+    busy.current = true;
+    setSubmitting(true);
     try {
-      await run(input);
+      const input = await validate();
+      if (input) {
+        await run(input);
+      }
     } catch (error) {
       if (!showServerErrors(error)) {
         await showError(error);
       }
+    } finally {
+      busy.current = false;
+      setSubmitting(false);
     }
   };
 
-  return { values, errors, set, submit };
+  return { values, errors, set, submit, submitting };
 }

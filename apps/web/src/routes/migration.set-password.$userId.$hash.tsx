@@ -40,7 +40,7 @@ function MigrationSetPassword() {
 
   const submit = form.submit(async (input) => {
     const result = await save.mutateAsync(input);
-    await alerts.notice(MSG.migrationSuccessTitle, result.detail);
+    await alerts.successDialog(MSG.migrationSuccessTitle, result.detail);
     await navigate(loginPage());
   });
   const onSubmit = async (event: FormEvent) => {

@@ -659,8 +659,9 @@ describe("events", () => {
     expect(saved).toMatchObject({
       title: data.title,
       description: data.description,
-      firstDay: "2026-05-01",
-      lastDay: "2026-05-03",
+      firstCongressDay: { date: "2026-05-01" },
+      lastCongressDay: { date: "2026-05-03" },
+      participationCount: 0,
       webinarStartTime: "18:30",
       extraParameters: { voucher: "FRUEH" },
     });
@@ -724,7 +725,7 @@ describe("events", () => {
     expect(edited.json()).toMatchObject({
       id: created.id,
       title: "Neuer Titel",
-      lastDay: null,
+      lastCongressDay: null,
       visible: false,
     });
     expect(await congressRow(created.id)).toMatchObject({
@@ -1101,7 +1102,13 @@ describe("users", () => {
   const list = async (query: Record<string, string>): Promise<UserPage> => {
     const res = await rest("GET", `/api/user/?${new URLSearchParams(query).toString()}`, adminToken);
     expect(res.statusCode, res.body).toBe(200);
-    return res.json();
+    // the spec's "list of users": the page's rows, the filter's count in a header (decision 87)
+    return {
+      items: res.json(),
+      total: Number(res.headers["x-total-count"]),
+      page: Number(query.page ?? 1),
+      pageSize: 10,
+    };
   };
   const ids = (p: UserPage) => p.items.map((u) => u.id);
 

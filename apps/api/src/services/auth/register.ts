@@ -4,18 +4,21 @@ import { MSG, type ZRegisterInput } from "@app/shared";
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { AppError } from "../../lib/app-error";
-import { claimOnce, hit, LIMITS } from "../../lib/rate-limit";
+import { firstInWindow, hit, LIMITS } from "../../lib/rate-limit";
 import { hashToken, newToken } from "../../lib/tokens";
 import { queueMail } from "../../mail/outbox";
 import type { ClientIo, ServiceDeps } from "../deps";
 import { recordConsent } from "../privacy/account-data";
 import { queueResetMail } from "./password";
-import { appLink, findUserByEmail, type UserRow, userMailVariables } from "./users";
+import { appLink, findUserByEmail, userMailVariables } from "./users";
 
 const CONFIRMATION_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
 
 type RegisterInput = z.output<typeof ZRegisterInput>;
 type Ctx = Pick<ServiceDeps, "db" | "env" | "mail" | "log"> & Pick<ClientIo, "ip">;
+
+/** An address gets at most one registration mail in this time: the confirmation or the notice to its owner. */
+const REGISTRATION_MAIL_WINDOW_SECONDS = 60 * 60;
 
 /**
  * Creates an inactive account and queues the confirmation mail in the same transaction. For an address
@@ -23,82 +26,75 @@ type Ctx = Pick<ServiceDeps, "db" | "env" | "mail" | "log"> & Pick<ClientIo, "ip
  * account is created and the owner gets a notice with a reset link instead. Both ways do the same work
  * (the password is hashed, one transaction writes a token and a mail) and hand the mail to delivery
  * after the answer, so the time does not tell either.
+ *
+ * One registration, one mail: the first registration of an address in the hour takes the address's row
+ * in `rate_limits` and holds it until its transaction ends, so registrations of the same moment (a
+ * double-click) run one after the other; the later ones find the account and send nothing.
  */
 export async function register(ctx: Ctx, input: RegisterInput): Promise<void> {
   await hit(ctx.db, [`register:ip:${ctx.ip}`, LIMITS.registerPerIp]);
   const passwordHash = await hashPassword(input.password);
-  const existing = await findUserByEmail(ctx.db, input.email);
-  if (existing) {
-    return noticeToOwner(ctx, existing);
-  }
-  const token = newToken();
-  let outboxId: number | null;
-  try {
-    outboxId = await ctx.db.transaction(async (tx) => {
-      const [user] = await tx
-        .insert(schema.users)
-        .values({
-          email: input.email,
-          firstname: input.firstname,
-          lastname: input.lastname,
-          passwordHash,
-          active: false,
-          newsletter: input.newsletter,
-          newsletterConsentAt: input.newsletter ? new Date() : null,
-        })
-        .returning();
-      if (!user) {
-        throw new AppError("INTERNAL", "user insert returned nothing");
-      }
-      await recordConsent(tx, user.id, "privacy-policy", true, "registration");
-      if (input.newsletter) {
-        await recordConsent(tx, user.id, "newsletter", true, "registration");
-      }
-      await tx.insert(schema.emailConfirmationTokens).values({
-        userId: user.id,
-        tokenHash: hashToken(token),
-        expiresAt: new Date(Date.now() + CONFIRMATION_LIFETIME_MS),
-      });
-      const url = appLink(
-        ctx.env.APP_URL,
-        "confirm-mail",
-        user.id,
-        token,
-        input.congressId,
-        input.showVideo ? 1 : undefined,
-      );
-      return queueMail(tx, {
-        templateName: "registration-confirmation",
-        to: user.email,
-        userId: user.id,
-        // a congress-specific template applies when the visitor registered from an existing event
-        congressId: await existingCongressId(tx, input.congressId),
-        variables: { ...userMailVariables(user), url },
-        idempotencyKey: `registration:${user.id}`,
-      });
-    });
-  } catch (error) {
-    // two registrations with the same address at the same moment: the unique index decides, the other
-    // one is answered like any registration of a taken address
-    const raced = (error as { cause?: { code?: string } }).cause?.code === "23505";
-    const owner = raced ? await findUserByEmail(ctx.db, input.email) : undefined;
-    if (owner) {
-      return noticeToOwner(ctx, owner);
+  const outboxId = await ctx.db.transaction(async (tx) => {
+    const address = input.email.trim().toLowerCase();
+    const first = await firstInWindow(tx, `registration:${address}`, REGISTRATION_MAIL_WINDOW_SECONDS);
+    const existing = await findUserByEmail(tx, input.email);
+    if (!existing) {
+      return createAccount(tx, ctx.env.APP_URL, input, passwordHash);
     }
-    throw error;
-  }
+    return first ? queueResetMail(tx, ctx.env.APP_URL, existing, "registration-existing-account") : null;
+  });
   dispatchAfterAnswer(ctx, outboxId);
 }
 
-/** The notice to the owner of an address someone tried to register, at most one an hour. */
-async function noticeToOwner(ctx: Ctx, owner: UserRow): Promise<void> {
-  const hour = Math.floor(Date.now() / 3_600_000);
-  const outboxId = await ctx.db.transaction(async (tx) => {
-    // serialises notices of the same account and hour (the first one wins, the others send nothing)
-    const first = await claimOnce(tx, `registration-notice:${owner.id}:${hour}`);
-    return first ? queueResetMail(tx, ctx.env.APP_URL, owner, "registration-existing-account") : null;
+/** The inactive account, its consents, its confirmation token and mail; the outbox id to dispatch. */
+async function createAccount(
+  tx: DbOrTx,
+  appUrl: string,
+  input: RegisterInput,
+  passwordHash: string,
+): Promise<number | null> {
+  const [user] = await tx
+    .insert(schema.users)
+    .values({
+      email: input.email,
+      firstname: input.firstname,
+      lastname: input.lastname,
+      passwordHash,
+      active: false,
+      newsletter: input.newsletter,
+      newsletterConsentAt: input.newsletter ? new Date() : null,
+    })
+    .returning();
+  if (!user) {
+    throw new AppError("INTERNAL", "user insert returned nothing");
+  }
+  await recordConsent(tx, user.id, "privacy-policy", true, "registration");
+  if (input.newsletter) {
+    await recordConsent(tx, user.id, "newsletter", true, "registration");
+  }
+  const token = newToken();
+  await tx.insert(schema.emailConfirmationTokens).values({
+    userId: user.id,
+    tokenHash: hashToken(token),
+    expiresAt: new Date(Date.now() + CONFIRMATION_LIFETIME_MS),
   });
-  dispatchAfterAnswer(ctx, outboxId);
+  const url = appLink(
+    appUrl,
+    "confirm-mail",
+    user.id,
+    token,
+    input.congressId,
+    input.showVideo ? 1 : undefined,
+  );
+  return queueMail(tx, {
+    templateName: "registration-confirmation",
+    to: user.email,
+    userId: user.id,
+    // a congress-specific template applies when the visitor registered from an existing event
+    congressId: await existingCongressId(tx, input.congressId),
+    variables: { ...userMailVariables(user), url },
+    idempotencyKey: `registration:${user.id}`,
+  });
 }
 
 /** The mail is committed in the outbox; its delivery starts without holding up the answer (the sweeper catches a lost start). */

@@ -10,7 +10,7 @@ import {
   vimeoEmbedUrl,
   visibleDays,
 } from "@app/shared";
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, count, eq, inArray, sql } from "drizzle-orm";
 import { AppError } from "../../lib/app-error";
 import { loadViewer, type Viewer, type ViewerDeps } from "./viewer";
 
@@ -94,6 +94,27 @@ export async function getCongress(
     throw new AppError("NOT_FOUND", `congress ${congressId}`, MSG.unknownCongress, MSG.unknownCongress);
   }
   return toCongressView(row, berlinDate(), viewer);
+}
+
+/**
+ * How many take part in each of `congressIds` (spec section 3: `participationCount`), for the REST answers:
+ * of the congresses the caller may see (hidden ones for admins and staff only; others are left out).
+ */
+export async function participationCounts(
+  ctx: ViewerDeps,
+  { userId, congressIds, admin }: { userId: number; congressIds: number[]; admin: boolean },
+): Promise<Record<number, number>> {
+  if (congressIds.length === 0) {
+    return {};
+  }
+  const seesHidden = admin || (await loadViewer(ctx, userId)).isStaff;
+  const rows = await ctx.db
+    .select({ id: congresses.id, participationCount: count(participations.id) })
+    .from(congresses)
+    .leftJoin(participations, eq(participations.congressId, congresses.id))
+    .where(and(inArray(congresses.id, congressIds), seesHidden ? undefined : eq(congresses.visible, true)))
+    .groupBy(congresses.id);
+  return Object.fromEntries(rows.map((row) => [row.id, row.participationCount]));
 }
 
 export interface PlayableVideo {

@@ -8,7 +8,7 @@ import {
   isWebLink,
   MSG,
 } from "@app/shared";
-import { desc, eq, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { AppError } from "../../lib/app-error";
 import type { ServiceDeps } from "../deps";
 import { type PlayableDay, playableDays } from "./congresses";
@@ -84,16 +84,6 @@ export function toPackageView(row: PackageRow, today: IsoDate): PackageView {
 }
 
 /** The visitor's packages first, then the newest offered ones. */
-export async function listPackages(db: DbOrTx, viewer: Viewer, limit?: number): Promise<PackageView[]> {
-  const owned = sql`(EXISTS (SELECT 1 FROM ${congressPackageOrders} o WHERE o.congress_package_id = ${congressPackages.id} AND o.user_id = ${viewer.id}) OR EXISTS (SELECT 1 FROM ${packageUnlocks} u WHERE u.congress_package_id = ${congressPackages.id} AND u.user_id = ${viewer.id}))`;
-  const query = selectPackages(db, viewer.id)
-    .where(sql`${congresses.visible} OR ${owned}`)
-    .orderBy(desc(owned), desc(congressPackages.id));
-  const rows = await (limit ? query.limit(limit) : query);
-  const today = berlinDate();
-  return rows.map((row) => toPackageView(row, today));
-}
-
 export async function findPackage(db: DbOrTx, viewer: Viewer, id: number): Promise<PackageView> {
   const [row] = await selectPackages(db, viewer.id).where(eq(congressPackages.id, id));
   if (!row) {

@@ -24,15 +24,18 @@ const PUBLISHERS = [
   { name: "Forum Dialog", shape: <rect x="3" y="3" width="18" height="18" rx="4" fill="#6d28d9" /> },
 ];
 
+/** The three marks on every width; their names beside them from 640 px (at 320 px the marks alone fit). */
 export function PublisherLogos() {
   return (
-    <ul className="hidden items-center gap-3 md:flex" aria-label="Herausgeber">
+    <ul className="flex items-center gap-2 sm:gap-3" aria-label="Herausgeber">
       {PUBLISHERS.map((publisher) => (
         <li key={publisher.name} className="flex items-center gap-1.5 text-xs font-medium text-slate-700">
           <svg viewBox="0 0 24 24" className="size-5" role="img" aria-label={publisher.name}>
             {publisher.shape}
           </svg>
-          <span aria-hidden="true">{publisher.name}</span>
+          <span aria-hidden="true" className="hidden sm:inline">
+            {publisher.name}
+          </span>
         </li>
       ))}
     </ul>

@@ -2,8 +2,27 @@ import { type ErrorBody, toErrorBody } from "@app/shared";
 import { TRPCClientError } from "@trpc/client";
 import { createAlertStore } from "./queue";
 
+export { waitsForAnswer } from "./queue";
+
 /** The app's one alert store (spec section 4); rendered by <AlertHost />. */
 export const alerts = createAlertStore();
+
+/**
+ * The event handlers that hold the alert or dialog `id` open while the pointer is over it or the keyboard
+ * focus is on a control inside it (the dialog itself takes the focus when it opens, which holds nothing).
+ */
+export function holdWhileBusy(id: number) {
+  return {
+    onPointerEnter: () => alerts.hold(id, "pointer"),
+    onPointerLeave: () => alerts.release(id, "pointer"),
+    onFocus: (event: { target: unknown; currentTarget: unknown }) => {
+      if (event.target !== event.currentTarget) {
+        alerts.hold(id, "focus");
+      }
+    },
+    onBlur: () => alerts.release(id, "focus"),
+  };
+}
 
 /** `{title, detail}` of anything a call threw: tRPC errors carry them in `data`, REST answers in the body. */
 export function errorBody(error: unknown): ErrorBody {

@@ -1,4 +1,5 @@
 import { ALERT_DURATION_MS, type DialogMode, type ErrorBody } from "@app/shared";
+import { type Countdown, createCountdown, type HoldReason } from "./countdown";
 
 export interface AlertItem {
   id: number;
@@ -24,34 +25,64 @@ export interface AlertState {
   dialogs: DialogItem[];
 }
 
+/** Only a question waits for its answer; every other message closes after its time (decision 86). */
+export const waitsForAnswer = (mode: DialogMode) => mode === "question";
+
 /**
  * The global alerts and dialogs of spec section 4, as a small store without React: alerts are queued
- * newest first and disappear after ALERT_DURATION_MS; dialogs wait for the visitor's answer.
+ * newest first, dialogs are shown one after another. Alerts and every dialog but a question display for
+ * ALERT_DURATION_MS (spec section 9) from when they are shown, held while the visitor is busy with them
+ * (`hold`/`release`); a dialog that closes by itself answers like its OK button.
  */
 export function createAlertStore(options: { durationMs?: number } = {}) {
   const durationMs = options.durationMs ?? ALERT_DURATION_MS;
   let state: AlertState = { alerts: [], dialogs: [] };
   let nextId = 1;
   const listeners = new Set<() => void>();
+  const countdowns = new Map<number, Countdown>();
   const emit = (next: AlertState) => {
     state = next;
     for (const listener of listeners) {
       listener();
     }
   };
+  const endCountdown = (id: number) => {
+    countdowns.get(id)?.cancel();
+    countdowns.delete(id);
+  };
 
-  const dismiss = (id: number) => emit({ ...state, alerts: state.alerts.filter((a) => a.id !== id) });
+  const dismiss = (id: number) => {
+    endCountdown(id);
+    emit({ ...state, alerts: state.alerts.filter((a) => a.id !== id) });
+  };
 
   const push = (mode: DialogMode, text: string, title?: string) => {
     const id = nextId++;
     emit({ ...state, alerts: [{ id, mode, text, title }, ...state.alerts] });
-    setTimeout(() => dismiss(id), durationMs);
+    const countdown = createCountdown(durationMs, () => dismiss(id));
+    countdowns.set(id, countdown);
+    countdown.start();
     return id;
+  };
+
+  /** answers the dialog `id` and shows the next */
+  const answer = (id: number, confirmed: boolean) => {
+    endCountdown(id);
+    const dialog = state.dialogs.find((d) => d.id === id);
+    emit({ ...state, dialogs: state.dialogs.filter((d) => d.id !== id) });
+    dialog?.resolve(confirmed);
   };
 
   const openDialog = (item: Omit<DialogItem, "id" | "resolve">) =>
     new Promise<boolean>((resolve) => {
-      emit({ ...state, dialogs: [...state.dialogs, { ...item, id: nextId++, resolve }] });
+      const id = nextId++;
+      if (!waitsForAnswer(item.mode)) {
+        countdowns.set(
+          id,
+          createCountdown(durationMs, () => answer(id, true)),
+        );
+      }
+      emit({ ...state, dialogs: [...state.dialogs, { ...item, id, resolve }] });
     });
 
   return {
@@ -66,19 +97,19 @@ export function createAlertStore(options: { durationMs?: number } = {}) {
     info: (text: string, title?: string) => push("info", text, title),
     /** an error dialog with the server's title and detail */
     error: (error: ErrorBody) => openDialog({ mode: "error", title: error.title, detail: error.detail }),
-    /** a success dialog that waits until it is closed */
+    /** a success dialog; resolves when it closes */
     successDialog: (title: string, detail: string) => openDialog({ mode: "success", title, detail }),
-    /** an info dialog that waits until it is closed */
+    /** an info dialog; resolves when it closes */
     notice: (title: string, detail: string) => openDialog({ mode: "info", title, detail }),
-    /** a question: resolves true when confirmed */
+    /** a question: resolves true when confirmed; it never closes by itself */
     confirm: (question: { title: string; detail: string; confirmLabel?: string; cancelLabel?: string }) =>
       openDialog({ mode: "question", ...question }),
-    /** answers the current dialog and shows the next */
-    answer(id: number, confirmed: boolean) {
-      const dialog = state.dialogs.find((d) => d.id === id);
-      emit({ ...state, dialogs: state.dialogs.filter((d) => d.id !== id) });
-      dialog?.resolve(confirmed);
-    },
+    answer,
+    /** the dialog `id` is on screen: its time starts */
+    shown: (id: number) => countdowns.get(id)?.start(),
+    /** the visitor is busy with the alert or dialog `id`: its time stands still */
+    hold: (id: number, reason: HoldReason) => countdowns.get(id)?.hold(reason),
+    release: (id: number, reason: HoldReason) => countdowns.get(id)?.release(reason),
   };
 }
 

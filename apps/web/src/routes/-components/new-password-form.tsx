@@ -25,7 +25,7 @@ export function NewPasswordForm() {
     try {
       const result = await reset.mutateAsync(input);
       sessionStorage.removeItem(RESET_TOKEN_KEY);
-      await alerts.notice(MSG.resetPasswordSuccessTitle, result.detail);
+      await alerts.successDialog(MSG.resetPasswordSuccessTitle, result.detail);
       await navigate(loginPage());
     } catch (error) {
       // a refused password goes under its field and the link stays usable

@@ -84,8 +84,8 @@ export function RegisterForm({ congressId, showVideo }: Props) {
         >
           Ich möchte den Newsletter erhalten (optional, jederzeit abbestellbar).
         </CheckboxField>
-        <Button type="submit" disabled={register.isPending}>
-          {register.isPending ? "Registrierung läuft …" : "Registrieren"}
+        <Button type="submit" disabled={form.submitting}>
+          {form.submitting ? "Registrierung läuft …" : "Registrieren"}
         </Button>
       </form>
     </Card>
