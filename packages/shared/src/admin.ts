@@ -2,7 +2,7 @@ import { z } from "zod";
 import "./zod-locale";
 import { parseGermanDate } from "./congresses";
 import { MAX_ID } from "./constants";
-import { ZId, ZRef, zId } from "./ids";
+import { ZId, ZRef, zId, zRef } from "./ids";
 import { ZPage, ZPageInput } from "./paging";
 
 /** Plain text: control characters other than line breaks and tabs are dropped. */
@@ -205,6 +205,14 @@ export const MSG_TEMPLATES = {
   subjectRequired: "Bitte geben Sie einen Betreff ein.",
   unknownName: "Diese E-Mail gibt es nicht.",
   copyDifferent: "Bitte wählen Sie zwei verschiedene Veranstaltungen.",
+  copySourceEmpty:
+    "„{title}“ hat keine eigenen Vorlagen, deshalb wurde nichts kopiert. Legen Sie dort zuerst mit „Neue Vorlage“ eine an.",
+  /** after the spec's "E-Mail-Templates wurden erfolgreich kopiert.": how many */
+  copiedCount: "{count} Vorlagen kopiert.",
+  copiedOne: "1 Vorlage kopiert.",
+  congressRequired: "Bitte wählen Sie die Veranstaltung, für die die Vorlage gelten soll.",
+  startRequired: "Bitte wählen Sie die allgemeine Vorlage, mit der die neue beginnt.",
+  created: "Die Vorlage für „{title}“ wurde angelegt. Sie können sie jetzt bearbeiten.",
   unknownVariables: "Diese Variablen kennt die E-Mail nicht; sie bleiben leer:",
   duplicate: "Für diese E-Mail und diese Veranstaltung gibt es bereits eine Vorlage.",
   syntaxError:
@@ -223,6 +231,20 @@ export const ZMailTemplateInput = z.object({
   description: z.string().max(5000).default(""),
 });
 export type TMailTemplateInput = z.input<typeof ZMailTemplateInput>;
+
+/**
+ * "Neue Vorlage": an event's own template of one mail, starting from the general template of that mail
+ * (or the built-in default where none is stored).
+ */
+export const ZMailTemplateCreateInput = z.object({
+  congress: zRef(MSG_TEMPLATES.congressRequired),
+  name: z
+    .string({ error: MSG_TEMPLATES.startRequired })
+    .trim()
+    .min(1, MSG_TEMPLATES.startRequired)
+    .max(100, MSG_TEMPLATES.unknownName),
+});
+export type TMailTemplateCreateInput = z.input<typeof ZMailTemplateCreateInput>;
 
 /** The general templates (`congressId` null) or those of one event. */
 export const ZMailTemplateListInput = z.object({ congressId: ZId.nullable().default(null) });

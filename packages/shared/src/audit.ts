@@ -41,6 +41,7 @@ export const AUDIT_ACTION_LABELS = {
   "user.two-factor-off": "Zwei-Faktor-Anmeldung ausgeschaltet",
   "user.recovery-codes": "Wiederherstellungscodes neu erstellt",
   "order.create": "Bestellung durch Admin angelegt",
+  "template.create": "E-Mail-Template für eine Veranstaltung angelegt",
   "template.save": "E-Mail-Template gespeichert",
   "template.copy": "E-Mail-Templates kopiert",
   "legal-page.save": "Rechtliche Seite gespeichert",
@@ -98,6 +99,7 @@ export const AUDIT_FIELD_LABELS: Record<string, string> = {
   copyFrom: "Von Veranstaltung (ID)",
   copyTo: "Nach Veranstaltung (ID)",
   templates: "Templates",
+  startedFrom: "Ausgangspunkt",
   attempts: "Versuche",
 };
 
