@@ -247,9 +247,6 @@ export const MSG_TEMPLATES = {
   copyDifferent: "Bitte wählen Sie zwei verschiedene Veranstaltungen.",
   copySourceEmpty:
     "„{title}“ hat keine eigenen Vorlagen, deshalb wurde nichts kopiert. Legen Sie dort zuerst mit „Neue Vorlage“ eine an.",
-  /** after the spec's "E-Mail-Templates wurden erfolgreich kopiert.": how many */
-  copiedCount: "{count} Vorlagen kopiert.",
-  copiedOne: "1 Vorlage kopiert.",
   congressRequired: "Bitte wählen Sie die Veranstaltung, für die die Vorlage gelten soll.",
   startRequired: "Bitte wählen Sie die allgemeine Vorlage, mit der die neue beginnt.",
   created: "Die Vorlage für „{title}“ wurde angelegt. Sie können sie jetzt bearbeiten.",
