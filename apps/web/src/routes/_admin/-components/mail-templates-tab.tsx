@@ -130,6 +130,7 @@ function CopyForm({ options, filters }: { options: SelectOption[]; filters: Temp
           key={name}
           label={name === "copy_from" ? "Von Veranstaltung" : "Nach Veranstaltung"}
           error={form.errorOf(name)}
+          className="min-w-0"
         >
           <Select {...form.register(name)} options={options} />
         </FormField>
