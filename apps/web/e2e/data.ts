@@ -194,8 +194,10 @@ export class TestData {
     return { ...congress, ticket: await this.ticketOrder(userId, congress.id) };
   }
 
-  /** A confirmed, active account (an admin with `admin: true`), signed up for nothing. */
-  async user(fields: { admin?: boolean; firstname?: string; lastname?: string } = {}): Promise<TestUser> {
+  /** A confirmed (unless `unconfirmed`), active account (an admin with `admin: true`), signed up for nothing. */
+  async user(
+    fields: { admin?: boolean; firstname?: string; lastname?: string; unconfirmed?: boolean } = {},
+  ): Promise<TestUser> {
     passwordHash ??= hashPassword(PASSWORD);
     const email = `e2e.${unique()}@example.com`;
     const [user] = await this.db
@@ -207,7 +209,7 @@ export class TestData {
         passwordHash: await passwordHash,
         roles: fields.admin ? ["ROLE_USER", "ROLE_ADMIN"] : ["ROLE_USER"],
         active: true,
-        emailConfirmedAt: new Date(),
+        emailConfirmedAt: fields.unconfirmed ? null : new Date(),
       })
       .returning({ id: schema.users.id, firstname: schema.users.firstname, lastname: schema.users.lastname });
     if (!user) {

@@ -85,3 +85,66 @@ describe("admin form rules", () => {
     expect(ZCongressInput.parse({ ...congress, title: "A\u0000B\u0007" }).title).toBe("AB");
   });
 });
+
+describe("field messages that say what is wrong (issue 29)", () => {
+  const congress = {
+    title: "Kongress",
+    description: "Text",
+    firstCongressDay: { date: "2026-12-01" },
+    lastCongressDay: { date: "2026-12-03" },
+  };
+  const messagesOf = (result: { error?: { issues: { path: PropertyKey[]; message: string }[] } }) =>
+    Object.fromEntries((result.error?.issues ?? []).map((i) => [i.path.join("."), i.message]));
+
+  it("a too long title or description is named as too long, not as missing", () => {
+    const result = ZCongressInput.safeParse({
+      ...congress,
+      title: "x".repeat(301),
+      description: "y".repeat(20_001),
+    });
+    expect(messagesOf(result)).toEqual({
+      title: "Der Titel darf höchstens 300 Zeichen lang sein.",
+      description: "Die Beschreibung darf höchstens 20.000 Zeichen lang sein.",
+    });
+    const pkg = ZPackageInput.safeParse({
+      name: "n".repeat(301),
+      congress: 1,
+      externalId: 1,
+      description: "D",
+    });
+    expect(messagesOf(pkg)).toEqual({ name: "Der Name darf höchstens 300 Zeichen lang sein." });
+  });
+
+  it("a checkout id that is no number asks for a number", () => {
+    expect(messagesOf(ZCongressInput.safeParse({ ...congress, digistoreIdTicket: "abc" }))).toEqual({
+      digistoreIdTicket: "Bitte geben Sie eine Zahl ein.",
+    });
+    expect(messagesOf(ZCongressInput.safeParse({ ...congress, digistoreIdTicketAndPackage: "-1" }))).toEqual({
+      digistoreIdTicketAndPackage: MSG_ADMIN.checkoutIdInvalid,
+    });
+  });
+
+  it("a video content without an event asks for one", () => {
+    for (const value of [0, "", null, undefined, "abc"]) {
+      expect(messagesOf(ZContentInput.safeParse({ congress: value, data: { days: [] } }))).toEqual({
+        congress: MSG_ADMIN.congressRequired,
+      });
+    }
+  });
+
+  it("a package's crosssellLink must be a web address", () => {
+    const pkg = { name: "P", congress: 1, externalId: 1, description: "D" };
+    for (const link of ["javascript:alert(1)", "java\tscript:alert(1)", "keine Adresse", "/relativ"]) {
+      const result = ZPackageInput.safeParse({ ...pkg, extraParameters: { crosssellLink: link } });
+      expect(messagesOf(result), link).toEqual({
+        "extraParameters.crosssellLink": MSG_ADMIN.crosssellLinkInvalid,
+      });
+    }
+    for (const link of ["https://example.com/angebot", "http://example.com", ""]) {
+      expect(
+        ZPackageInput.safeParse({ ...pkg, extraParameters: { crosssellLink: link } }).success,
+        link,
+      ).toBe(true);
+    }
+  });
+});

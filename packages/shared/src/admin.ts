@@ -1,52 +1,11 @@
 import { z } from "zod";
 import "./zod-locale";
 import { parseGermanDate } from "./congresses";
-import { MAX_ID } from "./constants";
-import { ZId, ZRef, zId } from "./ids";
+import { CONTENT_TYPES, MAX_ID } from "./constants";
+import { MSG_FIELD, tooLong, zChoice, zFlag, zForm, zSearch, zText } from "./field-text";
+import { ZId, zId, zRef } from "./ids";
+import { MSG } from "./messages";
 import { ZPage, ZPageInput } from "./paging";
-
-/** Plain text: control characters other than line breaks and tabs are dropped. */
-const plainText = (max: number, missing?: string) =>
-  z
-    .string(missing ? { error: missing } : undefined)
-    .max(max)
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point
-    .transform((v) => v.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g, "").trim());
-
-const required = (max: number, message: string) => plainText(max, message).pipe(z.string().min(1, message));
-/** a flag from JSON or a form: true/false, "true"/"false", "1"/"0" (never "false" read as true) */
-const flag = z
-  .union([z.boolean(), z.enum(["true", "false", "1", "0"])])
-  .transform((v) => v === true || v === "true" || v === "1");
-const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "Bitte wählen Sie ein gültiges Datum.");
-const dayRef = z.object({ date: isoDate }).loose();
-const checkoutId = z.coerce.number().int().min(0).max(MAX_ID).default(0);
-/**
- * Whether a stored link is safe for an `href`: a web page (http, https) or a path of our site, never
- * `javascript:`, `data:` or `vbscript:`. The URL parser drops tabs, line breaks and leading spaces before
- * the scheme just as browsers do, so `java\tscript:` is caught too.
- */
-export function isWebLink(value: string): boolean {
-  try {
-    const { protocol } = new URL(value, "https://relative.invalid/");
-    return protocol === "https:" || protocol === "http:";
-  } catch {
-    return false;
-  }
-}
-
-const URL_INVALID = "Bitte geben Sie eine gültige Adresse (URL) ein.";
-const optionalUrl = z
-  .string()
-  .trim()
-  .max(2000)
-  .transform((v) => (v === "" ? null : v))
-  .pipe(z.url(URL_INVALID).refine(isWebLink, URL_INVALID).nullable())
-  .nullish();
-const extraParameters = z
-  .record(z.string().trim().min(1).max(100), z.string().max(2000))
-  .refine((v) => Object.keys(v).length <= 30, "Höchstens 30 Zusatzparameter.")
-  .default({});
 
 export const MSG_ADMIN = {
   titleRequired: "Bitte geben Sie einen Titel ein.",
@@ -54,6 +13,15 @@ export const MSG_ADMIN = {
   nameRequired: "Bitte geben Sie einen Namen ein.",
   congressRequired: "Bitte wählen Sie eine Veranstaltung.",
   externalIdRequired: "Bitte geben Sie die Checkout-ID (größer als 0) ein.",
+  checkoutIdInvalid: "Die Checkout-ID ist eine ganze Zahl ab 0 (0 = nicht angeboten).",
+  extraNameRequired: "Bitte geben Sie jedem Zusatzparameter einen Namen.",
+  extraInvalid: "Die Zusatzparameter sind ungültig.",
+  crosssellLinkInvalid:
+    "Der crosssellLink muss eine Web-Adresse sein, die mit https:// oder http:// beginnt.",
+  pictureInvalid: "Das Bild ist ungültig. Bitte laden Sie es erneut hoch.",
+  contentTypeInvalid: "Bitte wählen Sie die Art des Inhalts (vimeo oder vimeo-url).",
+  tooManyDays: "Ein Inhalt hat höchstens 60 Tage.",
+  tooManyVideos: "Ein Tag hat höchstens 200 Videos.",
   firstDayRequired: "Bitte wählen Sie den Zeitraum der Veranstaltung.",
   lastDayBeforeFirst: "Der letzte Tag darf nicht vor dem ersten liegen.",
   startTimeInvalid: "Bitte geben Sie die Startzeit im Format HH:MM ein.",
@@ -70,115 +38,187 @@ export const MSG_ADMIN = {
   emailInUse: "Diese E-Mail-Adresse wird bereits von einem anderen Konto benutzt.",
 } as const;
 
-/** The event form (`congressData`). */
-export const ZCongressInput = z
-  .object({
-    id: ZId.optional(),
-    title: required(300, MSG_ADMIN.titleRequired),
-    description: required(20_000, MSG_ADMIN.descriptionRequired),
-    picture: z.string().max(200).nullish(),
-    webinar: flag.default(false),
-    webinarUrl: optionalUrl,
-    webinarStartTime: z
-      .string()
+/**
+ * Plain text of at most `max` characters (`the` names it: "Der Titel"): control characters other than line
+ * breaks and tabs are dropped.
+ */
+const plainText = (max: number, the: string, missing?: string) =>
+  zText(max, the, missing)
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point
+    .transform((v) => v.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g, "").trim());
+
+/** Plain text that must not be empty: `message` when it is, "… darf höchstens … Zeichen lang sein." when too long. */
+const required = (max: number, the: string, message: string) =>
+  plainText(max, the, message).pipe(z.string({ error: message }).min(1, message));
+const flag = zFlag;
+const isoDate = z.string({ error: MSG_FIELD.date }).regex(/^\d{4}-\d{2}-\d{2}$/, MSG_FIELD.date);
+const dayRef = z.object({ date: isoDate }, { error: MSG_FIELD.date }).loose();
+/** a checkout product id: 0 (not offered) or the id; "abc" is no number, 1.5 or -1 no checkout id */
+const checkoutId = z.coerce
+  .number({ error: MSG_FIELD.number })
+  .int(MSG_ADMIN.checkoutIdInvalid)
+  .min(0, MSG_ADMIN.checkoutIdInvalid)
+  .max(MAX_ID, MSG_ADMIN.checkoutIdInvalid)
+  .default(0);
+/**
+ * Whether a stored link is safe for an `href`: a web page (http, https) or a path of our site, never
+ * `javascript:`, `data:` or `vbscript:`. The URL parser drops tabs, line breaks and leading spaces before
+ * the scheme just as browsers do, so `java\tscript:` is caught too.
+ */
+export function isWebLink(value: string): boolean {
+  try {
+    const { protocol } = new URL(value, "https://relative.invalid/");
+    return protocol === "https:" || protocol === "http:";
+  } catch {
+    return false;
+  }
+}
+
+const URL_INVALID = "Bitte geben Sie eine gültige Adresse (URL) ein.";
+const optionalUrl = z
+  .string({ error: URL_INVALID })
+  .trim()
+  .max(2000, tooLong("Die Adresse", 2000))
+  .transform((v) => (v === "" ? null : v))
+  .pipe(z.url(URL_INVALID).refine(isWebLink, URL_INVALID).nullable())
+  .nullish();
+const extraParameterMap = z
+  .record(
+    z
+      .string({ error: MSG_ADMIN.extraNameRequired })
       .trim()
-      .transform((v) => (v === "" ? null : v))
-      .pipe(
-        z
-          .string()
-          .regex(/^([01]\d|2[0-3]):[0-5]\d$/, MSG_ADMIN.startTimeInvalid)
-          .nullable(),
-      )
-      .nullish(),
-    visible: flag.default(false),
-    firstCongressDay: dayRef.nullish(),
-    lastCongressDay: dayRef.nullish(),
-    digistoreIdTicket: checkoutId,
-    digistoreIdTicketAndPackage: checkoutId,
-    extraParameters,
-  })
-  .superRefine((v, ctx) => {
-    if (!v.firstCongressDay) {
-      ctx.addIssue({ code: "custom", path: ["firstCongressDay"], message: MSG_ADMIN.firstDayRequired });
-    } else if (v.lastCongressDay && v.lastCongressDay.date < v.firstCongressDay.date) {
-      ctx.addIssue({ code: "custom", path: ["lastCongressDay"], message: MSG_ADMIN.lastDayBeforeFirst });
-    }
-  });
+      .min(1, MSG_ADMIN.extraNameRequired)
+      .max(100, tooLong("Der Name eines Zusatzparameters", 100)),
+    zText(2000, "Der Wert eines Zusatzparameters"),
+    { error: MSG_ADMIN.extraInvalid },
+  )
+  .refine((v) => Object.keys(v).length <= 30, "Höchstens 30 Zusatzparameter.");
+const extraParameters = extraParameterMap.default({});
+
+/** The event form (`congressData`). */
+const picture = z.string({ error: MSG_ADMIN.pictureInvalid }).max(200, MSG_ADMIN.pictureInvalid).nullish();
+
+export const ZCongressInput = zForm({
+  id: ZId.optional(),
+  title: required(300, "Der Titel", MSG_ADMIN.titleRequired),
+  description: required(20_000, "Die Beschreibung", MSG_ADMIN.descriptionRequired),
+  picture,
+  webinar: flag.default(false),
+  webinarUrl: optionalUrl,
+  webinarStartTime: z
+    .string({ error: MSG_ADMIN.startTimeInvalid })
+    .trim()
+    .transform((v) => (v === "" ? null : v))
+    .pipe(
+      z
+        .string({ error: MSG_ADMIN.startTimeInvalid })
+        .regex(/^([01]\d|2[0-3]):[0-5]\d$/, MSG_ADMIN.startTimeInvalid)
+        .nullable(),
+    )
+    .nullish(),
+  visible: flag.default(false),
+  firstCongressDay: dayRef.nullish(),
+  lastCongressDay: dayRef.nullish(),
+  digistoreIdTicket: checkoutId,
+  digistoreIdTicketAndPackage: checkoutId,
+  extraParameters,
+}).superRefine((v, ctx) => {
+  if (!v.firstCongressDay) {
+    ctx.addIssue({ code: "custom", path: ["firstCongressDay"], message: MSG_ADMIN.firstDayRequired });
+  } else if (v.lastCongressDay && v.lastCongressDay.date < v.firstCongressDay.date) {
+    ctx.addIssue({ code: "custom", path: ["lastCongressDay"], message: MSG_ADMIN.lastDayBeforeFirst });
+  }
+});
 export type TCongressInput = z.input<typeof ZCongressInput>;
 
+/**
+ * A package's `crosssellLink` is shown as a link on its page only when it is a web address: anything else
+ * (`javascript:`, a word) would be saved and never shown, so it is refused.
+ */
+const isCrosssellLink = (v: Record<string, string>) =>
+  !v.crosssellLink?.trim() || (URL.canParse(v.crosssellLink.trim()) && isWebLink(v.crosssellLink.trim()));
+
 /** The package form (`congressPackageData`). */
-export const ZPackageInput = z.object({
+export const ZPackageInput = zForm({
   id: ZId.optional(),
-  name: required(300, MSG_ADMIN.nameRequired),
+  name: required(300, "Der Name", MSG_ADMIN.nameRequired),
   congress: z
     .unknown()
     .refine((v) => v !== null && v !== undefined && v !== "" && v !== 0, MSG_ADMIN.congressRequired)
-    .pipe(ZRef),
+    .pipe(zRef(MSG_ADMIN.congressRequired)),
   externalId: zId(MSG_ADMIN.externalIdRequired),
-  description: required(20_000, MSG_ADMIN.descriptionRequired),
-  picture: z.string().max(200).nullish(),
+  description: required(20_000, "Die Beschreibung", MSG_ADMIN.descriptionRequired),
+  picture,
   availabilityDate: isoDate.nullish(),
-  extraParameters,
+  extraParameters: extraParameterMap
+    .refine(isCrosssellLink, { message: MSG_ADMIN.crosssellLinkInvalid, path: ["crosssellLink"] })
+    .default({}),
 });
 export type TPackageInput = z.input<typeof ZPackageInput>;
 
 /** The user edit dialog (`userData`). */
-export const ZUserUpdateInput = z.object({
+export const ZUserUpdateInput = zForm({
   id: ZId,
-  firstname: required(100, "Vorname ist ein Pflichtfeld"),
-  lastname: required(100, "Nachname ist ein Pflichfeld"),
-  email: z.string().trim().max(254).pipe(z.email("Bitte geben Sie eine gültige E-Mail-Adresse ein.")),
+  firstname: required(100, "Der Vorname", "Vorname ist ein Pflichtfeld"),
+  lastname: required(100, "Der Nachname", "Nachname ist ein Pflichfeld"),
+  email: z
+    .string({ error: MSG.emailInvalid })
+    .trim()
+    .max(254, MSG.emailInvalid)
+    .pipe(z.email(MSG.emailInvalid)),
   active: flag,
   admin: flag,
 });
 export type TUserUpdateInput = z.input<typeof ZUserUpdateInput>;
 
-export const ZUserListInput = z.object({
-  name: z.string().trim().max(200).default(""),
-  email: z.string().trim().max(254).default(""),
+export const ZUserListInput = zForm({
+  name: zSearch(200),
+  email: zSearch(254),
   page: ZPage,
 });
 
 const exclusiveDate = z
-  .string()
+  .string({ error: MSG_ADMIN.exclusiveDateInvalid })
   .trim()
-  .max(10)
+  .max(10, MSG_ADMIN.exclusiveDateInvalid)
   .default("")
   .refine((v) => v === "" || parseGermanDate(v) !== null, MSG_ADMIN.exclusiveDateInvalid);
 
 /** The video content form (`congressContentData`). */
-export const ZContentInput = z.object({
+export const ZContentInput = zForm({
   id: ZId.optional(),
-  congress: ZRef,
-  type: z.enum(["vimeo", "vimeo-url"]).default("vimeo-url"),
-  data: z.object({
+  congress: zRef(MSG_ADMIN.congressRequired),
+  type: zChoice(CONTENT_TYPES, MSG_ADMIN.contentTypeInvalid).default("vimeo-url"),
+  data: zForm({
     days: z
       .array(
-        z.object({
-          name: required(200, MSG_ADMIN.dayNameRequired),
+        zForm({
+          name: required(200, "Der Name des Tages", MSG_ADMIN.dayNameRequired),
           exclusive_date: exclusiveDate,
           videos: z
             .array(
-              z.object({
+              zForm({
                 url: z
-                  .string()
+                  .string({ error: MSG_ADMIN.videoUrlRequired })
                   .trim()
                   .min(1, MSG_ADMIN.videoUrlRequired)
-                  .max(2000)
+                  .max(2000, tooLong("Die Adresse des Videos", 2000))
                   .refine(isWebLink, MSG_ADMIN.videoUrlInvalid),
-                comment: plainText(1000).default(""),
+                comment: plainText(1000, "Der Kommentar").default(""),
               }),
+              { error: MSG_FIELD.form },
             )
-            .max(200),
+            .max(200, MSG_ADMIN.tooManyVideos),
         }),
+        { error: MSG_FIELD.form },
       )
-      .max(60),
+      .max(60, MSG_ADMIN.tooManyDays),
   }),
 });
 export type TContentInput = z.input<typeof ZContentInput>;
 
 /** The contents table's search: text in the event's title, a day's name or a video's comment. */
-export const ZContentListInput = z.object({ search: z.string().trim().max(200).default("") });
+export const ZContentListInput = zForm({ search: zSearch(200) });
 /** One page of the contents table, searched as `ZContentListInput`. */
 export const ZContentPageInput = ZContentListInput.extend(ZPageInput.shape);
 export type TContentPageInput = z.input<typeof ZContentPageInput>;
@@ -205,6 +245,11 @@ export const MSG_TEMPLATES = {
   subjectRequired: "Bitte geben Sie einen Betreff ein.",
   unknownName: "Diese E-Mail gibt es nicht.",
   copyDifferent: "Bitte wählen Sie zwei verschiedene Veranstaltungen.",
+  copySourceEmpty:
+    "„{title}“ hat keine eigenen Vorlagen, deshalb wurde nichts kopiert. Legen Sie dort zuerst mit „Neue Vorlage“ eine an.",
+  congressRequired: "Bitte wählen Sie die Veranstaltung, für die die Vorlage gelten soll.",
+  startRequired: "Bitte wählen Sie die allgemeine Vorlage, mit der die neue beginnt.",
+  created: "Die Vorlage für „{title}“ wurde angelegt. Sie können sie jetzt bearbeiten.",
   unknownVariables: "Diese Variablen kennt die E-Mail nicht; sie bleiben leer:",
   duplicate: "Für diese E-Mail und diese Veranstaltung gibt es bereits eine Vorlage.",
   syntaxError:
@@ -214,26 +259,42 @@ export const MSG_TEMPLATES = {
 } as const;
 
 /** The template edit dialog (`mailTemplateData`). */
-export const ZMailTemplateInput = z.object({
+export const ZMailTemplateInput = zForm({
   id: ZId.optional(),
-  name: z.string().trim().min(1, MSG_TEMPLATES.unknownName).max(100),
-  congress: z.union([ZRef, z.null()]).default(null),
-  subject: required(300, MSG_TEMPLATES.subjectRequired),
-  content: z.string().max(200_000).default(""),
-  description: z.string().max(5000).default(""),
+  name: z
+    .string({ error: MSG_TEMPLATES.unknownName })
+    .trim()
+    .min(1, MSG_TEMPLATES.unknownName)
+    .max(100, MSG_TEMPLATES.unknownName),
+  congress: zRef(MSG_TEMPLATES.congressRequired).nullable().default(null),
+  subject: required(300, "Der Betreff", MSG_TEMPLATES.subjectRequired),
+  content: zText(200_000, "Der Inhalt").default(""),
+  description: zText(5000, "Die interne Beschreibung").default(""),
 });
 export type TMailTemplateInput = z.input<typeof ZMailTemplateInput>;
 
+/**
+ * "Neue Vorlage": an event's own template of one mail, starting from the general template of that mail
+ * (or the built-in default where none is stored).
+ */
+export const ZMailTemplateCreateInput = zForm({
+  congress: zRef(MSG_TEMPLATES.congressRequired),
+  name: z
+    .string({ error: MSG_TEMPLATES.startRequired })
+    .trim()
+    .min(1, MSG_TEMPLATES.startRequired)
+    .max(100, MSG_TEMPLATES.unknownName),
+});
+export type TMailTemplateCreateInput = z.input<typeof ZMailTemplateCreateInput>;
+
 /** The general templates (`congressId` null) or those of one event. */
-export const ZMailTemplateListInput = z.object({ congressId: ZId.nullable().default(null) });
+export const ZMailTemplateListInput = zForm({ congressId: ZId.nullable().default(null) });
 /** One page of the templates table, chosen as `ZMailTemplateListInput`. */
 export const ZMailTemplatePageInput = ZMailTemplateListInput.extend(ZPageInput.shape);
 export type TMailTemplatePageInput = z.input<typeof ZMailTemplatePageInput>;
 
 /** The copy form (`copy_from`, `copy_to`): two different events. */
-export const ZCopyTemplatesInput = z
-  .object({
-    copy_from: zId(MSG_TEMPLATES.copyDifferent),
-    copy_to: zId(MSG_TEMPLATES.copyDifferent),
-  })
-  .refine((v) => v.copy_from !== v.copy_to, { message: MSG_TEMPLATES.copyDifferent, path: ["copy_to"] });
+export const ZCopyTemplatesInput = zForm({
+  copy_from: zId(MSG_TEMPLATES.copyDifferent),
+  copy_to: zId(MSG_TEMPLATES.copyDifferent),
+}).refine((v) => v.copy_from !== v.copy_to, { message: MSG_TEMPLATES.copyDifferent, path: ["copy_to"] });

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { ZId } from "./ids";
+import { MSG_FIELD, zChoice, zForm, zText } from "./field-text";
+import { zId } from "./ids";
 import { ZPage } from "./paging";
 
 /**
@@ -41,6 +42,7 @@ export const AUDIT_ACTION_LABELS = {
   "user.two-factor-off": "Zwei-Faktor-Anmeldung ausgeschaltet",
   "user.recovery-codes": "Wiederherstellungscodes neu erstellt",
   "order.create": "Bestellung durch Admin angelegt",
+  "template.create": "E-Mail-Template für eine Veranstaltung angelegt",
   "template.save": "E-Mail-Template gespeichert",
   "template.copy": "E-Mail-Templates kopiert",
   "legal-page.save": "Rechtliche Seite gespeichert",
@@ -98,21 +100,23 @@ export const AUDIT_FIELD_LABELS: Record<string, string> = {
   copyFrom: "Von Veranstaltung (ID)",
   copyTo: "Nach Veranstaltung (ID)",
   templates: "Templates",
+  startedFrom: "Ausgangspunkt",
   attempts: "Versuche",
 };
 
 /** Personal values (names) are recorded as changed, never with their value: the log outlives accounts. */
 export const AUDIT_HIDDEN_VALUE = "***";
 
-const isoDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "Bitte ein Datum im Format JJJJ-MM-TT angeben.");
+const DAY_INVALID = "Bitte ein Datum im Format JJJJ-MM-TT angeben.";
+const isoDay = z.string({ error: DAY_INVALID }).regex(/^\d{4}-\d{2}-\d{2}$/, DAY_INVALID);
 
-export const ZAuditListInput = z.object({
+export const ZAuditListInput = zForm({
   page: ZPage,
-  entity: z.enum(AUDIT_ENTITIES as [AuditEntity, ...AuditEntity[]]).optional(),
-  action: z.enum(AUDIT_ACTIONS as [AuditAction, ...AuditAction[]]).optional(),
+  entity: zChoice(AUDIT_ENTITIES as [AuditEntity, ...AuditEntity[]]).optional(),
+  action: zChoice(AUDIT_ACTIONS as [AuditAction, ...AuditAction[]]).optional(),
   /** an admin's id, or the kind of a non-admin actor */
-  actorId: ZId.optional(),
-  actorKind: z.enum(AUDIT_ACTOR_KINDS).optional(),
+  actorId: zId(MSG_FIELD.choice).optional(),
+  actorKind: zChoice(AUDIT_ACTOR_KINDS).optional(),
   /** Berlin calendar days, both included */
   from: isoDay.optional(),
   to: isoDay.optional(),
@@ -154,10 +158,10 @@ export const MAIL_STATUS_LABELS: Record<MailStatus, string> = {
   failed: "fehlgeschlagen",
 };
 
-export const ZMailOutboxListInput = z.object({
+export const ZMailOutboxListInput = zForm({
   page: ZPage,
-  status: z.enum(MAIL_STATUSES).optional(),
-  template: z.string().trim().max(100).optional(),
+  status: zChoice(MAIL_STATUSES).optional(),
+  template: zText(100, "Der Name der E-Mail").trim().optional(),
 });
 export type TMailOutboxListInput = z.input<typeof ZMailOutboxListInput>;
 

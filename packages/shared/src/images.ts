@@ -21,3 +21,23 @@ export const ZImageUpload = z
     }
     return file;
   });
+
+/** What a browser may send as a picture: the formats `storeImage` reads. */
+export const IMAGE_TYPES = ["image/png", "image/jpeg", "image/webp"] as const;
+
+const megabytes = (bytes: number) =>
+  `${new Intl.NumberFormat("de-DE", { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(bytes / 1024 / 1024)} MB`;
+
+/**
+ * Why a chosen file cannot be uploaded as a picture, checked in the browser before a byte is sent (the server
+ * checks again by content): null when its size and declared type are fine.
+ */
+export function imageFileProblem(file: { size: number; type: string }): string | null {
+  if (!(IMAGE_TYPES as readonly string[]).includes(file.type) || file.size === 0) {
+    return "Bitte wählen Sie ein Bild im Format PNG, JPEG oder WebP.";
+  }
+  if (file.size > MAX_IMAGE_BYTES) {
+    return `Das Bild ist ${megabytes(file.size)} groß; erlaubt sind höchstens 5 MB. Bitte verkleinern Sie es und wählen Sie es dann erneut.`;
+  }
+  return null;
+}

@@ -8,6 +8,7 @@ export * from "./congresses";
 export * from "./constants";
 export * from "./dates";
 export * from "./errors";
+export * from "./field-text";
 export * from "./gated-input";
 export * from "./ids";
 export * from "./images";

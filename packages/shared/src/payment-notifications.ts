@@ -1,5 +1,6 @@
-import { z } from "zod";
+import type { z } from "zod";
 import "./zod-locale";
+import { zChoice, zForm, zSearch } from "./field-text";
 import { ZPage } from "./paging";
 import { PAYMENT_OUTCOME_LABELS, PAYMENT_OUTCOMES, type PaymentOutcome } from "./payment-events";
 
@@ -8,11 +9,11 @@ import { PAYMENT_OUTCOME_LABELS, PAYMENT_OUTCOMES, type PaymentOutcome } from ".
  * number (any case), `email` the buyer's e-mail in the notification or the e-mail of the account named in
  * `custom` (contains, any case).
  */
-export const ZPaymentNotificationListInput = z.object({
+export const ZPaymentNotificationListInput = zForm({
   page: ZPage,
-  orderNumber: z.string().trim().max(100).default(""),
-  email: z.string().trim().max(254).default(""),
-  outcome: z.enum(PAYMENT_OUTCOMES).optional(),
+  orderNumber: zSearch(100),
+  email: zSearch(254),
+  outcome: zChoice(PAYMENT_OUTCOMES).optional(),
 });
 export type TPaymentNotificationListInput = z.input<typeof ZPaymentNotificationListInput>;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cutText } from "./text";
+import { countOf, cutText } from "./text";
 
 describe("cutText", () => {
   it("keeps short texts and cuts long ones at the limit", () => {
@@ -11,5 +11,13 @@ describe("cutText", () => {
 
   it("never splits a character made of two code units", () => {
     expect(cutText("😀😀😀", 2).text).toBe("😀😀…");
+  });
+});
+
+describe("countOf", () => {
+  it("says one thing in the singular, any other number in the plural", () => {
+    expect(countOf(1, "Video", "Videos")).toBe("1 Video");
+    expect(countOf(0, "Video", "Videos")).toBe("0 Videos");
+    expect(countOf(3, "Vorlage", "Vorlagen")).toBe("3 Vorlagen");
   });
 });

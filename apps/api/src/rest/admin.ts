@@ -121,8 +121,11 @@ export const adminRestRoutes: RestRoute[] = [
     url: "/mail-template/copy",
     handler: async (caller, req) => {
       const { fields } = await adminForm(caller, req);
-      await caller.admin.mailTemplates.copy({ copy_from: fields.copy_from, copy_to: fields.copy_to });
-      return { title: "E-Mail-Templates", detail: "E-Mail-Templates wurden erfolgreich kopiert." };
+      const { copied } = await caller.admin.mailTemplates.copy({
+        copy_from: fields.copy_from,
+        copy_to: fields.copy_to,
+      });
+      return { title: "E-Mail-Templates", detail: "E-Mail-Templates wurden erfolgreich kopiert.", copied };
     },
   },
   {

@@ -10,6 +10,7 @@ import {
   ZImageUpload,
   ZLegalPageInput,
   ZMailOutboxListInput,
+  ZMailTemplateCreateInput,
   ZMailTemplateInput,
   ZMailTemplateListInput,
   ZMailTemplatePageInput,
@@ -28,6 +29,7 @@ import { uploadImage } from "../services/admin/images";
 import { listOutbox, resendMail } from "../services/admin/mail-outbox";
 import {
   copyTemplates,
+  createTemplate,
   listTemplates,
   pageTemplates,
   previewTemplate,
@@ -134,10 +136,14 @@ export const adminRouter = router({
     save: adminProcedure
       .input(ZMailTemplateInput)
       .mutation(({ ctx, input }) => saveTemplate(ctx.db, input, ctx.user.id)),
+    /** "Neue Vorlage": an event's own template, starting from the general one of that mail */
+    create: adminProcedure
+      .input(ZMailTemplateCreateInput)
+      .mutation(({ ctx, input }) => createTemplate(ctx.db, input, ctx.user.id)),
     copy: adminProcedure
       .input(ZCopyTemplatesInput)
       .mutation(({ ctx, input }) => copyTemplates(ctx.db, input, ctx.user.id)),
-    preview: adminProcedure.input(templateDraft).mutation(({ input }) => previewTemplate(input)),
+    preview: adminProcedure.input(templateDraft).mutation(({ ctx, input }) => previewTemplate(ctx, input)),
     sendTest: adminProcedure
       .input(templateDraft)
       .mutation(({ ctx, input }) => sendTestMail(ctx, { ...input, actorId: ctx.user.id })),

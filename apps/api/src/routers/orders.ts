@@ -1,9 +1,15 @@
-import { ZAdminPackageOrderInput, ZAdminTicketOrderInput, ZOrderListInput } from "@app/shared";
+import {
+  ZAdminPackageOrderInput,
+  ZAdminTicketOrderInput,
+  ZOrderListInput,
+  ZPaidOrdersInput,
+} from "@app/shared";
 import {
   createPackageOrders,
   createTicketOrders,
   listPackageOrders,
   listTicketOrders,
+  paidOrdersOf,
 } from "../services/commerce/admin-orders";
 import { adminProcedure, router } from "../trpc/init";
 
@@ -14,6 +20,12 @@ export const ordersRouter = router({
   listTicketOrders: adminProcedure
     .input(ZOrderListInput)
     .query(({ ctx, input }) => listTicketOrders(ctx.db, input)),
+  /** the order form's warning: who of the chosen people already has the chosen product paid */
+  listPaidOrders: adminProcedure
+    .input(ZPaidOrdersInput)
+    .query(({ ctx, input }) =>
+      paidOrdersOf(ctx.db, { category: input.category, productId: input.productId, userIds: input.users }),
+    ),
   createPackageOrders: adminProcedure.input(ZAdminPackageOrderInput).mutation(({ ctx, input }) =>
     createPackageOrders(ctx, {
       actorId: ctx.user.id,

@@ -599,6 +599,26 @@ const templateCopy: Make = async () => {
   };
 };
 
+const templateCreate: Make = async () => {
+  const { id } = await freshCongress();
+  return {
+    data: { congress: id, name: "event-day" },
+    intact: rowsStay(mailTemplates, eq(mailTemplates.congressId, id), 0),
+  };
+};
+
+/** The order form's warning: the user's paid package order is named to an admin only. */
+const paidOrders: Make = (s) => ({
+  data: { category: "pac", productId: world.pkg.id, users: [world.user.id] },
+  check: (a) => {
+    if (s.caller === "admin") {
+      expect(a.body).toContain(world.user.email);
+    } else {
+      expect(a.body).not.toContain(world.user.email);
+    }
+  },
+});
+
 const testMail: Make = (s) => ({
   data: TEMPLATE,
   check: (a) => {
@@ -852,6 +872,7 @@ const MATRIX: Record<string, Expectation> = {
     call: trpc(fixed(() => ({ congressId: null, page: 1 }))),
   },
   "admin.mailTemplates.save": { access: "admin", call: trpc(newTemplate) },
+  "admin.mailTemplates.create": { access: "admin", call: trpc(templateCreate) },
   "admin.mailTemplates.copy": { access: "admin", call: trpc(templateCopy) },
   "admin.mailTemplates.preview": { access: "admin", call: trpc(fixed(() => TEMPLATE)) },
   "admin.mailTemplates.sendTest": { access: "admin", call: trpc(testMail) },
@@ -867,6 +888,7 @@ const MATRIX: Record<string, Expectation> = {
   "admin.contents.delete": { access: "admin", call: trpc(existingContent) },
   "orders.listPackageOrders": { access: "admin", call: trpc(ordersOfUser) },
   "orders.listTicketOrders": { access: "admin", call: trpc(ordersOfUser) },
+  "orders.listPaidOrders": { access: "admin", call: trpc(paidOrders) },
   "orders.createPackageOrders": { access: "admin", call: trpc(adminOrder("package")) },
   "orders.createTicketOrders": { access: "admin", call: trpc(adminOrder("ticket")) },
 

@@ -243,6 +243,15 @@ const storedImage = async (fileName: string) =>
 
 // ---------------------------------------------------------------------------------------------------------
 
+/** An event with one template of its own (copying needs a source that has some), by id. */
+async function congressWithTemplate(): Promise<number> {
+  const congress = await createCongress(db());
+  await db()
+    .insert(schema.mailTemplates)
+    .values({ name: "event-day", congressId: congress.id, subject: "Heute", content: "<p>Heute</p>" });
+  return congress.id;
+}
+
 describe("access", () => {
   interface RestCall {
     method: "GET" | "POST" | "DELETE";
@@ -359,7 +368,7 @@ describe("access", () => {
       make: async () => ({
         url: "/api/mail-template/copy",
         body: form({
-          copy_from: String((await createCongress(db())).id),
+          copy_from: String(await congressWithTemplate()),
           copy_to: String((await createCongress(db())).id),
         }),
       }),
@@ -488,10 +497,15 @@ describe("access", () => {
       input: async () => templateForm((await createCongress(db())).id),
     },
     {
+      path: "mailTemplates.create",
+      type: "mutation",
+      input: async () => ({ congress: (await createCongress(db())).id, name: "event-day" }),
+    },
+    {
       path: "mailTemplates.copy",
       type: "mutation",
       input: async () => ({
-        copy_from: (await createCongress(db())).id,
+        copy_from: await congressWithTemplate(),
         copy_to: (await createCongress(db())).id,
       }),
     },

@@ -259,6 +259,7 @@ describe("copy", () => {
     expect(res.json()).toEqual({
       title: "E-Mail-Templates",
       detail: "E-Mail-Templates wurden erfolgreich kopiert.",
+      copied: 2,
     });
 
     const copied = await templatesOf(b.id);
@@ -301,6 +302,97 @@ describe("copy", () => {
     expect(res.statusCode).toBeLessThan(500);
     expect(await countAll()).toBe(before);
     expect(await templatesOf(2_000_000_000)).toEqual([]);
+  });
+});
+
+describe("a congress's own template (issue 29)", () => {
+  const create = (input: unknown) => trpcAdminMutation("admin.mailTemplates.create", input);
+
+  it("starts from the general template of that mail, is listed under the event and recorded", async () => {
+    const c = await createCongress(db());
+    const general = await storeTemplate(
+      "order-admin",
+      null,
+      `Allgemein ${unique()}`,
+      "<p>Allgemeiner Text</p>",
+    );
+    const res = await create({ congress: c.id, name: "order-admin" });
+    expect(res.status, res.body).toBe(200);
+    expect(res.data).toMatchObject({
+      name: "order-admin",
+      congress: { id: c.id, title: c.title },
+      subject: general.subject,
+      content: "<p>Allgemeiner Text</p>",
+    });
+    expect((await templatesOf(c.id)).map((x) => x.name)).toEqual(["order-admin"]);
+    const listed = await trpcAdminQuery("admin.mailTemplates.getPage", { congressId: c.id, page: 1 });
+    expect(listed.data.items.map((x: { name: string }) => x.name)).toEqual(["order-admin"]);
+    const audit = await trpcAdminQuery("admin.audit.list", { entity: "mail-template", page: 1 });
+    expect(audit.data.items[0]).toMatchObject({
+      action: "template.create",
+      entityId: String(res.data.id),
+    });
+    // the general template stays as it was
+    const [stillGeneral] = await db().select().from(mailTemplates).where(eq(mailTemplates.id, general.id));
+    expect(stillGeneral?.congressId).toBeNull();
+  });
+
+  it("starts from the built-in default when no general template is stored", async () => {
+    const c = await createCongress(db());
+    const res = await create({ congress: { id: c.id }, name: "order-ticket-package" });
+    expect(res.status, res.body).toBe(200);
+    expect(res.data.subject).toBe(MAIL_CATALOGUE["order-ticket-package"].defaultSubject);
+    expect(res.data.content).toBe(MAIL_CATALOGUE["order-ticket-package"].defaultContent);
+  });
+
+  it("refuses a second one for the same event and mail, an unknown mail or event, and non-admins", async () => {
+    const c = await createCongress(db());
+    await storeTemplate("event-day", c.id, "Schon da");
+    const twice = await create({ congress: c.id, name: "event-day" });
+    expect(twice.status).toBe(409);
+    expect(twice.error?.detail).toBe(MSG_TEMPLATES.duplicate);
+    expect((await templatesOf(c.id)).map((x) => x.subject)).toEqual(["Schon da"]);
+
+    const unknownMail = await create({ congress: c.id, name: "gibt-es-nicht" });
+    expect(unknownMail.status).toBe(400);
+    expect(unknownMail.error?.detail).toBe(MSG_TEMPLATES.unknownName);
+    const noCongress = await create({ congress: 0, name: "event-day" });
+    expect(noCongress.status).toBe(400);
+    expect(noCongress.error?.detail).toBe(MSG_TEMPLATES.congressRequired);
+    const missing = await create({ congress: 2_000_000_000, name: "event-day" });
+    expect(missing.status).toBe(400);
+
+    const visitor = await createUser(db(), { email: `besuch.${unique()}@example.com` });
+    const visitorToken = await t.tokenFor(visitor.id, ["ROLE_USER"]);
+    const refused = await trpcMutation(
+      t,
+      "admin.mailTemplates.create",
+      { congress: c.id, name: "order-ticket" },
+      { token: visitorToken },
+    );
+    expect(refused.status).toBe(403);
+    expect((await templatesOf(c.id)).map((x) => x.name)).toEqual(["event-day"]);
+  });
+
+  it("copy says how many it copied, and refuses a source without templates instead of copying nothing", async () => {
+    const a = await createCongress(db());
+    const b = await createCongress(db());
+    await storeTemplate("event-day", a.id, "A Tag");
+    await storeTemplate("order-ticket", a.id, "A Ticket");
+    const res = await trpcAdminMutation("admin.mailTemplates.copy", { copy_from: a.id, copy_to: b.id });
+    expect(res.status, res.body).toBe(200);
+    expect(res.data).toMatchObject({ copied: 2 });
+
+    const empty = await createCongress(db(), { title: `Leer ${unique()}` });
+    const nothing = await trpcAdminMutation("admin.mailTemplates.copy", {
+      copy_from: empty.id,
+      copy_to: b.id,
+    });
+    expect(nothing.status).toBe(400);
+    expect(nothing.error?.detail).toBe(MSG_TEMPLATES.copySourceEmpty.replace("{title}", empty.title));
+    const viaRest = await postCopy(empty.id, b.id);
+    expect(viaRest.statusCode).toBe(400);
+    expect(viaRest.json().detail).toBe(MSG_TEMPLATES.copySourceEmpty.replace("{title}", empty.title));
   });
 });
 
@@ -365,7 +457,7 @@ describe("preview and test mail", () => {
     expect(res.status, res.body).toBe(200);
     expect(res.data.subject).toBe("Hallo Erika");
     expect(res.data.html).toContain("Liebe/r Erika Mustermann");
-    expect(res.data.html).toContain("https://example.com/confirm-mail/1/beispiel");
+    expect(res.data.html).toContain("http://app.test/confirm-mail/1/beispiel");
     expect(res.data.html).not.toContain("<script");
   });
 
@@ -385,6 +477,21 @@ describe("preview and test mail", () => {
     expect(await db().select().from(mailTemplates).where(eq(mailTemplates.name, "password-reset"))).toEqual(
       [],
     );
+  }, 30_000);
+});
+
+describe("test mail links (issue 29)", () => {
+  it("the sample's links point at this installation (APP_URL), not at example.com", async () => {
+    const subject = `Linktest ${unique()}`;
+    const res = await trpcAdminMutation("admin.mailTemplates.sendTest", {
+      name: "participation-confirmation",
+      subject,
+      content: '<p><a href="{{url}}">Zur Übersicht</a></p>',
+    });
+    expect(res.status, res.body).toBe(200);
+    const mail = await t.smtp.waitFor((m) => m.subject === subject);
+    expect(mail.html).toContain('href="http://app.test/"');
+    expect(mail.html).not.toContain("example.com");
   }, 30_000);
 });
 
@@ -529,7 +636,7 @@ describe("Handlebars that joins text across attributes (issue 20)", () => {
     const body = (html: string) => html.slice(html.indexOf("Hallo"), html.indexOf("NL</p>") + 6);
     expect(body(mail.html)).toBe(body(preview.data.html));
     expect(body(preview.data.html)).toContain(
-      '<a href="https://example.com/confirm-mail/1/beispiel" class="button">Los</a>',
+      '<a href="http://app.test/confirm-mail/1/beispiel" class="button">Los</a>',
     );
   }, 30_000);
 });

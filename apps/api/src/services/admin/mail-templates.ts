@@ -14,6 +14,7 @@ import {
   MSG_ADMIN,
   MSG_TEMPLATES,
   type ZCopyTemplatesInput,
+  type ZMailTemplateCreateInput,
   type ZMailTemplateInput,
   type ZMailTemplatePageInput,
 } from "@app/shared";
@@ -166,11 +167,76 @@ export async function saveTemplate(db: Db, input: z.output<typeof ZMailTemplateI
   return { template: saved, unknownVariables: unknown };
 }
 
-/** Upserts every template of one event onto another in one transaction. */
+/**
+ * "Neue Vorlage": an event's own template of one mail, made from the general template of that mail (the
+ * built-in default where none is stored), which the admin then edits. A second one for the same event and
+ * mail is refused (409): that one is edited instead.
+ */
+export async function createTemplate(
+  db: Db,
+  input: z.output<typeof ZMailTemplateCreateInput>,
+  actorId: number,
+) {
+  const name = asMailName(input.name);
+  const congressId = input.congress;
+  const id = await db.transaction(async (tx) => {
+    await requireCongress(tx, congressId, MSG_TEMPLATES.congressRequired);
+    const [general] = await tx
+      .select()
+      .from(mailTemplates)
+      .where(and(eq(mailTemplates.name, name), isNull(mailTemplates.congressId)));
+    const values = {
+      name,
+      congressId,
+      subject: general?.subject ?? MAIL_CATALOGUE[name].defaultSubject,
+      content: general?.content ?? MAIL_CATALOGUE[name].defaultContent,
+      description: general?.description ?? "",
+    };
+    const [row] = await tx.insert(mailTemplates).values(values).onConflictDoNothing().returning();
+    if (!row) {
+      throw new AppError("CONFLICT", `template ${name} exists for ${congressId}`, MSG_TEMPLATES.duplicate);
+    }
+    await recordAudit(tx, {
+      actor: adminActor(actorId),
+      action: "template.create",
+      entity: "mail-template",
+      entityId: row.id,
+      changes: createdFields({
+        ...values,
+        startedFrom: general ? "allgemeine Vorlage" : "eingebauter Standardtext",
+      }),
+    });
+    return row.id;
+  });
+  const [created] = await templateTable.list(db, eq(mailTemplates.id, id));
+  if (!created) {
+    throw new AppError("NOT_FOUND", `template ${id}`, "Die Vorlage wurde nicht gefunden.");
+  }
+  return created;
+}
+
+/**
+ * Upserts every template of one event onto another in one transaction and says how many. A source without
+ * templates of its own is refused: copying nothing is no success.
+ */
 export async function copyTemplates(db: Db, input: z.output<typeof ZCopyTemplatesInput>, actorId: number) {
-  await db.transaction(async (tx) => {
+  return db.transaction(async (tx) => {
     await requireCongress(tx, input.copy_to, MSG_TEMPLATES.copyDifferent);
     const source = await tx.select().from(mailTemplates).where(eq(mailTemplates.congressId, input.copy_from));
+    if (source.length === 0) {
+      const [from] = await tx
+        .select({ title: congresses.title })
+        .from(congresses)
+        .where(eq(congresses.id, input.copy_from));
+      if (!from) {
+        throw new AppError("BAD_REQUEST", `congress ${input.copy_from} missing`, MSG_TEMPLATES.copyDifferent);
+      }
+      throw new AppError(
+        "BAD_REQUEST",
+        `congress ${input.copy_from} has no templates`,
+        MSG_TEMPLATES.copySourceEmpty.replace("{title}", from.title),
+      );
+    }
     for (const t of source) {
       await tx
         .insert(mailTemplates)
@@ -193,20 +259,41 @@ export async function copyTemplates(db: Db, input: z.output<typeof ZCopyTemplate
       entityId: null,
       changes: { copyFrom: input.copy_from, copyTo: input.copy_to, templates: source.map((t) => t.name) },
     });
+    return { copied: source.length, names: source.map((t) => t.name) };
   });
-  return listTemplates(db, input.copy_to);
 }
 
-/** Renders a template (as edited, not yet saved) with the mail's sample data. */
-export async function previewTemplate(input: { name: string; subject: string; content: string }) {
+/** Renders a template (as edited, not yet saved) with the sample data of its test mail. */
+export async function previewTemplate(
+  ctx: Pick<ServiceDeps, "env">,
+  input: { name: string; subject: string; content: string },
+) {
   const name = asMailName(input.name);
-  const rendered = await renderMail(renderable(input), MAIL_CATALOGUE[name].sample);
+  const rendered = await renderMail(renderable(input), testMailSample(name, ctx.env.APP_URL));
   return { subject: rendered.subject, html: rendered.html };
 }
 
+/**
+ * The sample data of a mail for a test mail: its links lead to this installation (`APP_URL`) instead of the
+ * catalogue's example.com, so the admin can follow them.
+ */
+export function testMailSample(name: MailName, appUrl: string): Record<string, unknown> {
+  const sample = MAIL_CATALOGUE[name].sample;
+  return Object.fromEntries(
+    Object.entries(sample).map(([key, value]) => {
+      if (typeof value !== "string" || !value.startsWith(SAMPLE_ORIGIN)) {
+        return [key, value];
+      }
+      const { pathname, search } = new URL(value);
+      return [key, new URL(`${pathname}${search}`, appUrl).toString()];
+    }),
+  );
+}
+const SAMPLE_ORIGIN = "https://example.com/";
+
 /** Sends the edited template with sample data to the admin's own address. */
 export async function sendTestMail(
-  ctx: Pick<ServiceDeps, "db" | "mail">,
+  ctx: Pick<ServiceDeps, "db" | "mail" | "env">,
   input: { name: string; subject: string; content: string; actorId: number },
 ) {
   const name = asMailName(input.name);
@@ -221,7 +308,7 @@ export async function sendTestMail(
     userId: input.actorId,
     idempotencyKey: `test-mail:${newToken()}`,
     variables: {
-      ...MAIL_CATALOGUE[name].sample,
+      ...testMailSample(name, ctx.env.APP_URL),
       __template: template,
     },
   });

@@ -51,6 +51,8 @@ export async function listUsers(db: Db, input: z.output<typeof ZUserListInput>) 
         ...userColumns,
         newsletter: users.newsletter,
         migrationPending: sql<boolean>`${users.migrationHash} IS NOT NULL`,
+        /** the order form's person search hints at an account whose address is not confirmed yet */
+        emailConfirmed: sql<boolean>`${users.emailConfirmedAt} IS NOT NULL`,
         participations: sql<
           string[]
         >`coalesce((SELECT array_agg(c.title ORDER BY p.created_at) FROM ${participations} p JOIN ${congresses} c ON c.id = p.congress_id WHERE p.user_id = "users"."id"), '{}')`,

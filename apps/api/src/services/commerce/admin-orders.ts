@@ -1,13 +1,15 @@
-import { type Db, schema } from "@app/db";
+import { type Db, type DbOrTx, schema } from "@app/db";
 import {
+  alreadyPaidText,
   END_REASON_LABELS,
   type EndReason,
   FAKE_ORDER_NUMBER,
   ORDER_STATUS_LABELS,
   type OrderStatus,
+  type PaidOrder,
   type ZOrderListInput,
 } from "@app/shared";
-import { desc, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { AppError } from "../../lib/app-error";
 import { containsPattern } from "../../lib/like";
@@ -158,6 +160,34 @@ export function listTicketOrders(db: Db, input: z.output<typeof ZOrderListInput>
   return orderPage(db, congressTicketOrders, input, ticketOrderRows);
 }
 
+/** Where an order of each category an admin makes is kept, and which column names its product. */
+const ADMIN_ORDER_TABLES = {
+  pac: { table: congressPackageOrders, product: congressPackageOrders.congressPackageId },
+  tic: { table: congressTicketOrders, product: congressTicketOrders.congressId },
+} as const;
+
+/** The paid orders these users already have of this package (`pac`) or this event's ticket (`tic`). */
+export async function paidOrdersOf(
+  db: DbOrTx,
+  input: { category: "pac" | "tic"; productId: number; userIds: number[] },
+): Promise<PaidOrder[]> {
+  if (input.userIds.length === 0) {
+    return [];
+  }
+  const { table, product } = ADMIN_ORDER_TABLES[input.category];
+  return db
+    .select({
+      userId: table.userId,
+      email: users.email,
+      orderNumber: table.externalId,
+      createdAt: table.createdAt,
+    })
+    .from(table)
+    .innerJoin(users, eq(users.id, table.userId))
+    .where(and(eq(product, input.productId), inArray(table.userId, input.userIds), eq(table.status, "paid")))
+    .orderBy(asc(users.email), asc(table.createdAt));
+}
+
 type AdminCtx = Pick<ServiceDeps, "db" | "env" | "mail">;
 /** the acting admin and the chosen users */
 type AdminOrdersInput = { actorId: number; userIds: number[] };
@@ -190,6 +220,11 @@ async function createAdminOrders(
         "unknown user ids",
         "Mindestens eine der gewählten Personen existiert nicht mehr.",
       );
+    }
+    // a person who already has it paid would get a second order and mail for the same access
+    const paid = await paidOrdersOf(tx, { category, productId, userIds });
+    if (paid.length > 0) {
+      throw new AppError("CONFLICT", `${category} ${productId} already paid`, alreadyPaidText(paid));
     }
     const createdIds: number[] = [];
     const mailIds: Array<number | null> = [];

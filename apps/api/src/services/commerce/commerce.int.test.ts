@@ -4,7 +4,7 @@ import { asc, eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../testing/harness";
 import type { CapturedMail } from "../../testing/smtp";
-import { createCongress, createPackage, createUser, multipart } from "../visitor/fixtures";
+import { createCongress, createPackage, createUser, multipart, trpcQuery } from "../visitor/fixtures";
 import { digistoreSignature } from "./signature";
 
 const {
@@ -791,6 +791,44 @@ describe("admin orders", { timeout: 30_000 }, () => {
     });
     expect(packages.statusCode).toBe(404);
     expect(await outboxOf([user.id])).toHaveLength(0);
+  });
+
+  it("refuses an admin order for a person who already has it paid, naming the order (issue 29)", async () => {
+    const s = await shop(1);
+    const pkg = s.packages[0];
+    if (!pkg) {
+      throw new Error("no package");
+    }
+    const first = await buyer();
+    const other = await buyer();
+    const tickets = { users: [first.id], congress: s.congress.id };
+    expect((await post("/api/congress-ticket-order/", "congressTicketOrderData", tickets)).statusCode).toBe(201);
+    const again = await post("/api/congress-ticket-order/", "congressTicketOrderData", {
+      users: [other.id, first.id],
+      congress: s.congress.id,
+    });
+    expect(again.statusCode, again.body).toBe(409);
+    expect(again.json().detail).toContain(`Für ${first.email} (FAKE-ORDER vom `);
+    expect(again.json().detail).toContain("gibt es bereits eine bezahlte Bestellung");
+    // all or nothing: the other person got no order either
+    expect(await ticketOrdersOf(other.id)).toHaveLength(0);
+    expect(await ticketOrdersOf(first.id)).toHaveLength(1);
+
+    // a bought (IPN) package counts as well; the form's warning lists the same order
+    await ipn(purchase(other, s, "pac"));
+    const packages = await post("/api/congress-package-order/", "congressPackageOrderData", {
+      users: [other.id],
+      congressPackage: pkg.id,
+    });
+    expect(packages.statusCode, packages.body).toBe(409);
+    const warning = await trpcQuery(
+      t,
+      "orders.listPaidOrders",
+      { category: "pac", productId: pkg.id, users: [first.id, other.id] },
+      { token: await t.tokenFor(admin.id, ["ROLE_USER", "ROLE_ADMIN"]) },
+    );
+    expect(warning.status, warning.body).toBe(200);
+    expect(warning.data.map((o: { email: string }) => o.email)).toEqual([other.email]);
   });
 
   it("lists orders newest first with statusLabel and userEmail", async () => {

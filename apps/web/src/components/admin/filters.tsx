@@ -120,7 +120,7 @@ function FilterControl({
 }) {
   const { name, kind } = field;
   return (
-    <FormField label={field.label}>
+    <FormField label={field.label} className="min-w-0">
       {kind === "select" ? (
         <Select
           options={field.options}

@@ -1,3 +1,4 @@
+import { IMAGE_TYPES, imageFileProblem } from "@app/shared";
 import { ImageIcon, XIcon } from "lucide-react";
 import { useId, useState } from "react";
 import { type Control, Controller, type FieldPathByValue, type FieldValues } from "react-hook-form";
@@ -33,8 +34,15 @@ function PictureUpload({
 }) {
   const id = useId();
   const [progress, setProgress] = useState<number | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
   const onFile = async (file: File | undefined) => {
     if (!file) {
+      return;
+    }
+    // a file the server would refuse is not sent at all (5 MB would go up in full before the refusal)
+    const found = imageFileProblem(file);
+    setProblem(found);
+    if (found) {
       return;
     }
     setProgress(0);
@@ -72,10 +80,15 @@ function PictureUpload({
             <input
               id={id}
               type="file"
-              accept="image/png,image/jpeg,image/webp"
+              accept={IMAGE_TYPES.join(",")}
               className="sr-only"
-              aria-describedby={`${id}-hint`}
-              onChange={(e) => void onFile(e.target.files?.[0])}
+              aria-describedby={problem ? `${id}-hint ${id}-error` : `${id}-hint`}
+              aria-invalid={problem ? true : undefined}
+              onChange={(e) => {
+                void onFile(e.target.files?.[0]);
+                // the same file chosen again after a refusal is a change too
+                e.target.value = "";
+              }}
             />
           </label>
           {value && (
@@ -88,6 +101,11 @@ function PictureUpload({
       <p id={`${id}-hint`} className="text-xs text-slate-600">
         PNG, JPEG oder WebP, höchstens 5 MB.
       </p>
+      {problem && (
+        <p id={`${id}-error`} role="alert" className="text-sm text-red-700">
+          {problem}
+        </p>
+      )}
       {progress !== null && (
         <progress value={progress} max={1} aria-label="Hochladen" className="h-2 w-full">
           {Math.round(progress * 100)} %

@@ -1,5 +1,5 @@
 import { useMutation } from "@tanstack/react-query";
-import { createContext, type ReactNode, useContext } from "react";
+import { createContext, type ReactNode, type RefObject, useContext, useRef } from "react";
 import { type Control, type FieldValues, useWatch } from "react-hook-form";
 import type { z } from "zod";
 import { Button } from "@/components/ui/button";
@@ -45,13 +45,21 @@ export function ResourceEditor<V extends FieldValues, S extends z.ZodType, R>(
 ) {
   const { close } = useContext(EditorContext);
   const { title, description, defaultValues, wide = false } = props;
+  const dirty = useRef(false);
+  // Escape, a click beside the dialog or its close button would drop unsaved edits: asked first, as every
+  // other destructive action is ("Abbrechen" is the explicit way to discard them)
+  const dismiss = async () => {
+    if (!dirty.current || (await confirmDiscard())) {
+      close();
+    }
+  };
   return (
-    <Dialog open onOpenChange={(open) => !open && close()}>
+    <Dialog open onOpenChange={(open) => !open && void dismiss()}>
       <DialogContent size={wide ? "3xl" : "xl"}>
         <DialogTitle>{title}</DialogTitle>
         {description && <DialogDescription>{description}</DialogDescription>}
         {defaultValues ? (
-          <EditorForm {...props} defaultValues={defaultValues} />
+          <EditorForm {...props} defaultValues={defaultValues} dirty={dirty} />
         ) : (
           <p role="status">Wird geladen …</p>
         )}
@@ -71,10 +79,13 @@ function EditorForm<V extends FieldValues, S extends z.ZodType, R>({
   submitLabel = "Speichern",
   canSubmit,
   children,
-}: ResourceEditorProps<V, S, R> & { defaultValues: V }) {
+  dirty,
+}: ResourceEditorProps<V, S, R> & { defaultValues: V; dirty: RefObject<boolean> }) {
   const { close, saved } = useContext(EditorContext);
   const mutation = useMutation({ mutationFn: save });
   const form = useSchemaForm<V, S>({ schema, defaultValues, toInput, fieldOf });
+  // read while rendering, so react-hook-form keeps it current
+  dirty.current = form.formState.isDirty;
   const onSubmit = form.submit(async (input) => {
     const result = await mutation.mutateAsync(input);
     await saved();
@@ -102,6 +113,15 @@ function EditorForm<V extends FieldValues, S extends z.ZodType, R>({
     </form>
   );
 }
+
+/** The question before unsaved edits are dropped. */
+const confirmDiscard = () =>
+  alerts.confirm({
+    title: "Änderungen verwerfen?",
+    detail: "Ihre Änderungen sind noch nicht gespeichert und gehen verloren, wenn Sie den Dialog schließen.",
+    confirmLabel: "Verwerfen",
+    cancelLabel: "Weiter bearbeiten",
+  });
 
 /** a submit button that follows the values (only where asked: it renders on every keystroke) */
 function GuardedSubmit<V extends FieldValues>({

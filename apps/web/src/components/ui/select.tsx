@@ -19,7 +19,8 @@ export function Select({
   return (
     <select
       className={cn(
-        "h-10 rounded-md border border-slate-300 bg-white px-3 text-sm aria-invalid:border-red-700",
+        // a long option (an event's title) must not widen the page past a phone's screen
+        "h-10 max-w-full rounded-md border border-slate-300 bg-white px-3 text-sm aria-invalid:border-red-700",
         className,
       )}
       {...props}

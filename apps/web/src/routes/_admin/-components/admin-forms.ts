@@ -221,6 +221,18 @@ export const toTemplateInput =
 
 export const emptyCopyForm = { copy_from: "", copy_to: "" };
 
+/** "Neue Vorlage": the event and the general template to start from, as the selects hold them ("" = none) */
+export interface NewTemplateForm {
+  congress: string;
+  name: string;
+}
+
+/** the schema's input: `null` for no event, which the schema refuses under "congress" */
+export const toNewTemplateInput = (f: NewTemplateForm): { congress: string | null; name: string } => ({
+  congress: f.congress === "" ? null : f.congress,
+  name: f.name,
+});
+
 // ---- orders an admin creates: the chosen people and one package or event
 
 export type OrderKind = "package" | "ticket";

@@ -1,4 +1,4 @@
-import { extractIframeSrc, MSG, ZContentInput } from "@app/shared";
+import { countOf, extractIframeSrc, MSG, ZContentInput } from "@app/shared";
 import { useQuery } from "@tanstack/react-query";
 import { XIcon } from "lucide-react";
 import { useFieldArray } from "react-hook-form";
@@ -129,7 +129,7 @@ const DaysCell = ({ content }: { content: AdminContent }) => (
     {content.data.days.map((d, i) => (
       // biome-ignore lint/suspicious/noArrayIndexKey: days are listed by position
       <li key={i}>
-        {d.name}: {d.videos?.length ?? 0} Videos
+        {d.name}: {countOf(d.videos?.length ?? 0, "Video", "Videos")}
         {d.exclusive_date ? ` (ab ${d.exclusive_date})` : ""}
       </li>
     ))}

@@ -1,22 +1,31 @@
-import { MSG, MSG_TEMPLATES, ZCopyTemplatesInput, ZMailTemplateInput } from "@app/shared";
+import {
+  countOf,
+  MSG,
+  MSG_TEMPLATES,
+  ZCopyTemplatesInput,
+  ZMailTemplateCreateInput,
+  ZMailTemplateInput,
+} from "@app/shared";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { AdminResource } from "@/components/admin/admin-resource";
-import { FilterSelect, useFilters } from "@/components/admin/filters";
+import { FilterSelect, type Filters, useFilters } from "@/components/admin/filters";
 import { ResourceEditor, type SchemaForm } from "@/components/admin/resource-editor";
 import { RichTextField } from "@/components/admin/rich-text-field";
 import { Button } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
 import { optionsOf, Select, type SelectOption } from "@/components/ui/select";
-import { TextField } from "@/components/ui/text-field";
+import { SelectField, TextField } from "@/components/ui/text-field";
 import { alerts, showError } from "@/lib/alerts";
 import { useSchemaForm } from "@/lib/schema-form";
 import { trpc, trpcClient } from "@/lib/trpc";
 import {
   emptyCopyForm,
   type MailTemplate,
+  type NewTemplateForm,
   type TemplateForm,
   templateToForm,
+  toNewTemplateInput,
   toTemplateInput,
 } from "./admin-forms";
 
@@ -88,7 +97,13 @@ const noticeUnknownVariables = async ({ unknownVariables }: { unknownVariables: 
   }
 };
 
-function CopyForm({ options }: { options: SelectOption[] }) {
+type TemplateFilters = Filters<typeof TEMPLATE_FILTERS>;
+
+/** "Es wurde 1 Vorlage übernommen.", "Es wurden 3 Vorlagen übernommen." */
+const copiedText = (count: number) =>
+  `Es ${count === 1 ? "wurde" : "wurden"} ${countOf(count, "Vorlage", "Vorlagen")} übernommen.`;
+
+function CopyForm({ options, filters }: { options: SelectOption[]; filters: TemplateFilters }) {
   const queryClient = useQueryClient();
   const copy = useMutation(trpc.admin.mailTemplates.copy.mutationOptions());
   const form = useSchemaForm({ schema: ZCopyTemplatesInput, defaultValues: emptyCopyForm });
@@ -97,9 +112,11 @@ function CopyForm({ options }: { options: SelectOption[] }) {
     if (!window.confirm("Vorhandene Vorlagen der Zielveranstaltung werden überschrieben. Fortfahren?")) {
       return;
     }
-    await copy.mutateAsync(input);
+    const { copied } = await copy.mutateAsync(input);
     await queryClient.invalidateQueries({ queryKey: trpc.admin.mailTemplates.pathKey() });
-    alerts.success(MSG.mailTemplatesCopied);
+    alerts.success(`${MSG.mailTemplatesCopied} ${copiedText(copied)}`);
+    // the copies are what the admin wants to see next
+    filters.set("congress", String(input.copy_to));
   });
   return (
     <form
@@ -113,6 +130,7 @@ function CopyForm({ options }: { options: SelectOption[] }) {
           key={name}
           label={name === "copy_from" ? "Von Veranstaltung" : "Nach Veranstaltung"}
           error={form.errorOf(name)}
+          className="min-w-0"
         >
           <Select {...form.register(name)} options={options} />
         </FormField>
@@ -125,6 +143,35 @@ function CopyForm({ options }: { options: SelectOption[] }) {
 }
 
 const TEMPLATE_FILTERS = { congress: "" };
+
+/**
+ * "Neue Vorlage": an event's own template of one mail, starting as the general template of that mail; once
+ * made, the table shows that event's templates, where it is edited.
+ */
+function NewTemplateEditor({ options, filters }: { options: SelectOption[]; filters: TemplateFilters }) {
+  const catalogue = useQuery(trpc.admin.mailTemplates.getCatalogue.queryOptions());
+  const starts = (catalogue.data ?? []).map((m) => ({ value: m.name, label: `${m.name}: ${m.description}` }));
+  return (
+    <ResourceEditor
+      title="Neue Vorlage für eine Veranstaltung"
+      description="Die neue Vorlage beginnt als Kopie der allgemeinen Vorlage dieser E-Mail und gilt dann für die gewählte Veranstaltung statt der allgemeinen."
+      schema={ZMailTemplateCreateInput}
+      defaultValues={{ congress: filters.applied.congress, name: "" } satisfies NewTemplateForm}
+      toInput={toNewTemplateInput}
+      save={trpcClient.admin.mailTemplates.create.mutate}
+      success={(t) => MSG_TEMPLATES.created.replace("{title}", t.congress?.title ?? "")}
+      afterSave={async (t) => filters.set("congress", String(t.congress?.id ?? ""))}
+      submitLabel="Anlegen"
+    >
+      {(form) => (
+        <>
+          <SelectField form={form} name="congress" label="Veranstaltung" options={options} />
+          <SelectField form={form} name="name" label="Ausgangspunkt (allgemeine Vorlage)" options={starts} />
+        </>
+      )}
+    </ResourceEditor>
+  );
+}
 
 /** A page of the templates of the chosen event, or the general ones (what the section's loader asks first). */
 export const templatesPage = ({ congress } = TEMPLATE_FILTERS, page = 1) =>
@@ -144,7 +191,7 @@ export function MailTemplatesTab() {
       paging={filters}
       empty="Für diese Auswahl gibt es keine Vorlagen."
       toolbar={
-        <div className="flex flex-wrap items-end gap-3">
+        <div className="flex w-full min-w-0 flex-wrap items-end gap-3 sm:w-auto">
           <FilterSelect
             filters={filters}
             name="congress"
@@ -164,8 +211,11 @@ export function MailTemplatesTab() {
         { header: "Betreff", cell: (t) => t.subject },
       ]}
       rowName={(t) => t.name}
+      create="Neue Vorlage"
       editor={(t) =>
-        t && (
+        t === null ? (
+          <NewTemplateEditor options={options} filters={filters} />
+        ) : (
           <ResourceEditor
             title={`Vorlage „${t.name}“ bearbeiten`}
             schema={ZMailTemplateInput}
@@ -181,7 +231,7 @@ export function MailTemplatesTab() {
         )
       }
     >
-      <CopyForm options={options} />
+      <CopyForm options={options} filters={filters} />
     </AdminResource>
   );
 }

@@ -1,4 +1,5 @@
 import {
+  alreadyPaidText,
   FAKE_ORDER_NUMBER,
   formatGermanDateTime,
   ZAdminPackageOrderInput,
@@ -13,6 +14,7 @@ import { AdminResource } from "@/components/admin/admin-resource";
 import { ExportButtons } from "@/components/admin/export-buttons";
 import { useDebounced, useFilterBar } from "@/components/admin/filters";
 import { ResourceEditor, type SchemaForm } from "@/components/admin/resource-editor";
+import { Button } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { optionsOf, Select } from "@/components/ui/select";
@@ -91,6 +93,12 @@ function UserPicker({ chosen, onChange }: { chosen: ChosenUser[]; onChange: (use
                   }
                 >
                   {u.firstname} {u.lastname} &lt;{u.email}&gt;
+                  {!u.emailConfirmed && (
+                    // such an account cannot sign in until the address is confirmed: the order waits for it
+                    <span className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 text-xs text-amber-900">
+                      E-Mail nicht bestätigt
+                    </span>
+                  )}
                 </button>
               </li>
             );
@@ -150,7 +158,51 @@ function OrderFields({
       >
         <Select {...form.register("product")} options={options} />
       </FormField>
+      <AlreadyPaid kind={kind} form={form} />
     </>
+  );
+}
+
+/**
+ * Who of the chosen people already has the chosen product paid, as soon as both are chosen: a second order
+ * would give nothing new (the server refuses it with the same text); one click takes them out.
+ */
+function AlreadyPaid({
+  kind,
+  form,
+}: {
+  kind: OrderKind;
+  form: SchemaForm<OrderForm, ReturnType<typeof orderSchema>>;
+}) {
+  const [users, product] = form.watch(["users", "product"]);
+  const paid = useQuery({
+    ...trpc.orders.listPaidOrders.queryOptions({
+      category: kind === "package" ? "pac" : "tic",
+      productId: Number(product),
+      users: users.map((u) => u.id),
+    }),
+    enabled: users.length > 0 && product !== "",
+  });
+  const found = users.length > 0 && product !== "" ? (paid.data ?? []) : [];
+  const remove = () => {
+    const ids = new Set(found.map((o) => o.userId));
+    form.setValue(
+      "users",
+      users.filter((u) => !ids.has(u.id)),
+      { shouldDirty: true },
+    );
+  };
+  return (
+    <div role="status">
+      {found.length > 0 && (
+        <div className="flex flex-col items-start gap-2 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950">
+          <p>{alreadyPaidText(found)}</p>
+          <Button type="button" variant="secondary" size="sm" onClick={remove}>
+            Aus der Auswahl entfernen
+          </Button>
+        </div>
+      )}
+    </div>
   );
 }
 

@@ -1,4 +1,4 @@
-import { formatGermanDate, formatGermanDateTime, MSG, ZUserUpdateInput } from "@app/shared";
+import { formatGermanDate, formatGermanDateTime, MSG, MSG_ADMIN, ZUserUpdateInput } from "@app/shared";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { AdminResource, yesNo } from "@/components/admin/admin-resource";
 import { ExportButtons } from "@/components/admin/export-buttons";
@@ -8,11 +8,46 @@ import { FlagField } from "@/components/ui/flag-field";
 import { Switch } from "@/components/ui/switch";
 import { TextField } from "@/components/ui/text-field";
 import { alerts, showError } from "@/lib/alerts";
+import { useSession } from "@/lib/auth";
 import { trpc, trpcClient } from "@/lib/trpc";
 import type { RouterOutputs } from "@/lib/types";
 import { type UserDetails, type UserForm, userToForm } from "./admin-forms";
 
 type UserRow = RouterOutputs["admin"]["users"]["list"]["items"][number];
+
+/**
+ * The table's active switch, saved at once. The admin's own account cannot be deactivated (the server
+ * refuses it): its switch is off, with the reason for screen readers and as a tooltip.
+ */
+function ActiveSwitch({
+  user,
+  name,
+  own,
+  onChange,
+}: {
+  user: UserRow;
+  name: string;
+  own: boolean;
+  onChange: (active: boolean) => void;
+}) {
+  const reasonId = `own-account-${user.id}`;
+  return (
+    <span title={own ? MSG_ADMIN.cannotDeactivateSelf : undefined} className="inline-flex">
+      <Switch
+        checked={user.active}
+        aria-label={`${name} aktiv`}
+        disabled={own}
+        aria-describedby={own ? reasonId : undefined}
+        onCheckedChange={onChange}
+      />
+      {own && (
+        <span id={reasonId} className="sr-only">
+          {MSG_ADMIN.cannotDeactivateSelf}
+        </span>
+      )}
+    </span>
+  );
+}
 
 function UserFields({
   form,
@@ -101,6 +136,7 @@ export function UsersTab() {
   ]);
   const listKey = usersPage(filters.applied, filters.page).queryKey;
   const setActive = useMutation(trpc.admin.users.setActive.mutationOptions());
+  const ownId = useSession().user?.id;
 
   const toggleActive = async (user: UserRow, active: boolean) => {
     // saved at once; shown at once and rolled back when saving fails
@@ -136,10 +172,11 @@ export function UsersTab() {
         {
           header: "Aktiv",
           cell: (u) => (
-            <Switch
-              checked={u.active}
-              aria-label={`${name(u)} aktiv`}
-              onCheckedChange={(v) => void toggleActive(u, v)}
+            <ActiveSwitch
+              user={u}
+              name={name(u)}
+              own={u.id === ownId}
+              onChange={(v) => void toggleActive(u, v)}
             />
           ),
         },
