@@ -10,6 +10,7 @@ import { secretKey } from "./auth/access-token";
 import { SessionStates } from "./auth/session-states";
 import type { Env } from "./env";
 import { registerHealth } from "./health";
+import { trustProxyOption } from "./lib/client-address";
 import { privateLoggerOptions } from "./lib/log-privacy";
 import { plainSuperjson } from "./lib/plain-json";
 import { helmetOptions, securityHeaders } from "./lib/security-headers";
@@ -87,7 +88,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     requestIdHeader: false,
     bodyLimit: BODY_LIMIT_BYTES,
     frameworkErrors,
-    trustProxy: env.TRUST_PROXY ?? false,
+    // whom to believe about the client's address (decision 90): never a bare `true` in production
+    trustProxy: trustProxyOption(env.TRUST_PROXY),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 5000 },
   });
 

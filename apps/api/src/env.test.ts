@@ -141,6 +141,41 @@ describe("loadEnv", () => {
     expect(loadEnv({ TRUST_PROXY: "false" }).TRUST_PROXY).toBe(false);
   });
 
+  it("takes TRUST_PROXY as a hop count or a list of proxy addresses and networks (issue 30)", () => {
+    const production = { NODE_ENV: "production", DATABASE_URL: "postgres://db.example/k", ...OWN_SECRETS };
+    expect(loadEnv({ ...production, TRUST_PROXY: "1" }).TRUST_PROXY).toBe(1);
+    expect(loadEnv({ ...production, TRUST_PROXY: "2" }).TRUST_PROXY).toBe(2);
+    expect(
+      loadEnv({ ...production, TRUST_PROXY: "10.0.0.0/8, 127.0.0.1,::1,fd00::/8,loopback" }).TRUST_PROXY,
+    ).toEqual(["10.0.0.0/8", "127.0.0.1", "::1", "fd00::/8", "loopback"]);
+    expect(loadEnv({ ...production, TRUST_PROXY: "0" }).TRUST_PROXY).toBe(false);
+    for (const bad of ["yes", "10.0.0.0/33", "10.0.0.1,,10.0.0.2", "proxy.example.com", "::1/129"]) {
+      const message = problems({ ...production, TRUST_PROXY: bad });
+      expect(message, bad).toMatch(
+        /^ {2}TRUST_PROXY: erwartet die Zahl der Proxys .*TRUST_PROXY=1.*TRUST_PROXY=10\.0\.0\.0\/8,127\.0\.0\.1/m,
+      );
+    }
+  });
+
+  it("refuses a bare TRUST_PROXY=true in production with a German message naming both forms (issue 30)", () => {
+    const production = { NODE_ENV: "production", DATABASE_URL: "postgres://db.example/k", ...OWN_SECRETS };
+    const message = problems({ ...production, TRUST_PROXY: "true" });
+    expect(namedKeys(message)).toEqual(["TRUST_PROXY"]);
+    expect(message).toContain("TRUST_PROXY=1");
+    expect(message).toContain("TRUST_PROXY=10.0.0.0/8,127.0.0.1");
+    // the bundle's default NODE_ENV is production too
+    expect(
+      namedKeys(
+        problems(
+          { ...OWN_SECRETS, DATABASE_URL: "postgres://db.example/k", TRUST_PROXY: "true" },
+          { defaultNodeEnv: "production" },
+        ),
+      ),
+    ).toEqual(["TRUST_PROXY"]);
+    // development keeps it for a quick try behind a local proxy
+    expect(loadEnv({ NODE_ENV: "development", ...OWN_SECRETS, TRUST_PROXY: "true" }).TRUST_PROXY).toBe(true);
+  });
+
   it("accepts the development secrets on every loopback host", () => {
     for (const HOST of ["127.0.0.1", "127.1.2.3", "::1", "[::1]", "localhost"]) {
       expect(loadEnv({ NODE_ENV: "development", HOST, ...DEV_SECRETS }).JWT_SECRET).toBe(DEV_JWT_SECRET);

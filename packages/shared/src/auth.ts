@@ -46,6 +46,9 @@ export const ZEmailInput = z.object({ email: email(MSG.emailRequired) });
 
 export const ZResetTokenInput = z.object({ token: z.string().min(1).max(200) });
 
+/** The token of a sign-in link from its mail (decision 91). */
+export const ZSignInLinkInput = z.object({ token: z.string().min(1).max(200) });
+
 export const ZResetPasswordInput = z
   .object({
     token: z.string().min(1).max(200),
