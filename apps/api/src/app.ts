@@ -19,6 +19,7 @@ import { registerRestRoutes } from "./rest/adapter";
 import { registerDigistoreIpn } from "./rest/digistore";
 import { frameworkErrors, installErrorHandlers } from "./rest/errors";
 import { restRoutes } from "./rest/routes";
+import { registerSecurityTxt } from "./security-txt";
 import { clearCatalogue } from "./services/visitor/catalogue";
 import { listenForOverviewChanges, OverviewCache } from "./services/visitor/overview-cache";
 import { registerWebApp } from "./static";
@@ -183,6 +184,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerRestRoutes(app, restRoutes, createContext);
   registerDigistoreIpn(app, { db, env, mail: options.mail });
   registerHealth(app, db);
+  registerSecurityTxt(app, env);
   registerUploads(app, db);
 
   const webDistDir = options.webDistDir;

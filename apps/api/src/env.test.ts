@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DEV_GATED, DEV_IPN_PASSPHRASE, DEV_JWT_SECRET, isLoopbackHost, loadEnv } from "./env";
+import { OWN_SECRETS } from "./testing/own-secrets";
 
 /** Every variable that must have its own value outside loopback-only development (decision 53). */
 const SECRET_KEYS = [
@@ -10,15 +11,6 @@ const SECRET_KEYS = [
   "GATED_PATH_DEATH_CONGRESS",
   "GATED_PASSWORD_DEATH_CONGRESS",
 ];
-
-const OWN_SECRETS = {
-  JWT_SECRET: "a-real-secret-of-at-least-32-characters!!",
-  DIGISTORE_IPN_PASSPHRASE: "eine-echte-passphrase",
-  GATED_PATH_COUPLE_THERAPY: "/pt-9f8e7d6c5b",
-  GATED_PASSWORD_COUPLE_THERAPY: "geheim-1",
-  GATED_PATH_DEATH_CONGRESS: "/ts-1a2b3c4d5e",
-  GATED_PASSWORD_DEATH_CONGRESS: "geheim-2",
-};
 
 const DEV_SECRETS = {
   JWT_SECRET: DEV_JWT_SECRET,

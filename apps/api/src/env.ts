@@ -30,6 +30,25 @@ const bool = z
   .transform((v) => v === "true" || v === "1")
   .optional();
 
+const securityContacts = z
+  .string()
+  .default("")
+  .transform((value, ctx) => {
+    const contacts = value
+      .split(",")
+      .map((entry) => entry.trim())
+      .filter((entry) => entry !== "")
+      .map((entry) => (/^[^\s@:/]+@[^\s@/]+\.[^\s@/]+$/.test(entry) ? `mailto:${entry}` : entry));
+    const bad = contacts.filter((entry) => !/^(https:\/\/\S+|mailto:\S+@\S+|tel:\+?[\d\s()-]+)$/.test(entry));
+    if (bad.length > 0) {
+      ctx.addIssue({
+        code: "custom",
+        message: `E-Mail-Adressen oder https:-, mailto:- bzw. tel:-Adressen erwartet; nicht erkannt: ${bad.join(", ")}`,
+      });
+    }
+    return contacts;
+  });
+
 /** The two forms TRUST_PROXY takes, as its messages name them. */
 const TRUST_PROXY_FORMS =
   "die Zahl der Proxys vor der API (z. B. TRUST_PROXY=1) oder ihre Adressen bzw. Netze (z. B. TRUST_PROXY=10.0.0.0/8,127.0.0.1)";
@@ -137,6 +156,11 @@ const EnvSchema = z.object({
   GATED_PASSWORD_DEATH_CONGRESS: z.string().min(1).default(DEV_GATED.deathPassword),
   /** the death-congress package page opens at this instant */
   DEATH_CONGRESS_ACTIVE_FROM: z.coerce.date().default(new Date(DEATH_CONGRESS_ACTIVE_FROM)),
+  /**
+   * where to report a vulnerability, for `/.well-known/security.txt` (RFC 9116): comma-separated e-mail
+   * addresses (written as mailto:) or https:, mailto: or tel: URIs; empty = no security.txt (404)
+   */
+  SECURITY_CONTACT: securityContacts,
   /** oEmbed endpoint of the video host (tests point it at a local fake) */
   VIMEO_OEMBED_URL: z.string().url().default("https://vimeo.com/api/oembed.json"),
 });

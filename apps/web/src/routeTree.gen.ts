@@ -18,6 +18,7 @@ import { Route as ImpressumRouteImport } from './routes/impressum'
 import { Route as KongresspaketRouteImport } from './routes/kongresspaket'
 import { Route as UserIndexRouteImport } from './routes/_user/index'
 import { Route as UserProfileRouteImport } from './routes/_user/profile'
+import { Route as LoginLinkTokenRouteImport } from './routes/login-link.$token'
 import { Route as ResetPasswordIndexRouteImport } from './routes/resetPassword.index'
 import { Route as ResetPasswordTokenRouteImport } from './routes/resetPassword.$token'
 import { Route as AdminAdminManageRouteImport } from './routes/_admin/admin.manage'
@@ -73,6 +74,11 @@ const UserProfileRoute = UserProfileRouteImport.update({
   id: '/profile',
   path: '/profile',
   getParentRoute: () => UserRoute,
+} as any)
+const LoginLinkTokenRoute = LoginLinkTokenRouteImport.update({
+  id: '/login-link/$token',
+  path: '/login-link/$token',
+  getParentRoute: () => rootRouteImport,
 } as any)
 const ResetPasswordIndexRoute = ResetPasswordIndexRouteImport.update({
   id: '/resetPassword/',
@@ -153,6 +159,7 @@ export interface FileRoutesByFullPath {
   '/impressum': typeof ImpressumRoute
   '/kongresspaket': typeof KongresspaketRoute
   '/profile': typeof UserProfileRoute
+  '/login-link/$token': typeof LoginLinkTokenRoute
   '/resetPassword/$token': typeof ResetPasswordTokenRoute
   '/resetPassword/': typeof ResetPasswordIndexRoute
   '/admin/manage': typeof AdminAdminManageRoute
@@ -174,6 +181,7 @@ export interface FileRoutesByTo {
   '/impressum': typeof ImpressumRoute
   '/kongresspaket': typeof KongresspaketRoute
   '/profile': typeof UserProfileRoute
+  '/login-link/$token': typeof LoginLinkTokenRoute
   '/resetPassword/$token': typeof ResetPasswordTokenRoute
   '/resetPassword': typeof ResetPasswordIndexRoute
   '/admin/manage': typeof AdminAdminManageRoute
@@ -197,6 +205,7 @@ export interface FileRoutesById {
   '/impressum': typeof ImpressumRoute
   '/kongresspaket': typeof KongresspaketRoute
   '/_user/profile': typeof UserProfileRoute
+  '/login-link/$token': typeof LoginLinkTokenRoute
   '/resetPassword/$token': typeof ResetPasswordTokenRoute
   '/_user/': typeof UserIndexRoute
   '/resetPassword/': typeof ResetPasswordIndexRoute
@@ -221,6 +230,7 @@ export interface FileRouteTypes {
     | '/impressum'
     | '/kongresspaket'
     | '/profile'
+    | '/login-link/$token'
     | '/resetPassword/$token'
     | '/resetPassword/'
     | '/admin/manage'
@@ -242,6 +252,7 @@ export interface FileRouteTypes {
     | '/impressum'
     | '/kongresspaket'
     | '/profile'
+    | '/login-link/$token'
     | '/resetPassword/$token'
     | '/resetPassword'
     | '/admin/manage'
@@ -264,6 +275,7 @@ export interface FileRouteTypes {
     | '/impressum'
     | '/kongresspaket'
     | '/_user/profile'
+    | '/login-link/$token'
     | '/resetPassword/$token'
     | '/_user/'
     | '/resetPassword/'
@@ -287,6 +299,7 @@ export interface RootRouteChildren {
   ForgotPasswordRoute: typeof ForgotPasswordRoute
   ImpressumRoute: typeof ImpressumRoute
   KongresspaketRoute: typeof KongresspaketRoute
+  LoginLinkTokenRoute: typeof LoginLinkTokenRoute
   ResetPasswordTokenRoute: typeof ResetPasswordTokenRoute
   ResetPasswordIndexRoute: typeof ResetPasswordIndexRoute
   LoginChar123CongressIdChar125Char123ShowVideoChar125Route: typeof LoginChar123CongressIdChar125Char123ShowVideoChar125Route
@@ -358,6 +371,13 @@ declare module '@tanstack/react-router' {
       fullPath: '/profile'
       preLoaderRoute: typeof UserProfileRouteImport
       parentRoute: typeof UserRoute
+    }
+    '/login-link/$token': {
+      id: '/login-link/$token'
+      path: '/login-link/$token'
+      fullPath: '/login-link/$token'
+      preLoaderRoute: typeof LoginLinkTokenRouteImport
+      parentRoute: typeof rootRouteImport
     }
     '/resetPassword/': {
       id: '/resetPassword/'
@@ -492,6 +512,7 @@ const rootRouteChildren: RootRouteChildren = {
   ForgotPasswordRoute: ForgotPasswordRoute,
   ImpressumRoute: ImpressumRoute,
   KongresspaketRoute: KongresspaketRoute,
+  LoginLinkTokenRoute: LoginLinkTokenRoute,
   ResetPasswordTokenRoute: ResetPasswordTokenRoute,
   ResetPasswordIndexRoute: ResetPasswordIndexRoute,
   LoginChar123CongressIdChar125Char123ShowVideoChar125Route:

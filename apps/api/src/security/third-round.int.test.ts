@@ -11,14 +11,16 @@ import { MAIL_MAX_ATTEMPTS, MSG, MSG_OUTBOX } from "@app/shared";
 import { eq, sql } from "drizzle-orm";
 import { Secret, TOTP } from "otpauth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadEnv } from "../env";
 import { hashToken } from "../lib/tokens";
 import { deliverOutboxMail } from "../mail/deliver";
 import { queueMail } from "../mail/outbox";
 import { createMailTransport } from "../mail/transport";
 import { FRESH_LINKS } from "../services/auth/fresh-links";
 import { queueResetMail } from "../services/auth/password";
-import { adminAndVisitor, createUser, trpcMutation } from "../services/visitor/fixtures";
+import { adminAndVisitor, createUser, trpcMutation, trpcQuery } from "../services/visitor/fixtures";
 import { createTestApp, type TestApp } from "../testing/harness";
+import { OWN_SECRETS } from "../testing/own-secrets";
 
 const PASSWORD = "Konto-Passwort-2026";
 let passwordHash: string;
@@ -37,15 +39,6 @@ async function testApp(...args: Parameters<typeof createTestApp>): Promise<TestA
   return t;
 }
 
-/** own values for the secrets: behind a proxy the development ones are refused (decision 53) */
-const OWN_SECRETS = {
-  JWT_SECRET: "a-real-secret-of-at-least-32-characters!!",
-  DIGISTORE_IPN_PASSPHRASE: "eine-echte-passphrase",
-  GATED_PATH_COUPLE_THERAPY: "/pt-9f8e7d6c5b",
-  GATED_PASSWORD_COUPLE_THERAPY: "geheim-1",
-  GATED_PATH_DEATH_CONGRESS: "/ts-1a2b3c4d5e",
-  GATED_PASSWORD_DEATH_CONGRESS: "geheim-2",
-};
 const behindProxy = (TRUST_PROXY: string) => ({ env: { ...OWN_SECRETS, TRUST_PROXY } });
 
 const unique = () => randomBytes(4).toString("hex");
@@ -355,6 +348,12 @@ describe("the owner is never locked out: a sign-in link by mail (item 3)", { tim
     expect(signedIn.data.user.email).toBe(owner.email);
     expect(phone.jar.get("refresh_token")).toBeTruthy();
     expect(phone.jar.get("known_device")).toBeTruthy();
+    // the session works: its access token opens the account, its refresh token renews it
+    const profile = await trpcQuery(t, "account.getProfile", undefined, { token: signedIn.data.token });
+    expect(profile.status, profile.body).toBe(200);
+    const overview = await trpcQuery(t, "congress.getOverview", undefined, { token: signedIn.data.token });
+    expect(overview.status, overview.body).toBe(200);
+    expect((await phone.call("auth.refresh", {})).status).toBe(200);
     // a known device now: the password works there again, while unknown devices stay refused
     expect((await phone.call("auth.login", { email: owner.email, password: PASSWORD })).status).toBe(200);
     expect(
@@ -449,5 +448,40 @@ describe("the owner is never locked out: a sign-in link by mail (item 3)", { tim
     const done = await laptop.call("auth.loginTwoFactor", { challenge: step.data.challenge, code: code() });
     expect(done.status, JSON.stringify(done.error)).toBe(200);
     expect(done.data.user.email).toBe(admin.email);
+  });
+});
+
+describe("/.well-known/security.txt (item 5)", () => {
+  it("names the configured contacts with the fields of RFC 9116, Expires less than a year ahead", async () => {
+    const t = await testApp({
+      env: {
+        SECURITY_CONTACT: "sicherheit@example.com, https://example.com/sicherheit",
+        APP_URL: "https://kongress.example/",
+      },
+    });
+    const res = await t.app.inject({ method: "GET", url: "/.well-known/security.txt" });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers["content-type"]).toBe("text/plain; charset=utf-8");
+    const fields = res.body
+      .trim()
+      .split("\n")
+      .map((line) => line.split(": "));
+    expect(fields.filter(([name]) => name === "Contact").map(([, value]) => value)).toEqual([
+      "mailto:sicherheit@example.com",
+      "https://example.com/sicherheit",
+    ]);
+    const expires = Date.parse(fields.find(([name]) => name === "Expires")?.[1] ?? "");
+    expect(expires).toBeGreaterThan(Date.now() + 150 * 86_400_000);
+    expect(expires).toBeLessThan(Date.now() + 365 * 86_400_000);
+    expect(res.body).toContain("Canonical: https://kongress.example/.well-known/security.txt\n");
+    expect(res.body).toContain("Preferred-Languages: de, en\n");
+  });
+
+  it("answers 404 without a contact, and refuses a contact that is no address", async () => {
+    const t = await testApp();
+    expect((await t.app.inject({ method: "GET", url: "/.well-known/security.txt" })).statusCode).toBe(404);
+    expect(() => loadEnv({ SECURITY_CONTACT: "javascript:alert(1)" })).toThrow(
+      /SECURITY_CONTACT: E-Mail-Adressen/,
+    );
   });
 });
