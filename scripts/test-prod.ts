@@ -1,13 +1,13 @@
 /**
  * `pnpm test:prod`: the production start as an operator does it, as a test. Builds (`pnpm build`), starts
  * a throwaway PostgreSQL, runs `pnpm db:migrate`, starts `node apps/api/dist/server.mjs` with
- * NODE_ENV=production, its own secrets and TRUST_PROXY=true, and checks what an operator relies on:
+ * NODE_ENV=production, its own secrets and TRUST_PROXY=1, and checks what an operator relies on:
  * /readyz, HSTS and Secure cookies behind an https proxy, the web app's cache headers, the registration
- * mail through an SMTP server of this test, and a clean SIGTERM. Then it checks that the bundle refuses
+ * mail through an SMTP server of this test, one client behind nginx that writes its own X-Forwarded-For
+ * entries (it stays one client for the sign-in limits), and a clean SIGTERM. Then it checks that the bundle refuses
  * the public development secrets wherever others could reach it (docs/decisions.md, 53).
  * Each failure says what was expected and what happened, with the server's last log lines, and exits 1.
  */
-import { randomBytes } from "node:crypto";
 import { rm } from "node:fs/promises";
 import { defaultLocalStateDir, ensureDatabase, startEmbeddedPostgres } from "@app/db";
 import { TestSmtpServer } from "../apps/api/src/testing/smtp";
@@ -20,7 +20,17 @@ import {
   checkWebApp,
   MAIL_WITHIN_MS,
 } from "./test-prod/checks";
-import { Failure, killChildren, run, sleep, startBundle, stopBundle, waitReady } from "./test-prod/processes";
+import {
+  Failure,
+  killChildren,
+  ownSecrets,
+  run,
+  sleep,
+  startBundle,
+  stopBundle,
+  waitReady,
+} from "./test-prod/processes";
+import { checkSpoofedForwardedFor, startAppendingProxy } from "./test-prod/proxy";
 import { checkRefused, refusals } from "./test-prod/refusals";
 
 const started = Date.now();
@@ -55,23 +65,18 @@ async function main(): Promise<void> {
     run("pnpm", ["db:migrate"], { ...process.env, DATABASE_URL: databaseUrl }),
   );
 
-  const secret = () => randomBytes(24).toString("base64url");
   const server = await step("production server ready", async () => {
     const bundle = await startBundle({
       NODE_ENV: "production",
       DATABASE_URL: databaseUrl,
       HOST: "127.0.0.1",
-      TRUST_PROXY: "true",
+      // one proxy in front (the appending one below); a bare `true` is refused in production (decision 90)
+      TRUST_PROXY: "1",
       // the public address behind the proxy would be https; http here so that the cookies must be Secure
       // because this is production, not because of APP_URL (trpc/context.ts)
       APP_URL: "http://127.0.0.1",
       SMTP_URL: smtp.url,
-      JWT_SECRET: secret(),
-      DIGISTORE_IPN_PASSPHRASE: secret(),
-      GATED_PATH_COUPLE_THERAPY: `/pt-${secret()}`,
-      GATED_PASSWORD_COUPLE_THERAPY: secret(),
-      GATED_PATH_DEATH_CONGRESS: `/ts-${secret()}`,
-      GATED_PASSWORD_DEATH_CONGRESS: secret(),
+      ...ownSecrets(),
     });
     cleanups.push(() => stopBundle(bundle));
     await waitReady(bundle);
@@ -89,6 +94,20 @@ async function main(): Promise<void> {
     `registration mail through SMTP within ${MAIL_WITHIN_MS / 1000} s, confirm, login with a Secure refresh cookie`,
     () => checkRegistrationAndLogin(server, smtp),
     (ms) => `mail after ${ms} ms`,
+  );
+  const proxyDir = `${defaultLocalStateDir}/test-prod-proxy-${process.pid}`;
+  cleanups.push(() => rm(proxyDir, { recursive: true, force: true }));
+  const proxy = await step(
+    "an appending proxy in front (nginx's $proxy_add_x_forwarded_for)",
+    async () => {
+      const started = await startAppendingProxy(server, proxyDir);
+      cleanups.push(() => started.stop());
+      return started;
+    },
+    (started) => started.kind,
+  );
+  await step("spoofed X-Forwarded-For entries through the proxy: 10 × 401, then 429", () =>
+    checkSpoofedForwardedFor(proxy, server),
   );
   await step(
     "SIGTERM: exit code 0 within 10 s, port free",

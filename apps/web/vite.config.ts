@@ -211,7 +211,7 @@ export default defineConfig({
     port: 5173,
     strictPort: true,
     proxy: Object.fromEntries(
-      ["/api", "/trpc", "/uploads", "/healthz", "/readyz"].map((path) => [path, api]),
+      ["/api", "/trpc", "/uploads", "/healthz", "/readyz", "/.well-known"].map((path) => [path, api]),
     ),
   },
   build: {

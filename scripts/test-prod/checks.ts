@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import type { TestSmtpServer } from "../../apps/api/src/testing/smtp";
 import { type Bundle, expectThat, Failure, portIsFree, sleep } from "./processes";
 
-/** The requests of a browser behind the operator's TLS proxy (TRUST_PROXY=true). */
+/** The requests of a browser behind the operator's TLS proxy (TRUST_PROXY=1). */
 const viaHttpsProxy = { "x-forwarded-proto": "https", "x-forwarded-for": "203.0.113.7" };
 /** How soon the registration mail must reach the SMTP server after the registration was answered. */
 export const MAIL_WITHIN_MS = 5_000;

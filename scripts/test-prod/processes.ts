@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { createServer } from "node:net";
 import { resolve } from "node:path";
 import { freePort } from "@app/db";
@@ -38,7 +39,7 @@ export function killChildren(): void {
 }
 process.once("exit", killChildren);
 
-interface Started {
+export interface Started {
   child: ChildProcess;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** everything the process printed so far (stdout and stderr interleaved) */
@@ -47,7 +48,7 @@ interface Started {
   tail(lines?: number): string;
 }
 
-function track(command: string, args: string[], env: NodeJS.ProcessEnv): Started {
+export function track(command: string, args: string[], env: NodeJS.ProcessEnv): Started {
   const child = spawn(command, args, { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
   running.add(child);
   const chunks: string[] = [];
@@ -154,4 +155,17 @@ export function portIsFree(port: number): Promise<boolean> {
     server.once("error", () => done(false));
     server.listen(port, "127.0.0.1", () => server.close(() => done(true)));
   });
+}
+
+/** Values of its own for every secret a production bundle needs (decision 53). */
+export function ownSecrets(): Record<string, string> {
+  const secret = () => randomBytes(24).toString("base64url");
+  return {
+    JWT_SECRET: secret(),
+    DIGISTORE_IPN_PASSPHRASE: secret(),
+    GATED_PATH_COUPLE_THERAPY: `/pt-${secret()}`,
+    GATED_PASSWORD_COUPLE_THERAPY: secret(),
+    GATED_PATH_DEATH_CONGRESS: `/ts-${secret()}`,
+    GATED_PASSWORD_DEATH_CONGRESS: secret(),
+  };
 }

@@ -1,4 +1,4 @@
-import { expectThat, isReady, sleep, startBundle, stopBundle } from "./processes";
+import { expectThat, isReady, ownSecrets, sleep, startBundle, stopBundle } from "./processes";
 
 /** What a bundle must have of its own unless it runs as development on loopback (decision 53). */
 const SECRETS = [
@@ -44,6 +44,17 @@ export function refusals(databaseUrl: string): Refusal[] {
       name: "NODE_ENV=development on loopback behind a proxy (TRUST_PROXY=true), no secrets",
       env: { ...rest, NODE_ENV: "development", TRUST_PROXY: "true", DATABASE_URL: databaseUrl },
       names: SECRETS,
+    },
+    {
+      name: "production with its own secrets but TRUST_PROXY=true (believes the client's own X-Forwarded-For)",
+      env: {
+        ...rest,
+        ...ownSecrets(),
+        NODE_ENV: "production",
+        TRUST_PROXY: "true",
+        DATABASE_URL: databaseUrl,
+      },
+      names: ["TRUST_PROXY"],
     },
   ];
 }

@@ -10,6 +10,7 @@ import { secretKey } from "./auth/access-token";
 import { SessionStates } from "./auth/session-states";
 import type { Env } from "./env";
 import { registerHealth } from "./health";
+import { trustProxyOption } from "./lib/client-address";
 import { privateLoggerOptions } from "./lib/log-privacy";
 import { plainSuperjson } from "./lib/plain-json";
 import { helmetOptions, securityHeaders } from "./lib/security-headers";
@@ -18,6 +19,7 @@ import { registerRestRoutes } from "./rest/adapter";
 import { registerDigistoreIpn } from "./rest/digistore";
 import { frameworkErrors, installErrorHandlers } from "./rest/errors";
 import { restRoutes } from "./rest/routes";
+import { registerSecurityTxt } from "./security-txt";
 import { clearCatalogue } from "./services/visitor/catalogue";
 import { listenForOverviewChanges, OverviewCache } from "./services/visitor/overview-cache";
 import { registerWebApp } from "./static";
@@ -87,7 +89,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     requestIdHeader: false,
     bodyLimit: BODY_LIMIT_BYTES,
     frameworkErrors,
-    trustProxy: env.TRUST_PROXY ?? false,
+    // whom to believe about the client's address (decision 90): never a bare `true` in production
+    trustProxy: trustProxyOption(env.TRUST_PROXY),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 5000 },
   });
 
@@ -181,6 +184,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerRestRoutes(app, restRoutes, createContext);
   registerDigistoreIpn(app, { db, env, mail: options.mail });
   registerHealth(app, db);
+  registerSecurityTxt(app, env);
   registerUploads(app, db);
 
   const webDistDir = options.webDistDir;

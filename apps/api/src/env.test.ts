@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DEV_GATED, DEV_IPN_PASSPHRASE, DEV_JWT_SECRET, isLoopbackHost, loadEnv } from "./env";
+import { OWN_SECRETS } from "./testing/own-secrets";
 
 /** Every variable that must have its own value outside loopback-only development (decision 53). */
 const SECRET_KEYS = [
@@ -10,15 +11,6 @@ const SECRET_KEYS = [
   "GATED_PATH_DEATH_CONGRESS",
   "GATED_PASSWORD_DEATH_CONGRESS",
 ];
-
-const OWN_SECRETS = {
-  JWT_SECRET: "a-real-secret-of-at-least-32-characters!!",
-  DIGISTORE_IPN_PASSPHRASE: "eine-echte-passphrase",
-  GATED_PATH_COUPLE_THERAPY: "/pt-9f8e7d6c5b",
-  GATED_PASSWORD_COUPLE_THERAPY: "geheim-1",
-  GATED_PATH_DEATH_CONGRESS: "/ts-1a2b3c4d5e",
-  GATED_PASSWORD_DEATH_CONGRESS: "geheim-2",
-};
 
 const DEV_SECRETS = {
   JWT_SECRET: DEV_JWT_SECRET,
@@ -139,6 +131,41 @@ describe("loadEnv", () => {
     }
     expect(loadEnv({ TRUST_PROXY: "true", ...OWN_SECRETS }).TRUST_PROXY).toBe(true);
     expect(loadEnv({ TRUST_PROXY: "false" }).TRUST_PROXY).toBe(false);
+  });
+
+  it("takes TRUST_PROXY as a hop count or a list of proxy addresses and networks (issue 30)", () => {
+    const production = { NODE_ENV: "production", DATABASE_URL: "postgres://db.example/k", ...OWN_SECRETS };
+    expect(loadEnv({ ...production, TRUST_PROXY: "1" }).TRUST_PROXY).toBe(1);
+    expect(loadEnv({ ...production, TRUST_PROXY: "2" }).TRUST_PROXY).toBe(2);
+    expect(
+      loadEnv({ ...production, TRUST_PROXY: "10.0.0.0/8, 127.0.0.1,::1,fd00::/8,loopback" }).TRUST_PROXY,
+    ).toEqual(["10.0.0.0/8", "127.0.0.1", "::1", "fd00::/8", "loopback"]);
+    expect(loadEnv({ ...production, TRUST_PROXY: "0" }).TRUST_PROXY).toBe(false);
+    for (const bad of ["yes", "10.0.0.0/33", "10.0.0.1,,10.0.0.2", "proxy.example.com", "::1/129"]) {
+      const message = problems({ ...production, TRUST_PROXY: bad });
+      expect(message, bad).toMatch(
+        /^ {2}TRUST_PROXY: erwartet die Zahl der Proxys .*TRUST_PROXY=1.*TRUST_PROXY=10\.0\.0\.0\/8,127\.0\.0\.1/m,
+      );
+    }
+  });
+
+  it("refuses a bare TRUST_PROXY=true in production with a German message naming both forms (issue 30)", () => {
+    const production = { NODE_ENV: "production", DATABASE_URL: "postgres://db.example/k", ...OWN_SECRETS };
+    const message = problems({ ...production, TRUST_PROXY: "true" });
+    expect(namedKeys(message)).toEqual(["TRUST_PROXY"]);
+    expect(message).toContain("TRUST_PROXY=1");
+    expect(message).toContain("TRUST_PROXY=10.0.0.0/8,127.0.0.1");
+    // the bundle's default NODE_ENV is production too
+    expect(
+      namedKeys(
+        problems(
+          { ...OWN_SECRETS, DATABASE_URL: "postgres://db.example/k", TRUST_PROXY: "true" },
+          { defaultNodeEnv: "production" },
+        ),
+      ),
+    ).toEqual(["TRUST_PROXY"]);
+    // development keeps it for a quick try behind a local proxy
+    expect(loadEnv({ NODE_ENV: "development", ...OWN_SECRETS, TRUST_PROXY: "true" }).TRUST_PROXY).toBe(true);
   });
 
   it("accepts the development secrets on every loopback host", () => {

@@ -1,4 +1,4 @@
-import { isIPv4 } from "node:net";
+import { isIP, isIPv4 } from "node:net";
 import { DEATH_CONGRESS_ACTIVE_FROM } from "@app/shared";
 import { z } from "zod";
 
@@ -30,6 +30,77 @@ const bool = z
   .transform((v) => v === "true" || v === "1")
   .optional();
 
+const securityContacts = z
+  .string()
+  .default("")
+  .transform((value, ctx) => {
+    const contacts = value
+      .split(",")
+      .map((entry) => entry.trim())
+      .filter((entry) => entry !== "")
+      .map((entry) => (/^[^\s@:/]+@[^\s@/]+\.[^\s@/]+$/.test(entry) ? `mailto:${entry}` : entry));
+    const bad = contacts.filter((entry) => !/^(https:\/\/\S+|mailto:\S+@\S+|tel:\+?[\d\s()-]+)$/.test(entry));
+    if (bad.length > 0) {
+      ctx.addIssue({
+        code: "custom",
+        message: `E-Mail-Adressen oder https:-, mailto:- bzw. tel:-Adressen erwartet; nicht erkannt: ${bad.join(", ")}`,
+      });
+    }
+    return contacts;
+  });
+
+/** The two forms TRUST_PROXY takes, as its messages name them. */
+const TRUST_PROXY_FORMS =
+  "die Zahl der Proxys vor der API (z. B. TRUST_PROXY=1) oder ihre Adressen bzw. Netze (z. B. TRUST_PROXY=10.0.0.0/8,127.0.0.1)";
+
+/** The names proxy-addr (Fastify's `trustProxy`) knows for address ranges. */
+const PROXY_RANGE_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
+
+/** One entry of a TRUST_PROXY list: an address, an address/prefix (CIDR) or a range name of proxy-addr. */
+function isProxyAddress(entry: string): boolean {
+  const [address = "", prefix, ...rest] = entry.split("/");
+  const family = isIP(address);
+  if (PROXY_RANGE_NAMES.has(entry) || (family !== 0 && prefix === undefined)) {
+    return true;
+  }
+  const bits = Number(prefix);
+  return (
+    family !== 0 && rest.length === 0 && /^\d{1,3}$/.test(prefix ?? "") && bits <= (family === 4 ? 32 : 128)
+  );
+}
+
+/**
+ * Whom the API believes about the client's address (Fastify's `trustProxy`, decision 90): nobody (unset,
+ * `false`, `0`), the last N proxies in front (`1`: the address the one proxy appended to X-Forwarded-For), or
+ * the proxies with these addresses or CIDRs (`10.0.0.0/8,127.0.0.1`). `true` believes every entry, also the
+ * ones the client wrote itself: `proxyProblems` refuses it in production.
+ */
+const trustProxy = z
+  .string()
+  .trim()
+  .transform((value, ctx): boolean | number | string[] => {
+    if (value === "false" || value === "0") {
+      return false;
+    }
+    if (value === "true") {
+      return true;
+    }
+    if (/^\d{1,2}$/.test(value)) {
+      return Number(value);
+    }
+    const entries = value.split(",").map((entry) => entry.trim());
+    const bad = entries.filter((entry) => !isProxyAddress(entry));
+    if (bad.length > 0) {
+      ctx.addIssue({
+        code: "custom",
+        message: `erwartet ${TRUST_PROXY_FORMS}; nicht erkannt: ${bad.map((entry) => `"${entry}"`).join(", ")}`,
+      });
+      return z.NEVER;
+    }
+    return entries;
+  })
+  .optional();
+
 const NODE_ENVS = ["development", "test", "production"] as const;
 export type NodeEnv = (typeof NODE_ENVS)[number];
 
@@ -53,7 +124,7 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** serve the built web app from this folder; default: the folder next to the bundle */
   WEB_DIST_DIR: z.string().optional(),
-  TRUST_PROXY: bool,
+  TRUST_PROXY: trustProxy,
   /** apply pending migrations at start-up; default on, except in production (run `pnpm db:migrate`) */
   MIGRATE_ON_START: bool,
   /** the checkout provider's product URL; the product id is appended */
@@ -85,6 +156,11 @@ const EnvSchema = z.object({
   GATED_PASSWORD_DEATH_CONGRESS: z.string().min(1).default(DEV_GATED.deathPassword),
   /** the death-congress package page opens at this instant */
   DEATH_CONGRESS_ACTIVE_FROM: z.coerce.date().default(new Date(DEATH_CONGRESS_ACTIVE_FROM)),
+  /**
+   * where to report a vulnerability, for `/.well-known/security.txt` (RFC 9116): comma-separated e-mail
+   * addresses (written as mailto:) or https:, mailto: or tel: URIs; empty = no security.txt (404)
+   */
+  SECURITY_CONTACT: securityContacts,
   /** oEmbed endpoint of the video host (tests point it at a local fake) */
   VIMEO_OEMBED_URL: z.string().url().default("https://vimeo.com/api/oembed.json"),
 });
@@ -115,6 +191,26 @@ export function isLoopbackHost(host: string): boolean {
   return isIPv4(bare) && bare.startsWith("127.");
 }
 
+/** Whether TRUST_PROXY names any proxy (anything but unset, `false` or `0`). */
+const behindProxy = (value: string | undefined) =>
+  value !== undefined && value.trim() !== "false" && value.trim() !== "0";
+
+/**
+ * Decision 90: `TRUST_PROXY=true` takes the left-most X-Forwarded-For entry, which the client writes itself
+ * behind every proxy that appends (nginx, AWS ALB, most others): each request could then name a new client
+ * address and pass every per-address limit. Production refuses it; development keeps it for a quick try.
+ */
+function proxyProblems(raw: Record<string, string>): string[] {
+  const production = raw.NODE_ENV !== "development" && raw.NODE_ENV !== "test";
+  if (!production || raw.TRUST_PROXY?.trim() !== "true") {
+    return [];
+  }
+  return [
+    `  TRUST_PROXY: true glaubt jedem Eintrag in X-Forwarded-For, auch dem, den der Client selbst schreibt; in Produktion ${TRUST_PROXY_FORMS} angeben ` +
+      "(true trusts client-written entries: give the number of proxies or their addresses)",
+  ];
+}
+
 /**
  * Decision 53: the development secrets are public (.env.example), so only an API that nobody else can
  * reach may use them. Production never may; development and test only on a loopback HOST without a
@@ -132,7 +228,7 @@ function secretProblems(raw: Record<string, string>): string[] {
     required =
       `eigener Wert erforderlich, weil HOST=${host} nicht nur lokal erreichbar ist ` +
       `(set your own value: HOST=${host} is reachable from other machines)`;
-  } else if (raw.TRUST_PROXY === "true" || raw.TRUST_PROXY === "1") {
+  } else if (behindProxy(raw.TRUST_PROXY)) {
     required =
       `eigener Wert erforderlich, weil die API mit TRUST_PROXY=${raw.TRUST_PROXY} über einen Proxy von außen erreichbar ist ` +
       "(set your own value: behind a proxy the API is reachable from outside)";
@@ -179,6 +275,7 @@ export function loadEnv(
       ? []
       : result.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`)),
     ...secretProblems(raw),
+    ...proxyProblems(raw),
   ];
   if (result.success && problems.length === 0) {
     return result.data;

@@ -120,7 +120,7 @@ const api = spawn(process.execPath, [resolve(root, "apps/api/dist/server.mjs")],
     LOG_LEVEL: "warn",
     // accounts made through the API come "from" addresses of their own (fixtures.ts), as real visitors
     // do; otherwise the whole suite shares one address's registration limit (20 an hour)
-    TRUST_PROXY: "true",
+    TRUST_PROXY: "127.0.0.1",
     DIGISTORE_PRODUCT_URL: simulator.productUrl,
     DIGISTORE_IPN_PASSPHRASE: passphrase,
     VIMEO_OEMBED_URL: `${fakeOrigin}/oembed.json`,

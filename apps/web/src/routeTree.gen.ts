@@ -19,6 +19,7 @@ import { Route as ImpressumRouteImport } from './routes/impressum'
 import { Route as KongresspaketRouteImport } from './routes/kongresspaket'
 import { Route as UserIndexRouteImport } from './routes/_user/index'
 import { Route as UserProfileRouteImport } from './routes/_user/profile'
+import { Route as LoginLinkTokenRouteImport } from './routes/login-link.$token'
 import { Route as ResetPasswordIndexRouteImport } from './routes/resetPassword.index'
 import { Route as ResetPasswordTokenRouteImport } from './routes/resetPassword.$token'
 import { Route as AdminAdminManageRouteImport } from './routes/_admin/admin.manage'
@@ -79,6 +80,11 @@ const UserProfileRoute = UserProfileRouteImport.update({
   id: '/profile',
   path: '/profile',
   getParentRoute: () => UserRoute,
+} as any)
+const LoginLinkTokenRoute = LoginLinkTokenRouteImport.update({
+  id: '/login-link/$token',
+  path: '/login-link/$token',
+  getParentRoute: () => rootRouteImport,
 } as any)
 const ResetPasswordIndexRoute = ResetPasswordIndexRouteImport.update({
   id: '/resetPassword/',
@@ -160,6 +166,7 @@ export interface FileRoutesByFullPath {
   '/impressum': typeof ImpressumRoute
   '/kongresspaket': typeof KongresspaketRoute
   '/profile': typeof UserProfileRoute
+  '/login-link/$token': typeof LoginLinkTokenRoute
   '/resetPassword/$token': typeof ResetPasswordTokenRoute
   '/resetPassword/': typeof ResetPasswordIndexRoute
   '/admin/manage': typeof AdminAdminManageRoute
@@ -182,6 +189,7 @@ export interface FileRoutesByTo {
   '/impressum': typeof ImpressumRoute
   '/kongresspaket': typeof KongresspaketRoute
   '/profile': typeof UserProfileRoute
+  '/login-link/$token': typeof LoginLinkTokenRoute
   '/resetPassword/$token': typeof ResetPasswordTokenRoute
   '/resetPassword': typeof ResetPasswordIndexRoute
   '/admin/manage': typeof AdminAdminManageRoute
@@ -206,6 +214,7 @@ export interface FileRoutesById {
   '/impressum': typeof ImpressumRoute
   '/kongresspaket': typeof KongresspaketRoute
   '/_user/profile': typeof UserProfileRoute
+  '/login-link/$token': typeof LoginLinkTokenRoute
   '/resetPassword/$token': typeof ResetPasswordTokenRoute
   '/_user/': typeof UserIndexRoute
   '/resetPassword/': typeof ResetPasswordIndexRoute
@@ -231,6 +240,7 @@ export interface FileRouteTypes {
     | '/impressum'
     | '/kongresspaket'
     | '/profile'
+    | '/login-link/$token'
     | '/resetPassword/$token'
     | '/resetPassword/'
     | '/admin/manage'
@@ -253,6 +263,7 @@ export interface FileRouteTypes {
     | '/impressum'
     | '/kongresspaket'
     | '/profile'
+    | '/login-link/$token'
     | '/resetPassword/$token'
     | '/resetPassword'
     | '/admin/manage'
@@ -276,6 +287,7 @@ export interface FileRouteTypes {
     | '/impressum'
     | '/kongresspaket'
     | '/_user/profile'
+    | '/login-link/$token'
     | '/resetPassword/$token'
     | '/_user/'
     | '/resetPassword/'
@@ -300,6 +312,7 @@ export interface RootRouteChildren {
   ForgotPasswordRoute: typeof ForgotPasswordRoute
   ImpressumRoute: typeof ImpressumRoute
   KongresspaketRoute: typeof KongresspaketRoute
+  LoginLinkTokenRoute: typeof LoginLinkTokenRoute
   ResetPasswordTokenRoute: typeof ResetPasswordTokenRoute
   ResetPasswordIndexRoute: typeof ResetPasswordIndexRoute
   LoginChar123CongressIdChar125Char123ShowVideoChar125Route: typeof LoginChar123CongressIdChar125Char123ShowVideoChar125Route
@@ -378,6 +391,13 @@ declare module '@tanstack/react-router' {
       fullPath: '/profile'
       preLoaderRoute: typeof UserProfileRouteImport
       parentRoute: typeof UserRoute
+    }
+    '/login-link/$token': {
+      id: '/login-link/$token'
+      path: '/login-link/$token'
+      fullPath: '/login-link/$token'
+      preLoaderRoute: typeof LoginLinkTokenRouteImport
+      parentRoute: typeof rootRouteImport
     }
     '/resetPassword/': {
       id: '/resetPassword/'
@@ -513,6 +533,7 @@ const rootRouteChildren: RootRouteChildren = {
   ForgotPasswordRoute: ForgotPasswordRoute,
   ImpressumRoute: ImpressumRoute,
   KongresspaketRoute: KongresspaketRoute,
+  LoginLinkTokenRoute: LoginLinkTokenRoute,
   ResetPasswordTokenRoute: ResetPasswordTokenRoute,
   ResetPasswordIndexRoute: ResetPasswordIndexRoute,
   LoginChar123CongressIdChar125Char123ShowVideoChar125Route:

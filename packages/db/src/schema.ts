@@ -327,6 +327,14 @@ export const passwordResetTokens = pgTable("password_reset_tokens", singlePurpos
   index("password_reset_tokens_user_idx").on(t.userId),
 ]);
 
+/**
+ * One-time sign-in links by mail (decision 91): 15 minutes, one use, spent with every session of the
+ * account (a new password, a two-factor switch, deactivation).
+ */
+export const signInLinks = pgTable("sign_in_links", singlePurposeTokenColumns(), (t) => [
+  index("sign_in_links_user_idx").on(t.userId),
+]);
+
 export const emailConfirmationTokens = pgTable(
   "email_confirmation_tokens",
   singlePurposeTokenColumns(),

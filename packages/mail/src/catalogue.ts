@@ -21,6 +21,7 @@ export const MAIL_NAMES = [
   "password-reset",
   "registration-existing-account",
   "migration-set-password",
+  "sign-in-link",
   "participation-confirmation",
   "event-day",
   "order-package",
@@ -84,6 +85,17 @@ export const MAIL_CATALOGUE: Record<MailName, MailDefinition> = {
     defaultSubject: "Bitte legen Sie Ihr Passwort fest",
     defaultContent:
       '<p>Hallo {{userFullName}},</p><p>Ihr Konto wurde auf unsere neue Plattform übertragen. Bitte legen Sie ein Passwort fest:</p><p><a href="{{url}}" class="button">Passwort festlegen</a></p>',
+  },
+  "sign-in-link": {
+    name: "sign-in-link",
+    secretVariables: ["url"],
+    description:
+      "Anmeldelink per E-Mail, wenn eine Anmeldung nach vielen fehlgeschlagenen Versuchen anderer abgelehnt wurde (15 Minuten gültig, einmal verwendbar).",
+    variables: { ...COMMON_VARIABLES, url: "Anmeldelink" },
+    sample: { ...COMMON_SAMPLE, url: "https://example.com/login-link/beispiel" },
+    defaultSubject: "Ihr Anmeldelink",
+    defaultContent:
+      '<p>Hallo {{userFullName}},</p><p>über den folgenden Link melden Sie sich in dem Browser an, in dem Sie ihn öffnen. Der Link ist 15 Minuten gültig und kann einmal verwendet werden. Ist für Ihr Konto die Zwei-Faktor-Anmeldung eingerichtet, fragen wir danach noch Ihren Code ab.</p><p><a href="{{url}}" class="button">Jetzt anmelden</a></p><p>Falls Sie keinen Anmeldelink angefordert haben, können Sie diese E-Mail ignorieren: Ihr Konto bleibt unverändert, und niemand kann sich ohne diesen Link anmelden.</p>',
   },
   "participation-confirmation": {
     name: "participation-confirmation",

@@ -168,5 +168,7 @@ export type TMailOutboxListInput = z.input<typeof ZMailOutboxListInput>;
 export const MSG_OUTBOX = {
   notFound: "Die E-Mail wurde nicht gefunden.",
   onlyFailed: "Nur fehlgeschlagene E-Mails können erneut gesendet werden.",
+  linkGone:
+    "Der Link dieser E-Mail wird nicht mehr gebraucht (die Adresse ist bestätigt, das Passwort gesetzt oder das Konto gelöscht). Sie wird nicht erneut gesendet.",
   resent: "Die E-Mail wird erneut gesendet.",
 } as const;

@@ -64,6 +64,9 @@ export const ZEmailInput = zForm({ email: email(MSG.emailRequired) });
 
 export const ZResetTokenInput = zForm({ token: linkToken(MSG.resetPasswordInvalid) });
 
+/** The token of a sign-in link from its mail (decision 91). */
+export const ZSignInLinkInput = zForm({ token: linkToken(MSG.signInLinkInvalid) });
+
 export const ZResetPasswordInput = zForm({
   token: linkToken(MSG.resetPasswordInvalid),
   password: newPassword(MSG.passwordRequired),

@@ -96,6 +96,16 @@ export const MSG = {
   migrationLinkInvalid: "Der Link ist ungültig oder wurde bereits benutzt.",
   sessionExpired: "Ihre Sitzung ist abgelaufen. Bitte melden Sie sich erneut an.",
 
+  // ours: the sign-in link by mail (decision 91)
+  signInLinkOffer:
+    "Nach vielen fehlgeschlagenen Anmeldungen nimmt Ihr Konto hier gerade keine Passwörter an. Wir können Ihnen einen Anmeldelink schicken, mit dem Sie sich in diesem Browser anmelden.",
+  signInLinkAction: "Anmeldelink per E-Mail senden",
+  signInLinkSent:
+    "Falls ein Konto mit dieser E-Mail-Adresse besteht, haben wir Ihnen einen Anmeldelink geschickt. Er ist 15 Minuten gültig und kann einmal verwendet werden.",
+  signInLinkInvalidTitle: "Anmeldelink ungültig",
+  signInLinkInvalid:
+    "Dieser Anmeldelink ist ungültig, abgelaufen oder wurde bereits verwendet. Bitte fordern Sie auf der Anmeldeseite einen neuen an.",
+
   // ours: visitor area (docs/decisions.md)
   supportContact: "Bitte versuchen Sie es später erneut oder schreiben Sie uns an support@example.com.",
   congressOverTitle: "Veranstaltung beendet",

@@ -8,6 +8,7 @@ import { describeError } from "../lib/log-privacy";
 import { deliverOutboxMail } from "../mail/deliver";
 import type { DeferredMail, MailDispatcher } from "../mail/outbox";
 import { queuePasswordResetMail } from "../services/auth/password";
+import { queueSignInLinkMail } from "../services/auth/sign-in-link";
 import { queueCongressDayMails } from "../services/mail/congress-day";
 import { runRetention } from "../services/privacy/retention";
 
@@ -115,7 +116,8 @@ export async function startJobs(options: JobsOptions): Promise<Jobs> {
   });
   await boss.work<DeferredMail>(DEFERRED_MAIL_QUEUE, { pollingIntervalSeconds }, async (jobs) => {
     for (const job of jobs) {
-      await dispatch([await queuePasswordResetMail(db, options.appUrl, job.data.email)]);
+      const queue = job.data.kind === "sign-in-link" ? queueSignInLinkMail : queuePasswordResetMail;
+      await dispatch([await queue(db, options.appUrl, job.data.email)]);
     }
   });
   const defer = async (request: DeferredMail) => {

@@ -29,6 +29,10 @@ export const LIMITS = {
   resendPerIp: { max: 20, windowSeconds: QUARTER_HOUR },
   resendPerAccount: { max: 3, windowSeconds: QUARTER_HOUR },
   resetPerIp: { max: 30, windowSeconds: QUARTER_HOUR },
+  /** sign-in links by mail (decision 91): asked for like a reset, used like one */
+  signInLinkPerIp: { max: 20, windowSeconds: QUARTER_HOUR },
+  signInLinkPerAccount: { max: 3, windowSeconds: QUARTER_HOUR },
+  signInLinkUsePerIp: { max: 30, windowSeconds: QUARTER_HOUR },
   migrationPerIp: { max: 30, windowSeconds: QUARTER_HOUR },
   gatedPerIp: { max: 30, windowSeconds: QUARTER_HOUR },
   gatedPerAccount: { max: 10, windowSeconds: QUARTER_HOUR },

@@ -82,30 +82,41 @@ export async function deliverOutboxMail(
           attempts: sql`${mailOutbox.attempts} + 1`,
           lastError: null,
           // a link with a token is needed only until it is sent: it does not stay in the database
-          variables: sql`${mailOutbox.variables} - ${secretVariablesOf(mail.templateName)}`,
+          variables: withoutSecrets,
         })
         .where(eq(mailOutbox.id, mail.id));
       return "sent" as const;
     });
   } catch (error) {
-    // after MAIL_MAX_ATTEMPTS the mail is given up: the sweeper only retries queued mails, an admin may resend
+    // after MAIL_MAX_ATTEMPTS the mail is given up: the sweeper only retries queued mails, an admin may
+    // resend. A given-up mail keeps no link either: the admin's resend makes a fresh one (decision 91)
+    const givenUp = sql`${mailOutbox.attempts} + 1 >= ${MAIL_MAX_ATTEMPTS}`;
     await db
       .update(mailOutbox)
       .set({
         attempts: sql`${mailOutbox.attempts} + 1`,
         lastError: String(error).slice(0, 500),
-        status: sql`CASE WHEN ${mailOutbox.attempts} + 1 >= ${MAIL_MAX_ATTEMPTS} THEN 'failed' ELSE ${mailOutbox.status} END`,
+        status: sql`CASE WHEN ${givenUp} THEN 'failed' ELSE ${mailOutbox.status} END`,
+        variables: sql`CASE WHEN ${givenUp} THEN ${withoutSecrets} ELSE ${mailOutbox.variables} END`,
       })
       .where(and(eq(mailOutbox.id, outboxId), eq(mailOutbox.status, "queued")));
     throw error;
   }
 }
 
-/** The variables of a mail that carry secrets, as a text[] (empty for an unknown name). */
-function secretVariablesOf(templateName: string) {
-  const names = MAIL_CATALOGUE[templateName as MailName]?.secretVariables ?? [];
-  return sql`ARRAY[${sql.join(
-    names.map((name) => sql`${name}`),
-    sql`, `,
-  )}]::text[]`;
-}
+/**
+ * The row's variables without those of its catalogue mail that carry secrets (`secretVariables`: links
+ * with tokens), chosen by the row's template name in SQL, so it serves statements that have not read the row.
+ */
+const withoutSecrets = sql`${schema.mailOutbox.variables} - CASE ${schema.mailOutbox.templateName} ${sql.join(
+  Object.values(MAIL_CATALOGUE)
+    .filter((mail) => (mail.secretVariables ?? []).length > 0)
+    .map(
+      (mail) =>
+        sql`WHEN ${mail.name} THEN ARRAY[${sql.join(
+          (mail.secretVariables ?? []).map((name) => sql`${name}`),
+          sql`, `,
+        )}]::text[]`,
+    ),
+  sql` `,
+)} ELSE ARRAY[]::text[] END`;

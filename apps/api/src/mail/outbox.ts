@@ -36,7 +36,7 @@ export async function queueMail(db: DbOrTx, input: QueueMailInput): Promise<numb
  * Mail work done by a job after the answer, so that the answer takes the same time whether the account
  * exists or not (the request itself is durable: a pg-boss job).
  */
-export type DeferredMail = { kind: "password-reset"; email: string };
+export type DeferredMail = { kind: "password-reset" | "sign-in-link"; email: string };
 
 export interface MailDispatcher {
   /** Starts delivery of committed outbox mails (a pg-boss job each); the sweeper catches anything missed. */

@@ -8,6 +8,7 @@ import {
   ZRegisterInput,
   ZResetPasswordInput,
   ZResetTokenInput,
+  ZSignInLinkInput,
   ZTwoFactorLoginInput,
 } from "@app/shared";
 import { AppError } from "../lib/app-error";
@@ -26,6 +27,7 @@ import {
   refresh,
   type Session,
 } from "../services/auth/session";
+import { requestSignInLink, signInWithLink } from "../services/auth/sign-in-link";
 import { completeTwoFactorLogin } from "../services/auth/two-factor-login";
 import type { Context } from "../trpc/context";
 import { publicProcedure, router } from "../trpc/init";
@@ -79,6 +81,15 @@ export const authRouter = router({
   resetPassword: publicProcedure
     .input(ZResetPasswordInput)
     .mutation(({ ctx, input }) => resetPassword(ctx, input)),
+  /** a one-time link by mail for an owner whose sign-in strangers' failures refuse (decision 91) */
+  requestSignInLink: publicProcedure
+    .input(ZEmailInput)
+    .mutation(({ ctx, input }) => requestSignInLink(ctx, input)),
+  /** a session, or for an account with two-factor login a challenge for `loginTwoFactor` */
+  signInWithLink: publicProcedure.input(ZSignInLinkInput).mutation(async ({ ctx, input }) => {
+    const result = await signInWithLink(ctx, input);
+    return "challenge" in result ? result : withCookie(ctx, result);
+  }),
   setMigrationPassword: publicProcedure
     .input(ZMigrationSetPasswordInput)
     .mutation(({ ctx, input }) => migrationSetPassword(ctx, input)),

@@ -151,7 +151,8 @@ const rowsStay = (table: PgTable, where: SQL | undefined, n: number) => async ()
 };
 
 beforeAll(async () => {
-  t = await createTestApp();
+  // a contact, so /.well-known/security.txt answers (without one it is 404 for everybody)
+  t = await createTestApp({ env: { SECURITY_CONTACT: "sicherheit@example.com" } });
   passwordHash = await hashPassword(PASSWORD);
   png = await sharp({ create: { width: 4, height: 4, channels: 3, background: "#3366aa" } })
     .png()
@@ -233,6 +234,15 @@ const resetLink: Make = async () => {
   const values = { userId, tokenHash: hashToken(token), expiresAt: inAnHour() };
   await db().insert(schema.passwordResetTokens).values(values);
   return { data: { token, password: PASSWORD, passwordConfirm: PASSWORD } };
+};
+
+const signInLink: Make = async () => {
+  const { id: userId } = await freshUser();
+  const token = newToken();
+  await db()
+    .insert(schema.signInLinks)
+    .values({ userId, tokenHash: hashToken(token), expiresAt: inAnHour() });
+  return { data: { token } };
 };
 
 const migrationLink: Make = async () => {
@@ -662,12 +672,15 @@ const unsignedPayment: Make = () => {
 
 /** A mail given up after its attempts; a refused resend leaves it failed. */
 const failedMail: Make = async () => {
+  // an account's mail: the resend makes a fresh reset link for it (decision 91)
+  const { id: userId, email } = await freshUser();
   const [row] = await db()
     .insert(schema.mailOutbox)
     .values({
       idempotencyKey: `matrix-failed:${unique()}`,
       templateName: "password-reset",
-      toEmail: `fehlgeschlagen.${unique()}@example.com`,
+      toEmail: email,
+      userId,
       status: "failed",
       attempts: 8,
     })
@@ -809,6 +822,8 @@ const MATRIX: Record<string, Expectation> = {
   "auth.validateResetToken": { access: "public", call: trpc(resetLink) },
   "auth.resetPassword": { access: "public", call: trpc(resetLink) },
   "auth.setMigrationPassword": { access: "public", call: trpc(migrationLink) },
+  "auth.requestSignInLink": { access: "public", call: trpc(emailOfFreshUser) },
+  "auth.signInWithLink": { access: "public", call: trpc(signInLink) },
   "system.ping": { access: "public" },
 
   // --- tRPC: visitor area
@@ -1022,6 +1037,7 @@ const MATRIX: Record<string, Expectation> = {
   "GET /api/digistore/ipn": { access: "public" },
   "GET /healthz": { access: "public" },
   "GET /readyz": { access: "public" },
+  "GET /.well-known/security.txt": { access: "public" },
   "GET /uploads/images/:fileName": {
     access: "public",
     call: rest(storedImage, { url: (d) => `/uploads/images/${d.fileName}` }),

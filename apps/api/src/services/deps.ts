@@ -42,6 +42,7 @@ export interface CookieJar {
  * (decision 72): the sign-in path passes its `ctx` without building an object per request.
  */
 export interface ClientIo {
+  /** the client as the per-IP limits count it: an IPv4 address, an IPv6 /64 (`clientKey`, decision 90) */
   ip: string;
   cookies: CookieJar;
 }

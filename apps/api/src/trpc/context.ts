@@ -4,6 +4,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { bearerToken, type SessionUser, verifyAccessToken } from "../auth/access-token";
 import type { SessionStates } from "../auth/session-states";
 import type { Env } from "../env";
+import { clientKey } from "../lib/client-address";
 import type { MailDispatcher } from "../mail/outbox";
 import { type ClientIo, type Clock, type CookieJar, type SessionDeps, systemClock } from "../services/deps";
 import { type OverviewReadAhead, readViewerState } from "../services/visitor/overview";
@@ -113,7 +114,8 @@ export function createContextFactory(deps: AppDeps) {
       clock,
       log: req.log,
       user,
-      ip: req.ip,
+      // IPv4 per address, IPv6 per /64 (decision 90): what the per-IP limits count
+      ip: clientKey(req.ip),
       cookies: cookieJar(req, reply, secureCookies),
     };
   };

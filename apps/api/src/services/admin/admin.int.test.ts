@@ -530,7 +530,8 @@ describe("access", () => {
           .insert(schema.mailOutbox)
           .values({
             idempotencyKey: `admin-test-failed:${unique()}`,
-            templateName: "password-reset",
+            // a mail without a link: one with a link needs its account for a fresh link (decision 91)
+            templateName: "participation-confirmation",
             toEmail: `fehlgeschlagen.${unique()}@example.com`,
             status: "failed",
             attempts: 8,

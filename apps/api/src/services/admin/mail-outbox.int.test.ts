@@ -6,7 +6,7 @@ import { deliverOutboxMail } from "../../mail/deliver";
 import { queueMail } from "../../mail/outbox";
 import { createMailTransport } from "../../mail/transport";
 import { createTestApp, type TestApp } from "../../testing/harness";
-import { adminAndVisitor, trpcMutation, trpcQuery } from "../visitor/fixtures";
+import { adminAndVisitor, createUser, trpcMutation, trpcQuery } from "../visitor/fixtures";
 
 /** Issue 11, item 6: failing mails end as `failed`, the admin sees the outbox masked and can resend. */
 
@@ -43,11 +43,16 @@ async function until(check: () => Promise<boolean>, timeoutMs = 20_000): Promise
   }
 }
 
-/** A password-reset mail to `to`, queued but not dispatched (the test drives the delivery itself). */
+/**
+ * A password-reset mail to `to` (an account of that address), queued but not dispatched (the test drives
+ * the delivery itself); a resend makes a fresh link for the account (decision 91).
+ */
 async function queued(to: string): Promise<number> {
+  const user = await createUser(db(), { email: to });
   const id = await queueMail(db(), {
     templateName: "password-reset",
     to,
+    userId: user.id,
     variables: { userFullName: "Rita Refused", url: "http://app.test/resetPassword/x" },
     idempotencyKey: `outbox-test:${unique()}`,
   });

@@ -1,4 +1,4 @@
-import { type Db, schema } from "@app/db";
+import { type Db, type DbOrTx, schema } from "@app/db";
 import { MAIL_CATALOGUE, type MailName } from "@app/mail";
 import {
   MAIL_MAX_ATTEMPTS,
@@ -12,6 +12,7 @@ import type { z } from "zod";
 import { AppError } from "../../lib/app-error";
 import { maskEmails, maskText } from "../../lib/log-privacy";
 import { adminPage } from "../../lib/paging";
+import { FRESH_LINKS } from "../auth/fresh-links";
 import type { ServiceDeps } from "../deps";
 import { adminActor, recordAudit } from "./audit";
 
@@ -55,14 +56,24 @@ export async function listOutbox(db: Db, input: z.output<typeof ZMailOutboxListI
   return { ...page, maxAttempts: MAIL_MAX_ATTEMPTS };
 }
 
-/** Puts a failed mail back in the queue with its attempts reset and starts its delivery at once. */
+/**
+ * Puts a failed mail back in the queue with its attempts reset and starts its delivery at once. A mail
+ * with a link (`secretVariables`) gets a new link: a given-up mail keeps none (decision 91).
+ */
 export async function resendMail(
-  ctx: Pick<ServiceDeps, "db" | "mail">,
+  ctx: Pick<ServiceDeps, "db" | "mail" | "env">,
   { id, actorId }: { id: number; actorId: number },
 ) {
   await ctx.db.transaction(async (tx) => {
     const [mail] = await tx
-      .select({ status: mailOutbox.status, attempts: mailOutbox.attempts })
+      .select({
+        status: mailOutbox.status,
+        attempts: mailOutbox.attempts,
+        templateName: mailOutbox.templateName,
+        userId: mailOutbox.userId,
+        congressId: mailOutbox.congressId,
+        variables: mailOutbox.variables,
+      })
       .from(mailOutbox)
       .where(eq(mailOutbox.id, id))
       .for("update");
@@ -74,7 +85,12 @@ export async function resendMail(
     }
     await tx
       .update(mailOutbox)
-      .set({ status: "queued", attempts: 0, lastError: null })
+      .set({
+        status: "queued",
+        attempts: 0,
+        lastError: null,
+        variables: await freshVariables(tx, ctx.env.APP_URL, mail),
+      })
       .where(eq(mailOutbox.id, id));
     await recordAudit(tx, {
       actor: adminActor(actorId),
@@ -86,4 +102,31 @@ export async function resendMail(
   });
   await ctx.mail.dispatch([id]);
   return { id, status: "queued" as const };
+}
+
+/** The variables to send again: those kept, and a new link for a mail that had one (`FRESH_LINKS`). */
+async function freshVariables(
+  tx: DbOrTx,
+  appUrl: string,
+  mail: {
+    templateName: string;
+    userId: number | null;
+    congressId: number | null;
+    variables: Record<string, unknown>;
+  },
+): Promise<Record<string, unknown>> {
+  const name = mail.templateName as MailName;
+  if ((MAIL_CATALOGUE[name]?.secretVariables ?? []).length === 0) {
+    return mail.variables;
+  }
+  // every mail with a secret names its link `url`
+  const make = FRESH_LINKS[name];
+  const url =
+    make && mail.userId !== null
+      ? await make(tx, appUrl, { userId: mail.userId, congressId: mail.congressId })
+      : null;
+  if (url === null) {
+    throw new AppError("CONFLICT", `mail ${mail.templateName}: link not renewable`, MSG_OUTBOX.linkGone);
+  }
+  return { ...mail.variables, url };
 }

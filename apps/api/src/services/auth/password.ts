@@ -46,24 +46,30 @@ export async function queueResetMail(
   user: UserRow,
   templateName: "password-reset" | "registration-existing-account",
 ): Promise<number | null> {
-  const token = newToken();
   return db.transaction(async (tx) => {
-    const [row] = await tx
-      .insert(schema.passwordResetTokens)
-      .values({
-        userId: user.id,
-        tokenHash: hashToken(token),
-        expiresAt: new Date(Date.now() + RESET_LIFETIME_MS),
-      })
-      .returning({ id: schema.passwordResetTokens.id });
+    const { id, url } = await newResetLink(tx, appUrl, user.id);
     return queueMail(tx, {
       templateName,
       to: user.email,
       userId: user.id,
-      variables: { ...userMailVariables(user), url: appLink(appUrl, "resetPassword", token) },
-      idempotencyKey: `${templateName}:${row?.id}`,
+      variables: { ...userMailVariables(user), url },
+      idempotencyKey: `${templateName}:${id}`,
     });
   });
+}
+
+/** A new reset link of the account (its token stored hashed): the link and the token's id. */
+export async function newResetLink(
+  tx: DbOrTx,
+  appUrl: string,
+  userId: number,
+): Promise<{ id: number | undefined; url: string }> {
+  const token = newToken();
+  const [row] = await tx
+    .insert(schema.passwordResetTokens)
+    .values({ userId, tokenHash: hashToken(token), expiresAt: new Date(Date.now() + RESET_LIFETIME_MS) })
+    .returning({ id: schema.passwordResetTokens.id });
+  return { id: row?.id, url: appLink(appUrl, "resetPassword", token) };
 }
 
 function usableResetToken(token: string) {

@@ -12,7 +12,7 @@ import { recordConsent } from "../privacy/account-data";
 import { queueResetMail } from "./password";
 import { appLink, findUserByEmail, userMailVariables } from "./users";
 
-const CONFIRMATION_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
+export const CONFIRMATION_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
 
 type RegisterInput = z.output<typeof ZRegisterInput>;
 type Ctx = Pick<ServiceDeps, "db" | "env" | "mail" | "log"> & Pick<ClientIo, "ip">;

@@ -100,7 +100,12 @@ const loginPairKey = (address: string, ip: string) => `login:pair:${address}|${i
 export function rateLimitKeysOf(email: string): { keys: string[]; prefixes: string[] } {
   const address = email.trim().toLowerCase();
   return {
-    keys: [`login:account:${address}`, `forgot:account:${address}`, `resend:account:${address}`],
+    keys: [
+      `login:account:${address}`,
+      `forgot:account:${address}`,
+      `resend:account:${address}`,
+      `sign-in-link:account:${address}`,
+    ],
     prefixes: [loginPairKey(address, "")],
   };
 }
@@ -325,10 +330,10 @@ export async function revokeFamily(ctx: Pick<SessionDeps, "db">, familyId: strin
  * Ends every session of the account at once, in the transaction of the change that demands it (a new
  * password, two-factor login switched on or off, the account switched off): its session version goes up,
  * so every access token issued before is refused on the next call (`SessionStates`); every refresh-token
- * family is revoked; every reset link not yet used is spent.
+ * family is revoked; every reset link and sign-in link not yet used is spent.
  */
 export async function endAllSessions(tx: DbOrTx, userId: number): Promise<void> {
-  const { users, refreshTokens, passwordResetTokens } = schema;
+  const { users, refreshTokens, passwordResetTokens, signInLinks } = schema;
   await tx
     .update(users)
     .set({ sessionVersion: sql`${users.sessionVersion} + 1` })
@@ -341,6 +346,10 @@ export async function endAllSessions(tx: DbOrTx, userId: number): Promise<void> 
     .update(passwordResetTokens)
     .set({ usedAt: new Date() })
     .where(and(eq(passwordResetTokens.userId, userId), isNull(passwordResetTokens.usedAt)));
+  await tx
+    .update(signInLinks)
+    .set({ usedAt: new Date() })
+    .where(and(eq(signInLinks.userId, userId), isNull(signInLinks.usedAt)));
 }
 
 /** Ends the session the refresh token belongs to (all its rotations). */

@@ -267,6 +267,7 @@ export async function deleteAccount(db: Db, userId: number, password: string): P
       await tx.delete(table).where(eq(table.userId, userId));
     }
     await tx.delete(schema.passwordResetTokens).where(eq(schema.passwordResetTokens.userId, userId));
+    await tx.delete(schema.signInLinks).where(eq(schema.signInLinks.userId, userId));
     await tx.delete(schema.emailConfirmationTokens).where(eq(schema.emailConfirmationTokens.userId, userId));
     const [tombstone] = await tx
       .update(users)

@@ -278,6 +278,7 @@ describe("privacy retention", () => {
       refreshTokens: 0,
       passwordResetTokens: 0,
       emailConfirmationTokens: 0,
+      signInLinks: 0,
       rateLimits: 0,
       sentMailContents: 0,
       paymentNotifications: 0,

@@ -20,6 +20,7 @@ export interface RetentionCounts {
   refreshTokens: number;
   passwordResetTokens: number;
   emailConfirmationTokens: number;
+  signInLinks: number;
   rateLimits: number;
   sentMailContents: number;
   paymentNotifications: number;
@@ -65,14 +66,17 @@ export async function deleteUnconfirmedAccounts(db: DbOrTx): Promise<number> {
 
 /**
  * Tokens that can never be used again: refresh tokens past their expiry (rotated ones stay until then, for
- * reuse detection), reset and confirmation tokens past their expiry or spent, rate-limit windows that are over.
+ * reuse detection), reset, confirmation and sign-in link tokens past their expiry or spent, rate-limit windows that are over.
  */
 export async function deleteExpiredTokens(
   db: DbOrTx,
 ): Promise<
-  Pick<RetentionCounts, "refreshTokens" | "passwordResetTokens" | "emailConfirmationTokens" | "rateLimits">
+  Pick<
+    RetentionCounts,
+    "refreshTokens" | "passwordResetTokens" | "emailConfirmationTokens" | "signInLinks" | "rateLimits"
+  >
 > {
-  const { refreshTokens, passwordResetTokens, emailConfirmationTokens, rateLimits } = schema;
+  const { refreshTokens, passwordResetTokens, emailConfirmationTokens, signInLinks, rateLimits } = schema;
   const refresh = await db.delete(refreshTokens).where(lte(refreshTokens.expiresAt, sql`now()`));
   const reset = await db
     .delete(passwordResetTokens)
@@ -80,6 +84,9 @@ export async function deleteExpiredTokens(
   const confirmation = await db
     .delete(emailConfirmationTokens)
     .where(or(lte(emailConfirmationTokens.expiresAt, sql`now()`), isNotNull(emailConfirmationTokens.usedAt)));
+  const signIn = await db
+    .delete(signInLinks)
+    .where(or(lte(signInLinks.expiresAt, sql`now()`), isNotNull(signInLinks.usedAt)));
   const limits = await db
     .delete(rateLimits)
     .where(lt(rateLimits.windowStart, sql`now() - make_interval(secs => ${LONGEST_WINDOW_SECONDS})`));
@@ -87,6 +94,7 @@ export async function deleteExpiredTokens(
     refreshTokens: refresh.rowCount ?? 0,
     passwordResetTokens: reset.rowCount ?? 0,
     emailConfirmationTokens: confirmation.rowCount ?? 0,
+    signInLinks: signIn.rowCount ?? 0,
     rateLimits: limits.rowCount ?? 0,
   };
 }

@@ -17,6 +17,10 @@ import { trpc } from "@/lib/trpc";
 
 // only admins with two-factor login see the second step: it loads when the server asks for it
 const TwoFactorStep = lazy(() => import("./two-factor-step").then((m) => ({ default: m.TwoFactorStep })));
+// offered only after a refusal for too many attempts (decision 91)
+const SignInLinkOffer = lazy(() =>
+  import("./sign-in-link-offer").then((m) => ({ default: m.SignInLinkOffer })),
+);
 
 interface Props {
   congressId?: string | undefined;
@@ -27,7 +31,11 @@ interface Props {
 export function LoginForm({ congressId, showVideo, redirectTo }: Props) {
   const navigate = useNavigate();
   const form = useLoginPageForm(authSchema("ZLoginInput"), { email: "", password: "" });
-  const [failure, setFailure] = useState<{ detail: string; unconfirmed: boolean } | null>(null);
+  const [failure, setFailure] = useState<{
+    detail: string;
+    unconfirmed: boolean;
+    tooMany?: boolean;
+  } | null>(null);
   /** set when the password was right and the account asks for its second factor */
   const [challenge, setChallenge] = useState<string | null>(null);
   const login = useMutation(trpc.auth.login.mutationOptions());
@@ -54,7 +62,8 @@ export function LoginForm({ congressId, showVideo, redirectTo }: Props) {
       }
       const body = errorBody(error);
       const unconfirmed = error instanceof TRPCClientError && body.title === MSG.emailNotConfirmedTitle;
-      setFailure({ detail: body.detail, unconfirmed });
+      const tooMany = error instanceof TRPCClientError && error.data?.httpStatus === 429;
+      setFailure({ detail: body.detail, unconfirmed, tooMany });
     }
   });
 
@@ -112,6 +121,11 @@ export function LoginForm({ congressId, showVideo, redirectTo }: Props) {
                 >
                   Bestätigungs-E-Mail erneut senden
                 </Button>
+              )}
+              {failure.tooMany && (
+                <Suspense fallback={null}>
+                  <SignInLinkOffer email={form.values.email} />
+                </Suspense>
               )}
             </Alert>
           )}

@@ -1,0 +1,54 @@
+import { type DbOrTx, schema } from "@app/db";
+import type { MailName } from "@app/mail";
+import { eq } from "drizzle-orm";
+import { hashToken, newToken } from "../../lib/tokens";
+import { newResetLink } from "./password";
+import { CONFIRMATION_LIFETIME_MS } from "./register";
+import { newSignInLink } from "./sign-in-link";
+import { appLink } from "./users";
+
+/** What a fresh link is made for: the outbox row of the mail whose link was removed. */
+interface LinkMail {
+  userId: number;
+  congressId: number | null;
+}
+
+type FreshLink = (tx: DbOrTx, appUrl: string, mail: LinkMail) => Promise<string | null>;
+
+const resetLink: FreshLink = async (tx, appUrl, mail) => (await newResetLink(tx, appUrl, mail.userId)).url;
+
+/**
+ * A new link for each catalogue mail with a secret (`secretVariables`), for the admin's "Erneut senden" of
+ * a mail that was given up: the outbox no longer holds its link (decision 91). null: the link has no use
+ * any more (the address is confirmed, the password was set since, the account is gone).
+ */
+export const FRESH_LINKS: Partial<Record<MailName, FreshLink>> = {
+  "registration-confirmation": async (tx, appUrl, { userId, congressId }) => {
+    const [user] = await tx
+      .select({ confirmedAt: schema.users.emailConfirmedAt })
+      .from(schema.users)
+      .where(eq(schema.users.id, userId));
+    if (!user || user.confirmedAt) {
+      return null;
+    }
+    const token = newToken();
+    await tx.insert(schema.emailConfirmationTokens).values({
+      userId,
+      tokenHash: hashToken(token),
+      expiresAt: new Date(Date.now() + CONFIRMATION_LIFETIME_MS),
+    });
+    return appLink(appUrl, "confirm-mail", userId, token, congressId ?? undefined);
+  },
+  "password-reset": resetLink,
+  "registration-existing-account": resetLink,
+  "sign-in-link": async (tx, appUrl, { userId }) => (await newSignInLink(tx, appUrl, userId)).url,
+  "migration-set-password": async (tx, appUrl, { userId }) => {
+    const [user] = await tx
+      .select({ migrationHash: schema.users.migrationHash })
+      .from(schema.users)
+      .where(eq(schema.users.id, userId));
+    return user?.migrationHash
+      ? appLink(appUrl, "migration", "set-password", userId, user.migrationHash)
+      : null;
+  },
+};
