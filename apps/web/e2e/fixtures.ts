@@ -90,7 +90,8 @@ export async function confirmDialog(page: Page, title: string | RegExp): Promise
     .or(page.getByRole("alertdialog"))
     .filter({ has: page.getByRole("heading", { name: title }) });
   await expect(dialog).toBeVisible();
-  await dialog.hover();
+  // at once, without waiting for the dialog's opening animation to settle
+  await dialog.hover({ force: true });
   await dialog.getByRole("button", { name: "OK" }).click();
 }
 
