@@ -802,7 +802,9 @@ describe("admin orders", { timeout: 30_000 }, () => {
     const first = await buyer();
     const other = await buyer();
     const tickets = { users: [first.id], congress: s.congress.id };
-    expect((await post("/api/congress-ticket-order/", "congressTicketOrderData", tickets)).statusCode).toBe(201);
+    expect((await post("/api/congress-ticket-order/", "congressTicketOrderData", tickets)).statusCode).toBe(
+      201,
+    );
     const again = await post("/api/congress-ticket-order/", "congressTicketOrderData", {
       users: [other.id, first.id],
       congress: s.congress.id,
