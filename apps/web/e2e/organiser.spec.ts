@@ -18,7 +18,11 @@ const alertDialog = (page: Page) => page.getByRole("alertdialog");
 test("an admin makes an event's own template from a general one, edits it and copies it", async ({
   page,
   data,
+  browserErrors,
 }) => {
+  // the second template for the same event and mail, and the copy from an event without templates
+  browserErrors.expect(failedRequest(409, "/trpc/admin.mailTemplates.create"));
+  browserErrors.expect(failedRequest(400, "/trpc/admin.mailTemplates.copy"));
   const source = await data.congress({ visible: false });
   const target = await data.congress({ visible: false });
   const empty = await data.congress({ visible: false });
@@ -52,8 +56,9 @@ test("an admin makes an event's own template from a general one, edits it and co
   await create.getByLabel("Ausgangspunkt (allgemeine Vorlage)").selectOption({ value: "order-admin" });
   await create.getByRole("button", { name: "Anlegen" }).click();
   await expect(
-    create.getByText("Für diese E-Mail und diese Veranstaltung gibt es bereits eine Vorlage."),
+    alertDialog(page).getByText("Für diese E-Mail und diese Veranstaltung gibt es bereits eine Vorlage."),
   ).toBeVisible();
+  await alertDialog(page).getByRole("button", { name: "OK" }).click();
   await create.getByRole("button", { name: "Abbrechen" }).click();
 
   page.on("dialog", (question) => void question.accept());
