@@ -18,7 +18,7 @@ const DOMAIN = /(?:[\p{L}\p{N}-]{1,63}\.){1,8}\p{L}{2,63}/uy;
  * `:token`): everything after the prefix is dropped, unless it is a route pattern (`/:token`).
  */
 const TOKEN_PATH =
-  /(\/api\/auth\/resetPassword\/(?:validate|reset)|(?<!\/auth)\/resetPassword|\/confirm-mail|\/migration\/set-password)\/(?!:)[^\s"'?#\\]+/g;
+  /(\/api\/auth\/resetPassword\/(?:validate|reset)|(?<!\/auth)\/resetPassword|\/confirm-mail|\/migration\/set-password|\/login-link)\/(?!:)[^\s"'?#\\]+/g;
 
 /**
  * a query string after a path (tRPC GET calls carry their whole input in `?input=`); the path is taken
