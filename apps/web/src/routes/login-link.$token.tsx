@@ -8,6 +8,7 @@ import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { errorBody } from "@/lib/alerts";
 import { session } from "@/lib/auth";
+import { loginPage } from "@/lib/guards";
 import type { IssuedSession } from "@/lib/session/session-manager";
 import { trpc } from "@/lib/trpc";
 
@@ -76,10 +77,7 @@ function SignInWithLink() {
               <Button onClick={onSignIn} disabled={redeem.isPending}>
                 {redeem.isPending ? "Anmeldung läuft …" : "Jetzt anmelden"}
               </Button>
-              <Link
-                to="/login/{-$congressId}/{-$showVideo}"
-                className="text-sm text-brand-700 underline underline-offset-4"
-              >
+              <Link {...loginPage()} className="text-sm text-brand-700 underline underline-offset-4">
                 Zur Anmeldung
               </Link>
             </div>
