@@ -196,8 +196,10 @@ const DIALOGS: DialogCase[] = [
   },
   {
     name: "Danke für den Kauf",
-    path: async ({ data }) => {
+    // the thanks come once the order is paid (decision 85)
+    path: async ({ data, user }) => {
       const pkg = await data.package((await data.congress({ visible: false })).id);
+      await data.packageOrder(user.id, pkg.id);
       return at(`/?custom=pid-${pkg.id}|cat-pac`);
     },
     who: "participant",

@@ -170,8 +170,8 @@ test("an admin creates a package and adds video content by pasting an embed code
   await dialog.getByRole("button", { name: "Speichern" }).click();
   await expect(page.getByText("Der Kongressinhalt wurde erfolgreich gespeichert.")).toBeVisible();
   const row = page.getByRole("row", { name: new RegExp(oneDay.title) });
-  await expect(row).toContainText("Vormittag: 1 Videos");
-  await expect(row).toContainText("Nachmittag: 1 Videos (ab 01.03.2027)");
+  await expect(row).toContainText("Vormittag: 1 Video");
+  await expect(row).toContainText("Nachmittag: 1 Video (ab 01.03.2027)");
   await page.getByLabel("Suchen").fill(comment.toLowerCase());
   await expect(page.getByRole("table", { name: "Videoinhalte" }).getByRole("row")).toHaveCount(2);
 });
