@@ -1,6 +1,6 @@
 import type { Db } from "@app/db";
 import AxeBuilder from "@axe-core/playwright";
-import { type APIRequestContext, expect, type Page } from "@playwright/test";
+import { type APIRequestContext, expect, type Locator, type Page } from "@playwright/test";
 import { test as guarded } from "./browser-errors";
 import { connectTestDatabase, TestData } from "./data";
 
@@ -84,6 +84,20 @@ export async function login(page: Page, email: string, password: string): Promis
  * Closes the current dialog of the global alert system with its OK button. The pointer goes onto the dialog
  * first: a message closes by itself 5000 ms after it opened unless the pointer holds it (decision 86).
  */
+/**
+ * Hovers a link, then clicks it late, while the route's code still arrives (as on a slow line): a preload the
+ * hover started is still running at the click, and the visit must not take the preload's answer for its own.
+ */
+export async function hoverThenClickOnSlowLine(page: Page, link: Locator): Promise<void> {
+  await page.route(/\/assets\/.*\.js$/, async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await route.continue();
+  });
+  await link.hover();
+  await page.waitForTimeout(400);
+  await link.click();
+}
+
 export async function confirmDialog(page: Page, title: string | RegExp): Promise<void> {
   const dialog = page
     .getByRole("dialog")

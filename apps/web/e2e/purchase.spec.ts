@@ -1,5 +1,5 @@
 import { expect, type Page } from "@playwright/test";
-import { dayFromToday, failedRequest, login, test } from "./fixtures";
+import { dayFromToday, failedRequest, hoverThenClickOnSlowLine, login, test } from "./fixtures";
 import { sendPayment } from "./payments";
 
 async function loginAs(page: Page, user: { email: string; password: string }) {
@@ -90,6 +90,20 @@ test("Back from the checkout returns to the overview, not to the purchase screen
   await page.goBack();
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByRole("heading", { level: 1, name: /^Hallo / })).toBeVisible();
+});
+
+test("a purchase link hovered on a slow line still leads to the checkout when clicked", async ({
+  page,
+  data,
+}) => {
+  const congress = await data.congress({ firstDay: dayFromToday(21) });
+  const pkg = await data.package(congress.id);
+  await loginAs(page, await data.user());
+  await hoverThenClickOnSlowLine(
+    page,
+    packagesRegion(page).getByRole("article", { name: pkg.name }).getByRole("link", { name: "Jetzt kaufen" }),
+  );
+  await expect(page.getByRole("heading", { name: `Testkasse: Produkt ${pkg.externalId}` })).toBeVisible();
 });
 
 test("a bought package is not sold again: the purchase screen links to it", async ({

@@ -1,6 +1,14 @@
 import { expect, type Page } from "@playwright/test";
 import { E2E_GATED, simulatorOrigin } from "./constants";
-import { contentDay, dayFromToday, expectAccessible, failedRequest, login, test } from "./fixtures";
+import {
+  contentDay,
+  dayFromToday,
+  expectAccessible,
+  failedRequest,
+  hoverThenClickOnSlowLine,
+  login,
+  test,
+} from "./fixtures";
 
 /** Logs in and waits for the overview, so the session cookie is set before the next navigation. */
 async function loginAs(page: Page, user: { email: string; password: string }) {
@@ -139,6 +147,16 @@ test("participate in a free event, then cancel after confirming", async ({ page,
   await card.getByRole("button", { name: "Teilnahme stornieren" }).click();
   await page.getByRole("alertdialog").getByRole("button", { name: "Teilnahme stornieren" }).click();
   await expect(card.getByRole("link", { name: "Teilnehmen" })).toBeVisible();
+});
+
+test("Teilnehmen hovered on a slow line still signs up when clicked", async ({ page, data }) => {
+  const congress = await data.congress({ firstDay: dayFromToday(14) });
+  await loginAs(page, await data.user());
+  await hoverThenClickOnSlowLine(
+    page,
+    congressCard(page, congress.title).getByRole("link", { name: "Teilnehmen" }),
+  );
+  await expect(page.getByRole("heading", { name: "Anmeldung bestätigt" })).toBeVisible();
 });
 
 test("a ticketed event offers the tickets instead of a free sign-up", async ({ page, data }) => {

@@ -25,3 +25,11 @@ export async function loadOrOverview<T>(
     throw redirect({ to: "/" });
   }
 }
+
+/**
+ * Route options of a page whose loader acts on a visit (signs up, confirms an address, builds a checkout
+ * address, opens a dialog): no preload on hover. A visit adopts a preload that is still running (for instance
+ * while the route's code arrives on a slow line), so a loader that does less on a preload would hand the
+ * visit its empty answer: no sign-up, no checkout, a screen that waits for ever.
+ */
+export const actsOnVisit = { preload: false } as const;

@@ -2,6 +2,7 @@ import { MSG } from "@app/shared";
 import { createFileRoute, notFound, redirect } from "@tanstack/react-router";
 import { alerts } from "@/lib/alerts";
 import { loginPage } from "@/lib/guards";
+import { actsOnVisit } from "@/lib/route-loaders";
 import { GatedPage, gatedStatusQuery, resolveGated } from "./-components/gated-page";
 import { NotFound } from "./-components/not-found";
 
@@ -12,17 +13,14 @@ import { NotFound } from "./-components/not-found";
  * comes back here; a visitor who has the package goes to it.
  */
 export const Route = createFileRoute("/$")({
-  loader: async ({ context, location, preload }) => {
+  ...actsOnVisit,
+  loader: async ({ context, location }) => {
     const path = location.pathname;
     const gated = await resolveGated(context, path);
     if (!gated) {
       throw notFound();
     }
     if (!context.auth.getState().user) {
-      // a hover shows nothing; the visit asks again
-      if (preload) {
-        return undefined;
-      }
       await alerts.error({ title: MSG.notLoggedIn, detail: MSG.unauthorizedDetail });
       throw redirect({ ...loginPage(location.href), replace: true });
     }

@@ -2,15 +2,14 @@ import { MSG } from "@app/shared";
 import { createFileRoute, redirect } from "@tanstack/react-router";
 import { Page } from "@/components/layout/page";
 import { alerts, errorBody } from "@/lib/alerts";
+import { actsOnVisit } from "@/lib/route-loaders";
 import { trpcClient } from "@/lib/trpc";
 
 /** Confirms the address, shows the result in a dialog and always continues to login (spec section 2). */
 export const Route = createFileRoute("/confirm-mail/{-$userId}/{-$hash}/{-$congressId}/{-$showVideo}")({
-  loader: async ({ params: { userId, hash, congressId, showVideo }, preload }) => {
-    // a link is confirmed when it is opened, never on a hover
-    if (preload) {
-      return;
-    }
+  // a link is confirmed when it is opened, never on a hover
+  ...actsOnVisit,
+  loader: async ({ params: { userId, hash, congressId, showVideo } }) => {
     if (!userId || !hash) {
       await alerts.error({ title: MSG.confirmMailFailed, detail: MSG.confirmMailInvalid });
     } else {

@@ -4,7 +4,7 @@ import { TRPCClientError } from "@trpc/client";
 import { Page } from "@/components/layout/page";
 import { Button } from "@/components/ui/button";
 import { errorBody, errorReason, showError } from "@/lib/alerts";
-import { loadOrOverview } from "@/lib/route-loaders";
+import { actsOnVisit, loadOrOverview } from "@/lib/route-loaders";
 import type { RouterContext } from "../__root";
 
 export interface CheckoutAnswer {
@@ -39,16 +39,13 @@ function boughtAlready(error: unknown): BoughtAlready | undefined {
  * address, and the visitor leaves for it in the same tab (so its return lands on the overview), replacing
  * this screen in the history: Back from the checkout returns to the page before it, not to this redirect.
  * Something bought already is shown here with its links; any other refusal shows its title and detail,
- * then the overview. A hover asks nothing: the address is built per visit.
+ * then the overview. The route is never preloaded (`actsOnVisit`): the address is built per visit.
  */
 export async function loadCheckout(
-  { context, preload }: { context: RouterContext; preload: boolean },
+  { context }: { context: RouterContext },
   category: CheckoutCategory,
   id: number,
 ): Promise<PurchaseState> {
-  if (preload) {
-    return undefined;
-  }
   const answer = await loadOrOverview(
     false,
     async () => {
@@ -115,6 +112,9 @@ function Bought({ bought }: { bought: BoughtAlready }) {
     </Page>
   );
 }
+
+/** What the three purchase routes share: no preload (their loader builds a checkout address), the waiting screen. */
+export const purchaseRoute = { ...actsOnVisit, pendingComponent: PurchasePending } as const;
 
 /** On the way to the checkout, or why not. */
 export function PurchaseRedirect({ checkout }: { checkout: PurchaseState }) {

@@ -7,7 +7,7 @@ import { Page } from "@/components/layout/page";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { alerts, errorBody, errorReason, showError } from "@/lib/alerts";
-import { loadOrOverview } from "@/lib/route-loaders";
+import { actsOnVisit, loadOrOverview } from "@/lib/route-loaders";
 import { idParams } from "@/lib/route-params";
 import { type Trpc, trpc, trpcClient } from "@/lib/trpc";
 import type { CongressView, RouterOutputs } from "@/lib/types";
@@ -47,15 +47,16 @@ async function signUp(queryClient: QueryClient, api: Trpc, congress: CongressDat
 
 export const Route = createFileRoute("/_user/participation/$congressId")({
   params: idParams("congressId"),
-  loader: async ({ context, params, preload }): Promise<{ outcome: Outcome }> => {
+  ...actsOnVisit,
+  loader: async ({ context, params }): Promise<{ outcome: Outcome }> => {
     const { queryClient, trpc: api } = context;
     const congress = await loadOrOverview(
-      preload,
+      false,
       () => queryClient.ensureQueryData(congressQuery(api, params.congressId)),
       showError,
     );
-    // a hover only looks the event up; ticketed events are bought, not signed up for
-    if (!congress || preload || congress.ticketed) {
+    // ticketed events are bought, not signed up for
+    if (!congress || congress.ticketed) {
       return { outcome: null };
     }
     return { outcome: await signUp(queryClient, api, congress) };
