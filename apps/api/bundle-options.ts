@@ -3,7 +3,7 @@ import type { BuildOptions } from "esbuild";
 /**
  * How the API and the workspace packages it imports (TypeScript source) are bundled for production:
  * used by build.ts and by the guard that renders mails under tsx, Vitest and this bundle alike
- * (src/mail/jsx-transform.int.test.ts). npm packages stay external.
+ * (src/mail-delivery/jsx-guard/jsx-transform.int.test.ts). npm packages stay external.
  */
 export const bundleOptions = {
   bundle: true,

@@ -13,7 +13,7 @@ import { hashPassword, verifyPassword } from "@app/db/password";
 import { addDays, berlinDate } from "@app/shared";
 import { sql } from "drizzle-orm";
 import pidusage from "pidusage";
-import { secretKey, signAccessToken } from "../../apps/api/src/auth/access-token";
+import { secretKey, signAccessToken } from "../../apps/api/src/credentials/access-token";
 import { V8_FLAGS } from "../../apps/api/src/v8-flags";
 import {
   childProcessTimes,

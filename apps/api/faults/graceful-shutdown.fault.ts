@@ -1,7 +1,7 @@
 import { DEMO_LOGINS, schema } from "@app/db";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
-import { createCongress } from "../src/services/visitor/fixtures";
+import { createCongress } from "../src/testing/builders";
 import { type ApiProcess, login, newSecrets, startApi, type Timed, timedFetch } from "./lib/api-process";
 import { type FaultDatabase, startFaultDatabase } from "./lib/database";
 import { delivered, postIpn, signedIpn } from "./lib/ipn";

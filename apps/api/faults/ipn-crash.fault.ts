@@ -1,7 +1,7 @@
 import { schema } from "@app/db";
 import { and, eq, like } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
-import { createCongress, createPackage, createUser } from "../src/services/visitor/fixtures";
+import { createCongress, createPackage, createUser } from "../src/testing/builders";
 import { type ApiProcess, newSecrets, startApi } from "./lib/api-process";
 import { type FaultDatabase, startFaultDatabase } from "./lib/database";
 import { type Category, delivered, type Purchase, postIpn, signedIpn } from "./lib/ipn";

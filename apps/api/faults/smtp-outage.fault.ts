@@ -1,7 +1,7 @@
 import { schema } from "@app/db";
 import { inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { queueMail } from "../src/mail/outbox";
+import { queueMail } from "../src/mail-delivery/outbox";
 import { createTestApp, type TestApp } from "../src/testing/harness";
 import { until } from "./lib/wait";
 

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "./app";
 import { loadEnv } from "./env";
 import { storeImage } from "./services/admin/images";
-import { createUser } from "./services/visitor/fixtures";
+import { createUser } from "./testing/builders";
 import { createTestApp, type TestApp } from "./testing/harness";
 
 let t: TestApp;

@@ -6,22 +6,22 @@ import formbody from "@fastify/formbody";
 import multipart from "@fastify/multipart";
 import type { inferRouterOutputs } from "@trpc/server";
 import Fastify, { type FastifyInstance, type FastifyServerOptions, type HTTPMethods } from "fastify";
-import { secretKey } from "./auth/access-token";
-import { SessionStates } from "./auth/session-states";
+import { secretKey } from "./credentials/access-token";
+import { SessionStates } from "./credentials/session-states";
 import type { Env } from "./env";
 import { registerHealth } from "./health";
 import { trustProxyOption } from "./lib/client-address";
 import { privateLoggerOptions } from "./lib/log-privacy";
 import { plainSuperjson } from "./lib/plain-json";
 import { helmetOptions, securityHeaders } from "./lib/security-headers";
-import type { MailDispatcher } from "./mail/outbox";
+import type { MailDispatcher } from "./mail-delivery/outbox";
 import { registerRestRoutes } from "./rest/adapter";
 import { registerDigistoreIpn } from "./rest/digistore";
 import { frameworkErrors, installErrorHandlers } from "./rest/errors";
 import { restRoutes } from "./rest/routes";
 import { registerSecurityTxt } from "./security-txt";
-import { clearCatalogue } from "./services/visitor/catalogue";
 import { listenForOverviewChanges, OverviewCache } from "./services/visitor/overview-cache";
+import { clearOverviewLists } from "./services/visitor/overview-lists";
 import { registerWebApp } from "./static";
 import { createContextFactory } from "./trpc/context";
 import { trpcHttp } from "./trpc/http";
@@ -141,7 +141,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const overviewCache = new OverviewCache({
     ttlMs: env.OVERVIEW_CACHE_MS,
     maxEntries: env.OVERVIEW_CACHE_ENTRIES,
-    onDropAll: () => clearCatalogue(db),
+    onDropAll: () => clearOverviewLists(db),
   });
   // whether an access token's session still stands, read once and kept until its account changes
   const sessionStates = new SessionStates(db, { ttlMs: env.SESSION_STATE_CACHE_MS, maxEntries: 100_000 });

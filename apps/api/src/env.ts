@@ -145,7 +145,7 @@ const EnvSchema = z.object({
   OVERVIEW_CACHE_ENTRIES: z.coerce.number().int().min(0).max(1_000_000).default(10_000),
   /**
    * how long an API instance keeps whether an account's sessions still stand (0 = read on every call);
-   * the same database notifications drop it at every change (auth/session-states.ts)
+   * the same database notifications drop it at every change (credentials/session-states.ts)
    */
   SESSION_STATE_CACHE_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
   /** staff whitelist (comma-separated e-mail addresses) that bypasses the event and package date checks */

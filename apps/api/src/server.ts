@@ -3,7 +3,7 @@ import closeWithGrace from "close-with-grace";
 import { buildApp } from "./app";
 import { EnvError, loadEnv, type NodeEnv } from "./env";
 import { type Jobs, startJobs } from "./jobs/boss";
-import { createMailTransport } from "./mail/transport";
+import { createMailTransport } from "./mail-delivery/transport";
 import { paths } from "./paths";
 import { restartWithV8Flags } from "./v8-flags";
 

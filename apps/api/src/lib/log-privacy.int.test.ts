@@ -6,7 +6,7 @@ import { schema } from "@app/db";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { digistoreSignature } from "../services/commerce/signature";
-import { createCongress, multipart, trpcMutation, trpcQuery } from "../services/visitor/fixtures";
+import { createCongress, multipart, trpcMutation, trpcQuery } from "../testing/builders";
 import { createTestApp, type TestApp } from "../testing/harness";
 import { maskUrls } from "./log-privacy";
 

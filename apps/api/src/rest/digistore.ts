@@ -1,7 +1,7 @@
 import type { Db } from "@app/db";
 import type { FastifyInstance } from "fastify";
 import type { Env } from "../env";
-import type { MailDispatcher } from "../mail/outbox";
+import type { MailDispatcher } from "../mail-delivery/outbox";
 import { handleIpn } from "../services/commerce/ipn";
 
 /** Flattens a parsed form body to plain strings (the first value of a repeated field). */

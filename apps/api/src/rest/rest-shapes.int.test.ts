@@ -8,7 +8,7 @@ import {
   participate,
   relDay,
   trpcQuery,
-} from "../services/visitor/fixtures";
+} from "../testing/builders";
 import { createTestApp, type TestApp } from "../testing/harness";
 
 // Spec sections 3 and 7: the REST answers carry the spec's entities (issue 29, item 10; decision 87).

@@ -11,7 +11,7 @@ import { MSG } from "@app/shared";
 import { and, eq, inArray, like, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashToken } from "../lib/tokens";
-import { createUser, trpcMutation, trpcQuery } from "../services/visitor/fixtures";
+import { createUser, trpcMutation, trpcQuery } from "../testing/builders";
 import { createTestApp, type TestApp } from "../testing/harness";
 
 let t: TestApp;

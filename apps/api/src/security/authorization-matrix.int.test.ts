@@ -9,6 +9,7 @@ import { hashToken, newToken } from "../lib/tokens";
 import { storeImage } from "../services/admin/images";
 import { newTotpSecret, totpFor } from "../services/auth/totp";
 import { digistoreSignature } from "../services/commerce/signature";
+import { previewKey } from "../services/visitor/video-preview";
 import {
   createCongress,
   createContent,
@@ -22,8 +23,7 @@ import {
   trpcMutation,
   trpcQuery,
   videoUrl,
-} from "../services/visitor/fixtures";
-import { previewKey } from "../services/visitor/video-preview";
+} from "../testing/builders";
 import { createTestApp, type TestApp } from "../testing/harness";
 import { appRouter } from "../trpc/router";
 

@@ -9,7 +9,7 @@ import fc from "fast-check";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { UPLOAD_LIMIT_BYTES } from "../app";
-import { findTemplate } from "../mail/deliver";
+import { findTemplate } from "../mail-delivery/deliver";
 import { storeImage } from "../services/admin/images";
 import {
   createCongress,
@@ -22,7 +22,7 @@ import {
   ticketOrder,
   trpcMutation,
   trpcQuery,
-} from "../services/visitor/fixtures";
+} from "../testing/builders";
 import { createTestApp, type TestApp } from "../testing/harness";
 import { appRouter } from "../trpc/router";
 

@@ -5,9 +5,9 @@ import { ACCESS_TOKEN_LIFETIME_MS } from "@app/shared";
 import { eq } from "drizzle-orm";
 import { SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { secretKey, signAccessToken } from "../auth/access-token";
+import { secretKey, signAccessToken } from "../credentials/access-token";
 import { DEV_JWT_SECRET } from "../env";
-import { createUser } from "../services/visitor/fixtures";
+import { createUser } from "../testing/builders";
 import { createTestApp, type TestApp } from "../testing/harness";
 
 const b64 = (value: object) => Buffer.from(JSON.stringify(value)).toString("base64url");

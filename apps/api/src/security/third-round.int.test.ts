@@ -13,12 +13,12 @@ import { Secret, TOTP } from "otpauth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadEnv } from "../env";
 import { hashToken } from "../lib/tokens";
-import { deliverOutboxMail } from "../mail/deliver";
-import { queueMail } from "../mail/outbox";
-import { createMailTransport } from "../mail/transport";
+import { deliverOutboxMail } from "../mail-delivery/deliver";
+import { queueMail } from "../mail-delivery/outbox";
+import { createMailTransport } from "../mail-delivery/transport";
 import { FRESH_LINKS } from "../services/auth/fresh-links";
 import { queueResetMail } from "../services/auth/password";
-import { adminAndVisitor, createUser, trpcMutation, trpcQuery } from "../services/visitor/fixtures";
+import { adminAndVisitor, createUser, trpcMutation, trpcQuery } from "../testing/builders";
 import { createTestApp, type TestApp } from "../testing/harness";
 import { OWN_SECRETS } from "../testing/own-secrets";
 

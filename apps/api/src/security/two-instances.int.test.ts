@@ -6,7 +6,7 @@ import { randomBytes } from "node:crypto";
 import { hashPassword } from "@app/db/password";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createUser, multipart } from "../services/visitor/fixtures";
+import { createUser, multipart } from "../testing/builders";
 import { createTestApp, type TestApp } from "../testing/harness";
 
 let a: TestApp;

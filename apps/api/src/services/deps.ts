@@ -1,8 +1,8 @@
 import type { Db } from "@app/db";
 import type { FastifyBaseLogger } from "fastify";
-import type { SessionStates } from "../auth/session-states";
+import type { SessionStates } from "../credentials/session-states";
 import type { Env } from "../env";
-import type { MailDispatcher } from "../mail/outbox";
+import type { MailDispatcher } from "../mail-delivery/outbox";
 
 /** The current time, passed in so a test can fix it. */
 export interface Clock {

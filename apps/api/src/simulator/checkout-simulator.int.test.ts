@@ -4,7 +4,7 @@ import { schema } from "@app/db";
 import { asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { digistoreSignature, verifyDigistoreSignature } from "../services/commerce/signature";
-import { createCongress, createPackage, createUser } from "../services/visitor/fixtures";
+import { createCongress, createPackage, createUser } from "../testing/builders";
 import { createTestApp, type TestApp } from "../testing/harness";
 import { type Simulator, type SimulatorLog, startCheckoutSimulator } from "./checkout-simulator";
 import { DIGISTORE_IPN_FIELDS } from "./digistore-fields";

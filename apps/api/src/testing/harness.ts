@@ -4,10 +4,10 @@ import type { Role } from "@app/shared";
 import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { type BuildAppOptions, buildApp } from "../app";
-import { secretKey, signAccessToken } from "../auth/access-token";
+import { secretKey, signAccessToken } from "../credentials/access-token";
 import { type Env, loadEnv } from "../env";
 import { type Jobs, startJobs } from "../jobs/boss";
-import { createMailTransport } from "../mail/transport";
+import { createMailTransport } from "../mail-delivery/transport";
 import { TestSmtpServer } from "./smtp";
 
 export interface TestApp {

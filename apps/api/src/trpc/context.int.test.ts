@@ -3,10 +3,10 @@ import { berlinDate } from "@app/shared";
 import { eq, sql } from "drizzle-orm";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { secretKey } from "../auth/access-token";
-import { SessionStates } from "../auth/session-states";
-import { createUser } from "../services/visitor/fixtures";
+import { secretKey } from "../credentials/access-token";
+import { SessionStates } from "../credentials/session-states";
 import { OverviewCache } from "../services/visitor/overview-cache";
+import { createUser } from "../testing/builders";
 import { createTestApp, type TestApp } from "../testing/harness";
 import { type Context, createContextFactory } from "./context";
 

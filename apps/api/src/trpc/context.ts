@@ -1,11 +1,11 @@
 import type { Db } from "@app/db";
 import { parseCookie, stringifySetCookie } from "cookie";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { bearerToken, type SessionUser, verifyAccessToken } from "../auth/access-token";
-import type { SessionStates } from "../auth/session-states";
+import { bearerToken, type SessionUser, verifyAccessToken } from "../credentials/access-token";
+import type { SessionStates } from "../credentials/session-states";
 import type { Env } from "../env";
 import { clientKey } from "../lib/client-address";
-import type { MailDispatcher } from "../mail/outbox";
+import type { MailDispatcher } from "../mail-delivery/outbox";
 import { type ClientIo, type Clock, type CookieJar, type SessionDeps, systemClock } from "../services/deps";
 import { type OverviewReadAhead, readViewerState } from "../services/visitor/overview";
 import type { OverviewCache } from "../services/visitor/overview-cache";

@@ -2,8 +2,9 @@ import { fastifyTRPCPlugin } from "@trpc/server/adapters/fastify";
 import Fastify, { type FastifyInstance } from "fastify";
 import superjson from "superjson";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { secretKey } from "../auth/access-token";
-import { SessionStates } from "../auth/session-states";
+import { secretKey } from "../credentials/access-token";
+import { SessionStates } from "../credentials/session-states";
+import { OverviewCache } from "../services/visitor/overview-cache";
 import {
   createCongress,
   createPackage,
@@ -11,8 +12,7 @@ import {
   packageOrder,
   participate,
   ticketOrder,
-} from "../services/visitor/fixtures";
-import { OverviewCache } from "../services/visitor/overview-cache";
+} from "../testing/builders";
 import { createTestApp, type TestApp } from "../testing/harness";
 import { createContextFactory } from "./context";
 import { type AppRouter, appRouter } from "./router";

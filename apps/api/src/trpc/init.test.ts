@@ -2,7 +2,7 @@ import type { Db } from "@app/db";
 import { berlinDate, MSG_ADMIN, ZCongressInput } from "@app/shared";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { describe, expect, it } from "vitest";
-import { SessionStates } from "../auth/session-states";
+import { SessionStates } from "../credentials/session-states";
 import { loadEnv } from "../env";
 import { AppError } from "../lib/app-error";
 import { systemClock } from "../services/deps";

@@ -1,7 +1,6 @@
 import { schema } from "@app/db";
 import { ADMIN_PAGE_SIZE, MSG, MSG_FIELD } from "@app/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../testing/harness";
 import {
   adminAndVisitor,
   createCongress,
@@ -9,7 +8,8 @@ import {
   createUser,
   participate,
   trpcQuery,
-} from "../visitor/fixtures";
+} from "../../testing/builders";
+import { createTestApp, type TestApp } from "../../testing/harness";
 
 /**
  * Issue 22, item 3: the events, packages, contents and templates tables page on the server. Each page is a

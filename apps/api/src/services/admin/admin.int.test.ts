@@ -6,7 +6,6 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminRestRoutes } from "../../rest/admin";
 import { adminRouter } from "../../routers/admin";
-import { createTestApp, type TestApp } from "../../testing/harness";
 import {
   createCongress,
   createPackage,
@@ -17,7 +16,8 @@ import {
   ticketOrder,
   trpcMutation,
   trpcQuery,
-} from "../visitor/fixtures";
+} from "../../testing/builders";
+import { createTestApp, type TestApp } from "../../testing/harness";
 
 const {
   congressContents,

@@ -2,8 +2,6 @@ import { schema } from "@app/db";
 import { AUDIT_HIDDEN_VALUE, MSG_ADMIN } from "@app/shared";
 import { and, desc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../testing/harness";
-import { digistoreSignature } from "../commerce/signature";
 import {
   createCongress,
   createPackage,
@@ -12,7 +10,9 @@ import {
   relDay,
   trpcMutation,
   trpcQuery,
-} from "../visitor/fixtures";
+} from "../../testing/builders";
+import { createTestApp, type TestApp } from "../../testing/harness";
+import { digistoreSignature } from "../commerce/signature";
 
 /** Issue 11, item 5: every admin write and every payment notification leaves one audit entry. */
 

@@ -1,8 +1,8 @@
 import { schema } from "@app/db";
 import { addDays, type IsoDate } from "@app/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createCongress, createPackage, createUser, participate, trpcQuery } from "../../testing/builders";
 import { createTestApp, type TestApp } from "../../testing/harness";
-import { createCongress, createPackage, createUser, participate, trpcQuery } from "../visitor/fixtures";
 import { DASHBOARD_DAYS, loadDashboard } from "./dashboard";
 
 /**

@@ -5,8 +5,8 @@ import { MAX_IMAGE_BYTES, MSG, MSG_ADMIN } from "@app/shared";
 import { count, eq } from "drizzle-orm";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createUser } from "../../testing/builders";
 import { createTestApp, type TestApp } from "../../testing/harness";
-import { createUser } from "../visitor/fixtures";
 
 /** `admin.images.upload`: the tRPC procedure behind the pictures of the admin forms (issue 22). */
 

@@ -2,11 +2,11 @@ import { schema } from "@app/db";
 import { MAIL_MAX_ATTEMPTS, MSG_OUTBOX } from "@app/shared";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { deliverOutboxMail } from "../../mail/deliver";
-import { queueMail } from "../../mail/outbox";
-import { createMailTransport } from "../../mail/transport";
+import { deliverOutboxMail } from "../../mail-delivery/deliver";
+import { queueMail } from "../../mail-delivery/outbox";
+import { createMailTransport } from "../../mail-delivery/transport";
+import { adminAndVisitor, createUser, trpcMutation, trpcQuery } from "../../testing/builders";
 import { createTestApp, type TestApp } from "../../testing/harness";
-import { adminAndVisitor, createUser, trpcMutation, trpcQuery } from "../visitor/fixtures";
 
 /** Issue 11, item 6: failing mails end as `failed`, the admin sees the outbox masked and can resend. */
 

@@ -4,9 +4,9 @@ import { MSG_TEMPLATES } from "@app/shared";
 import { asc, eq, isNull } from "drizzle-orm";
 import sanitizeHtml from "sanitize-html";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { queueMail } from "../../mail/outbox";
+import { queueMail } from "../../mail-delivery/outbox";
+import { createCongress, createUser, trpcMutation, trpcQuery } from "../../testing/builders";
 import { createTestApp, type TestApp } from "../../testing/harness";
-import { createCongress, createUser, trpcMutation, trpcQuery } from "../visitor/fixtures";
 
 const { mailTemplates, users } = schema;
 

@@ -24,7 +24,7 @@ import { AppError } from "../../lib/app-error";
 import { foreignKeyViolation, uniqueViolation } from "../../lib/db-errors";
 import { adminTable } from "../../lib/paging";
 import { newToken } from "../../lib/tokens";
-import { queueMail } from "../../mail/outbox";
+import { queueMail } from "../../mail-delivery/outbox";
 import type { ServiceDeps } from "../deps";
 import { adminActor, changedFields, createdFields, recordAudit } from "./audit";
 import { requireCongress } from "./audited-rows";

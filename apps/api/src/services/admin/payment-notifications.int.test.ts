@@ -1,8 +1,8 @@
 import { schema } from "@app/db";
 import { ADMIN_PAGE_SIZE } from "@app/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { adminAndVisitor, createUser, trpcQuery } from "../../testing/builders";
 import { createTestApp, type TestApp } from "../../testing/harness";
-import { adminAndVisitor, createUser, trpcQuery } from "../visitor/fixtures";
 
 /** Issue 19, item 6: the support view "Zahlungsmeldungen" (list, filters, paging, raw payload on demand). */
 

@@ -4,7 +4,6 @@ import { berlinDate, formatGermanDate } from "@app/shared";
 import { and, eq } from "drizzle-orm";
 import { PDFDocument } from "pdf-lib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../testing/harness";
 import {
   createCongress,
   createPackage,
@@ -15,7 +14,8 @@ import {
   ticketOrder,
   trpcMutation,
   trpcQuery,
-} from "../visitor/fixtures";
+} from "../../testing/builders";
+import { createTestApp, type TestApp } from "../../testing/harness";
 
 let t: TestApp;
 beforeAll(async () => {

@@ -5,7 +5,7 @@ import { hashToken, newToken } from "../../lib/tokens";
 import { newResetLink } from "./password";
 import { CONFIRMATION_LIFETIME_MS } from "./register";
 import { newSignInLink } from "./sign-in-link";
-import { appLink } from "./users";
+import { appLink } from "./user-rows";
 
 /** What a fresh link is made for: the outbox row of the mail whose link was removed. */
 interface LinkMail {

@@ -5,10 +5,10 @@ import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import { AppError } from "../../lib/app-error";
 import { hit, LIMITS } from "../../lib/rate-limit";
 import { hashToken, newToken, safeEqual } from "../../lib/tokens";
-import { queueMail } from "../../mail/outbox";
+import { queueMail } from "../../mail-delivery/outbox";
 import type { ClientIo, SessionDeps } from "../deps";
 import { endAllSessions, rememberDevice } from "./session";
-import { appLink, findUserByEmail, type UserRow, userMailVariables } from "./users";
+import { appLink, findUserByEmail, type UserRow, userMailVariables } from "./user-rows";
 
 const RESET_LIFETIME_MS = 60 * 60 * 1000;
 type Ctx = Pick<SessionDeps, "db" | "env" | "mail" | "jwtKey" | "sessionStates"> & ClientIo;

@@ -6,11 +6,11 @@ import type { z } from "zod";
 import { AppError } from "../../lib/app-error";
 import { firstInWindow, hit, LIMITS } from "../../lib/rate-limit";
 import { hashToken, newToken } from "../../lib/tokens";
-import { queueMail } from "../../mail/outbox";
+import { queueMail } from "../../mail-delivery/outbox";
 import type { ClientIo, ServiceDeps } from "../deps";
 import { recordConsent } from "../privacy/account-data";
 import { queueResetMail } from "./password";
-import { appLink, findUserByEmail, userMailVariables } from "./users";
+import { appLink, findUserByEmail, userMailVariables } from "./user-rows";
 
 export const CONFIRMATION_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
 

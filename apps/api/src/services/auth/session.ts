@@ -3,14 +3,14 @@ import { type DbOrTx, schema } from "@app/db";
 import { hashPassword, verifyPassword } from "@app/db/password";
 import { MSG } from "@app/shared";
 import { and, eq, isNull, sql } from "drizzle-orm";
-import { signAccessToken } from "../../auth/access-token";
+import { signAccessToken } from "../../credentials/access-token";
 import {
   deviceClaimOf,
   KNOWN_DEVICE_COOKIE,
   KNOWN_DEVICE_LIFETIME_SECONDS,
   knownDeviceOf,
   newKnownDevice,
-} from "../../auth/known-device";
+} from "../../credentials/known-device";
 import { AppError } from "../../lib/app-error";
 import {
   ATTEMPT_OUTCOME,
@@ -27,11 +27,11 @@ import {
   settleAttempt,
 } from "../../lib/rate-limit";
 import { hashToken, newToken } from "../../lib/tokens";
-import { queueMail } from "../../mail/outbox";
+import { queueMail } from "../../mail-delivery/outbox";
 import { type Profile, sessionAccount, toProfile } from "../account";
 import type { ClientIo, SessionDeps } from "../deps";
 import { signChallenge, type TwoFactorChallenge } from "./challenge";
-import { appLink, type UserRow, userFromJson, userMailVariables } from "./users";
+import { appLink, type UserRow, userFromJson, userMailVariables } from "./user-rows";
 
 export const REFRESH_COOKIE = "refresh_token";
 export const REFRESH_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;

@@ -4,11 +4,11 @@ import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import { AppError } from "../../lib/app-error";
 import { hit, LIMITS } from "../../lib/rate-limit";
 import { hashToken, newToken } from "../../lib/tokens";
-import { queueMail } from "../../mail/outbox";
+import { queueMail } from "../../mail-delivery/outbox";
 import type { ClientIo, SessionDeps } from "../deps";
 import { signChallenge, type TwoFactorChallenge } from "./challenge";
 import { rememberDevice, type Session, startSession } from "./session";
-import { appLink, findUserByEmail, type UserRow, userMailVariables } from "./users";
+import { appLink, findUserByEmail, type UserRow, userMailVariables } from "./user-rows";
 
 /** How long a sign-in link works (decision 91). */
 export const SIGN_IN_LINK_LIFETIME_MS = 15 * 60 * 1000;

@@ -4,8 +4,8 @@ import { and, eq, isNull } from "drizzle-orm";
 import { Secret, TOTP } from "otpauth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashToken } from "../../lib/tokens";
+import { createUser, trpcMutation, trpcQuery } from "../../testing/builders";
 import { createTestApp, type TestApp } from "../../testing/harness";
-import { createUser, trpcMutation, trpcQuery } from "../visitor/fixtures";
 
 let t: TestApp;
 const db = () => t.db.db;

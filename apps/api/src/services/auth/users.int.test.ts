@@ -2,7 +2,7 @@ import { schema } from "@app/db";
 import { createTestDatabase, type TestDatabase } from "@app/db/testing";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { userFromJson } from "./users";
+import { userFromJson } from "./user-rows";
 
 let db: TestDatabase;
 beforeAll(async () => {

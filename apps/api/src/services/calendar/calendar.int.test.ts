@@ -1,7 +1,6 @@
 import { addDays } from "@app/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mailAttachments } from "../../mail/attachments";
-import { createTestApp, type TestApp } from "../../testing/harness";
+import { mailAttachments } from "../../mail-delivery/attachments";
 import {
   createCongress,
   createUser,
@@ -10,7 +9,8 @@ import {
   ticketOrder,
   trpcMutation,
   trpcQuery,
-} from "../visitor/fixtures";
+} from "../../testing/builders";
+import { createTestApp, type TestApp } from "../../testing/harness";
 import { buildCalendar, foldLine } from "./ics";
 
 let t: TestApp;

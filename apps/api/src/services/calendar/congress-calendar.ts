@@ -2,7 +2,7 @@ import { type DbOrTx, schema } from "@app/db";
 import { addDays, berlinDate, type IsoDate, MSG, WEBINAR_CALENDAR_MINUTES } from "@app/shared";
 import { eq } from "drizzle-orm";
 import { AppError } from "../../lib/app-error";
-import { appLink } from "../auth/users";
+import { appLink } from "../auth/user-rows";
 import type { ServiceDeps } from "../deps";
 import { selectCongresses, toCongressView } from "../visitor/congresses";
 import { loadViewer, type Viewer, type ViewerDeps } from "../visitor/viewer";

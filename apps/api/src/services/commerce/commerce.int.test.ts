@@ -2,9 +2,9 @@ import { schema } from "@app/db";
 import { FAKE_ORDER_NUMBER } from "@app/shared";
 import { asc, eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createCongress, createPackage, createUser, multipart, trpcQuery } from "../../testing/builders";
 import { createTestApp, type TestApp } from "../../testing/harness";
 import type { CapturedMail } from "../../testing/smtp";
-import { createCongress, createPackage, createUser, multipart, trpcQuery } from "../visitor/fixtures";
 import { digistoreSignature } from "./signature";
 
 const {

@@ -2,8 +2,8 @@ import { type DbOrTx, schema } from "@app/db";
 import type { MailName } from "@app/mail";
 import { type CheckoutCategory, type EndReason, FAKE_ORDER_NUMBER, type OrderStatus } from "@app/shared";
 import { and, eq, sql } from "drizzle-orm";
-import { queueMail } from "../../mail/outbox";
-import { appLink, userMailVariables } from "../auth/users";
+import { queueMail } from "../../mail-delivery/outbox";
+import { appLink, userMailVariables } from "../auth/user-rows";
 
 const { congressPackageOrders, congressTicketOrders, congressPackages, congresses, participations, users } =
   schema;

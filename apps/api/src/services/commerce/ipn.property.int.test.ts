@@ -2,8 +2,8 @@ import { schema } from "@app/db";
 import { and, eq, inArray, like } from "drizzle-orm";
 import fc from "fast-check";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { createCongress, createPackage, createUser } from "../../testing/builders";
 import { createTestApp, type TestApp } from "../../testing/harness";
-import { createCongress, createPackage, createUser } from "../visitor/fixtures";
 import { digistoreSignature } from "./signature";
 
 /**

@@ -11,7 +11,7 @@ import {
 import { and, asc, eq, notInArray, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { Env } from "../../env";
-import type { MailDispatcher } from "../../mail/outbox";
+import type { MailDispatcher } from "../../mail-delivery/outbox";
 import { recordAudit } from "../admin/audit";
 import { applyOrder, findProduct, orderOwner, queueOrderMail } from "./grant";
 import { verifyDigistoreSignature } from "./signature";

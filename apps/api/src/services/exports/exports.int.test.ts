@@ -14,8 +14,8 @@ import { sql } from "drizzle-orm";
 import ExcelJS from "exceljs";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createCongress, createPackage, createUser, participate } from "../../testing/builders";
 import { createTestApp, type TestApp } from "../../testing/harness";
-import { createCongress, createPackage, createUser, participate } from "../visitor/fixtures";
 
 let t: TestApp;
 const db = () => t.db.db;

@@ -2,8 +2,8 @@ import { schema } from "@app/db";
 import { addDays, berlinDate } from "@app/shared";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createCongress, createUser } from "../../testing/builders";
 import { createTestApp, type TestApp } from "../../testing/harness";
-import { createCongress, createUser } from "../visitor/fixtures";
 import { queueCongressDayMails } from "./congress-day";
 
 let t: TestApp;

@@ -3,7 +3,6 @@ import { hashPassword } from "@app/db/password";
 import { deletedAccountEmail, MSG_PRIVACY } from "@app/shared";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../testing/harness";
 import {
   createCongress,
   createPackage,
@@ -14,7 +13,8 @@ import {
   ticketOrder,
   trpcMutation,
   trpcQuery,
-} from "../visitor/fixtures";
+} from "../../testing/builders";
+import { createTestApp, type TestApp } from "../../testing/harness";
 
 let t: TestApp;
 const PASSWORD = "sicheres-Passwort-1";

@@ -5,10 +5,10 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RETENTION_CRON, RETENTION_QUEUE, startJobs } from "../../jobs/boss";
 import { hashToken, newToken } from "../../lib/tokens";
-import { createMailTransport } from "../../mail/transport";
+import { createMailTransport } from "../../mail-delivery/transport";
+import { createCongress, createPackage, createUser, packageOrder, ticketOrder } from "../../testing/builders";
 import { createTestApp, type TestApp } from "../../testing/harness";
 import { ORPHANED_IMAGE_GRACE_HOURS, storeImage } from "../admin/images";
-import { createCongress, createPackage, createUser, packageOrder, ticketOrder } from "../visitor/fixtures";
 import { runRetention } from "./retention";
 
 const {

@@ -7,7 +7,6 @@ import { schema } from "@app/db";
 import { berlinDate } from "@app/shared";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../testing/harness";
 import {
   createCongress,
   createPackage,
@@ -18,7 +17,8 @@ import {
   ticketOrder,
   trpcMutation,
   trpcQuery,
-} from "./fixtures";
+} from "../../testing/builders";
+import { createTestApp, type TestApp } from "../../testing/harness";
 import { OVERVIEW_LISTENER_NAME } from "./overview-cache";
 
 let a: TestApp;

@@ -8,7 +8,6 @@
 import { berlinDate } from "@app/shared";
 import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../testing/harness";
 import {
   createCongress,
   createPackage,
@@ -17,7 +16,8 @@ import {
   participate,
   ticketOrder,
   trpcQuery,
-} from "./fixtures";
+} from "../../testing/builders";
+import { createTestApp, type TestApp } from "../../testing/harness";
 import { OVERVIEW_CHANNEL } from "./overview-cache";
 
 interface Statement {

@@ -2,8 +2,8 @@ import type { Db } from "@app/db";
 import { berlinDate, chooseOverviewCongresses, OVERVIEW_MAX_PACKAGES } from "@app/shared";
 import { AppError } from "../../lib/app-error";
 import type { Fill } from "../../lib/user-cache";
-import { type CatalogueEntry, catalogue } from "./catalogue";
 import { type CongressView, toCongressView } from "./congresses";
+import { type OverviewLists, overviewLists } from "./overview-lists";
 import { type PackageView, toPackageView } from "./packages";
 import { toViewer, type Viewer, type ViewerDeps } from "./viewer";
 
@@ -75,7 +75,7 @@ export interface OverviewReadAhead {
  * The visitor's events: running ones and those they take part in first, never pushed out by coming ones
  * (decision 84).
  */
-function congressesOf(entry: CatalogueEntry, state: ViewerState, viewer: Viewer): CongressView[] {
+function congressesOf(entry: OverviewLists, state: ViewerState, viewer: Viewer): CongressView[] {
   const participation = new Map(state.participations);
   const tickets = new Set(state.tickets);
   const takesPart = (id: number) => participation.has(id) || tickets.has(id);
@@ -96,7 +96,7 @@ function congressesOf(entry: CatalogueEntry, state: ViewerState, viewer: Viewer)
  * The visitor's packages (ordered or unlocked) first, then the newest visible ones; at most 8. Only the
  * chosen packages are looked at closely: the catalogue may hold thousands.
  */
-function packagesOf(entry: CatalogueEntry, state: ViewerState): PackageView[] {
+function packagesOf(entry: OverviewLists, state: ViewerState): PackageView[] {
   const ordersOf = new Map<number, string[]>();
   for (const [packageId, status] of state.orders) {
     ordersOf.set(packageId, [...(ordersOf.get(packageId) ?? []), status]);
@@ -127,14 +127,14 @@ function packagesOf(entry: CatalogueEntry, state: ViewerState): PackageView[] {
 
 /**
  * Everything the overview shows, for one request: the greeting, up to 6 events and up to 8 packages. The
- * event and package lists are shared by all visitors (cached, see catalogue.ts); the visitor's own state
+ * event and package lists are shared by all visitors (cached, see overview-lists.ts); the visitor's own state
  * is one query. A deleted or deactivated account is refused like in `loadViewer`.
  */
 export async function overview(
   ctx: ViewerDeps & { overviewReadAhead?: OverviewReadAhead },
   userId: number,
 ): Promise<Overview> {
-  const entry = await catalogue(ctx.db, berlinDate(), ctx.env.CATALOGUE_CACHE_MS);
+  const entry = await overviewLists(ctx.db, berlinDate(), ctx.env.CATALOGUE_CACHE_MS);
   const ahead = ctx.overviewReadAhead;
   const state = ahead && ahead.fill.userId === userId ? ahead.state : await readViewerState(ctx.db, userId);
   if (!state?.active) {

@@ -2,8 +2,8 @@ import { schema } from "@app/db";
 import { berlinDate, congressTiming, isTicketed, MSG } from "@app/shared";
 import { and, desc, eq } from "drizzle-orm";
 import { AppError } from "../../lib/app-error";
-import { queueMail } from "../../mail/outbox";
-import { appLink, userMailVariables } from "../auth/users";
+import { queueMail } from "../../mail-delivery/outbox";
+import { appLink, userMailVariables } from "../auth/user-rows";
 import type { ServiceDeps } from "../deps";
 import { loadViewer, type ViewerDeps } from "./viewer";
 

@@ -5,7 +5,6 @@ import { schema } from "@app/db";
 import { fillMessage, formatGermanDateTime, MSG } from "@app/shared";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../testing/harness";
 import {
   createCongress,
   createContent,
@@ -22,7 +21,8 @@ import {
   trpcMutation,
   trpcQuery,
   videoUrl,
-} from "./fixtures";
+} from "../../testing/builders";
+import { createTestApp, type TestApp } from "../../testing/harness";
 
 /** Every describe block gets an application on a fresh database of its own, so their data never mix. */
 function useApp(env: () => Record<string, string> = () => ({})): { t: TestApp } {

@@ -1,7 +1,7 @@
 import { schema } from "@app/db";
 import { addDays, berlinDate, formatGermanDate, type IsoDate } from "@app/shared";
 import { sql } from "drizzle-orm";
-import type { TestApp } from "../../testing/harness";
+import type { TestApp } from "./harness";
 
 /** Test data builders for the visitor-area integration tests; everything goes straight into the database. */
 

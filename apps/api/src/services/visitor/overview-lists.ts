@@ -5,7 +5,7 @@ import { asc, desc, eq, gte, sql } from "drizzle-orm";
 const { congresses, congressPackages } = schema;
 
 export type CongressRow = typeof congresses.$inferSelect;
-export interface CatalogueEntry {
+export interface OverviewLists {
   today: IsoDate;
   /**
    * the overview's candidates: every visible congress not yet over, by first day (a few dozen in practice);
@@ -16,7 +16,7 @@ export interface CatalogueEntry {
   packages: { pkg: typeof congressPackages.$inferSelect; congressTitle: string; congressVisible: boolean }[];
 }
 
-async function loadCatalogue(db: DbOrTx, today: IsoDate): Promise<CatalogueEntry> {
+async function loadOverviewLists(db: DbOrTx, today: IsoDate): Promise<OverviewLists> {
   const [openCongresses, packages] = await Promise.all([
     db
       .select()
@@ -34,25 +34,25 @@ async function loadCatalogue(db: DbOrTx, today: IsoDate): Promise<CatalogueEntry
   return { today, congresses: openCongresses, packages };
 }
 
-const cached = new WeakMap<object, { at: number; entry: Promise<CatalogueEntry> }>();
+const cached = new WeakMap<object, { at: number; entry: Promise<OverviewLists> }>();
 
 /**
  * The parts of the overview that are the same for every visitor, kept per database for `ttlMs`. At the
  * congress opening thousands of visitors ask for them within seconds; concurrent misses share one query.
- * It is cleared (`clearCatalogue`) whenever the kept overview answers all go: an admin's write, a change
+ * It is cleared (`clearOverviewLists`) whenever the kept overview answers all go: an admin's write, a change
  * announced for everybody, the change listener's connection lost or found (overview-cache.ts); a new day
  * starts fresh.
  */
-export function catalogue(db: Db, today: IsoDate, ttlMs: number): Promise<CatalogueEntry> {
+export function overviewLists(db: Db, today: IsoDate, ttlMs: number): Promise<OverviewLists> {
   const hit = cached.get(db);
   if (ttlMs > 0 && hit && performance.now() - hit.at < ttlMs) {
-    return hit.entry.then((entry) => (entry.today === today ? entry : catalogueMiss(db, today, ttlMs)));
+    return hit.entry.then((entry) => (entry.today === today ? entry : overviewListsMiss(db, today, ttlMs)));
   }
-  return catalogueMiss(db, today, ttlMs);
+  return overviewListsMiss(db, today, ttlMs);
 }
 
-function catalogueMiss(db: Db, today: IsoDate, ttlMs: number): Promise<CatalogueEntry> {
-  const entry = loadCatalogue(db, today);
+function overviewListsMiss(db: Db, today: IsoDate, ttlMs: number): Promise<OverviewLists> {
+  const entry = loadOverviewLists(db, today);
   if (ttlMs > 0) {
     const slot = { at: performance.now(), entry };
     cached.set(db, slot);
@@ -65,6 +65,6 @@ function catalogueMiss(db: Db, today: IsoDate, ttlMs: number): Promise<Catalogue
   return entry;
 }
 
-export function clearCatalogue(db: Db): void {
+export function clearOverviewLists(db: Db): void {
   cached.delete(db);
 }
