@@ -81,10 +81,6 @@ export async function login(page: Page, email: string, password: string): Promis
 }
 
 /**
- * Closes the current dialog of the global alert system with its OK button. The pointer goes onto the dialog
- * first: a message closes by itself 5000 ms after it opened unless the pointer holds it (decision 86).
- */
-/**
  * Hovers a link, then clicks it late, while the route's code still arrives (as on a slow line): a preload the
  * hover started is still running at the click, and the visit must not take the preload's answer for its own.
  */
@@ -98,6 +94,10 @@ export async function hoverThenClickOnSlowLine(page: Page, link: Locator): Promi
   await link.click();
 }
 
+/**
+ * Closes the current dialog of the global alert system with its OK button. The pointer goes onto the dialog
+ * first: a message closes by itself 5000 ms after it opened unless the pointer holds it (decision 86).
+ */
 export async function confirmDialog(page: Page, title: string | RegExp): Promise<void> {
   const dialog = page
     .getByRole("dialog")
