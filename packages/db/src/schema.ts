@@ -25,6 +25,8 @@ const updatedAt = () =>
     .$onUpdate(() => new Date());
 
 const bytea = customType<{ data: Buffer }>({ dataType: () => "bytea" });
+/** PostgreSQL's int4multirange in its text form, e.g. `{[0,60),[120,180)}`: sets of whole seconds. */
+const int4multirange = customType<{ data: string }>({ dataType: () => "int4multirange" });
 
 /** Days of a congress content (spec section 3). The old `vimeo` form also carries videoCodes, packages, appId. */
 export interface ContentVideo {
@@ -442,6 +444,8 @@ export const videoPreviews = pgTable("video_previews", {
   /** the video's URL as stored in the content */
   url: text("url").notNull(),
   title: text("title"),
+  /** whole seconds from the oEmbed answer; null for a live stream (Vimeo says 0) or when not known */
+  durationSeconds: integer("duration_seconds"),
   thumbnail: bytea("thumbnail"),
   thumbnailType: text("thumbnail_type"),
   /** when the host could not be reached; retried after a while */
@@ -517,6 +521,42 @@ export const attendances = pgTable(
   (t) => [
     primaryKey({ columns: [t.userId, t.congressId, t.day] }),
     index("attendances_congress_day_idx").on(t.congressId, t.day),
+  ],
+);
+
+/**
+ * Watch time for Fortbildung (issue 33, decision 104): per user, event, Berlin day and video the seconds that
+ * count. `played` is the set of positions credited so far (media seconds of a recording; seconds since
+ * Berlin midnight for a live stream or a webinar report), so a replay, a seek back or a second tab adds
+ * nothing; `seconds` is its size. `lastBeatAt` bounds the next heartbeat's credit by the wall-clock time
+ * since this one. Deleted with the account or the event.
+ */
+export const watchTime = pgTable(
+  "watch_time",
+  {
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    congressId: integer("congress_id")
+      .notNull()
+      .references(() => congresses.id, { onDelete: "cascade" }),
+    day: date("day", { mode: "string" }).notNull(),
+    /** sha256 of the video's URL (as video_previews.key), or `webinar` for the event's webinar */
+    videoKey: text("video_key").notNull(),
+    /** the package page the recording was watched on; null on the event page */
+    packageId: integer("package_id").references(() => congressPackages.id, { onDelete: "set null" }),
+    /** `player` (heartbeats) or `report` (an imported participant report) */
+    source: text("source").notNull(),
+    played: int4multirange("played").notNull().default("{}"),
+    seconds: integer("seconds").notNull().default(0),
+    lastBeatAt: timestamp("last_beat_at", { withTimezone: true }),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.congressId, t.day, t.videoKey, t.source] }),
+    index("watch_time_congress_day_idx").on(t.congressId, t.day),
+    check("watch_time_source_known", sql`${t.source} IN ('player', 'report')`),
+    check("watch_time_seconds_not_negative", sql`${t.seconds} >= 0`),
   ],
 );
 

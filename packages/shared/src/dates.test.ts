@@ -1,5 +1,12 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { addDays, berlinDate, congressTiming, formatGermanDate, formatGermanDateTime } from "./dates";
+import {
+  addDays,
+  berlinDate,
+  berlinSecondOfDay,
+  congressTiming,
+  formatGermanDate,
+  formatGermanDateTime,
+} from "./dates";
 
 describe("berlinDate", () => {
   it("uses Berlin's calendar, not UTC's", () => {
@@ -78,5 +85,16 @@ describe("German formats", () => {
     expect(formatGermanDate("2026-03-09")).toBe("09.03.2026");
     expect(formatGermanDate(new Date("2026-12-31T23:30:00Z"))).toBe("01.01.2027");
     expect(formatGermanDateTime(new Date("2026-07-10T08:05:00Z"))).toBe("10.07.2026, 10:05");
+  });
+});
+
+describe("berlinSecondOfDay", () => {
+  it.each([
+    ["2026-11-27T23:00:00Z", 0],
+    ["2026-11-27T22:59:59Z", 86_399],
+    ["2026-07-01T10:30:15Z", 12 * 3600 + 30 * 60 + 15],
+    ["2026-03-29T01:00:00Z", 3 * 3600],
+  ])("%s is second %i of the day in Berlin", (at, second) => {
+    expect(berlinSecondOfDay(new Date(at))).toBe(second);
   });
 });

@@ -41,6 +41,20 @@ export function berlinDate(at?: Date): IsoDate {
   return today.date;
 }
 
+const berlinTimeParts = formatter("en-GB", {
+  timeZone: TIME_ZONE,
+  hour: "2-digit",
+  minute: "2-digit",
+  second: "2-digit",
+  hourCycle: "h23",
+});
+
+/** Seconds since midnight in Berlin at `at` (0-86399; a clock change shifts the hours after it). */
+export function berlinSecondOfDay(at: Date): number {
+  const [h = 0, m = 0, s = 0] = berlinTimeParts().format(at).split(":").map(Number);
+  return h * 3600 + m * 60 + s;
+}
+
 /** Adds whole days to a calendar date (no time zone involved: date arithmetic in UTC). */
 export function addDays(date: IsoDate, days: number): IsoDate {
   const d = new Date(`${date}T00:00:00Z`);

@@ -9,6 +9,7 @@ export * from "./constants";
 export * from "./dates";
 export * from "./errors";
 export * from "./field-text";
+export * from "./fortbildung";
 export * from "./gated-input";
 export * from "./ids";
 export * from "./images";

@@ -388,6 +388,25 @@ const webinarAttendance: Make = (s) => ({
   ),
 });
 
+/** A heartbeat of a video of a ticketed running event: only `user` (paid ticket) gets watch time. */
+const ticketedHeartbeat: Make = async (s) => {
+  const congress = await freshCongress({ digistoreIdTicket: 4712 });
+  const url = videoUrl();
+  await createContent(db(), congress.id, [{ urls: [url] }]);
+  await participate(db(), world.user.id, congress.id);
+  await ticketOrder(db(), world.user.id, congress.id, "paid");
+  await participate(db(), world.otherUser.id, congress.id);
+  await ticketOrder(db(), world.otherUser.id, congress.id, "canceled");
+  return {
+    data: { congressId: congress.id, videoUrl: url, ranges: [{ start: 0, end: 30 }] },
+    intact: rowsStay(
+      schema.watchTime,
+      and(eq(schema.watchTime.userId, s.me?.id ?? 0), eq(schema.watchTime.congressId, congress.id)),
+      0,
+    ),
+  };
+};
+
 /** An event `user` attended: only `user` gets a confirmation. */
 const attendedCongress: Make = async (s) => {
   const congress = await freshCongress();
@@ -833,6 +852,7 @@ const MATRIX: Record<string, Expectation> = {
   "congress.getCalendar": { access: "user", call: trpc(webinarCalendar) },
   "attendance.record": { access: "paid", call: trpc(webinarAttendance) },
   "attendance.listMine": { access: "user" },
+  "attendance.heartbeat": { access: "paid", call: trpc(ticketedHeartbeat) },
   "attendance.getCertificate": { access: "paid", call: trpc(attendedCongress) },
   "congress.getContent": { access: "paid", call: trpc(ticketedCongressContent) },
   "participation.create": { access: "user", call: trpc(freeCongress) },

@@ -4,6 +4,7 @@ import { asc, eq, sql } from "drizzle-orm";
 import { AppError } from "../../lib/app-error";
 import { deathCongressClosedUntil, findPackage } from "../visitor/packages";
 import { loadViewer, type ViewerDeps } from "../visitor/viewer";
+import { congressAccess } from "./access";
 
 const { attendances, congresses } = schema;
 
@@ -38,23 +39,7 @@ async function recordCongressAttendance(
   today: IsoDate,
 ): Promise<boolean> {
   const result = await ctx.db.execute<{ active: boolean; allowed: boolean; inserted: boolean }>(sql`
-    WITH viewer AS (
-      SELECT u.id, lower(u.email) IN (
-        SELECT jsonb_array_elements_text(${JSON.stringify(ctx.env.STAFF_EMAILS)}::jsonb)) AS staff
-      FROM users u WHERE u.id = ${input.userId} AND u.active
-    ), target AS (
-      SELECT c.id, v.id AS user_id, v.staff,
-        c.visible
-        AND ${today}::date BETWEEN c.first_day AND coalesce(c.last_day, c.first_day)
-        AND (${input.source} <> 'webinar' OR c.webinar)
-        AND EXISTS (SELECT 1 FROM participations p WHERE p.congress_id = c.id AND p.user_id = v.id)
-        AND (
-          (c.digistore_id_ticket = 0 AND c.digistore_id_ticket_and_package = 0)
-          OR EXISTS (SELECT 1 FROM congress_ticket_orders t
-            WHERE t.congress_id = c.id AND t.user_id = v.id AND t.status = 'paid')
-        ) AS counts
-      FROM congresses c CROSS JOIN viewer v WHERE c.id = ${input.congressId}
-    ), inserted AS (
+    WITH ${congressAccess(ctx, input, today)}, inserted AS (
       INSERT INTO attendances (user_id, congress_id, day, source)
       SELECT user_id, id, ${today}::date, ${input.source} FROM target WHERE counts
       ON CONFLICT DO NOTHING

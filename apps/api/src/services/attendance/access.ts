@@ -1,0 +1,33 @@
+import type { AttendanceSource, IsoDate } from "@app/shared";
+import { type SQL, sql } from "drizzle-orm";
+import type { ServiceDeps } from "../deps";
+
+/**
+ * The access rules of an event's content as two common table expressions, for statements that check and
+ * write at once (attendance, watch time): `viewer` (the active account; `staff` by the whitelist) and
+ * `target` (the event, `counts` when the content is open to the viewer today in Berlin: visible, running,
+ * participating, a paid ticket if the event sells tickets; webinar sources only for webinars).
+ */
+export function congressAccess(
+  ctx: Pick<ServiceDeps, "env">,
+  input: { userId: number; congressId: number; source: AttendanceSource },
+  today: IsoDate,
+): SQL {
+  return sql`viewer AS (
+      SELECT u.id, lower(u.email) IN (
+        SELECT jsonb_array_elements_text(${JSON.stringify(ctx.env.STAFF_EMAILS)}::jsonb)) AS staff
+      FROM users u WHERE u.id = ${input.userId} AND u.active
+    ), target AS (
+      SELECT c.id, v.id AS user_id, v.staff,
+        c.visible
+        AND ${today}::date BETWEEN c.first_day AND coalesce(c.last_day, c.first_day)
+        AND (${input.source} <> 'webinar' OR c.webinar)
+        AND EXISTS (SELECT 1 FROM participations p WHERE p.congress_id = c.id AND p.user_id = v.id)
+        AND (
+          (c.digistore_id_ticket = 0 AND c.digistore_id_ticket_and_package = 0)
+          OR EXISTS (SELECT 1 FROM congress_ticket_orders t
+            WHERE t.congress_id = c.id AND t.user_id = v.id AND t.status = 'paid')
+        ) AS counts
+      FROM congresses c CROSS JOIN viewer v WHERE c.id = ${input.congressId}
+    )`;
+}
