@@ -97,8 +97,8 @@ export async function exportAccountData(db: Db, userId: number) {
   if (!account) {
     throw new AppError("UNAUTHORIZED", `user ${userId} missing`);
   }
-  const { attendances } = schema;
-  const [signUps, tickets, packages, unlocks, consents, mails, attended] = await Promise.all([
+  const { attendances, watchTime, videoPreviews } = schema;
+  const [signUps, tickets, packages, unlocks, consents, mails, attended, watched] = await Promise.all([
     db
       .select({
         congressId: congresses.id,
@@ -158,6 +158,21 @@ export async function exportAccountData(db: Db, userId: number) {
       .innerJoin(congresses, eq(congresses.id, attendances.congressId))
       .where(eq(attendances.userId, userId))
       .orderBy(asc(attendances.day)),
+    db
+      .select({
+        congress: congresses.title,
+        day: watchTime.day,
+        video: videoPreviews.url,
+        source: watchTime.source,
+        seconds: watchTime.seconds,
+        positions: watchTime.played,
+        updatedAt: watchTime.updatedAt,
+      })
+      .from(watchTime)
+      .innerJoin(congresses, eq(congresses.id, watchTime.congressId))
+      .leftJoin(videoPreviews, eq(videoPreviews.key, watchTime.videoKey))
+      .where(eq(watchTime.userId, userId))
+      .orderBy(asc(watchTime.day), asc(watchTime.updatedAt)),
   ]);
   return {
     exportedAt: new Date(),
@@ -167,6 +182,7 @@ export async function exportAccountData(db: Db, userId: number) {
     packageOrders: packages,
     packageUnlocks: unlocks,
     attendance: attended,
+    watchTime: watched,
     consents,
     mails,
   };
@@ -254,7 +270,7 @@ export async function deleteAccount(db: Db, userId: number, password: string): P
       await tx.delete(users).where(eq(users.id, userId));
       return;
     }
-    const { attendances, recoveryCodes } = schema;
+    const { attendances, recoveryCodes, watchTime } = schema;
     for (const table of [
       participations,
       packageUnlocks,
@@ -262,6 +278,7 @@ export async function deleteAccount(db: Db, userId: number, password: string): P
       mailOutbox,
       refreshTokens,
       attendances,
+      watchTime,
       recoveryCodes,
     ]) {
       await tx.delete(table).where(eq(table.userId, userId));

@@ -108,6 +108,15 @@ describe("data export", () => {
     await t.db.db
       .insert(schema.attendances)
       .values({ userId: user.id, congressId: congress.id, day: "2026-11-22", source: "webinar" });
+    await t.db.db.insert(schema.watchTime).values({
+      userId: user.id,
+      congressId: congress.id,
+      day: "2026-11-22",
+      videoKey: "webinar",
+      source: "report",
+      played: "{[36000,39600)}",
+      seconds: 3600,
+    });
     await t.db.db.insert(schema.mailOutbox).values({
       idempotencyKey: `export-test-${user.id}`,
       templateName: "participation-confirmation",
@@ -131,6 +140,14 @@ describe("data export", () => {
     expect(data.packageUnlocks).toEqual([expect.objectContaining({ congressPackage: "Export-Paket" })]);
     expect(data.attendance).toEqual([
       expect.objectContaining({ congress: "Export-Kongress", day: "2026-11-22" }),
+    ]);
+    expect(data.watchTime).toEqual([
+      expect.objectContaining({
+        congress: "Export-Kongress",
+        day: "2026-11-22",
+        seconds: 3600,
+        source: "report",
+      }),
     ]);
     expect(data.consents).toEqual([expect.objectContaining({ kind: "newsletter", granted: true })]);
     expect(data.mails).toEqual([
@@ -196,6 +213,13 @@ describe("account deletion", () => {
     await t.db.db
       .insert(schema.attendances)
       .values({ userId: user.id, congressId: congress.id, day: "2026-11-23", source: "video" });
+    await t.db.db.insert(schema.watchTime).values({
+      userId: user.id,
+      congressId: congress.id,
+      day: "2026-11-23",
+      videoKey: "webinar",
+      source: "report",
+    });
     await trpcMutation(t, "account.setNewsletter", { newsletter: true }, { token });
     await t.db.db.insert(schema.mailOutbox).values({
       idempotencyKey: `delete-test-${user.id}`,
@@ -243,6 +267,7 @@ describe("account deletion", () => {
       "mail_outbox",
       "refresh_tokens",
       "attendances",
+      "watch_time",
     ]) {
       expect(await count(table, user.id), table).toBe(0);
     }
