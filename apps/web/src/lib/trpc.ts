@@ -80,17 +80,29 @@ const formDataLink: TRPCLink<AppRouter> =
       };
     });
 
-/** The server refuses batches of more than 20 calls and account calls (`auth.*`) batched with others. */
+/**
+ * The server refuses batches of more than 20 calls and account calls (`auth.*`) batched with others. A call
+ * with `context: { keepalive: true }` (the last heartbeat of a video as the page goes) is sent on its own
+ * as a `keepalive` request, which the browser completes after the page is gone.
+ */
 export const trpcClient = createTRPCClient<AppRouter>({
   links: [
     splitLink({
       condition: (op) => isNonJsonSerializable(op.input),
       true: formDataLink,
       false: splitLink({
-        condition: (op) => op.path.startsWith("auth."),
-        // one call per request (a batch of one), with the link the app loads anyway
-        true: httpBatchLink({ ...linkOptions, maxItems: 1 }),
-        false: httpBatchLink({ ...linkOptions, maxItems: 20 }),
+        condition: (op) => op.context.keepalive === true,
+        true: httpBatchLink({
+          ...linkOptions,
+          maxItems: 1,
+          fetch: (url, init) => fetch(url, { ...init, keepalive: true }),
+        }),
+        false: splitLink({
+          condition: (op) => op.path.startsWith("auth."),
+          // one call per request (a batch of one), with the link the app loads anyway
+          true: httpBatchLink({ ...linkOptions, maxItems: 1 }),
+          false: httpBatchLink({ ...linkOptions, maxItems: 20 }),
+        }),
       }),
     }),
   ],

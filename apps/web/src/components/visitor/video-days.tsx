@@ -1,4 +1,5 @@
 import type { PlayableDay } from "@/lib/types";
+import type { WatchEvent } from "@/lib/watch-time/use-watch-time";
 import { VideoPlayer } from "./video-player";
 
 /** The days of an event or package, each with its videos. */
@@ -6,11 +7,14 @@ export function VideoDays({
   days,
   emptyText,
   onPlay,
+  watch,
 }: {
   days: PlayableDay[];
   emptyText: string;
   /** a video started (after the consent click) */
   onPlay?: () => void;
+  /** whose watch time the players report (Fortbildung) */
+  watch?: WatchEvent;
 }) {
   if (days.length === 0) {
     return <p className="text-slate-700">{emptyText}</p>;
@@ -35,6 +39,7 @@ export function VideoDays({
                     video={video}
                     label={video.comment || `Video ${videoIndex + 1}`}
                     onPlay={onPlay}
+                    watch={watch}
                   />
                   {video.comment && <p className="text-sm text-slate-700">{video.comment}</p>}
                 </li>

@@ -2,6 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import { PlayIcon } from "lucide-react";
 import { useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { trpc } from "@/lib/trpc";
+import { useWatchTime, type WatchEvent } from "@/lib/watch-time/use-watch-time";
 
 const CONSENT_KEY = "video-consent";
 const listeners = new Set<() => void>();
@@ -35,15 +36,19 @@ export function VideoPlayer({
   video,
   label,
   onPlay,
+  watch,
 }: {
   video: PlayerVideo;
   label: string;
   /** after the consent click, when the player starts (records attendance) */
   onPlay?: () => void;
+  /** the event (and package page) whose watch time this player reports */
+  watch?: WatchEvent;
 }) {
   const agreed = useSyncExternalStore(consent.subscribe, consent.get);
   const [started, setStarted] = useState(false);
   const player = useRef<HTMLIFrameElement>(null);
+  useWatchTime(player, watch && { ...watch, videoUrl: video.url }, agreed && started);
   // the player replaces the button that had the focus: keyboard users continue in the player
   useEffect(() => {
     if (started) {

@@ -92,6 +92,7 @@ function PackagePage() {
           days={pkg.contents}
           emptyText="Für dieses Kongresspaket sind noch keine Videos eingestellt."
           onPlay={() => recordAttendance({ congressId: pkg.congress.id, packageId: pkg.id, source: "video" })}
+          watch={{ congressId: pkg.congress.id, packageId: pkg.id }}
         />
       )}
       {pkg.crosssell && <Crosssell description={pkg.crosssell.description} link={pkg.crosssell.link} />}

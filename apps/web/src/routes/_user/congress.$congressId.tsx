@@ -49,6 +49,7 @@ function CongressContent() {
         days={data.days}
         emptyText="Für diese Veranstaltung sind noch keine Videos freigeschaltet."
         onPlay={() => recordAttendance({ congressId: data.congress.id, source: "video" })}
+        watch={{ congressId: data.congress.id }}
       />
     </Page>
   );
