@@ -1,5 +1,5 @@
 /**
- * `pnpm bench [rush] [scale] [web]`: runs the named benchmarks one after another, prints their tables and
+ * `pnpm bench [rush] [scale] [web] [capacity]`: runs the named benchmarks one after another, prints their tables and
  * budgets, writes bench-results/*.json and exits non-zero when any budget breaks. `BENCH_SHORT=1` runs the
  * short CI versions.
  */
@@ -9,6 +9,7 @@ const benchmarks: Record<BenchResult["name"], () => Promise<BenchResult>> = {
   rush: async () => (await import("./rush")).runRush(),
   scale: async () => (await import("./scale")).runScale(),
   web: async () => (await import("./web")).runWeb(),
+  capacity: async () => (await import("./capacity")).runCapacity(),
 };
 
 // `--size xl`: the nightly-sized data of `bench:scale` (docs/performance.md, "Growth"), not in bench:ci

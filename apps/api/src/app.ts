@@ -15,6 +15,7 @@ import { privateLoggerOptions } from "./lib/log-privacy";
 import { plainSuperjson } from "./lib/plain-json";
 import { helmetOptions, securityHeaders } from "./lib/security-headers";
 import type { MailDispatcher } from "./mail-delivery/outbox";
+import { registerMetrics } from "./metrics/plugin";
 import { registerRestRoutes } from "./rest/adapter";
 import { registerDigistoreIpn } from "./rest/digistore";
 import { frameworkErrors, installErrorHandlers } from "./rest/errors";
@@ -128,6 +129,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     reply.headers(security);
     done();
   });
+  // GET /metrics for the operators, and the request series every answer adds to (decision 101)
+  registerMetrics(app, { token: env.METRICS_TOKEN, db, procedures: Object.keys(appRouter._def.procedures) });
   await app.register(formbody);
   // a form is at most 20 fields and one file; more parts than that are refused (413) before anything is read
   await app.register(multipart, {

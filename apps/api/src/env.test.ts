@@ -179,6 +179,15 @@ describe("loadEnv", () => {
     expect(isLoopbackHost("::")).toBe(false);
   });
 
+  it("keeps /metrics off without METRICS_TOKEN and takes only a long token without spaces (decision 101)", () => {
+    expect(loadEnv({}).METRICS_TOKEN).toBeUndefined();
+    expect(loadEnv({ METRICS_TOKEN: "" }).METRICS_TOKEN).toBeUndefined();
+    const token = "0123456789abcdef0123456789abcdef";
+    expect(loadEnv({ METRICS_TOKEN: token }).METRICS_TOKEN).toBe(token);
+    expect(problems({ METRICS_TOKEN: token.slice(1) })).toMatch(/METRICS_TOKEN: mindestens 32 Zeichen/);
+    expect(problems({ METRICS_TOKEN: `${token} x` })).toMatch(/METRICS_TOKEN: nur sichtbare ASCII-Zeichen/);
+  });
+
   it("reports every bad field at once", () => {
     expect(() => loadEnv({ PORT: "abc", JWT_SECRET: "short" })).toThrow(/PORT[\s\S]*JWT_SECRET/);
     expect(() => loadEnv({ GATED_PATH_DEATH_CONGRESS: "/a/b" })).toThrow(/GATED_PATH_DEATH_CONGRESS/);

@@ -161,6 +161,15 @@ const EnvSchema = z.object({
    * addresses (written as mailto:) or https:, mailto: or tel: URIs; empty = no security.txt (404)
    */
   SECURITY_CONTACT: securityContacts,
+  /**
+   * the operators' token for `GET /metrics` (Prometheus, `Authorization: Bearer <token>`); unset = no
+   * metrics (404). At least 32 characters without spaces, e.g. `openssl rand -hex 32` (decision 101)
+   */
+  METRICS_TOKEN: z
+    .string()
+    .min(32, "mindestens 32 Zeichen (z. B. openssl rand -hex 32)")
+    .regex(/^[\x21-\x7e]+$/, "nur sichtbare ASCII-Zeichen, keine Leerzeichen")
+    .optional(),
   /** oEmbed endpoint of the video host (tests point it at a local fake) */
   VIMEO_OEMBED_URL: z.string().url().default("https://vimeo.com/api/oembed.json"),
 });

@@ -95,3 +95,17 @@ export function familyPssMiB(pids: Iterable<number>): number {
 export function peakRssMiB(pid: number): number {
   return Number(/^VmHWM:\s+(\d+) kB/m.exec(read(`/proc/${pid}/status`) ?? "")?.[1] ?? 0) / 1024;
 }
+
+/** CPU in ms of a whole process (every thread) and of PostgreSQL (all its processes) while `run` runs. */
+export async function cpuDuring<T>(
+  pid: number,
+  postmaster: number,
+  run: () => Promise<T>,
+): Promise<{ result: T; ms: number; postgresMs: number }> {
+  const before = threadTimes(pid);
+  const pg = childProcessTimes(postmaster);
+  const result = await run();
+  const byName = cpuByThreadName(before, threadTimes(pid));
+  const ms = [...byName.values()].reduce((sum, value) => sum + value, 0);
+  return { result, ms, postgresMs: familyCpuMs(pg, childProcessTimes(postmaster)) };
+}

@@ -80,7 +80,9 @@ export async function drive(options: {
         if (res.statusCode >= 400) {
           fail(entry, `${name}: ${res.statusCode} ${text.slice(0, 200)}`);
         }
-        return { status: res.statusCode, json: text ? (JSON.parse(text) as unknown) : null };
+        // plain-text answers (the IPN's "OK") have no JSON to read
+        const isJson = String(res.headers["content-type"] ?? "").includes("json");
+        return { status: res.statusCode, json: text && isJson ? (JSON.parse(text) as unknown) : null };
       } catch (error) {
         entry.count += 1;
         fail(entry, `${name}: ${error instanceof Error ? error.message : String(error)}`);

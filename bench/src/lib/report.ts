@@ -17,7 +17,7 @@ export interface Budget {
 export type Row = Record<string, string | number>;
 
 export interface BenchResult {
-  name: "rush" | "scale" | "web";
+  name: "rush" | "scale" | "web" | "capacity";
   short: boolean;
   tables: { title: string; rows: Row[] }[];
   budgets: Budget[];

@@ -86,7 +86,7 @@ export async function startProductionServer(
     },
   });
   const exited = new Promise<number | null>((done) => child.once("exit", done));
-  const until = Date.now() + 30_000;
+  const until = Date.now() + 90_000;
   for (;;) {
     if (child.exitCode !== null) {
       throw new Error(`the API exited with code ${child.exitCode} during start-up`);
@@ -100,7 +100,7 @@ export async function startProductionServer(
     }
     if (Date.now() > until) {
       child.kill("SIGKILL");
-      throw new Error("the API did not become ready within 30 s");
+      throw new Error("the API did not become ready within 90 s");
     }
     await new Promise((done) => setTimeout(done, 200));
   }

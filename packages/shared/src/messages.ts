@@ -23,6 +23,10 @@ export const MSG = {
   formUnreadableDetail: "Die gesendeten Formulardaten sind unvollständig oder fehlerhaft.",
   batchRefusedDetail:
     "Diese Anfrage bündelt zu viele Aufrufe oder eine Anmeldung mit anderen Aufrufen. Bitte senden Sie die Aufrufe einzeln.",
+  // ours: GET /metrics without the operators' token (decision 101)
+  metricsTokenTitle: "Kein Zugriff auf die Metriken",
+  metricsTokenDetail:
+    "Die Metriken sind nur mit dem Zugangstoken des Betriebs abrufbar (Kopfzeile Authorization: Bearer und der Wert von METRICS_TOKEN).",
 
   // spec section 5
   emailRequired: "E-Mail ist ein Pflichtfeld",

@@ -31,11 +31,14 @@ const wrongPassword = secret(`Falsches-Passwort-${tag}`);
 const newPassword = secret(`Neues-Passwort-${tag}`);
 const firstname = secret(`Friedhelmina${tag}`);
 const lastname = secret(`Quastenberg${tag}`);
+const metricsToken = secret(`metrics-token-${tag}-0123456789abcdef0123456789`);
+/** the operators' metrics after the flows: no label may hold what the log must not */
+let metricsText = "";
 
 beforeAll(async () => {
   t = await createTestApp({
     mail: true,
-    env: { LOG_LEVEL: "trace" },
+    env: { LOG_LEVEL: "trace", METRICS_TOKEN: metricsToken },
     logStream: { write: (line) => lines.push(line) },
   });
   // an unexpected failure inside a request: a unique violation nobody catches (500 through the error handler)
@@ -242,6 +245,14 @@ describe("log privacy", () => {
     t.smtp.refuse.add(refusedRecipient);
     expect((await t.app.inject(registration(account(refusedRecipient)))).statusCode).toBe(201);
     await until(() => output().includes("mail delivery failed"), "the failed delivery logged");
+
+    // the operators' metrics: a scrape with a wrong token (refused) and with the right one
+    const scrape = (token: string) =>
+      t.app.inject({ url: "/metrics", headers: { authorization: `Bearer ${token}` } });
+    expect((await scrape(secret(`falsches-metrics-token-${tag}`))).statusCode).toBe(401);
+    const scraped = await scrape(metricsToken);
+    expect(scraped.statusCode).toBe(200);
+    metricsText = scraped.body;
   });
 
   it("logged all of it without any e-mail address, password, name, hash or token", () => {
@@ -257,6 +268,13 @@ describe("log privacy", () => {
     expect(leaks).toEqual([]);
     expect(text).not.toContain("$argon2");
     expect(text).not.toMatch(/Bearer |refresh=/i);
+    // the metrics' labels are route patterns and outcomes, never values of a request
+    const metricsLeaks = [...secrets].filter((value) =>
+      metricsText.toLowerCase().includes(value.toLowerCase()),
+    );
+    expect(metricsLeaks).toEqual([]);
+    expect(metricsText).toContain('route="/api/auth/resetPassword/validate/:token"');
+    expect(metricsText).toContain('route="/trpc/auth.validateResetToken"');
   });
 
   it("still shows what happened: masked addresses, routes, statuses and error types", () => {

@@ -2,6 +2,7 @@ import type { Db } from "@app/db";
 import type { FastifyInstance } from "fastify";
 import type { Env } from "../env";
 import type { MailDispatcher } from "../mail-delivery/outbox";
+import { countIpn } from "../metrics/counters";
 import { handleIpn } from "../services/commerce/ipn";
 
 /** Flattens a parsed form body to plain strings (the first value of a repeated field). */
@@ -29,7 +30,12 @@ export function registerDigistoreIpn(
 ): void {
   app.get("/api/digistore/ipn", async (_req, reply) => reply.type("text/plain; charset=utf-8").send("OK"));
   app.post("/api/digistore/ipn", async (req, reply) => {
-    const answer = await handleIpn({ ...deps, log: req.log }, formFields(req.body));
+    const answer = await handleIpn({ ...deps, log: req.log }, formFields(req.body)).catch(
+      (error: unknown) => {
+        countIpn("failed");
+        throw error;
+      },
+    );
     return reply.status(answer.status).type("text/plain; charset=utf-8").send(answer.body);
   });
 }

@@ -42,7 +42,7 @@ type CallerKind = (typeof CALLERS)[number];
  * status (400 only where success would destroy a shared caller, see account.delete)
  */
 type Outcome = "ok" | 400 | 401 | 403 | 404;
-type Access = "public" | "user" | "admin" | "owner" | "paid" | "signed";
+type Access = "public" | "user" | "admin" | "owner" | "paid" | "signed" | "operator";
 
 const RULES: Record<Access, Record<CallerKind, Outcome>> = {
   public: { anonymous: "ok", user: "ok", otherUser: "ok", admin: "ok" },
@@ -54,6 +54,8 @@ const RULES: Record<Access, Record<CallerKind, Outcome>> = {
   paid: { anonymous: 401, user: "ok", otherUser: 403, admin: 403 },
   /** the checkout provider's notifications: refused without a valid signature (the matrix sends none) */
   signed: { anonymous: 403, user: 403, otherUser: 403, admin: 403 },
+  /** the operators' metrics: only METRICS_TOKEN opens them, no session of anybody (an admin's neither) */
+  operator: { anonymous: 401, user: 401, otherUser: 401, admin: 401 },
 };
 
 type User = typeof schema.users.$inferSelect;
@@ -151,8 +153,11 @@ const rowsStay = (table: PgTable, where: SQL | undefined, n: number) => async ()
 };
 
 beforeAll(async () => {
-  // a contact, so /.well-known/security.txt answers (without one it is 404 for everybody)
-  t = await createTestApp({ env: { SECURITY_CONTACT: "sicherheit@example.com" } });
+  // a contact, so /.well-known/security.txt answers, and metrics on, so /metrics does (without them both
+  // are 404 for everybody)
+  t = await createTestApp({
+    env: { SECURITY_CONTACT: "sicherheit@example.com", METRICS_TOKEN: `matrix-metrics-${randomUUID()}` },
+  });
   passwordHash = await hashPassword(PASSWORD);
   png = await sharp({ create: { width: 4, height: 4, channels: 3, background: "#3366aa" } })
     .png()
@@ -1058,6 +1063,7 @@ const MATRIX: Record<string, Expectation> = {
   "GET /healthz": { access: "public" },
   "GET /readyz": { access: "public" },
   "GET /.well-known/security.txt": { access: "public" },
+  "GET /metrics": { access: "operator" },
   "GET /uploads/images/:fileName": {
     access: "public",
     call: rest(storedImage, { url: (d) => `/uploads/images/${d.fileName}` }),

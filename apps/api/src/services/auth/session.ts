@@ -28,6 +28,7 @@ import {
 } from "../../lib/rate-limit";
 import { hashToken, newToken } from "../../lib/tokens";
 import { queueMail } from "../../mail-delivery/outbox";
+import { countedLogin } from "../../metrics/counters";
 import { type Profile, sessionAccount, toProfile } from "../account";
 import type { ClientIo, SessionDeps } from "../deps";
 import { signChallenge, type TwoFactorChallenge } from "./challenge";
@@ -167,7 +168,15 @@ async function beginSignIn(ctx: Ctx, email: string): Promise<SignInStart> {
  * under the sign-in limits like `signInAttempt`'s, in two round trips: `beginSignIn`, and after a right
  * password the refresh token written together with giving the attempt back (`issueSession`).
  */
-export async function login(
+export function login(
+  ctx: Ctx,
+  credentials: { email: string; password: string },
+): Promise<Session | TwoFactorChallenge> {
+  // counted by outcome for the operators' /metrics, at this one place every password step passes
+  return countedLogin(passwordStep(ctx, credentials));
+}
+
+async function passwordStep(
   ctx: Ctx,
   { email, password }: { email: string; password: string },
 ): Promise<Session | TwoFactorChallenge> {

@@ -12,6 +12,7 @@ import { and, asc, eq, notInArray, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { Env } from "../../env";
 import type { MailDispatcher } from "../../mail-delivery/outbox";
+import { countIpn } from "../../metrics/counters";
 import { recordAudit } from "../admin/audit";
 import { applyOrder, findProduct, orderOwner, queueOrderMail } from "./grant";
 import { verifyDigistoreSignature } from "./signature";
@@ -41,13 +42,17 @@ const OK: IpnAnswer = { status: 200, body: "OK" };
 export async function handleIpn(deps: IpnDeps, fields: Record<string, string>): Promise<IpnAnswer> {
   if (!verifyDigistoreSignature(fields, deps.env.DIGISTORE_IPN_PASSPHRASE)) {
     deps.log.warn({ event: fields.event, orderId: fields.order_id }, "IPN with an invalid signature refused");
+    countIpn("invalid_signature");
     return { status: 403, body: "ERROR: invalid signature" };
   }
   const event = fields.event ?? "";
   if (event === "connection_test") {
+    countIpn("connection_test");
     return OK;
   }
   const orderNumber = fields.order_id ?? "";
+  // counted for /metrics once the transaction has committed
+  let counted: PaymentOutcome = "ignored";
   const mailIds = await deps.db.transaction(async (tx) => {
     const { paymentNotifications } = schema;
     if (orderNumber !== "") {
@@ -65,6 +70,7 @@ export async function handleIpn(deps: IpnDeps, fields: Record<string, string>): 
       })
       .returning({ id: paymentNotifications.id });
     const finish = async (outcome: PaymentOutcome, detail: string | null, orderStatus?: string) => {
+      counted = outcome;
       await tx
         .update(paymentNotifications)
         .set({ outcome, outcomeDetail: detail, processedAt: new Date() })
@@ -162,6 +168,7 @@ export async function handleIpn(deps: IpnDeps, fields: Record<string, string>): 
     const key = `order-paid:${orderNumber}:${custom.cat}:${custom.pid}`;
     return [await queueOrderMail(tx, deps.env.APP_URL, target, product, key)];
   });
+  countIpn(counted);
   await deps.mail.dispatch(mailIds);
   return OK;
 }
