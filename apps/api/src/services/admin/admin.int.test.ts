@@ -594,7 +594,7 @@ describe("access", () => {
         roles: ["ROLE_USER", "ROLE_ADMIN"],
       });
       const token = await t.tokenFor(other.id, ["ROLE_USER", "ROLE_ADMIN"]);
-      expect((await trpcQuery(t, "admin.check", undefined, { token })).status).toBe(200);
+      expect((await trpcQuery(t, "admin.mailTemplates.getCatalogue", undefined, { token })).status).toBe(200);
       if (change === "delete") {
         await db().delete(schema.users).where(eq(schema.users.id, other.id));
       } else {
@@ -603,7 +603,7 @@ describe("access", () => {
           .set(change === "demote" ? { roles: ["ROLE_USER"] } : { active: false })
           .where(eq(schema.users.id, other.id));
       }
-      const after = await trpcQuery(t, "admin.check", undefined, { token });
+      const after = await trpcQuery(t, "admin.mailTemplates.getCatalogue", undefined, { token });
       expect(after.status, change).toBe(change === "demote" ? 403 : 401);
     }
   });
