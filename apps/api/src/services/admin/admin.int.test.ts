@@ -414,7 +414,6 @@ describe("access", () => {
   }
 
   const trpcCalls: TrpcCall[] = [
-    { path: "check", type: "query", input: async () => undefined },
     { path: "congresses.list", type: "query", input: async () => undefined },
     { path: "congresses.getPage", type: "query", input: async () => ({ page: 1 }) },
     { path: "congresses.save", type: "mutation", input: async () => congressForm() },
