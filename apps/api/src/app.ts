@@ -32,6 +32,10 @@ import { registerUploads } from "./uploads";
 export interface RegisteredRoute {
   method: HTTPMethods | HTTPMethods[];
   url: string;
+  /** the role a path under /api declares (rest/adapter.ts) */
+  role: string | undefined;
+  /** the service a path reads past the procedures, when it does */
+  service: string | undefined;
 }
 
 declare module "fastify" {
@@ -99,7 +103,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // matrix test (security/authorization-matrix.int.test.ts) enumerates the real routes, not a hand-kept list.
   const routeList: RegisteredRoute[] = [];
   app.addHook("onRoute", (route) => {
-    routeList.push({ method: route.method, url: route.url });
+    routeList.push({
+      method: route.method,
+      url: route.url,
+      role: route.config?.role,
+      service: route.config?.service,
+    });
   });
   app.decorate("routeList", routeList);
 

@@ -65,8 +65,8 @@ const FIRST_PAGES: [section: string, procedure: string][] = [
   ["Veranstaltungen", "admin.congresses.getPage"],
   ["Kongresspakete", "admin.packages.getPage"],
   ["Videoinhalte", "admin.contents.getPage"],
-  ["Paketbestellungen", "orders.listPackageOrders"],
-  ["Ticketbestellungen", "orders.listTicketOrders"],
+  ["Paketbestellungen", "orders.list"],
+  ["Ticketbestellungen", "orders.list"],
   ["Zahlungsmeldungen", "admin.paymentNotifications.list"],
   ["Benutzer:innen", "admin.users.list"],
   ["E-Mail-Templates", "admin.mailTemplates.getPage"],
@@ -93,14 +93,16 @@ test("hovering a section's link loads its first page, which the section then sho
   await page.goto("/admin/manage?tab=knowledge");
   const calls = countCalls(page);
   for (const [section, procedure] of FIRST_PAGES) {
+    // both order sections ask `orders.list` (with their kind): counted from the section on
+    const before = calls.get(procedure) ?? 0;
     const asked = page.waitForRequest((r) => new URL(r.url()).pathname.includes(procedure));
     await adminSectionLink(page, section).hover();
     await asked;
-    expect(calls.get(procedure), procedure).toBe(1);
+    expect(calls.get(procedure), procedure).toBe(before + 1);
     await openAdminSection(page, section);
     // the rows shown are the hovered answer's: a section asking with other input would ask again
     await expect(page.getByRole("table", { name: section })).toHaveAttribute("aria-busy", "false");
-    expect(calls.get(procedure), procedure).toBe(1);
+    expect(calls.get(procedure), procedure).toBe(before + 1);
   }
 });
 

@@ -199,7 +199,7 @@ test("a second ticket order for a person is shown before it is made, an unconfir
   browserErrors,
 }) => {
   // the refusal at the end, on purpose
-  browserErrors.expect(failedRequest(409, "/trpc/orders.createTicketOrders"));
+  browserErrors.expect(failedRequest(409, "/trpc/orders.create"));
   const congress = await data.ticketedCongress({ visible: false });
   const buyer = await data.user({ firstname: "Doppelt", lastname: "Bestellt" });
   const orderNumber = await data.ticketOrder(buyer.id, congress.id);

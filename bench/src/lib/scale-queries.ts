@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import { loadEnv } from "../../../apps/api/src/env";
 import { loadDashboard } from "../../../apps/api/src/services/admin/dashboard";
 import { deleteUser, listUsers } from "../../../apps/api/src/services/admin/users";
-import { listPackageOrders, listTicketOrders } from "../../../apps/api/src/services/commerce/admin-orders";
+import { listOrders } from "../../../apps/api/src/services/commerce/admin-orders";
 import { overview } from "../../../apps/api/src/services/visitor/overview";
 // the services' context type reads cookies; the router file carries that fastify type augmentation
 import type {} from "../../../apps/api/src/trpc/router";
@@ -110,17 +110,23 @@ export function scaleQueries(url: string, fixtures: Fixtures): ScaleQuery[] {
     { name: `users by name "${fixtures.commonName}"`, run: users(fixtures.commonName, "") },
     { name: `users by name "${fixtures.rareName}"`, run: users(fixtures.rareName, "") },
     { name: `users by e-mail "${fixtures.emailFragment}"`, run: users("", fixtures.emailFragment) },
-    { name: "package orders page 1", run: (db) => listPackageOrders(db, { search: "", page: 1 }) },
-    { name: "package orders page 500", run: (db) => listPackageOrders(db, { search: "", page: 500 }) },
+    { name: "package orders page 1", run: (db) => listOrders(db, { kind: "package", search: "", page: 1 }) },
+    {
+      name: "package orders page 500",
+      run: (db) => listOrders(db, { kind: "package", search: "", page: 500 }),
+    },
     {
       name: "package orders by e-mail",
-      run: (db) => listPackageOrders(db, { search: fixtures.emailFragment, page: 1 }),
+      run: (db) => listOrders(db, { kind: "package", search: fixtures.emailFragment, page: 1 }),
     },
-    { name: "ticket orders page 1", run: (db) => listTicketOrders(db, { search: "", page: 1 }) },
-    { name: "ticket orders page 500", run: (db) => listTicketOrders(db, { search: "", page: 500 }) },
+    { name: "ticket orders page 1", run: (db) => listOrders(db, { kind: "ticket", search: "", page: 1 }) },
+    {
+      name: "ticket orders page 500",
+      run: (db) => listOrders(db, { kind: "ticket", search: "", page: 500 }),
+    },
     {
       name: "ticket orders by e-mail",
-      run: (db) => listTicketOrders(db, { search: fixtures.emailFragment, page: 1 }),
+      run: (db) => listOrders(db, { kind: "ticket", search: fixtures.emailFragment, page: 1 }),
     },
     {
       name: `overview (${HEAVY_PARTICIPATIONS} participations, no catalogue cache)`,

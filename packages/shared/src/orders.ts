@@ -5,6 +5,14 @@ import { zChoice, zForm, zSearch } from "./field-text";
 import { zRef } from "./ids";
 import { zPage } from "./paging";
 
+/**
+ * The two kinds of order (spec section 3: congress package orders and congress ticket orders). What differs
+ * between them lives in one descriptor (`ORDER_KINDS` in apps/api/src/services/commerce/order-kinds.ts);
+ * every procedure on orders takes the kind as input.
+ */
+export const ORDER_KIND_NAMES = ["package", "ticket"] as const;
+export type OrderKind = (typeof ORDER_KIND_NAMES)[number];
+
 export const MSG_ORDERS = {
   usersRequired: "Bitte wählen Sie mindestens eine Person aus.",
   userInvalid: "Eine der gewählten Personen ist ungültig. Bitte wählen Sie sie erneut aus.",
@@ -52,9 +60,30 @@ export const ZAdminTicketOrderInput = zForm({
   users: userList,
   congress: zRef(MSG_ORDERS.congressRequired),
 });
-/** The paid orders the chosen people already have of a package (`pac`) or an event's ticket (`tic`). */
+
+/**
+ * An admin's orders of either kind: the kind and that kind's form of spec section 3, read as the chosen
+ * people and the product's id (the refused field keeps its spec name, e.g. `congressPackage`).
+ */
+export const ZAdminOrderInput = z.discriminatedUnion("kind", [
+  ZAdminPackageOrderInput.extend({ kind: z.literal("package") }).transform((input) => ({
+    kind: input.kind,
+    users: input.users,
+    productId: input.congressPackage,
+  })),
+  ZAdminTicketOrderInput.extend({ kind: z.literal("ticket") }).transform((input) => ({
+    kind: input.kind,
+    users: input.users,
+    productId: input.congress,
+  })),
+]);
+export type TAdminOrderInput = z.input<typeof ZAdminOrderInput>;
+
+const zOrderKind = zChoice(ORDER_KIND_NAMES, MSG_ORDERS.productRequired);
+
+/** The paid orders the chosen people already have of a package or of an event's ticket. */
 export const ZPaidOrdersInput = zForm({
-  category: zChoice(["pac", "tic"], MSG_ORDERS.productRequired),
+  kind: zOrderKind,
   productId: zRef(MSG_ORDERS.productRequired),
   users: z
     .array(zRef(MSG_ORDERS.userInvalid), { error: MSG_ORDERS.usersRequired })
@@ -64,10 +93,11 @@ export type TAdminPackageOrderInput = z.input<typeof ZAdminPackageOrderInput>;
 export type TAdminTicketOrderInput = z.input<typeof ZAdminTicketOrderInput>;
 
 /**
- * One page of an admin order table: `search` matches the buyer's e-mail (contains, any case) or the order
+ * One page of an admin order table of a kind: `search` matches the buyer's e-mail (contains, any case) or the order
  * number (exact, any case).
  */
 export const ZOrderListInput = zForm({
+  kind: zOrderKind,
   search: zSearch(254),
   page: zPage(1_000_000),
 });

@@ -24,7 +24,7 @@ interface OutboxMail {
 
 const wantsCalendar = (mail: OutboxMail) =>
   CALENDAR_MAILS.has(mail.templateName) ||
-  // an order an admin created: a ticket (see PRODUCT_KIND in commerce/grant.ts)
+  // an order an admin created: a ticket (see `productKind` of CATEGORY_ORDERS in commerce/order-kinds.ts)
   (mail.templateName === "order-admin" && String(mail.variables.productKind ?? "").startsWith("Ticket"));
 
 /**

@@ -1,7 +1,9 @@
 import type { inferRouterInputs } from "@trpc/server";
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteGenericInterface } from "fastify";
+import { AppError } from "../lib/app-error";
 import type { AdminPage } from "../lib/paging";
 import type { Context } from "../trpc/context";
+import { type CallerRole, checkRole } from "../trpc/roles";
 import { type AppRouter, createCaller } from "../trpc/router";
 
 export type Caller = ReturnType<typeof createCaller>;
@@ -20,13 +22,29 @@ interface RestRequestTypes extends RouteGenericInterface {
 }
 export type RestRequest = FastifyRequest<RestRequestTypes>;
 
+declare module "fastify" {
+  interface FastifyContextConfig {
+    /** who may call a path under /api (checked by `checkDeclaredRole` before the body is read) */
+    role?: CallerRole;
+    /**
+     * the service a path reads past the procedures (the streamed exports, the checkout's notifications);
+     * the authorisation matrix names it in the path's row
+     */
+    service?: string;
+  }
+}
+
 export interface RestRoute {
   method: "GET" | "POST" | "PUT" | "DELETE";
   /** path below /api, as documented in the spec (the router ignores a trailing slash) */
   url: string;
+  /** who may call it; checked before anything of the request is read (see `registerRestRoutes`) */
+  role: CallerRole;
   /** maps the request onto a tRPC procedure; the answer is sent as JSON */
   handler: (caller: Caller, req: RestRequest, reply: FastifyReply, ctx: Context) => Promise<unknown>;
   status?: number;
+  /** a streamed export calls this service instead of a procedure; named in the authorisation matrix */
+  service?: string;
 }
 
 /** A query value; of a repeated key the first (as the Digistore24 notifications are read). */
@@ -45,6 +63,29 @@ export function pageAsList<Item>(reply: FastifyReply, page: AdminPage<Item>): It
   return page.items;
 }
 
+type CreateContext = (req: FastifyRequest, reply: FastifyReply) => Promise<Context>;
+
+/**
+ * The one role check of the REST paths: the role the route declares, checked in `onRequest`, before
+ * Fastify reads the body (a JSON or form body is parsed before `preHandler`), so nobody but that role gets
+ * a form parsed or an upload read. A path under /api that declares no role is refused to everybody (and
+ * the authorisation matrix fails). The context it builds is the one the handler uses.
+ */
+export function roleCheck(createContext: CreateContext, contexts: WeakMap<FastifyRequest, Context>) {
+  return async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const role = req.routeOptions.config.role;
+    if (role === "public") {
+      return;
+    }
+    if (role === undefined) {
+      throw new AppError("INTERNAL", `${req.method} ${req.routeOptions.url} declares no role`);
+    }
+    const ctx = await createContext(req, reply);
+    contexts.set(req, ctx);
+    await checkRole(ctx, role);
+  };
+}
+
 /**
  * REST adapters for the documented `/api/...` paths. Each calls the same tRPC procedure as the web
  * app, so access checks and rules live in one place; errors become `{title, detail}` (see errors.ts).
@@ -52,14 +93,22 @@ export function pageAsList<Item>(reply: FastifyReply, page: AdminPage<Item>): It
 export function registerRestRoutes(
   app: FastifyInstance,
   routes: RestRoute[],
-  createContext: (req: FastifyRequest, reply: FastifyReply) => Promise<Context>,
+  createContext: CreateContext,
 ): void {
+  const contexts = new WeakMap<FastifyRequest, Context>();
+  const onRequest = roleCheck(createContext, contexts);
   for (const route of routes) {
     const handler = async (req: RestRequest, reply: FastifyReply) => {
-      const ctx = await createContext(req, reply);
+      const ctx = contexts.get(req) ?? (await createContext(req, reply));
       const result = await route.handler(createCaller(ctx), req, reply, ctx);
       return reply.status(route.status ?? 200).send(result ?? null);
     };
-    app.route<RestRequestTypes>({ method: route.method, url: `/api${route.url}`, handler });
+    app.route<RestRequestTypes>({
+      method: route.method,
+      url: `/api${route.url}`,
+      config: { role: route.role, service: route.service },
+      onRequest,
+      handler,
+    });
   }
 }

@@ -9,6 +9,7 @@ export const authRestRoutes: RestRoute[] = [
   {
     method: "POST",
     url: "/auth/login",
+    role: "public",
     handler: async (caller, req) => {
       const form = await readForm(req);
       return caller.auth.login({ email: form.fields.email ?? "", password: form.fields.password ?? "" });
@@ -18,6 +19,7 @@ export const authRestRoutes: RestRoute[] = [
     // the second step of a login with two-factor authentication: the challenge of /auth/login and a code
     method: "POST",
     url: "/auth/login/two-factor",
+    role: "public",
     handler: async (caller, req) => {
       const form = await readForm(req);
       return caller.auth.loginTwoFactor({
@@ -29,16 +31,19 @@ export const authRestRoutes: RestRoute[] = [
   {
     method: "POST",
     url: "/auth/token/refresh",
+    role: "public",
     handler: (caller, req) => caller.auth.refresh(body(req.body)),
   },
   {
     method: "POST",
     url: "/auth/logout",
+    role: "public",
     handler: (caller, req) => caller.auth.logout(body(req.body)),
   },
   {
     method: "POST",
     url: "/register",
+    role: "public",
     status: 201,
     handler: async (caller, req) => {
       const form = await readForm(req);
@@ -54,12 +59,14 @@ export const authRestRoutes: RestRoute[] = [
   {
     method: "POST",
     url: "/register/resend",
+    role: "public",
     handler: async (caller, req) =>
       caller.auth.resendConfirmation({ email: (await readForm(req)).fields.email ?? "" }),
   },
   {
     method: "POST",
     url: "/confirm-mail",
+    role: "public",
     handler: async (caller, req) => {
       const { fields } = await readForm(req);
       return caller.auth.confirmMail({ userId: fields.userId, hash: fields.hash ?? "" });
@@ -68,16 +75,19 @@ export const authRestRoutes: RestRoute[] = [
   {
     method: "POST",
     url: "/auth/resetPassword",
+    role: "public",
     handler: (caller, req) => caller.auth.requestPasswordReset({ email: String(body(req.body).email ?? "") }),
   },
   {
     method: "GET",
     url: "/auth/resetPassword/validate/:token",
+    role: "public",
     handler: (caller, req) => caller.auth.validateResetToken({ token: req.params.token ?? "" }),
   },
   {
     method: "POST",
     url: "/auth/resetPassword/reset/:token",
+    role: "public",
     handler: (caller, req) => {
       const { password, passwordConfirm } = body(req.body);
       return caller.auth.resetPassword({
@@ -90,6 +100,7 @@ export const authRestRoutes: RestRoute[] = [
   {
     method: "POST",
     url: "/migration/set-password",
+    role: "public",
     handler: async (caller, req) => {
       const { fields } = await readForm(req);
       return caller.auth.setMigrationPassword({

@@ -28,8 +28,12 @@ export function registerDigistoreIpn(
   app: FastifyInstance,
   deps: { db: Db; env: Env; mail: MailDispatcher },
 ): void {
-  app.get("/api/digistore/ipn", async (_req, reply) => reply.type("text/plain; charset=utf-8").send("OK"));
-  app.post("/api/digistore/ipn", async (req, reply) => {
+  // public: the signature of each notification is the check (`handleIpn`); the matrix names the service
+  const config = { role: "public", service: "handleIpn" } as const;
+  app.get("/api/digistore/ipn", { config }, async (_req, reply) =>
+    reply.type("text/plain; charset=utf-8").send("OK"),
+  );
+  app.post("/api/digistore/ipn", { config }, async (req, reply) => {
     const answer = await handleIpn({ ...deps, log: req.log }, formFields(req.body)).catch(
       (error: unknown) => {
         countIpn("failed");

@@ -8,6 +8,7 @@ export const fileRestRoutes: RestRoute[] = [
   {
     method: "GET",
     url: "/congress/:id/calendar.ics",
+    role: "user",
     handler: async (caller, req, reply) => {
       const file = await caller.congress.getCalendar({ congressId: req.params.id });
       reply
@@ -19,6 +20,7 @@ export const fileRestRoutes: RestRoute[] = [
   {
     method: "GET",
     url: "/congress/:id/attendance-confirmation.pdf",
+    role: "user",
     handler: async (caller, req, reply) => {
       const file = await caller.attendance.getCertificate({ congressId: req.params.id });
       reply.type("application/pdf").header("content-disposition", `attachment; filename="${file.fileName}"`);

@@ -1,45 +1,35 @@
+import { ORDER_KIND_NAMES } from "@app/shared";
+import { ORDER_KINDS } from "../services/commerce/order-kinds";
 import { pageAsList, queryValue, type RestInput, type RestRequest, type RestRoute } from "./adapter";
-import { adminForm } from "./admin";
-import { jsonField } from "./form";
+import { jsonField, readForm } from "./form";
 
 /** `?search=…&page=…` of the order tables (validated by the procedure). */
-const listQuery = (req: RestRequest): RestInput["orders"]["listPackageOrders"] => ({
+const listQuery = (req: RestRequest) => ({
   search: queryValue(req, "search"),
   page: queryValue(req, "page"),
 });
 
-/** The order paths of spec section 7 (admin only; the procedures check the role). */
-export const orderRestRoutes: RestRoute[] = [
-  {
-    method: "GET",
-    url: "/congress-package-order",
-    handler: async (caller, req, reply) =>
-      pageAsList(reply, await caller.orders.listPackageOrders(listQuery(req))),
-  },
-  {
-    method: "POST",
-    url: "/congress-package-order",
-    status: 201,
-    handler: async (caller, req) => {
-      return caller.orders.createPackageOrders(
-        jsonField(await adminForm(caller, req), "congressPackageOrderData"),
-      );
+/** The order paths of spec section 7, two per kind (its path and form field from the kind's descriptor). */
+export const orderRestRoutes: RestRoute[] = ORDER_KIND_NAMES.flatMap((kind): RestRoute[] => {
+  const { path, formField } = ORDER_KINDS[kind].rest;
+  return [
+    {
+      method: "GET",
+      url: path,
+      role: "admin",
+      handler: async (caller, req, reply) =>
+        pageAsList(reply, await caller.orders.list({ ...listQuery(req), kind })),
     },
-  },
-  {
-    method: "GET",
-    url: "/congress-ticket-order",
-    handler: async (caller, req, reply) =>
-      pageAsList(reply, await caller.orders.listTicketOrders(listQuery(req))),
-  },
-  {
-    method: "POST",
-    url: "/congress-ticket-order",
-    status: 201,
-    handler: async (caller, req) => {
-      return caller.orders.createTicketOrders(
-        jsonField(await adminForm(caller, req), "congressTicketOrderData"),
-      );
+    {
+      method: "POST",
+      url: path,
+      role: "admin",
+      status: 201,
+      handler: async (caller, req) => {
+        // the kind is the path's: a `kind` in the JSON is overridden
+        const data = jsonField<object>(await readForm(req), formField);
+        return caller.orders.create({ ...data, kind } as RestInput["orders"]["create"]);
+      },
     },
-  },
-];
+  ];
+});

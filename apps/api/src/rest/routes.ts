@@ -8,7 +8,7 @@ import { visitorRestRoutes } from "./visitor";
 
 /** Every documented REST path; each domain adds its list here. */
 export const restRoutes: RestRoute[] = [
-  { method: "GET", url: "/account/profile", handler: (caller) => caller.account.getProfile() },
+  { method: "GET", url: "/account/profile", role: "user", handler: (caller) => caller.account.getProfile() },
   ...authRestRoutes,
   ...visitorRestRoutes,
   ...fileRestRoutes,

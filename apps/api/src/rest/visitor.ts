@@ -9,6 +9,7 @@ export const visitorRestRoutes: RestRoute[] = [
     // admins get every event (their table); visitors the events of their overview
     method: "GET",
     url: "/congress",
+    role: "user",
     handler: async (caller, _req, _reply, ctx) =>
       isAdmin(ctx)
         ? (await caller.admin.congresses.list()).map(specCongress)
@@ -17,12 +18,14 @@ export const visitorRestRoutes: RestRoute[] = [
   {
     method: "GET",
     url: "/congress/:id",
+    role: "user",
     handler: async (caller, req) =>
       specCongressOf(caller, await caller.congress.get({ congressId: req.params.id })),
   },
   {
     method: "POST",
     url: "/participation",
+    role: "user",
     status: 201,
     handler: async (caller, req) => {
       const { fields } = await readForm(req);
@@ -32,22 +35,26 @@ export const visitorRestRoutes: RestRoute[] = [
   {
     method: "DELETE",
     url: "/participation/:id",
+    role: "user",
     handler: (caller, req) => caller.participation.cancel({ participationId: req.params.id }),
   },
   {
     method: "GET",
     url: "/congress-package/is-user-qualified/:id",
+    role: "user",
     handler: (caller, req) => caller.packages.getPage({ packageId: req.params.id }),
   },
   {
     method: "GET",
     url: "/congress-package/:id",
+    role: "user",
     handler: (caller, req) => caller.packages.get({ packageId: req.params.id }),
   },
   {
     // admins get every package (their table); visitors the packages of their overview, as the events
     method: "GET",
     url: "/congress-package",
+    role: "user",
     handler: async (caller, _req, _reply, ctx) =>
       isAdmin(ctx) ? caller.admin.packages.list() : (await caller.congress.getOverview()).packages,
   },

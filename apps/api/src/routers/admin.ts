@@ -65,8 +65,6 @@ async function accountWrite<T>(ctx: Pick<Context, "sessionStates">, userId: numb
 }
 
 export const adminRouter = router({
-  /** lets the REST adapters refuse non-admins before they read an upload */
-  check: adminProcedure.query(() => true),
   getDashboard: adminProcedure.query(({ ctx }) => loadDashboard(ctx.db)),
   congresses: router({
     /** the whole list: REST and the event selects of other tabs */

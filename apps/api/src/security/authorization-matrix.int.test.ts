@@ -25,6 +25,7 @@ import {
   videoUrl,
 } from "../testing/builders";
 import { createTestApp, type TestApp } from "../testing/harness";
+import type { CallerRole } from "../trpc/roles";
 import { appRouter } from "../trpc/router";
 
 /**
@@ -43,6 +44,18 @@ type CallerKind = (typeof CALLERS)[number];
  */
 type Outcome = "ok" | 400 | 401 | 403 | 404;
 type Access = "public" | "user" | "admin" | "owner" | "paid" | "signed" | "operator";
+
+/** The role a REST path declares for each kind of access (ownership and payment are the procedures' checks). */
+const DECLARED_ROLE: Record<Access, CallerRole> = {
+  public: "public",
+  signed: "public",
+  user: "user",
+  owner: "user",
+  paid: "user",
+  admin: "admin",
+  // /metrics is outside /api: its own bearer token, no session role (the row below checks it)
+  operator: "public",
+};
 
 const RULES: Record<Access, Record<CallerKind, Outcome>> = {
   public: { anonymous: "ok", user: "ok", otherUser: "ok", admin: "ok" },
@@ -103,6 +116,11 @@ interface Call extends Checks {
 
 interface Expectation {
   access: Access;
+  /**
+   * REST only: the service a path reads past the procedures (the streamed exports, the checkout's
+   * notifications); such a path has nothing behind its declared role, so it is named here
+   */
+  service?: string;
   call?: (s: Scene) => Call | Promise<Call>;
   /** outcomes that differ from the access rule's */
   except?: Partial<Record<CallerKind, Outcome>>;
@@ -534,7 +552,7 @@ const gatedPassword: Make = (s) => ({
 
 /** The admin's order tables show `user`'s order to the admin; nobody else sees it. */
 const ordersOfUser: Make = (s) => ({
-  data: { search: world.user.email },
+  data: { kind: "package", search: world.user.email },
   check: (a) => {
     if (s.caller === "admin") {
       expect(a.body).toContain(world.user.email);
@@ -643,7 +661,7 @@ const templateCreate: Make = async () => {
 
 /** The order form's warning: the user's paid package order is named to an admin only. */
 const paidOrders: Make = (s) => ({
-  data: { category: "pac", productId: world.pkg.id, users: [world.user.id] },
+  data: { kind: "package", productId: world.pkg.id, users: [world.user.id] },
   check: (a) => {
     if (s.caller === "admin") {
       expect(a.body).toContain(world.user.email);
@@ -669,10 +687,10 @@ const adminOrder =
     const { id } = await freshUser();
     if (kind === "package") {
       const intact = rowsStay(congressPackageOrders, eq(congressPackageOrders.userId, id), 0);
-      return { data: { users: [id], congressPackage: world.pkg.id }, intact };
+      return { data: { kind, users: [id], congressPackage: world.pkg.id }, intact };
     }
     const intact = rowsStay(congressTicketOrders, eq(congressTicketOrders.userId, id), 0);
-    return { data: { users: [id], congress: world.congress.id }, intact };
+    return { data: { kind, users: [id], congress: world.congress.id }, intact };
   };
 
 /** A payment notification for `user` as the checkout sends it, but without `sha_sign`. */
@@ -880,7 +898,6 @@ const MATRIX: Record<string, Expectation> = {
   "gated.unlock": { access: "paid", call: trpc(gatedPassword) },
 
   // --- tRPC: administration (the order tables are the only place listing other people's orders)
-  "admin.check": { access: "admin" },
   "admin.twoFactor.getStatus": { access: "admin" },
   "admin.twoFactor.begin": {
     access: "admin",
@@ -926,11 +943,9 @@ const MATRIX: Record<string, Expectation> = {
   "admin.contents.getPage": { access: "admin", call: trpc(fixed(() => ({ search: "", page: 1 }))) },
   "admin.contents.save": { access: "admin", call: trpc(newContent) },
   "admin.contents.delete": { access: "admin", call: trpc(existingContent) },
-  "orders.listPackageOrders": { access: "admin", call: trpc(ordersOfUser) },
-  "orders.listTicketOrders": { access: "admin", call: trpc(ordersOfUser) },
+  "orders.list": { access: "admin", call: trpc(ordersOfUser) },
   "orders.listPaidOrders": { access: "admin", call: trpc(paidOrders) },
-  "orders.createPackageOrders": { access: "admin", call: trpc(adminOrder("package")) },
-  "orders.createTicketOrders": { access: "admin", call: trpc(adminOrder("ticket")) },
+  "orders.create": { access: "admin", call: trpc(adminOrder("ticket")) },
 
   // --- REST: account and sign-in flows (spec section 7)
   "GET /api/account/profile": { access: "user", call: rest(ownProfile) },
@@ -1037,29 +1052,37 @@ const MATRIX: Record<string, Expectation> = {
   "POST /api/images": { access: "admin", call: () => ({ body: multipart({}, png) }) },
   "GET /api/admin/exports/participants/:congressId.:format": {
     access: "admin",
+    service: "participantsExport",
     call: rest(participantsOfWebinar, {
       url: (d) => `/api/admin/exports/participants/${d.congressId}.csv`,
     }),
   },
   "GET /api/admin/exports/package-orders.:format": {
     access: "admin",
+    service: "orderExport",
     call: () => ({ url: "/api/admin/exports/package-orders.xlsx" }),
   },
   "GET /api/admin/exports/ticket-orders.:format": {
     access: "admin",
+    service: "orderExport",
     call: rest(ordersOfUser, {
       url: (d) => `/api/admin/exports/ticket-orders.csv?search=${encodeURIComponent(d.search)}`,
     }),
   },
   "GET /api/admin/exports/users.:format": {
     access: "admin",
+    service: "usersExport",
     call: () => ({ url: "/api/admin/exports/users.csv?email=matrix." }),
   },
 
   // --- REST: the checkout provider, operations, files
-  "POST /api/digistore/ipn": { access: "signed", call: rest(unsignedPayment, { body: "urlencoded" }) },
+  "POST /api/digistore/ipn": {
+    access: "signed",
+    service: "handleIpn",
+    call: rest(unsignedPayment, { body: "urlencoded" }),
+  },
   // Digistore24 validates the IPN URL with a plain GET when it is saved; answers OK, reads nothing
-  "GET /api/digistore/ipn": { access: "public" },
+  "GET /api/digistore/ipn": { access: "public", service: "handleIpn" },
   "GET /healthz": { access: "public" },
   "GET /readyz": { access: "public" },
   "GET /.well-known/security.txt": { access: "public" },
@@ -1160,6 +1183,27 @@ describe("authorisation matrix", () => {
       stale: [],
     });
     expect(t.app.routeList.some((r) => r.url === "/trpc/:path")).toBe(true);
+  });
+
+  it("every REST path under /api declares the role its row expects, and names the service it reads past the procedures", () => {
+    const problems: string[] = [];
+    for (const route of t.app.routeList.filter((r) => r.url.startsWith("/api/"))) {
+      for (const method of (Array.isArray(route.method) ? route.method : [route.method]).filter(
+        (m) => m !== "HEAD",
+      )) {
+        const key = `${method} ${route.url}`;
+        const row = MATRIX[key];
+        if (!route.role) {
+          problems.push(`${key}: declares no role`);
+        } else if (row && DECLARED_ROLE[row.access] !== route.role) {
+          problems.push(`${key}: declares ${route.role}, its row ${row.access}`);
+        }
+        if (row && row.service !== route.service) {
+          problems.push(`${key}: reads ${route.service ?? "procedures only"}, its row names ${row.service}`);
+        }
+      }
+    }
+    expect(problems).toEqual([]);
   });
 
   describe.each(Object.entries(MATRIX))("%s", (key, row) => {

@@ -1,12 +1,9 @@
-import { schema } from "@app/db";
 import { initTRPC, TRPCError } from "@trpc/server";
-import { eq } from "drizzle-orm";
 import superjson from "superjson";
 import { AppError, fieldErrorsOf, toErrorResponse, toTRPCError } from "../lib/app-error";
 import { dataException } from "../lib/db-errors";
 import type { Context } from "./context";
-
-const { users } = schema;
+import { confirmedAdmin, signedInUser } from "./roles";
 
 const t = initTRPC.context<Context>().create({
   transformer: superjson,
@@ -60,10 +57,7 @@ export const publicProcedure = t.procedure.use(appErrors);
  * answer goes out, so their next overview shows it even before the database's change notification arrives.
  */
 export const userProcedure = publicProcedure.use(async ({ ctx, next, type }) => {
-  const user = ctx.user;
-  if (!user) {
-    throw new AppError("UNAUTHORIZED", "no valid access token");
-  }
+  const user = signedInUser(ctx);
   try {
     return await next({ ctx: { user } });
   } finally {
@@ -78,21 +72,7 @@ export const userProcedure = publicProcedure.use(async ({ ctx, next, type }) => 
  * instance at once (other instances hear of it from the database, see overview-cache.ts).
  */
 export const adminProcedure = userProcedure.use(async ({ ctx, next, type }) => {
-  if (!ctx.user.roles.includes("ROLE_ADMIN")) {
-    throw new AppError("FORBIDDEN", "ROLE_ADMIN required");
-  }
-  // unlike visitors' tokens, an admin's token is checked against the account on every call: a demoted,
-  // deactivated or deleted admin loses access at once, not when the token expires (few calls, cheap)
-  const [account] = await ctx.db
-    .select({ active: users.active, roles: users.roles })
-    .from(users)
-    .where(eq(users.id, ctx.user.id));
-  if (!account?.active) {
-    throw new AppError("UNAUTHORIZED", `admin ${ctx.user.id} missing or inactive`);
-  }
-  if (!account.roles.includes("ROLE_ADMIN")) {
-    throw new AppError("FORBIDDEN", `user ${ctx.user.id} no longer ROLE_ADMIN`);
-  }
+  await confirmedAdmin(ctx);
   try {
     return await next({ ctx });
   } finally {

@@ -414,7 +414,6 @@ describe("access", () => {
   }
 
   const trpcCalls: TrpcCall[] = [
-    { path: "check", type: "query", input: async () => undefined },
     { path: "congresses.list", type: "query", input: async () => undefined },
     { path: "congresses.getPage", type: "query", input: async () => ({ page: 1 }) },
     { path: "congresses.save", type: "mutation", input: async () => congressForm() },
@@ -594,7 +593,7 @@ describe("access", () => {
         roles: ["ROLE_USER", "ROLE_ADMIN"],
       });
       const token = await t.tokenFor(other.id, ["ROLE_USER", "ROLE_ADMIN"]);
-      expect((await trpcQuery(t, "admin.check", undefined, { token })).status).toBe(200);
+      expect((await trpcQuery(t, "admin.mailTemplates.getCatalogue", undefined, { token })).status).toBe(200);
       if (change === "delete") {
         await db().delete(schema.users).where(eq(schema.users.id, other.id));
       } else {
@@ -603,7 +602,7 @@ describe("access", () => {
           .set(change === "demote" ? { roles: ["ROLE_USER"] } : { active: false })
           .where(eq(schema.users.id, other.id));
       }
-      const after = await trpcQuery(t, "admin.check", undefined, { token });
+      const after = await trpcQuery(t, "admin.mailTemplates.getCatalogue", undefined, { token });
       expect(after.status, change).toBe(change === "demote" ? 403 : 401);
     }
   });

@@ -154,8 +154,8 @@ describe("audit entries for every admin write", { timeout: 30_000 }, () => {
     const congress = await createCongress(db());
     const pkg = await createPackage(db(), congress.id);
     const buyers = [await createUser(db()), await createUser(db())];
-    const input = { users: buyers.map((b) => b.id), congressPackage: pkg.id };
-    const orders = await ok(trpcMutation(t, "orders.createPackageOrders", input, asAdmin()));
+    const input = { kind: "package", users: buyers.map((b) => b.id), congressPackage: pkg.id };
+    const orders = await ok(trpcMutation(t, "orders.create", input, asAdmin()));
     expect(orders).toHaveLength(2);
     for (const [i, order] of orders.entries()) {
       const [entry] = await entriesOf("order", `package:${order.id}`);

@@ -826,7 +826,7 @@ describe("admin orders", { timeout: 30_000 }, () => {
     const warning = await trpcQuery(
       t,
       "orders.listPaidOrders",
-      { category: "pac", productId: pkg.id, users: [first.id, other.id] },
+      { kind: "package", productId: pkg.id, users: [first.id, other.id] },
       { token: await t.tokenFor(admin.id, ["ROLE_USER", "ROLE_ADMIN"]) },
     );
     expect(warning.status, warning.body).toBe(200);

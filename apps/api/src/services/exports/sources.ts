@@ -3,6 +3,7 @@ import {
   berlinDate,
   isTicketed,
   ORDER_STATUS_LABELS,
+  type OrderKind,
   type OrderStatus,
   type ZOrderListInput,
   type ZUserListInput,
@@ -11,11 +12,11 @@ import { and, asc, desc, eq, type SQL, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { AppError } from "../../lib/app-error";
 import { userColumns, userFilter } from "../admin/users";
-import { type OrderTableSchema, orderSearch } from "../commerce/admin-orders";
+import { orderSearch } from "../commerce/admin-orders";
+import { ORDER_KINDS, type OrderTableSchema } from "../commerce/order-kinds";
 import type { Column, ExportFormat, TableExport } from "./table-file";
 
-const { users, participations, congresses, congressPackages, congressPackageOrders, congressTicketOrders } =
-  schema;
+const { users, participations, congresses, congressTicketOrders } = schema;
 
 /**
  * Rows per database round trip. Each batch is one short query (keyset: the next rows after the last one
@@ -234,36 +235,19 @@ const orderColumns = (productHeader: string | null): Column<OrderRow>[] => [
   { header: "Veranstaltung", width: 30, value: (r) => r.congressTitle },
 ];
 
-export function packageOrdersExport(
+/** The orders of a kind matching the order table's search, as a file. */
+export function orderExport(
   db: Db,
+  kind: OrderKind,
   input: Pick<z.output<typeof ZOrderListInput>, "search">,
   format: ExportFormat,
 ): NamedExport<OrderRow> {
-  const packageId = congressPackageOrders.congressPackageId;
+  const { table, export: file } = ORDER_KINDS[kind];
   return {
-    sheetName: "Paketbestellungen",
-    columns: orderColumns("Kongresspaket"),
-    batches: orderBatches(db, congressPackageOrders, input.search, {
-      product: sql<string | null>`(SELECT k.name FROM ${congressPackages} k WHERE k.id = ${packageId})`,
-      congressTitle: sql<string>`(SELECT c.title FROM ${congressPackages} k JOIN ${congresses} c ON c.id = k.congress_id WHERE k.id = ${packageId})`,
-    }),
-    fileName: fileName("paketbestellungen", format),
-  };
-}
-
-export function ticketOrdersExport(
-  db: Db,
-  input: Pick<z.output<typeof ZOrderListInput>, "search">,
-  format: ExportFormat,
-): NamedExport<OrderRow> {
-  return {
-    sheetName: "Ticketbestellungen",
-    columns: orderColumns(null),
-    batches: orderBatches(db, congressTicketOrders, input.search, {
-      product: sql<string | null>`NULL::text`,
-      congressTitle: sql<string>`(SELECT c.title FROM ${congresses} c WHERE c.id = ${congressTicketOrders.congressId})`,
-    }),
-    fileName: fileName("ticketbestellungen", format),
+    sheetName: file.sheetName,
+    columns: orderColumns(file.productHeader),
+    batches: orderBatches(db, table, input.search, file),
+    fileName: fileName(file.fileSlug, format),
   };
 }
 

@@ -1,10 +1,9 @@
 import { schema } from "@app/db";
-import { type CheckoutCategory, MSG } from "@app/shared";
+import { type CheckoutCategory, MSG, type OrderKind } from "@app/shared";
 import { and, eq } from "drizzle-orm";
 import { AppError } from "../../lib/app-error";
-import { hasPaidTicket } from "../commerce/grant";
-import { paidPackageIds } from "./checkout";
-import { loadViewer, type ViewerDeps } from "./viewer";
+import { CATEGORY_ORDERS, hasPaid } from "../commerce/order-kinds";
+import { loadViewer, type Viewer, type ViewerDeps } from "./viewer";
 
 const { congresses, congressPackages, congressTicketOrders } = schema;
 
@@ -13,6 +12,44 @@ export interface CheckoutReturnState {
   name: string;
   /** the payment notification arrived: the visitor has a paid order for it */
   paid: boolean;
+}
+
+type ReturnState = (
+  ctx: ViewerDeps,
+  viewer: Viewer,
+  category: CheckoutCategory,
+  id: number,
+) => Promise<CheckoutReturnState | null>;
+
+/** Each kind's product and whether the visitor's order of it is paid; null: not found. */
+const RETURN_STATE: Record<OrderKind, ReturnState> = {
+  package: async (ctx, viewer, _category, id) => {
+    const [pkg] = await ctx.db
+      .select({ id: congressPackages.id, name: congressPackages.name })
+      .from(congressPackages)
+      .where(eq(congressPackages.id, id));
+    return pkg ? { name: pkg.name, paid: await hasPaid(ctx.db, "package", viewer.id, pkg.id) } : null;
+  },
+  ticket: async (ctx, viewer, category, id) => {
+    const [congress] = await ctx.db.select().from(congresses).where(eq(congresses.id, id));
+    if (!congress || CATEGORY_ORDERS[category].congressCheckoutId(congress) <= 0) {
+      return null;
+    }
+    // a hidden event is known only to those who ordered it
+    if (!congress.visible && !viewer.isStaff && !(await findTicketOrderOf(ctx, viewer.id, id))) {
+      return null;
+    }
+    return { name: congress.title, paid: await hasPaid(ctx.db, "ticket", viewer.id, congress.id) };
+  },
+};
+
+async function findTicketOrderOf(ctx: ViewerDeps, userId: number, congressId: number): Promise<boolean> {
+  const [order] = await ctx.db
+    .select({ id: congressTicketOrders.id })
+    .from(congressTicketOrders)
+    .where(and(eq(congressTicketOrders.userId, userId), eq(congressTicketOrders.congressId, congressId)))
+    .limit(1);
+  return order !== undefined;
 }
 
 /**
@@ -25,32 +62,9 @@ export async function checkoutReturnState(
   { userId, category, id }: { userId: number; category: CheckoutCategory; id: number },
 ): Promise<CheckoutReturnState> {
   const viewer = await loadViewer(ctx, userId);
-  const notFound = new AppError("NOT_FOUND", `${category} ${id}`, MSG.productNotFound, MSG.defaultErrorTitle);
-  if (category === "pac") {
-    const [pkg] = await ctx.db
-      .select({ id: congressPackages.id, name: congressPackages.name })
-      .from(congressPackages)
-      .where(eq(congressPackages.id, id));
-    if (!pkg) {
-      throw notFound;
-    }
-    return { name: pkg.name, paid: (await paidPackageIds(ctx.db, viewer.id, [pkg.id])).size > 0 };
+  const state = await RETURN_STATE[CATEGORY_ORDERS[category].kind](ctx, viewer, category, id);
+  if (!state) {
+    throw new AppError("NOT_FOUND", `${category} ${id}`, MSG.productNotFound, MSG.defaultErrorTitle);
   }
-  const [congress] = await ctx.db.select().from(congresses).where(eq(congresses.id, id));
-  const checkoutId = category === "tic" ? congress?.digistoreIdTicket : congress?.digistoreIdTicketAndPackage;
-  if (!congress || !checkoutId || checkoutId <= 0) {
-    throw notFound;
-  }
-  if (!congress.visible && !viewer.isStaff) {
-    // a hidden event is known only to those who ordered it
-    const [order] = await ctx.db
-      .select({ id: congressTicketOrders.id })
-      .from(congressTicketOrders)
-      .where(and(eq(congressTicketOrders.userId, viewer.id), eq(congressTicketOrders.congressId, id)))
-      .limit(1);
-    if (!order) {
-      throw notFound;
-    }
-  }
-  return { name: congress.title, paid: await hasPaidTicket(ctx.db, viewer.id, congress.id) };
+  return state;
 }

@@ -7,13 +7,14 @@ import {
   type ErrorLink,
   fillMessage,
   MSG,
+  type OrderKind,
 } from "@app/shared";
-import { and, eq, inArray } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { AppError } from "../../lib/app-error";
-import { hasPaidTicket } from "../commerce/grant";
+import { CATEGORY_ORDERS, hasPaid, paidProductIds } from "../commerce/order-kinds";
 import { loadViewer, type Viewer, type ViewerDeps } from "./viewer";
 
-const { congresses, congressPackages, congressPackageOrders } = schema;
+const { congresses, congressPackages } = schema;
 
 type CongressRow = typeof congresses.$inferSelect;
 type PackageRow = typeof congressPackages.$inferSelect;
@@ -31,24 +32,6 @@ const alreadyBought = (what: string, text: string, name: string, links: ErrorLin
     "already-bought",
     links,
   );
-
-/** The ids among `packageIds` the user has a paid order for (spec: bought means paid). */
-export async function paidPackageIds(db: DbOrTx, userId: number, packageIds: number[]): Promise<Set<number>> {
-  if (packageIds.length === 0) {
-    return new Set();
-  }
-  const rows = await db
-    .selectDistinct({ id: congressPackageOrders.congressPackageId })
-    .from(congressPackageOrders)
-    .where(
-      and(
-        eq(congressPackageOrders.userId, userId),
-        inArray(congressPackageOrders.congressPackageId, packageIds),
-        eq(congressPackageOrders.status, "paid"),
-      ),
-    );
-  return new Set(rows.map((row) => row.id));
-}
 
 const packageLink = (pkg: Pick<PackageRow, "id">): ErrorLink => ({
   label: "Zum Kongresspaket",
@@ -75,12 +58,12 @@ function ticketLink(congress: CongressRow): ErrorLink {
 async function refuseTicketBoughtTwice(
   db: DbOrTx,
   viewer: Viewer,
-  category: "tic" | "ticpac",
+  category: CheckoutCategory,
   congress: CongressRow,
 ): Promise<void> {
-  const ticketPaid = await hasPaidTicket(db, viewer.id, congress.id);
+  const ticketPaid = await hasPaid(db, "ticket", viewer.id, congress.id);
   const what = `${category} ${congress.id} already bought by user ${viewer.id}`;
-  if (category === "tic") {
+  if (!CATEGORY_ORDERS[category].withEventPackages) {
     if (ticketPaid) {
       throw alreadyBought(what, MSG.alreadyBoughtTicket, congress.title, [ticketLink(congress)]);
     }
@@ -91,8 +74,9 @@ async function refuseTicketBoughtTwice(
     .from(congressPackages)
     .where(eq(congressPackages.congressId, congress.id))
     .orderBy(congressPackages.id);
-  const paid = await paidPackageIds(
+  const paid = await paidProductIds(
     db,
+    "package",
     viewer.id,
     packages.map((pkg) => pkg.id),
   );
@@ -119,6 +103,60 @@ async function refuseTicketBoughtTwice(
   }
 }
 
+type Buy = (
+  ctx: ViewerDeps,
+  viewer: Viewer,
+  category: CheckoutCategory,
+  id: number,
+) => Promise<{ url: string; name: string }>;
+
+/** How each kind of order is bought: a package under its own checkout id, a ticket under its event's. */
+const BUY: Record<OrderKind, Buy> = {
+  package: async (ctx, viewer, category, id) => {
+    const [pkg] = await ctx.db.select().from(congressPackages).where(eq(congressPackages.id, id));
+    if (!pkg) {
+      throw notFound(`package ${id}`);
+    }
+    if (await hasPaid(ctx.db, "package", viewer.id, pkg.id)) {
+      throw alreadyBought(
+        `pac ${id} already bought by user ${viewer.id}`,
+        MSG.alreadyBoughtPackage,
+        pkg.name,
+        [packageLink(pkg)],
+      );
+    }
+    const url = buildCheckoutUrl({
+      productUrl: ctx.env.DIGISTORE_PRODUCT_URL,
+      productId: pkg.externalId,
+      id,
+      category,
+      buyer: { ...viewer },
+      extraParameters: pkg.extraParameters,
+    });
+    return { url, name: pkg.name };
+  },
+  ticket: async (ctx, viewer, category, id) => {
+    const [congress] = await ctx.db.select().from(congresses).where(eq(congresses.id, id));
+    if (!congress || (!congress.visible && !viewer.isStaff)) {
+      throw notFound(`congress ${id}`);
+    }
+    const productId = CATEGORY_ORDERS[category].congressCheckoutId(congress);
+    if (productId <= 0 || congressTiming(congress.firstDay, congress.lastDay, berlinDate()).inPast) {
+      throw notOffered(`congress ${id} offers no ${category}`);
+    }
+    await refuseTicketBoughtTwice(ctx.db, viewer, category, congress);
+    const url = buildCheckoutUrl({
+      productUrl: ctx.env.DIGISTORE_PRODUCT_URL,
+      productId,
+      id,
+      category,
+      buyer: { ...viewer },
+      extraParameters: congress.extraParameters,
+    });
+    return { url, name: congress.title };
+  },
+};
+
 /**
  * Looks the product up and builds the checkout address with the buyer's data and custom
  * (`uid-{digistoreHash}|pid-{id}|cat-{category}`); the browser is then sent there. Something the visitor
@@ -129,47 +167,5 @@ export async function checkoutUrl(
   { userId, category, id }: { userId: number; category: CheckoutCategory; id: number },
 ): Promise<{ url: string; name: string }> {
   const viewer = await loadViewer(ctx, userId);
-  const buyer = { ...viewer };
-  const productUrl = ctx.env.DIGISTORE_PRODUCT_URL;
-  if (category === "pac") {
-    const [pkg] = await ctx.db.select().from(congressPackages).where(eq(congressPackages.id, id));
-    if (!pkg) {
-      throw notFound(`package ${id}`);
-    }
-    if ((await paidPackageIds(ctx.db, viewer.id, [pkg.id])).size > 0) {
-      throw alreadyBought(
-        `pac ${id} already bought by user ${viewer.id}`,
-        MSG.alreadyBoughtPackage,
-        pkg.name,
-        [packageLink(pkg)],
-      );
-    }
-    const url = buildCheckoutUrl({
-      productUrl,
-      productId: pkg.externalId,
-      id,
-      category,
-      buyer,
-      extraParameters: pkg.extraParameters,
-    });
-    return { url, name: pkg.name };
-  }
-  const [congress] = await ctx.db.select().from(congresses).where(eq(congresses.id, id));
-  if (!congress || (!congress.visible && !viewer.isStaff)) {
-    throw notFound(`congress ${id}`);
-  }
-  const productId = category === "tic" ? congress.digistoreIdTicket : congress.digistoreIdTicketAndPackage;
-  if (productId <= 0 || congressTiming(congress.firstDay, congress.lastDay, berlinDate()).inPast) {
-    throw notOffered(`congress ${id} offers no ${category}`);
-  }
-  await refuseTicketBoughtTwice(ctx.db, viewer, category, congress);
-  const url = buildCheckoutUrl({
-    productUrl,
-    productId,
-    id,
-    category,
-    buyer,
-    extraParameters: congress.extraParameters,
-  });
-  return { url, name: congress.title };
+  return BUY[CATEGORY_ORDERS[category].kind](ctx, viewer, category, id);
 }

@@ -2,6 +2,7 @@ import {
   alreadyPaidText,
   FAKE_ORDER_NUMBER,
   formatGermanDateTime,
+  type TAdminOrderInput,
   ZAdminPackageOrderInput,
   ZAdminTicketOrderInput,
 } from "@app/shared";
@@ -33,7 +34,7 @@ import {
 export type { OrderKind } from "./admin-forms";
 
 type Orders = RouterOutputs["orders"];
-type OrderRow = Orders["listPackageOrders"]["items"][number] | Orders["listTicketOrders"]["items"][number];
+type OrderRow = Orders["list"]["items"][number];
 const productOf = (o: OrderRow) => ("congressPackage" in o ? o.congressPackage.name : o.congress.title);
 
 function StatusLabel({ order }: { order: OrderRow }) {
@@ -177,7 +178,7 @@ function AlreadyPaid({
   const [users, product] = form.watch(["users", "product"]);
   const paid = useQuery({
     ...trpc.orders.listPaidOrders.queryOptions({
-      category: kind === "package" ? "pac" : "tic",
+      kind,
       productId: Number(product),
       users: users.map((u) => u.id),
     }),
@@ -222,10 +223,7 @@ function CreateOrderDialog({ kind }: { kind: OrderKind }) {
       toInput={toOrderInput(kind)}
       fieldOf={orderFieldOf}
       save={async (input) => {
-        const created =
-          "congressPackage" in input
-            ? await trpcClient.orders.createPackageOrders.mutate(input)
-            : await trpcClient.orders.createTicketOrders.mutate(input);
+        const created = await trpcClient.orders.create.mutate({ ...input, kind } as TAdminOrderInput);
         return created.length;
       }}
       success={(count) => `${count} Bestellung(en) angelegt; jede Person erhält eine E-Mail.`}
@@ -242,9 +240,7 @@ const ORDER_FILTERS = { search: "" };
 /** A page of the package or ticket orders as searched (the section's loader asks for the first, unsearched). */
 export const ordersPage = (kind: OrderKind, filters = ORDER_FILTERS, page = 1) => {
   const input = { ...filters, page };
-  return kind === "package"
-    ? trpc.orders.listPackageOrders.queryOptions(input)
-    : trpc.orders.listTicketOrders.queryOptions(input);
+  return trpc.orders.list.queryOptions({ ...input, kind });
 };
 
 /** The package or ticket order table with search and paging on the server, and the admin's order form. */
