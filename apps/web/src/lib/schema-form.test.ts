@@ -1,7 +1,7 @@
 import { MSG, MSG_ADMIN, ZCongressInput, ZPackageInput } from "@app/shared";
+import { MSG_FIELD } from "@app/shared/field-text";
 import { TRPCClientError } from "@trpc/client";
 import { describe, expect, it } from "vitest";
-import { toCongressInput, toPackageInput } from "@/routes/_admin/-components/admin-forms";
 import { authSchema, oneAtATime, schemaResolver, serverFieldErrors, serverMessages } from "./schema-form";
 
 const congress = {
@@ -12,18 +12,15 @@ const congress = {
   webinarUrl: "",
   webinarStartTime: "",
   visible: true,
-  firstDay: "10.03.2027",
-  lastDay: "12.03.2027",
+  firstCongressDay: "10.03.2027",
+  lastCongressDay: "12.03.2027",
   digistoreIdTicket: "0",
   digistoreIdTicketAndPackage: "0",
 };
 const options = { fields: {}, shouldUseNativeValidation: false } as const;
 
-const resolve = schemaResolver({
-  schema: ZCongressInput,
-  toInput: toCongressInput,
-  fieldOf: { firstCongressDay: "firstDay", lastCongressDay: "lastDay" },
-});
+// the form's values are the schema's input: the days as typed, the checkout ids as text
+const resolve = schemaResolver({ schema: ZCongressInput });
 const run = (values: typeof congress) =>
   resolve(values, undefined, { fields: {}, shouldUseNativeValidation: false });
 
@@ -38,24 +35,28 @@ describe("schemaResolver", () => {
     });
   });
 
-  it("puts each message under the field it concerns, the schema's key mapped to the form's", async () => {
-    const result = await run({ ...congress, title: " ", lastDay: "09.03.2027" });
+  it("puts each message under the field it concerns", async () => {
+    const result = await run({ ...congress, title: " ", lastCongressDay: "09.03.2027" });
     expect(result.errors).toEqual({
       title: { type: "too_small", message: MSG_ADMIN.titleRequired },
-      lastDay: { type: "custom", message: MSG_ADMIN.lastDayBeforeFirst },
+      lastCongressDay: { type: "custom", message: MSG_ADMIN.lastDayBeforeFirst },
     });
   });
 
   it("refuses a missing or unreadable day under its own field", async () => {
-    expect((await run({ ...congress, firstDay: "", lastDay: "" })).errors).toEqual({
-      firstDay: { type: "custom", message: MSG_ADMIN.firstDayRequired },
+    expect((await run({ ...congress, firstCongressDay: "", lastCongressDay: "" })).errors).toEqual({
+      firstCongressDay: { type: "custom", message: MSG_ADMIN.firstDayRequired },
     });
-    expect((await run({ ...congress, lastDay: "" })).errors).toHaveProperty("lastDay.message");
-    expect((await run({ ...congress, firstDay: "31.02.2027" })).errors).toHaveProperty("firstDay.message");
+    expect((await run({ ...congress, lastCongressDay: "" })).errors).toEqual({
+      lastCongressDay: { type: "custom", message: MSG_FIELD.date },
+    });
+    expect((await run({ ...congress, firstCongressDay: "31.02.2027" })).errors).toEqual({
+      firstCongressDay: { type: "custom", message: MSG_FIELD.date },
+    });
   });
 
   it("loads a lazily given schema when it validates", async () => {
-    const lazy = schemaResolver({ schema: async () => ZCongressInput, toInput: toCongressInput });
+    const lazy = schemaResolver({ schema: async () => ZCongressInput });
     const result = await lazy({ ...congress, title: "" }, undefined, {
       fields: {},
       shouldUseNativeValidation: false,
@@ -66,11 +67,7 @@ describe("schemaResolver", () => {
 
 describe("the package form", () => {
   it("hands the schema the chosen event and the named extra parameters only", async () => {
-    const resolvePackage = schemaResolver({
-      schema: ZPackageInput,
-      toInput: toPackageInput,
-      fieldOf: { extraParameters: "extra" },
-    });
+    const resolvePackage = schemaResolver({ schema: ZPackageInput });
     const form = {
       name: "Paket",
       congress: "4",
@@ -78,7 +75,7 @@ describe("the package form", () => {
       description: "D",
       picture: null,
       availabilityDate: "",
-      extra: [
+      extraParameters: [
         { key: " voucher ", value: "TEST10" },
         { key: "", value: "ohne Namen" },
       ],
@@ -97,6 +94,25 @@ describe("the package form", () => {
     expect(refused.errors).toMatchObject({
       congress: { message: MSG_ADMIN.congressRequired },
       externalId: { message: MSG_ADMIN.externalIdRequired },
+    });
+  });
+
+  it("puts a refused extra parameter under the list of pairs the form holds", async () => {
+    const resolvePackage = schemaResolver({ schema: ZPackageInput });
+    const result = await resolvePackage(
+      {
+        name: "Paket",
+        congress: "4",
+        externalId: "777",
+        description: "D",
+        availabilityDate: "",
+        extraParameters: [{ key: "crosssellLink", value: "javascript:alert(1)" }],
+      },
+      undefined,
+      options,
+    );
+    expect(result.errors).toEqual({
+      extraParameters: { type: "custom", message: MSG_ADMIN.crosssellLinkInvalid },
     });
   });
 });
@@ -205,7 +221,6 @@ describe("the login page's forms against the shared schemas", () => {
     expect((await register({ ...values, dataProtection: true }, undefined, options)).errors).toEqual({});
   });
 });
-
 
 describe("the account forms' values against the shared schemas", () => {
   // the migration form holds the two passwords; account and hash come from the path (toInput)

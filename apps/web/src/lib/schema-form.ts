@@ -94,9 +94,33 @@ export interface SchemaFormOptions<V extends FieldValues, S extends z.ZodType> {
   fieldOf?: Partial<Record<string, Path<V>>>;
 }
 
-/** a field named in `fieldOf` shows every message about its input key, nested ones too */
-const fieldName = (fieldOf: Record<string, string | undefined>, path: readonly PropertyKey[]) =>
-  fieldOf[String(path[0])] ?? path.map(String).join(".");
+/**
+ * The field a message about `path` of the schema's input goes under: one named in `fieldOf` shows every
+ * message about its input key; otherwise the deepest part of the path the form's values hold (a message
+ * about `extraParameters.crosssellLink` lands on the list `extraParameters`, one about
+ * `data.days.0.name` on that day's name). A path the values do not hold at all (a value the form adds in
+ * `toInput`) is kept as it is: the form shows no field of it, so the error dialog says it.
+ */
+function fieldName(
+  fieldOf: Record<string, string | undefined>,
+  path: readonly PropertyKey[],
+  values: unknown,
+): string {
+  const mapped = fieldOf[String(path[0])];
+  if (mapped) {
+    return mapped;
+  }
+  const held: string[] = [];
+  let at = values;
+  for (const key of path) {
+    if (at === null || typeof at !== "object" || !Object.hasOwn(at, key)) {
+      break;
+    }
+    held.push(String(key));
+    at = (at as Record<PropertyKey, unknown>)[key];
+  }
+  return (held.length > 0 ? held : path.map(String)).join(".");
+}
 
 /**
  * A react-hook-form resolver over a shared zod schema: the form's values become the schema's input, each
@@ -115,7 +139,7 @@ export function schemaResolver<V extends FieldValues, S extends z.ZodType>({
     }
     const errors: FieldErrors<V> = {};
     for (const issue of result.error.issues) {
-      const name = fieldName(fieldOf, issue.path);
+      const name = fieldName(fieldOf, issue.path, values);
       if (!get(errors, name)) {
         set(errors, name, { type: issue.code, message: issue.message });
       }

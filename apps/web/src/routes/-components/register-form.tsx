@@ -70,10 +70,7 @@ export function RegisterForm({ congressId, showVideo }: Props) {
           </a>{" "}
           zur Kenntnis genommen.
         </CheckboxField>
-        <CheckboxField
-          id="register-newsletter"
-          {...form.register("newsletter")}
-        >
+        <CheckboxField id="register-newsletter" {...form.register("newsletter")}>
           Ich möchte den Newsletter erhalten (optional, jederzeit abbestellbar).
         </CheckboxField>
         <Button type="submit" disabled={form.submitting}>
@@ -99,12 +96,7 @@ function CheckboxField({
   return (
     <div>
       <div className="flex items-start gap-2">
-        <Checkbox
-          id={id}
-          {...checkbox}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={errorId}
-        />
+        <Checkbox id={id} {...checkbox} aria-invalid={error ? true : undefined} aria-describedby={errorId} />
         <label htmlFor={id} className="text-sm text-slate-800">
           {children}
         </label>
