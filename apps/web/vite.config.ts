@@ -48,7 +48,7 @@ const FIRST_LOAD_CHUNK = "app";
  * instead of a small chunk each, the login page being the first page of most visits.
  */
 const FORM_PARTS =
-  /src[\\/]components[\\/]ui[\\/](card|input|label|form-field|checkbox)\.tsx$|src[\\/]lib[\\/]form\.ts$|@tanstack[\\/]react-query[\\/].*[\\/]useMutation\.js$/;
+  /src[\\/]components[\\/]ui[\\/](card|input|label|form-field|checkbox)\.tsx$|src[\\/]lib[\\/]schema-form\.ts$|react-hook-form[\\/]|@tanstack[\\/]react-query[\\/].*[\\/]useMutation\.js$/;
 
 /** Shared helpers and icons of the overview's cards (see `codeSplitting` below). */
 const OVERVIEW_SHARED =
@@ -219,7 +219,7 @@ export default defineConfig({
     sourcemap: true,
     rolldownOptions: {
       // zod-no-eval.ts only configures zod: needed where zod is used, never on its own (zod stays out of
-      // the first page that way, see src/lib/search.ts and lib/form.ts)
+      // the first page that way, see src/lib/search.ts and authSchema in lib/schema-form.ts)
       treeshake: { moduleSideEffects: [{ test: /src\/lib\/zod-no-eval\.ts$/, sideEffects: false }] },
       output: {
         // Everything a first visit needs in one file instead of ~40 small shared chunks, each a request

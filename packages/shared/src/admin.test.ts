@@ -148,3 +148,68 @@ describe("field messages that say what is wrong (issue 29)", () => {
     }
   });
 });
+
+describe("the forms' values are the schemas' input (issue 32)", () => {
+  const event = { title: "T", description: "D" };
+  const days = (first: unknown, last: unknown) =>
+    ZCongressInput.safeParse({ ...event, firstCongressDay: first, lastCongressDay: last });
+  const messages = (result: ReturnType<typeof days>) =>
+    result.error?.issues.map((issue) => [issue.path.join("."), issue.message]);
+
+  it("reads a day typed as TT.MM.JJJJ (or JJJJ-MM-TT) as the REST payload's {date}", () => {
+    expect(days("10.03.2027", " 2027-03-12 ").data).toMatchObject({
+      firstCongressDay: { date: "2027-03-10" },
+      lastCongressDay: { date: "2027-03-12" },
+    });
+  });
+
+  it("keeps the REST payload's shapes: {date}, and a one-day event's last day left out or null", () => {
+    expect(days({ date: "2027-03-10" }, null).data).toMatchObject({
+      firstCongressDay: { date: "2027-03-10" },
+      lastCongressDay: null,
+    });
+    expect(days({ date: "2027-03-10" }, undefined).success).toBe(true);
+    expect(messages(days({ date: "10.03.2027" }, null))).toEqual([
+      ["firstCongressDay.date", "Bitte wählen Sie ein gültiges Datum."],
+    ]);
+  });
+
+  it("asks for the period when no day is typed, for a typed last day when only the first is", () => {
+    expect(messages(days("", ""))).toEqual([["firstCongressDay", MSG_ADMIN.firstDayRequired]]);
+    expect(messages(days("10.03.2027", ""))).toEqual([
+      ["lastCongressDay", "Bitte wählen Sie ein gültiges Datum."],
+    ]);
+    expect(messages(days("31.02.2027", "01.03.2027"))).toEqual([
+      ["firstCongressDay", "Bitte wählen Sie ein gültiges Datum."],
+    ]);
+    expect(messages(days("10.03.2027", "09.03.2027"))).toEqual([
+      ["lastCongressDay", MSG_ADMIN.lastDayBeforeFirst],
+    ]);
+  });
+
+  it("reads a package's empty date field as no date and its extra parameters as the form's pairs", () => {
+    const pkg = { name: "P", congress: "7", externalId: "12", description: "D" };
+    const parsed = ZPackageInput.parse({
+      ...pkg,
+      availabilityDate: "",
+      extraParameters: [
+        { key: " voucher ", value: "TEST10" },
+        { key: " ", value: "eine leere Zeile" },
+      ],
+    });
+    expect(parsed).toMatchObject({
+      congress: 7,
+      externalId: 12,
+      availabilityDate: null,
+      extraParameters: { voucher: "TEST10" },
+    });
+    // the REST payload's map as before
+    expect(ZPackageInput.parse({ ...pkg, extraParameters: { voucher: "X" } }).extraParameters).toEqual({
+      voucher: "X",
+    });
+    expect(
+      ZPackageInput.safeParse({ ...pkg, extraParameters: [{ key: "crosssellLink", value: "javascript:x" }] })
+        .error?.issues[0]?.message,
+    ).toBe(MSG_ADMIN.crosssellLinkInvalid);
+  });
+});

@@ -51,8 +51,28 @@ const plainText = (max: number, the: string, missing?: string) =>
 const required = (max: number, the: string, message: string) =>
   plainText(max, the, message).pipe(z.string({ error: message }).min(1, message));
 const flag = zFlag;
-const isoDate = z.string({ error: MSG_FIELD.date }).regex(/^\d{4}-\d{2}-\d{2}$/, MSG_FIELD.date);
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+const isoDate = z.string({ error: MSG_FIELD.date }).regex(ISO_DATE, MSG_FIELD.date);
 const dayRef = z.object({ date: isoDate }, { error: MSG_FIELD.date }).loose();
+/**
+ * A day as a form's field holds it: "TT.MM.JJJJ" (or JJJJ-MM-TT), read as the spec's `{date}`. "" is a day
+ * not chosen yet, `{date: ""}`, which the event's rule below words ("Bitte wählen Sie den Zeitraum …").
+ */
+const typedDay = z
+  .string({ error: MSG_FIELD.date })
+  .trim()
+  .max(20, MSG_FIELD.date)
+  .transform((v) => ({ date: v === "" ? "" : (parseGermanDate(v) ?? v) }))
+  .refine((v) => v.date === "" || ISO_DATE.test(v.date), MSG_FIELD.date);
+/** A day of the REST payload (`{date: "2027-03-10"}`) or of the form ("10.03.2027"). */
+const day = z.union([dayRef, typedDay], { error: MSG_FIELD.date });
+/** A date field of a form ("" = none) or JSON's `null`, as JJJJ-MM-TT or `null`. */
+const optionalIsoDate = z
+  .string({ error: MSG_FIELD.date })
+  .trim()
+  .transform((v) => (v === "" ? null : v))
+  .pipe(isoDate.nullable())
+  .nullish();
 /** a checkout product id: 0 (not offered) or the id; "abc" is no number, 1.5 or -1 no checkout id */
 const checkoutId = z.coerce
   .number({ error: MSG_FIELD.number })
@@ -94,6 +114,25 @@ const extraParameterMap = z
   )
   .refine((v) => Object.keys(v).length <= 30, "Höchstens 30 Zusatzparameter.");
 const extraParameters = extraParameterMap.default({});
+/**
+ * The extra parameters as the package form lists them, pairs of name and value; a pair without a name is
+ * an empty row of the list and is left out.
+ */
+const extraParameterPairs = z
+  .array(
+    z.object(
+      {
+        key: z.string({ error: MSG_ADMIN.extraInvalid }),
+        value: z.string({ error: MSG_ADMIN.extraInvalid }),
+      },
+      { error: MSG_ADMIN.extraInvalid },
+    ),
+    { error: MSG_ADMIN.extraInvalid },
+  )
+  .max(200, MSG_ADMIN.extraInvalid)
+  .transform((pairs) =>
+    Object.fromEntries(pairs.filter((p) => p.key.trim() !== "").map((p) => [p.key.trim(), p.value])),
+  );
 
 /** The event form (`congressData`). */
 const picture = z.string({ error: MSG_ADMIN.pictureInvalid }).max(200, MSG_ADMIN.pictureInvalid).nullish();
@@ -117,15 +156,21 @@ export const ZCongressInput = zForm({
     )
     .nullish(),
   visible: flag.default(false),
-  firstCongressDay: dayRef.nullish(),
-  lastCongressDay: dayRef.nullish(),
+  firstCongressDay: day.nullish(),
+  lastCongressDay: day.nullish(),
   digistoreIdTicket: checkoutId,
   digistoreIdTicketAndPackage: checkoutId,
   extraParameters,
 }).superRefine((v, ctx) => {
-  if (!v.firstCongressDay) {
+  const first = v.firstCongressDay?.date;
+  const last = v.lastCongressDay?.date;
+  if (!first) {
     ctx.addIssue({ code: "custom", path: ["firstCongressDay"], message: MSG_ADMIN.firstDayRequired });
-  } else if (v.lastCongressDay && v.lastCongressDay.date < v.firstCongressDay.date) {
+  } else if (last === "") {
+    // the form chooses two days, also for a one-day event (the spec's two selections); the REST payload
+    // leaves a one-day event's last day out or null
+    ctx.addIssue({ code: "custom", path: ["lastCongressDay"], message: MSG_FIELD.date });
+  } else if (last && ISO_DATE.test(first) && last < first) {
     ctx.addIssue({ code: "custom", path: ["lastCongressDay"], message: MSG_ADMIN.lastDayBeforeFirst });
   }
 });
@@ -149,8 +194,11 @@ export const ZPackageInput = zForm({
   externalId: zId(MSG_ADMIN.externalIdRequired),
   description: required(20_000, "Die Beschreibung", MSG_ADMIN.descriptionRequired),
   picture,
-  availabilityDate: isoDate.nullish(),
-  extraParameters: extraParameterMap
+  availabilityDate: optionalIsoDate,
+  extraParameters: z
+    .union([extraParameterMap, extraParameterPairs.pipe(extraParameterMap)], {
+      error: MSG_ADMIN.extraInvalid,
+    })
     .refine(isCrosssellLink, { message: MSG_ADMIN.crosssellLinkInvalid, path: ["crosssellLink"] })
     .default({}),
 });

@@ -79,7 +79,7 @@ export function CodeForm({
             Abbrechen
           </Button>
         )}
-        <Button type="submit" disabled={pending}>
+        <Button type="submit" disabled={pending || form.submitting}>
           {submitLabel}
         </Button>
         {actions}

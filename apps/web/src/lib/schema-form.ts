@@ -1,4 +1,6 @@
 import { MSG } from "@app/shared";
+import { TRPCClientError } from "@trpc/client";
+import { type BaseSyntheticEvent, useRef } from "react";
 import {
   type DefaultValues,
   type FieldErrors,
@@ -11,9 +13,76 @@ import {
 } from "react-hook-form";
 import type { z } from "zod";
 import { alerts, showError } from "@/lib/alerts";
-import { type SchemaSource, serverFieldErrors } from "@/lib/form";
 
-export { authSchema, serverFieldErrors } from "@/lib/form";
+/** A schema, or a loader of one: forms on the first page load their schema (and zod) only when submitted. */
+export type SchemaSource<S> = S | (() => Promise<S>);
+
+type AuthSchemas = typeof import("@app/shared/auth");
+
+/**
+ * A loader of one of the account schemas. The account forms are the first page of most visits; loading
+ * their schemas (and with them zod, about 40 KB) on submit keeps that page small.
+ */
+export const authSchema =
+  <K extends keyof AuthSchemas>(name: K) =>
+  (): Promise<AuthSchemas[K]> =>
+    import("@app/shared/auth").then((m) => m[name]);
+
+/** The messages by field of a refused input (`data.fieldErrors` of the API's error formatter). */
+export function serverFieldErrors(error: unknown): Record<string, string[]> {
+  if (!(error instanceof TRPCClientError)) {
+    return {};
+  }
+  const fieldErrors = (error.data as { fieldErrors?: unknown } | undefined)?.fieldErrors;
+  return fieldErrors && typeof fieldErrors === "object" ? (fieldErrors as Record<string, string[]>) : {};
+}
+
+/**
+ * The server's first message for each field of a refused input that the form shows: on a field named in
+ * `fieldOf` or on a plain field of the same name (one about a list or group the form shows by its parts has
+ * no field). `complete` when every message found a field (else the error dialog shows the refusal too).
+ */
+export function serverMessages(
+  error: unknown,
+  defaultValues: Record<string, unknown>,
+  fieldOf: Partial<Record<string, string>> = {},
+): { shown: Array<readonly [string, string]>; complete: boolean } {
+  const fieldFor = (key: string): string | undefined => {
+    const mapped = fieldOf[key];
+    if (mapped) {
+      return mapped;
+    }
+    const value: unknown = Object.hasOwn(defaultValues, key) ? defaultValues[key] : undefined;
+    return value === undefined || (typeof value === "object" && value !== null) ? undefined : key;
+  };
+  const entries = Object.entries(serverFieldErrors(error));
+  const shown = entries.flatMap(([key, messages]) => {
+    const name = fieldFor(key);
+    return name && messages[0] ? [[name, messages[0]] as const] : [];
+  });
+  return { shown, complete: shown.length > 0 && shown.length === entries.length };
+}
+
+/**
+ * `run` once at a time: a call while the last one still runs (a double-click, Enter held down) does
+ * nothing, so a form never sends twice.
+ */
+export function oneAtATime<A extends unknown[]>(
+  busy: { current: boolean },
+  run: (...args: A) => Promise<void>,
+): (...args: A) => Promise<void> {
+  return async (...args) => {
+    if (busy.current) {
+      return;
+    }
+    busy.current = true;
+    try {
+      await run(...args);
+    } finally {
+      busy.current = false;
+    }
+  };
+}
 
 export interface SchemaFormOptions<V extends FieldValues, S extends z.ZodType> {
   /** the packages/shared schema the procedure takes as input, or a loader of it */
@@ -25,9 +94,33 @@ export interface SchemaFormOptions<V extends FieldValues, S extends z.ZodType> {
   fieldOf?: Partial<Record<string, Path<V>>>;
 }
 
-/** a field named in `fieldOf` shows every message about its input key, nested ones too */
-const fieldName = (fieldOf: Record<string, string | undefined>, path: readonly PropertyKey[]) =>
-  fieldOf[String(path[0])] ?? path.map(String).join(".");
+/**
+ * The field a message about `path` of the schema's input goes under: one named in `fieldOf` shows every
+ * message about its input key; otherwise the deepest part of the path the form's values hold (a message
+ * about `extraParameters.crosssellLink` lands on the list `extraParameters`, one about
+ * `data.days.0.name` on that day's name). A path the values do not hold at all (a value the form adds in
+ * `toInput`) is kept as it is: the form shows no field of it, so the error dialog says it.
+ */
+function fieldName(
+  fieldOf: Record<string, string | undefined>,
+  path: readonly PropertyKey[],
+  values: unknown,
+): string {
+  const mapped = fieldOf[String(path[0])];
+  if (mapped) {
+    return mapped;
+  }
+  const held: string[] = [];
+  let at = values;
+  for (const key of path) {
+    if (at === null || typeof at !== "object" || !Object.hasOwn(at, key)) {
+      break;
+    }
+    held.push(String(key));
+    at = (at as Record<PropertyKey, unknown>)[key];
+  }
+  return (held.length > 0 ? held : path.map(String)).join(".");
+}
 
 /**
  * A react-hook-form resolver over a shared zod schema: the form's values become the schema's input, each
@@ -46,7 +139,7 @@ export function schemaResolver<V extends FieldValues, S extends z.ZodType>({
     }
     const errors: FieldErrors<V> = {};
     for (const issue of result.error.issues) {
-      const name = fieldName(fieldOf, issue.path);
+      const name = fieldName(fieldOf, issue.path, values);
       if (!get(errors, name)) {
         set(errors, name, { type: issue.code, message: issue.message });
       }
@@ -56,10 +149,11 @@ export function schemaResolver<V extends FieldValues, S extends z.ZodType>({
 }
 
 /**
- * The one form helper: react-hook-form validated on submit with the same packages/shared schema the server
- * uses. `submit(run)` calls `run` with the parsed input; when the server refuses it, its messages land under
- * the fields they concern (and the first such field gets the focus), and anything no field shows opens the
- * error dialog.
+ * The one form hook of the web app (every form, the login page's too): react-hook-form validated on submit
+ * with the same packages/shared schema the server uses. `submit(run)` calls `run` with the parsed input;
+ * when the server refuses it, its messages land under the fields they concern (announced, and the first
+ * such field gets the focus), and anything no field shows opens the error dialog. `submitting` is true from
+ * the click (the schema may load first) to the end of `run`; a second submit meanwhile sends nothing.
  */
 export function useSchemaForm<V extends FieldValues, S extends z.ZodType>(options: SchemaFormOptions<V, S>) {
   const { defaultValues, fieldOf = {} } = options;
@@ -69,29 +163,12 @@ export function useSchemaForm<V extends FieldValues, S extends z.ZodType>(option
     mode: "onSubmit",
   });
 
-  // a message lands on a field named in `fieldOf` or on a plain field of the same name; one about a list or
-  // group the form shows by its parts goes to the error dialog instead of vanishing
-  const serverField = (key: string): Path<V> | undefined => {
-    const mapped = fieldOf[key];
-    if (mapped) {
-      return mapped;
-    }
-    const value: unknown = Object.hasOwn(defaultValues, key) ? defaultValues[key] : undefined;
-    return value === undefined || (typeof value === "object" && value !== null)
-      ? undefined
-      : (key as Path<V>);
-  };
-
   const showServerErrors = (error: unknown): boolean => {
-    const entries = Object.entries(serverFieldErrors(error));
-    const shown = entries.flatMap(([key, messages]) => {
-      const name = serverField(key);
-      return name && messages[0] ? [[name, messages[0]] as const] : [];
-    });
+    const { shown, complete } = serverMessages(error, defaultValues, fieldOf);
     shown.forEach(([name, message], index) => {
-      form.setError(name, { type: "server", message }, { shouldFocus: index === 0 });
+      form.setError(name as Path<V>, { type: "server", message }, { shouldFocus: index === 0 });
     });
-    return shown.length > 0 && shown.length === entries.length;
+    return complete;
   };
 
   // a refusal about a value the form holds but does not show (e.g. a template's name) would block the
@@ -108,8 +185,9 @@ export function useSchemaForm<V extends FieldValues, S extends z.ZodType>(option
     }
   };
 
-  const submit = (run: (input: z.output<S>) => Promise<void>) =>
-    form.handleSubmit(
+  const busy = useRef(false);
+  const submit = (run: (input: z.output<S>) => Promise<void>) => {
+    const handle = form.handleSubmit(
       async (input) => {
         try {
           await run(input);
@@ -121,6 +199,13 @@ export function useSchemaForm<V extends FieldValues, S extends z.ZodType>(option
       },
       (errors) => showHiddenErrors(errors),
     );
+    const once = oneAtATime(busy, (event?: BaseSyntheticEvent) => handle(event));
+    return (event?: BaseSyntheticEvent) => {
+      // the browser's own submit is stopped at once, also while a first one still runs
+      event?.preventDefault();
+      return once(event);
+    };
+  };
 
   /** the message of a field, for `<FormField error>` */
   const errorOf = (name: Path<V>): string | undefined => {
@@ -128,5 +213,5 @@ export function useSchemaForm<V extends FieldValues, S extends z.ZodType>(option
     return (error as { message?: string } | undefined)?.message;
   };
 
-  return { ...form, submit, errorOf };
+  return { ...form, submit, errorOf, submitting: form.formState.isSubmitting };
 }

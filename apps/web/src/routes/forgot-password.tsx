@@ -34,7 +34,7 @@ function ForgotPassword() {
             <Input type="email" autoComplete="email" {...form.register("email")} />
           </FormField>
           <div className="flex flex-wrap items-center justify-between gap-3">
-            <Button type="submit" disabled={request.isPending}>
+            <Button type="submit" disabled={form.submitting}>
               Passwort zurücksetzen
             </Button>
             <Link {...loginPage()} className="text-sm text-brand-700 underline underline-offset-4">

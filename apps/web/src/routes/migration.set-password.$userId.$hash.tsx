@@ -64,7 +64,7 @@ function MigrationSetPassword() {
           <FormField label="Passwort bestätigen" error={form.errorOf("passwordConfirm")}>
             <Input type="password" autoComplete="new-password" {...form.register("passwordConfirm")} />
           </FormField>
-          <Button type="submit" disabled={save.isPending}>
+          <Button type="submit" disabled={form.submitting}>
             Passwort speichern
           </Button>
         </form>

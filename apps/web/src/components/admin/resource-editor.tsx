@@ -101,11 +101,11 @@ function EditorForm<V extends FieldValues, S extends z.ZodType, R>({
           Abbrechen
         </Button>
         {canSubmit ? (
-          <GuardedSubmit control={form.control} canSubmit={canSubmit} pending={mutation.isPending}>
+          <GuardedSubmit control={form.control} canSubmit={canSubmit} pending={form.submitting}>
             {submitLabel}
           </GuardedSubmit>
         ) : (
-          <Button type="submit" disabled={mutation.isPending}>
+          <Button type="submit" disabled={form.submitting}>
             {submitLabel}
           </Button>
         )}

@@ -88,7 +88,7 @@ export function GatedPage({ path, kind }: { path: string; kind: keyof typeof TIT
             <FormField label="Passwort" error={form.errorOf("password")}>
               <Input type="password" autoComplete="off" {...form.register("password")} />
             </FormField>
-            <Button type="submit" disabled={unlock.isPending}>
+            <Button type="submit" disabled={form.submitting}>
               Freischalten
             </Button>
           </form>

@@ -3,6 +3,7 @@ import { useMutation } from "@tanstack/react-query";
 import { Link, useNavigate } from "@tanstack/react-router";
 import { TRPCClientError } from "@trpc/client";
 import { lazy, Suspense, useState } from "react";
+import { useWatch } from "react-hook-form";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Card, CardTitle } from "@/components/ui/card";
@@ -10,8 +11,8 @@ import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { alerts, errorBody } from "@/lib/alerts";
 import { session } from "@/lib/auth";
-import { authSchema, serverFieldErrors, useLoginPageForm } from "@/lib/form";
 import { afterLoginTarget } from "@/lib/guards";
+import { authSchema, serverFieldErrors, useSchemaForm } from "@/lib/schema-form";
 import type { IssuedSession } from "@/lib/session/session-manager";
 import { trpc } from "@/lib/trpc";
 
@@ -30,7 +31,12 @@ interface Props {
 
 export function LoginForm({ congressId, showVideo, redirectTo }: Props) {
   const navigate = useNavigate();
-  const form = useLoginPageForm(authSchema("ZLoginInput"), { email: "", password: "" });
+  const form = useSchemaForm({
+    schema: authSchema("ZLoginInput"),
+    defaultValues: { email: "", password: "" },
+  });
+  // the sign-in-link offer sends the address the field holds now
+  const email = useWatch({ control: form.control, name: "email" });
   const [failure, setFailure] = useState<{
     detail: string;
     unconfirmed: boolean;
@@ -68,7 +74,7 @@ export function LoginForm({ congressId, showVideo, redirectTo }: Props) {
   });
 
   const onResend = async () => {
-    const result = await resend.mutateAsync({ email: form.values.email }).catch(() => null);
+    const result = await resend.mutateAsync({ email: form.getValues("email") }).catch(() => null);
     if (result) {
       alerts.success(result.detail);
     }
@@ -84,7 +90,7 @@ export function LoginForm({ congressId, showVideo, redirectTo }: Props) {
             onSignedIn={signedIn}
             onRestart={(detail) => {
               setChallenge(null);
-              form.set("password", "");
+              form.setValue("password", "");
               setFailure(detail ? { detail, unconfirmed: false } : null);
             }}
           />
@@ -92,21 +98,11 @@ export function LoginForm({ congressId, showVideo, redirectTo }: Props) {
       ) : (
         /* Enter in any field submits the form */
         <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
-          <FormField label="E-Mail" error={form.errors.email}>
-            <Input
-              type="email"
-              autoComplete="username"
-              value={form.values.email}
-              onChange={(e) => form.set("email", e.target.value)}
-            />
+          <FormField label="E-Mail" error={form.errorOf("email")}>
+            <Input type="email" autoComplete="username" {...form.register("email")} />
           </FormField>
-          <FormField label="Passwort" error={form.errors.password}>
-            <Input
-              type="password"
-              autoComplete="current-password"
-              value={form.values.password}
-              onChange={(e) => form.set("password", e.target.value)}
-            />
+          <FormField label="Passwort" error={form.errorOf("password")}>
+            <Input type="password" autoComplete="current-password" {...form.register("password")} />
           </FormField>
           {failure && (
             <Alert mode="error" role="alert">
@@ -124,14 +120,14 @@ export function LoginForm({ congressId, showVideo, redirectTo }: Props) {
               )}
               {failure.tooMany && (
                 <Suspense fallback={null}>
-                  <SignInLinkOffer email={form.values.email} />
+                  <SignInLinkOffer email={email} />
                 </Suspense>
               )}
             </Alert>
           )}
           <div className="flex flex-wrap items-center justify-between gap-3">
-            <Button type="submit" disabled={login.isPending}>
-              {login.isPending ? "Anmeldung läuft …" : "Anmelden"}
+            <Button type="submit" disabled={form.submitting}>
+              {form.submitting ? "Anmeldung läuft …" : "Anmelden"}
             </Button>
             <Link to="/forgot-password" className="text-sm text-brand-700 underline underline-offset-4">
               Passwort vergessen?

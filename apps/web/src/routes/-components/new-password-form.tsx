@@ -47,7 +47,7 @@ export function NewPasswordForm() {
         <FormField label="Neues Passwort bestätigen" error={form.errorOf("passwordConfirm")}>
           <Input type="password" autoComplete="new-password" {...form.register("passwordConfirm")} />
         </FormField>
-        <Button type="submit" disabled={reset.isPending}>
+        <Button type="submit" disabled={form.submitting}>
           Passwort speichern
         </Button>
       </form>

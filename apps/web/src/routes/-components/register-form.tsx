@@ -1,13 +1,13 @@
 import { MSG } from "@app/shared";
 import { useMutation } from "@tanstack/react-query";
-import type { ReactNode } from "react";
+import type { ComponentProps, ReactNode } from "react";
 import { Button } from "@/components/ui/button";
 import { Card, CardTitle } from "@/components/ui/card";
 import { Checkbox } from "@/components/ui/checkbox";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { alerts } from "@/lib/alerts";
-import { authSchema, useLoginPageForm } from "@/lib/form";
+import { authSchema, useSchemaForm } from "@/lib/schema-form";
 import { trpc } from "@/lib/trpc";
 
 interface Props {
@@ -25,9 +25,8 @@ const EMPTY = {
 };
 
 export function RegisterForm({ congressId, showVideo }: Props) {
-  const form = useLoginPageForm(authSchema("ZRegisterInput"), EMPTY);
+  const form = useSchemaForm({ schema: authSchema("ZRegisterInput"), defaultValues: EMPTY });
   const register = useMutation(trpc.auth.register.mutationOptions());
-  const values = form.values;
 
   // a refused field lands under it, any other refusal in the error dialog
   const onSubmit = form.submit(async (input) => {
@@ -41,34 +40,28 @@ export function RegisterForm({ congressId, showVideo }: Props) {
     window.location.reload();
   });
 
-  const field = (key: "firstname" | "lastname" | "email" | "password") => ({
-    value: values[key],
-    onChange: (e: { target: { value: string } }) => form.set(key, e.target.value),
-  });
-
   return (
     <Card aria-labelledby="register-title">
       <CardTitle id="register-title">Neu hier? Registrieren</CardTitle>
       <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
         <div className="grid gap-4 sm:grid-cols-2">
-          <FormField label="Vorname" error={form.errors.firstname}>
-            <Input autoComplete="given-name" {...field("firstname")} />
+          <FormField label="Vorname" error={form.errorOf("firstname")}>
+            <Input autoComplete="given-name" {...form.register("firstname")} />
           </FormField>
-          <FormField label="Nachname" error={form.errors.lastname}>
-            <Input autoComplete="family-name" {...field("lastname")} />
+          <FormField label="Nachname" error={form.errorOf("lastname")}>
+            <Input autoComplete="family-name" {...form.register("lastname")} />
           </FormField>
         </div>
-        <FormField label="E-Mail" error={form.errors.email}>
-          <Input type="email" autoComplete="email" {...field("email")} />
+        <FormField label="E-Mail" error={form.errorOf("email")}>
+          <Input type="email" autoComplete="email" {...form.register("email")} />
         </FormField>
-        <FormField label="Passwort" error={form.errors.password} hint={MSG.passwordHint}>
-          <Input type="password" autoComplete="new-password" {...field("password")} />
+        <FormField label="Passwort" error={form.errorOf("password")} hint={MSG.passwordHint}>
+          <Input type="password" autoComplete="new-password" {...form.register("password")} />
         </FormField>
         <CheckboxField
           id="register-data-protection"
-          checked={values.dataProtection}
-          onChange={(checked) => form.set("dataProtection", checked)}
-          error={form.errors.dataProtection}
+          {...form.register("dataProtection")}
+          error={form.errorOf("dataProtection")}
         >
           Ich habe die{" "}
           <a href="/datenschutz" target="_blank" rel="noopener" className="text-brand-700 underline">
@@ -77,11 +70,7 @@ export function RegisterForm({ congressId, showVideo }: Props) {
           </a>{" "}
           zur Kenntnis genommen.
         </CheckboxField>
-        <CheckboxField
-          id="register-newsletter"
-          checked={values.newsletter}
-          onChange={(checked) => form.set("newsletter", checked)}
-        >
+        <CheckboxField id="register-newsletter" {...form.register("newsletter")}>
           Ich möchte den Newsletter erhalten (optional, jederzeit abbestellbar).
         </CheckboxField>
         <Button type="submit" disabled={form.submitting}>
@@ -92,31 +81,29 @@ export function RegisterForm({ congressId, showVideo }: Props) {
   );
 }
 
-function CheckboxField(props: {
+/** A checkbox of the form (`register`'s props) with its label beside it and its message below. */
+function CheckboxField({
+  id,
+  error,
+  children,
+  ...checkbox
+}: Omit<ComponentProps<typeof Checkbox>, "children"> & {
   id: string;
-  checked: boolean;
-  onChange: (checked: boolean) => void;
   error?: string | undefined;
   children: ReactNode;
 }) {
-  const errorId = props.error ? `${props.id}-error` : undefined;
+  const errorId = error ? `${id}-error` : undefined;
   return (
     <div>
       <div className="flex items-start gap-2">
-        <Checkbox
-          id={props.id}
-          checked={props.checked}
-          onCheckedChange={props.onChange}
-          aria-invalid={props.error ? true : undefined}
-          aria-describedby={errorId}
-        />
-        <label htmlFor={props.id} className="text-sm text-slate-800">
-          {props.children}
+        <Checkbox id={id} {...checkbox} aria-invalid={error ? true : undefined} aria-describedby={errorId} />
+        <label htmlFor={id} className="text-sm text-slate-800">
+          {children}
         </label>
       </div>
-      {props.error && (
+      {error && (
         <p id={errorId} role="alert" className="mt-1 text-sm text-red-700">
-          {props.error}
+          {error}
         </p>
       )}
     </div>

@@ -207,8 +207,8 @@ function DeleteAccount() {
               <Button type="button" variant="secondary" onClick={() => setOpen(false)}>
                 Abbrechen
               </Button>
-              <Button type="submit" variant="destructive" disabled={remove.isPending}>
-                {remove.isPending ? "Konto wird gelöscht …" : "Konto endgültig löschen"}
+              <Button type="submit" variant="destructive" disabled={form.submitting}>
+                {form.submitting ? "Konto wird gelöscht …" : "Konto endgültig löschen"}
               </Button>
             </DialogFooter>
           </form>

@@ -14,7 +14,6 @@ import { schemaResolver } from "@/lib/schema-form";
 import {
   type AdminCongress,
   type AdminPackage,
-  congressFieldOf,
   congressToForm,
   contentToForm,
   emptyCongressForm,
@@ -22,19 +21,16 @@ import {
   emptyPackageForm,
   newContentForm,
   orderFieldOf,
-  packageFieldOf,
   packageToForm,
   templateToForm,
-  toCongressInput,
   toOrderInput,
-  toPackageInput,
   toTemplateInput,
   type UserDetails,
   userToForm,
 } from "./admin-forms";
 
 // What each admin editor's form holds and what its procedure takes: the record the list answers goes into
-// the form, the form's values through the mapping into the shared schema, as the browser's submit does.
+// the form, the form's values are the shared schema's input, as the browser's submit sends them.
 
 const congress: Omit<AdminCongress, "participationCount"> = {
   id: 7,
@@ -80,15 +76,16 @@ describe("the event form", () => {
       webinarUrl: "",
       webinarStartTime: "18:30",
       visible: true,
-      firstDay: "10.03.2031",
-      lastDay: "10.03.2031",
+      firstCongressDay: "10.03.2031",
+      lastCongressDay: "10.03.2031",
       digistoreIdTicket: "0",
       digistoreIdTicketAndPackage: "4711",
+      extraParameters: { campaign: "herbst" },
     });
   });
 
   it("saves an unchanged event as it is stored: ISO days, numbers, null for empty texts, its extra parameters", () => {
-    const input = ZCongressInput.parse(toCongressInput(congressToForm(congress), congress));
+    const input = ZCongressInput.parse(congressToForm(congress));
     // every stored field the schema takes comes back as it is stored (webinarUrl stays null); the days as `{date}`
     const { firstDay: _f, lastDay: _l, createdAt: _c, updatedAt: _u, ...stored } = congress;
     expect(input).toEqual({
@@ -103,12 +100,12 @@ describe("the event form", () => {
       ...emptyCongressForm,
       title: "T",
       description: "D",
-      firstDay: "01.02.2031",
-      lastDay: "02.02.2031",
+      firstCongressDay: "01.02.2031",
+      lastCongressDay: "02.02.2031",
     };
-    const input = ZCongressInput.parse(toCongressInput({ ...form, digistoreIdTicket: "" }));
+    const input = ZCongressInput.parse({ ...form, digistoreIdTicket: "" });
+    expect(input.id).toBeUndefined();
     expect(input).toMatchObject({
-      id: undefined,
       digistoreIdTicket: 0,
       extraParameters: {},
       webinarStartTime: null,
@@ -116,18 +113,18 @@ describe("the event form", () => {
   });
 
   it("refuses an unreadable day, a missing last day and a bad start time under the fields the admin typed in", async () => {
-    const resolve = schemaResolver({
-      schema: ZCongressInput,
-      toInput: toCongressInput,
-      fieldOf: congressFieldOf,
-    });
+    const resolve = schemaResolver({ schema: ZCongressInput });
     const form = congressToForm(congress);
     const result = await resolve(
-      { ...form, firstDay: "31.02.2031", lastDay: "", webinarStartTime: "25:00" },
+      { ...form, firstCongressDay: "31.02.2031", lastCongressDay: "", webinarStartTime: "25:00" },
       undefined,
       resolverOptions,
     );
-    expect(Object.keys(result.errors).sort()).toEqual(["firstDay", "lastDay", "webinarStartTime"]);
+    expect(Object.keys(result.errors).sort()).toEqual([
+      "firstCongressDay",
+      "lastCongressDay",
+      "webinarStartTime",
+    ]);
     expect(result.errors.webinarStartTime?.message).toBe(MSG_ADMIN.startTimeInvalid);
   });
 });
@@ -139,12 +136,12 @@ describe("the package form", () => {
       congress: "7",
       externalId: "777",
       availabilityDate: "2031-04-01",
-      extra: [
+      extraParameters: [
         { key: "voucher", value: "TEST10" },
         { key: "crosssellLink", value: "https://example.com" },
       ],
     });
-    expect(ZPackageInput.parse(toPackageInput(form))).toEqual({
+    expect(ZPackageInput.parse(form)).toEqual({
       id: 3,
       name: "Paket",
       congress: 7,
@@ -157,11 +154,7 @@ describe("the package form", () => {
   });
 
   it("sends no date as null and refuses a missing event and checkout id under their fields", async () => {
-    const resolve = schemaResolver({
-      schema: ZPackageInput,
-      toInput: toPackageInput,
-      fieldOf: packageFieldOf,
-    });
+    const resolve = schemaResolver({ schema: ZPackageInput });
     const result = await resolve(
       { ...emptyPackageForm, name: "P", description: "D" },
       undefined,
@@ -171,7 +164,15 @@ describe("the package form", () => {
       congress: { message: MSG_ADMIN.congressRequired },
       externalId: { message: MSG_ADMIN.externalIdRequired },
     });
-    expect(toPackageInput(emptyPackageForm).availabilityDate).toBeNull();
+    expect(
+      ZPackageInput.parse({
+        ...emptyPackageForm,
+        name: "P",
+        description: "D",
+        congress: "7",
+        externalId: "1",
+      }).availabilityDate,
+    ).toBeNull();
   });
 });
 
@@ -273,7 +274,7 @@ describe("the order form", () => {
     { id: 6, label: "B <b@example.com>" },
   ];
 
-  it("sends the chosen people's ids and the package or the event by its id", () => {
+  it("sends the chosen people and the package or the event, read by their ids", () => {
     expect(ZAdminPackageOrderInput.parse(toOrderInput("package")({ users, product: "3" }))).toEqual({
       users: [4, 6],
       congressPackage: 3,

@@ -1,10 +1,12 @@
 /**
- * What each admin editor's form holds and how it maps to the procedure's input (and back from the record
- * the list answers). Pure functions, tested without a browser in admin-forms.test.ts.
+ * What each admin editor's form holds where it differs from the record the list answers. The form's values
+ * are the shared schema's input itself (the schemas read a day typed as TT.MM.JJJJ, an id or a checkout id
+ * typed as text, "" for no date, the package's extra parameters as a list of pairs), so a form needs no
+ * mapping on the way to its procedure, only from the stored record into its fields. Pure functions, tested
+ * without a browser in admin-forms.test.ts.
  */
 import {
   formatGermanDate,
-  parseGermanDate,
   type TCongressInput,
   type TMailTemplateInput,
   type TPackageInput,
@@ -13,12 +15,11 @@ import type { RouterOutputs } from "@/lib/types";
 
 type Admin = RouterOutputs["admin"];
 
-// ---- events: days typed as TT.MM.JJJJ, checkout ids as text
+// ---- events: the days as TT.MM.JJJJ, checkout ids as text
 
 export type AdminCongress = Admin["congresses"]["list"][number];
 
-export interface CongressForm {
-  id?: number;
+export interface CongressForm extends TCongressInput {
   title: string;
   description: string;
   picture: string | null;
@@ -27,10 +28,12 @@ export interface CongressForm {
   webinarStartTime: string;
   visible: boolean;
   /** TT.MM.JJJJ, typed or set by the date picker */
-  firstDay: string;
-  lastDay: string;
+  firstCongressDay: string;
+  lastCongressDay: string;
   digistoreIdTicket: string;
   digistoreIdTicketAndPackage: string;
+  /** not shown: sent back as stored, so a save does not wipe them */
+  extraParameters: Record<string, string>;
 }
 
 export const emptyCongressForm: CongressForm = {
@@ -41,10 +44,11 @@ export const emptyCongressForm: CongressForm = {
   webinarUrl: "",
   webinarStartTime: "",
   visible: false,
-  firstDay: "",
-  lastDay: "",
+  firstCongressDay: "",
+  lastCongressDay: "",
   digistoreIdTicket: "0",
   digistoreIdTicketAndPackage: "0",
+  extraParameters: {},
 };
 
 export const congressToForm = (e: Omit<AdminCongress, "participationCount">): CongressForm => ({
@@ -56,49 +60,19 @@ export const congressToForm = (e: Omit<AdminCongress, "participationCount">): Co
   webinarUrl: e.webinarUrl ?? "",
   webinarStartTime: e.webinarStartTime ?? "",
   visible: e.visible,
-  firstDay: formatGermanDate(e.firstDay),
-  lastDay: formatGermanDate(e.lastDay ?? e.firstDay),
+  // two days are chosen, also for a one-day event (spec)
+  firstCongressDay: formatGermanDate(e.firstDay),
+  lastCongressDay: formatGermanDate(e.lastDay ?? e.firstDay),
   digistoreIdTicket: String(e.digistoreIdTicket),
   digistoreIdTicketAndPackage: String(e.digistoreIdTicketAndPackage),
+  extraParameters: e.extraParameters,
 });
-
-/** A typed day as the schema's `{date}`; a day the schema cannot read is passed on for it to refuse. */
-const dayInput = (text: string) => ({ date: parseGermanDate(text) ?? text.trim() });
-
-/**
- * The procedure's input of the form; `kept` are the stored event's values the form does not show (its extra
- * parameters), sent back as they are so a save does not wipe them.
- */
-export function toCongressInput(
-  f: CongressForm,
-  kept: Partial<Pick<AdminCongress, "extraParameters">> = {},
-): TCongressInput {
-  return {
-    id: f.id,
-    title: f.title,
-    description: f.description,
-    picture: f.picture,
-    webinar: f.webinar,
-    webinarUrl: f.webinarUrl,
-    webinarStartTime: f.webinarStartTime,
-    visible: f.visible,
-    firstCongressDay: f.firstDay.trim() ? dayInput(f.firstDay) : null,
-    // two days are chosen, also for a one-day event (spec): a missing last day is refused as no date
-    lastCongressDay: f.firstDay.trim() || f.lastDay.trim() ? dayInput(f.lastDay) : null,
-    digistoreIdTicket: f.digistoreIdTicket || "0",
-    digistoreIdTicketAndPackage: f.digistoreIdTicketAndPackage || "0",
-    extraParameters: kept.extraParameters ?? {},
-  };
-}
-
-export const congressFieldOf = { firstCongressDay: "firstDay", lastCongressDay: "lastDay" } as const;
 
 // ---- packages: the event and the checkout id as text, extra parameters as a list of pairs
 
 export type AdminPackage = Admin["packages"]["list"][number];
 
-export interface PackageForm {
-  id?: number;
+export interface PackageForm extends TPackageInput {
   name: string;
   congress: string;
   externalId: string;
@@ -106,7 +80,7 @@ export interface PackageForm {
   picture: string | null;
   /** JJJJ-MM-TT from the browser's date field, or "" */
   availabilityDate: string;
-  extra: { key: string; value: string }[];
+  extraParameters: { key: string; value: string }[];
 }
 
 export const emptyPackageForm: PackageForm = {
@@ -116,7 +90,7 @@ export const emptyPackageForm: PackageForm = {
   description: "",
   picture: null,
   availabilityDate: "",
-  extra: [],
+  extraParameters: [],
 };
 
 export const packageToForm = (p: Omit<AdminPackage, "congress">): PackageForm => ({
@@ -127,23 +101,8 @@ export const packageToForm = (p: Omit<AdminPackage, "congress">): PackageForm =>
   description: p.description,
   picture: p.picture,
   availabilityDate: p.availabilityDate ?? "",
-  extra: Object.entries(p.extraParameters).map(([key, value]) => ({ key, value })),
+  extraParameters: Object.entries(p.extraParameters).map(([key, value]) => ({ key, value })),
 });
-
-export const toPackageInput = (f: PackageForm): TPackageInput => ({
-  id: f.id,
-  name: f.name,
-  congress: f.congress === "" ? null : f.congress,
-  externalId: f.externalId,
-  description: f.description,
-  picture: f.picture,
-  availabilityDate: f.availabilityDate === "" ? null : f.availabilityDate,
-  extraParameters: Object.fromEntries(
-    f.extra.filter((e) => e.key.trim() !== "").map((e) => [e.key.trim(), e.value]),
-  ),
-});
-
-export const packageFieldOf = { extraParameters: "extra" } as const;
 
 // ---- contents: shaped like the schema's input, so every message's path is the field's name
 
@@ -227,12 +186,6 @@ export interface NewTemplateForm {
   name: string;
 }
 
-/** the schema's input: `null` for no event, which the schema refuses under "congress" */
-export const toNewTemplateInput = (f: NewTemplateForm): { congress: string | null; name: string } => ({
-  congress: f.congress === "" ? null : f.congress,
-  name: f.name,
-});
-
 // ---- orders an admin creates: the chosen people and one package or event
 
 export type OrderKind = "package" | "ticket";
@@ -250,15 +203,12 @@ export interface OrderForm {
 
 export const emptyOrderForm = (): OrderForm => ({ users: [], product: "" });
 
-/** the schema's input: `null` for no choice, which the schema refuses under "product" */
+/** the schema's input: the chosen people as they are (the schema reads their ids), the product by its kind's name */
 export const toOrderInput =
   (kind: OrderKind) =>
-  ({
+  ({ users, product }: OrderForm): { users: ChosenUser[]; congressPackage?: string; congress?: string } => ({
     users,
-    product,
-  }: OrderForm): { users: number[]; congressPackage?: string | null; congress?: string | null } => ({
-    users: users.map((u) => u.id),
-    [kind === "package" ? "congressPackage" : "congress"]: product === "" ? null : product,
+    [kind === "package" ? "congressPackage" : "congress"]: product,
   });
 
 export const orderFieldOf = { congressPackage: "product", congress: "product" } as const;

@@ -14,14 +14,7 @@ import { ResourceEditor, type SchemaForm } from "@/components/admin/resource-edi
 import { FlagField } from "@/components/ui/flag-field";
 import { TextField } from "@/components/ui/text-field";
 import { trpc, trpcClient } from "@/lib/trpc";
-import {
-  type AdminCongress,
-  type CongressForm,
-  congressFieldOf,
-  congressToForm,
-  emptyCongressForm,
-  toCongressInput,
-} from "./admin-forms";
+import { type AdminCongress, type CongressForm, congressToForm, emptyCongressForm } from "./admin-forms";
 
 const CHECKOUT_FIELDS = [
   { name: "digistoreIdTicket", label: "Checkout-ID Ticket", hint: "0 = kein Ticket (kostenlose Teilnahme)" },
@@ -34,11 +27,11 @@ const CHECKOUT_FIELDS = [
 
 function CongressFields({ form }: { form: SchemaForm<CongressForm, typeof ZCongressInput> }) {
   const { control, setValue } = form;
-  const [firstDay, lastDay, webinar] = form.watch(["firstDay", "lastDay", "webinar"]);
+  const [firstDay, lastDay, webinar] = form.watch(["firstCongressDay", "lastCongressDay", "webinar"]);
   const range: IsoRange = { from: parseGermanDate(firstDay), to: parseGermanDate(lastDay) };
   const onRange = (next: IsoRange) => {
-    setValue("firstDay", next.from ? formatGermanDate(next.from) : "");
-    setValue("lastDay", next.to ? formatGermanDate(next.to) : "");
+    setValue("firstCongressDay", next.from ? formatGermanDate(next.from) : "");
+    setValue("lastCongressDay", next.to ? formatGermanDate(next.to) : "");
   };
   return (
     <>
@@ -63,12 +56,12 @@ function CongressFields({ form }: { form: SchemaForm<CongressForm, typeof ZCongr
       )}
       <DateRangeField value={range} onChange={onRange} />
       <div className="grid gap-4 sm:grid-cols-2">
-        {(["firstDay", "lastDay"] as const).map((name) => (
+        {(["firstCongressDay", "lastCongressDay"] as const).map((name) => (
           <TextField
             key={name}
             form={form}
             name={name}
-            label={name === "firstDay" ? "Erster Tag" : "Letzter Tag"}
+            label={name === "firstCongressDay" ? "Erster Tag" : "Letzter Tag"}
             hint="TT.MM.JJJJ"
             inputMode="numeric"
             placeholder="TT.MM.JJJJ"
@@ -114,8 +107,6 @@ export function CongressesTab() {
           title={e ? "Veranstaltung bearbeiten" : "Neue Veranstaltung"}
           schema={ZCongressInput}
           defaultValues={e ? congressToForm(e) : emptyCongressForm}
-          toInput={(values) => toCongressInput(values, e ?? {})}
-          fieldOf={congressFieldOf}
           save={trpcClient.admin.congresses.save.mutate}
           success="Die Veranstaltung wurde gespeichert."
           wide

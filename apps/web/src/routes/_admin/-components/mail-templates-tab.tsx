@@ -25,7 +25,6 @@ import {
   type NewTemplateForm,
   type TemplateForm,
   templateToForm,
-  toNewTemplateInput,
   toTemplateInput,
 } from "./admin-forms";
 
@@ -157,7 +156,6 @@ function NewTemplateEditor({ options, filters }: { options: SelectOption[]; filt
       description="Die neue Vorlage beginnt als Kopie der allgemeinen Vorlage dieser E-Mail und gilt dann für die gewählte Veranstaltung statt der allgemeinen."
       schema={ZMailTemplateCreateInput}
       defaultValues={{ congress: filters.applied.congress, name: "" } satisfies NewTemplateForm}
-      toInput={toNewTemplateInput}
       save={trpcClient.admin.mailTemplates.create.mutate}
       success={(t) => MSG_TEMPLATES.created.replace("{title}", t.congress?.title ?? "")}
       afterSave={async (t) => filters.set("congress", String(t.congress?.id ?? ""))}

@@ -9,20 +9,13 @@ import { Input } from "@/components/ui/input";
 import { optionsOf } from "@/components/ui/select";
 import { SelectField, TextField } from "@/components/ui/text-field";
 import { trpc, trpcClient } from "@/lib/trpc";
-import {
-  type AdminPackage,
-  emptyPackageForm,
-  type PackageForm,
-  packageFieldOf,
-  packageToForm,
-  toPackageInput,
-} from "./admin-forms";
+import { type AdminPackage, emptyPackageForm, type PackageForm, packageToForm } from "./admin-forms";
 
 const SUGGESTED_KEYS = ["voucher", "crosssellDescription", "crosssellLink"];
 
 function ExtraParameters({ form }: { form: SchemaForm<PackageForm, typeof ZPackageInput> }) {
   const { register, control, errorOf } = form;
-  const extra = useFieldArray({ control, name: "extra" });
+  const extra = useFieldArray({ control, name: "extraParameters" });
   return (
     <fieldset className="flex flex-col gap-2">
       <legend className="text-sm font-medium">Zusatzparameter</legend>
@@ -36,9 +29,12 @@ function ExtraParameters({ form }: { form: SchemaForm<PackageForm, typeof ZPacka
           <Input
             aria-label={`Parameter ${index + 1}: Name`}
             list="extra-keys"
-            {...register(`extra.${index}.key`)}
+            {...register(`extraParameters.${index}.key`)}
           />
-          <Input aria-label={`Parameter ${index + 1}: Wert`} {...register(`extra.${index}.value`)} />
+          <Input
+            aria-label={`Parameter ${index + 1}: Wert`}
+            {...register(`extraParameters.${index}.value`)}
+          />
           <RemoveButton label={`Parameter ${index + 1} entfernen`} onClick={() => extra.remove(index)} />
         </div>
       ))}
@@ -47,9 +43,9 @@ function ExtraParameters({ form }: { form: SchemaForm<PackageForm, typeof ZPacka
         voucher wird als Gutschein an die Kasse übergeben, crosssellDescription und crosssellLink zeigen eine
         Empfehlung auf der Paketseite; alle anderen Parameter gehen unverändert an die Kasse.
       </p>
-      {errorOf("extra") && (
+      {errorOf("extraParameters") && (
         <p role="alert" className="text-sm text-red-700">
-          {errorOf("extra")}
+          {errorOf("extraParameters")}
         </p>
       )}
     </fieldset>
@@ -102,8 +98,6 @@ export function PackagesTab() {
           title={p ? "Kongresspaket bearbeiten" : "Neues Kongresspaket"}
           schema={ZPackageInput}
           defaultValues={p ? packageToForm(p) : emptyPackageForm}
-          toInput={toPackageInput}
-          fieldOf={packageFieldOf}
           save={trpcClient.admin.packages.save.mutate}
           success="Das Kongresspaket wurde gespeichert."
         >
