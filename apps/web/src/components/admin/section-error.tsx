@@ -17,10 +17,9 @@ export function SectionError({ error, reset }: ErrorComponentProps) {
     <div>
       <LoadError
         what={section?.what ?? `Die ${section?.label ?? "Daten"}`}
-        onRetry={() => {
-          reset();
-          void router.invalidate();
-        }}
+        // the router loads the section again and, once that is done, shows it in place of this page (a reset
+        // before would show this page anew while the section loads, with its dialog a second time)
+        onRetry={() => void router.invalidate()}
       />
       <div className="mt-3">
         <RequestId error={error} />

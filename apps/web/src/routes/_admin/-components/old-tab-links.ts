@@ -13,7 +13,10 @@ export function redirectOldTabLink(overview: AnyRoute, tab: string | undefined, 
   const { tab: _, ...rest } = search as Record<string, unknown>;
   const sections = Object.values(overview.parentRoute?.children ?? {}) as AnyRoute[];
   const section = sections.find(
-    (route) => route !== overview && route.options.staticData?.adminSection && route.path === `/${tab}`,
+    (route) =>
+      route !== overview &&
+      route.options.staticData?.adminSection &&
+      route.fullPath === `${overview.parentRoute?.fullPath}/${tab}`,
   );
   // the target is found at run time, so its search is not checked against a route's type here
   throw redirect<AnyRouter>({
