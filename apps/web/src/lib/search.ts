@@ -11,14 +11,6 @@ export function optionalString(value: unknown, maxLength = 2000): string | undef
   return typeof value === "string" && value.length <= maxLength ? value : undefined;
 }
 
-/** One of `allowed`; undefined stays undefined, anything else becomes `fallback`. */
-export function oneOf<T extends string>(value: unknown, allowed: readonly T[], fallback: T): T | undefined {
-  if (value === undefined) {
-    return undefined;
-  }
-  return allowed.includes(value as T) ? (value as T) : fallback;
-}
-
 /** The page of a paged table: a whole number from 2 up to `max`; the first page and anything else is none. */
 export function pageNumber(value: unknown, max = 100_000): number | undefined {
   const page = typeof value === "string" && /^\d{1,6}$/.test(value) ? Number(value) : value;
