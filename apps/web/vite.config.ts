@@ -184,13 +184,11 @@ export default defineConfig({
       target: "react",
       autoCodeSplitting: true,
       // a route's loader goes with its component: the router splits only components by default, so the
-      // loaders and what they import were part of the first page's file (docs/performance.md)
+      // loaders and what they import were part of the first page's file (docs/performance.md). Error
+      // components stay unsplit: each is a lazy component already (components/lazy-route-error.ts), and a
+      // split would add a chunk and an import per route to the first page's file (decision 95).
       codeSplittingOptions: {
-        defaultBehavior: [
-          ["loader", "component", "pendingComponent"],
-          ["errorComponent"],
-          ["notFoundComponent"],
-        ],
+        defaultBehavior: [["loader", "component", "pendingComponent"], ["notFoundComponent"]],
       },
     }),
     react(),

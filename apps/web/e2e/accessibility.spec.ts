@@ -2,8 +2,8 @@
  * axe-core (WCAG 2.1 A/AA) on every route and with every dialog open. One line per route or dialog opener:
  * a new page or dialog is one more entry in PAGES or DIALOGS.
  */
+import { readdirSync } from "node:fs";
 import { expect, type Locator, type Page } from "@playwright/test";
-import { ADMIN_TAB_VALUES } from "../src/lib/admin-tabs";
 import { E2E_GATED } from "./constants";
 import type { TestData, TestUser } from "./data";
 import { contentDay, DEMO, dayFromToday, expectAccessible, failedRequest, login, test } from "./fixtures";
@@ -49,7 +49,8 @@ interface DialogCase {
   errors?: RegExp[];
 }
 
-const admin = (tab: string) => `/admin/manage?tab=${tab}`;
+/** a section of the administration by its path segment; "dashboard" is the overview, /admin/manage itself */
+const admin = (tab: string) => (tab === "dashboard" ? "/admin/manage" : `/admin/manage/${tab}`);
 
 /** The scenes of the visitor's pages: each makes what its page shows and returns the path. */
 const running = async ({ data, user }: Scene) => ({
@@ -77,7 +78,11 @@ const addContent = async (data: TestData, congress: { id: number; title: string 
   await data.content(congress.id, [contentDay("Tag 1", 1)]);
   return { name: `Inhalt von ${congress.title}` };
 };
-const ADMIN_TABS = ADMIN_TAB_VALUES;
+/** every section: the child route files of /admin/manage (`admin.manage.<section>.tsx`; the index is the overview) */
+const ADMIN_TABS = readdirSync(new URL("../src/routes/_admin", import.meta.url)).flatMap((file) => {
+  const section = /^admin\.manage\.(.+)\.tsx$/.exec(file)?.[1];
+  return section ? [section === "index" ? "dashboard" : section] : [];
+});
 
 /** Keeps the checkout lookup pending, so the redirect page stays instead of leaving for the checkout. */
 const holdCheckout = (page: Page) => page.route("**/trpc/checkout.getUrl**", () => undefined);

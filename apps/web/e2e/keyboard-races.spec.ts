@@ -17,7 +17,7 @@ async function slowTemplateEditor(page: Page): Promise<CDPSession> {
   await page.goto("/login");
   await login(page, DEMO.admin.email, DEMO.admin.password);
   await expect(page.getByRole("heading", { level: 1, name: /^Hallo / })).toBeVisible();
-  await page.goto("/admin/manage?tab=mail-templates");
+  await page.goto("/admin/manage/mail-templates");
   await page.getByRole("button", { name: "participation-confirmation bearbeiten" }).click();
   await expect(page.getByRole("dialog").getByRole("textbox", { name: "Inhalt" })).toBeVisible();
   const cdp = await page.context().newCDPSession(page);

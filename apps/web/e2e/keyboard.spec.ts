@@ -162,7 +162,7 @@ test("the global alert dialog traps the focus, closes with Escape and returns th
 
 test("an admin dialog traps the focus, closes with Escape and returns the focus", async ({ page }) => {
   await loginAs(page, DEMO.admin);
-  await page.goto("/admin/manage?tab=packages");
+  await page.goto("/admin/manage/packages");
   const create = page.getByRole("button", { name: "Neues Kongresspaket" });
   await tabTo(page, create, { max: 60 });
   await page.keyboard.press("Enter");
@@ -196,7 +196,7 @@ test("every focus stop of the administration and its dialogs shows a visible foc
   page,
 }) => {
   await loginAs(page, DEMO.admin);
-  await page.goto("/admin/manage?tab=events");
+  await page.goto("/admin/manage/events");
   await expect(page.getByRole("table", { name: "Veranstaltungen" })).toBeVisible();
   await expectVisibleFocusOnEachStop(page, 30);
   await page.getByRole("button", { name: "Neue Veranstaltung" }).focus();
@@ -205,7 +205,7 @@ test("every focus stop of the administration and its dialogs shows a visible foc
   await expectVisibleFocusOnEachStop(page, 16);
   await page.keyboard.press("Escape");
 
-  await page.goto("/admin/manage?tab=mail-templates");
+  await page.goto("/admin/manage/mail-templates");
   await page
     .getByRole("button", { name: / bearbeiten$/ })
     .first()
@@ -217,7 +217,7 @@ test("every focus stop of the administration and its dialogs shows a visible foc
 
 test("the date-range picker works with the keyboard", async ({ page }) => {
   await loginAs(page, DEMO.admin);
-  await page.goto("/admin/manage?tab=events");
+  await page.goto("/admin/manage/events");
   await page.getByRole("button", { name: "Neue Veranstaltung" }).focus();
   await page.keyboard.press("Enter");
   const dialog = page.getByRole("dialog", { name: "Neue Veranstaltung" });
@@ -249,7 +249,7 @@ test("the date-range picker works with the keyboard", async ({ page }) => {
 
 test("the rich-text toolbar and its link dialog work with the keyboard", async ({ page }) => {
   await loginAs(page, DEMO.admin);
-  await page.goto("/admin/manage?tab=mail-templates");
+  await page.goto("/admin/manage/mail-templates");
   await page.getByRole("button", { name: "participation-confirmation bearbeiten" }).focus();
   await page.keyboard.press("Enter");
   const dialog = page.getByRole("dialog");
@@ -301,7 +301,7 @@ test("the rich-text toolbar and its link dialog work with the keyboard", async (
 /** Opens a mail template as admin, by mouse: for the tests of fast keys in its dialog. */
 async function openTemplate(page: Page) {
   await loginAs(page, DEMO.admin);
-  await page.goto("/admin/manage?tab=mail-templates");
+  await page.goto("/admin/manage/mail-templates");
   await page.getByRole("button", { name: "participation-confirmation bearbeiten" }).click();
   const dialog = page.getByRole("dialog");
   const editor = dialog.getByRole("textbox", { name: "Inhalt" });
@@ -412,7 +412,7 @@ test("order states are written out, not only coloured", async ({ page, browser, 
   const admin = await (await browser.newContext()).newPage();
   await loginAs(admin, DEMO.admin);
   for (const tab of ["package-orders", "ticket-orders"]) {
-    await admin.goto(`/admin/manage?tab=${tab}`);
+    await admin.goto(`/admin/manage/${tab}`);
     await admin.getByLabel("Nach E-Mail oder Bestellnummer suchen").fill(user.email);
     const states = admin.getByRole("table").locator("tbody tr td:nth-child(4)");
     await expect.poll(async () => (await states.allTextContents()).sort()).toEqual(["bezahlt", "storniert"]);

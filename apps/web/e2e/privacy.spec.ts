@@ -93,7 +93,7 @@ test("a visitor deletes their account after the password; the login is gone", as
 
 test("admins edit the Impressum; the footer links the accessibility statement", async ({ page }) => {
   await loginAs(page, DEMO.admin);
-  await page.goto("/admin/manage?tab=legal-pages");
+  await page.goto("/admin/manage/legal-pages");
   await page.getByLabel("Seite", { exact: true }).selectOption({ label: "Impressum" });
   const editor = page.getByLabel("Impressum", { exact: true });
   await expect(editor).toContainText("Angaben gemäß § 5 DDG");

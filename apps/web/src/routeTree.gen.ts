@@ -30,6 +30,19 @@ import { Route as UserCongressTicketPurchaseCongressIdRouteImport } from './rout
 import { Route as UserCongressCongressIdRouteImport } from './routes/_user/congress.$congressId'
 import { Route as UserParticipationCongressIdRouteImport } from './routes/_user/participation.$congressId'
 import { Route as LoginChar123CongressIdChar125Char123ShowVideoChar125RouteImport } from './routes/login.{-$congressId}.{-$showVideo}'
+import { Route as AdminAdminManageIndexRouteImport } from './routes/_admin/admin.manage.index'
+import { Route as AdminAdminManageAuditRouteImport } from './routes/_admin/admin.manage.audit'
+import { Route as AdminAdminManageContentsRouteImport } from './routes/_admin/admin.manage.contents'
+import { Route as AdminAdminManageEventsRouteImport } from './routes/_admin/admin.manage.events'
+import { Route as AdminAdminManageKnowledgeRouteImport } from './routes/_admin/admin.manage.knowledge'
+import { Route as AdminAdminManageLegalPagesRouteImport } from './routes/_admin/admin.manage.legal-pages'
+import { Route as AdminAdminManageMailOutboxRouteImport } from './routes/_admin/admin.manage.mail-outbox'
+import { Route as AdminAdminManageMailTemplatesRouteImport } from './routes/_admin/admin.manage.mail-templates'
+import { Route as AdminAdminManagePackageOrdersRouteImport } from './routes/_admin/admin.manage.package-orders'
+import { Route as AdminAdminManagePackagesRouteImport } from './routes/_admin/admin.manage.packages'
+import { Route as AdminAdminManagePaymentNotificationsRouteImport } from './routes/_admin/admin.manage.payment-notifications'
+import { Route as AdminAdminManageTicketOrdersRouteImport } from './routes/_admin/admin.manage.ticket-orders'
+import { Route as AdminAdminManageUsersRouteImport } from './routes/_admin/admin.manage.users'
 import { Route as MigrationSetPasswordUserIdHashRouteImport } from './routes/migration.set-password.$userId.$hash'
 import { Route as ConfirmMailChar123UserIdChar125Char123HashChar125Char123CongressIdChar125Char123ShowVideoChar125RouteImport } from './routes/confirm-mail.{-$userId}.{-$hash}.{-$congressId}.{-$showVideo}'
 
@@ -142,6 +155,80 @@ const LoginChar123CongressIdChar125Char123ShowVideoChar125Route =
     path: '/login/{-$congressId}/{-$showVideo}',
     getParentRoute: () => rootRouteImport,
   } as any)
+const AdminAdminManageIndexRoute = AdminAdminManageIndexRouteImport.update({
+  id: '/',
+  path: '/',
+  getParentRoute: () => AdminAdminManageRoute,
+} as any)
+const AdminAdminManageAuditRoute = AdminAdminManageAuditRouteImport.update({
+  id: '/audit',
+  path: '/audit',
+  getParentRoute: () => AdminAdminManageRoute,
+} as any)
+const AdminAdminManageContentsRoute =
+  AdminAdminManageContentsRouteImport.update({
+    id: '/contents',
+    path: '/contents',
+    getParentRoute: () => AdminAdminManageRoute,
+  } as any)
+const AdminAdminManageEventsRoute = AdminAdminManageEventsRouteImport.update({
+  id: '/events',
+  path: '/events',
+  getParentRoute: () => AdminAdminManageRoute,
+} as any)
+const AdminAdminManageKnowledgeRoute =
+  AdminAdminManageKnowledgeRouteImport.update({
+    id: '/knowledge',
+    path: '/knowledge',
+    getParentRoute: () => AdminAdminManageRoute,
+  } as any)
+const AdminAdminManageLegalPagesRoute =
+  AdminAdminManageLegalPagesRouteImport.update({
+    id: '/legal-pages',
+    path: '/legal-pages',
+    getParentRoute: () => AdminAdminManageRoute,
+  } as any)
+const AdminAdminManageMailOutboxRoute =
+  AdminAdminManageMailOutboxRouteImport.update({
+    id: '/mail-outbox',
+    path: '/mail-outbox',
+    getParentRoute: () => AdminAdminManageRoute,
+  } as any)
+const AdminAdminManageMailTemplatesRoute =
+  AdminAdminManageMailTemplatesRouteImport.update({
+    id: '/mail-templates',
+    path: '/mail-templates',
+    getParentRoute: () => AdminAdminManageRoute,
+  } as any)
+const AdminAdminManagePackageOrdersRoute =
+  AdminAdminManagePackageOrdersRouteImport.update({
+    id: '/package-orders',
+    path: '/package-orders',
+    getParentRoute: () => AdminAdminManageRoute,
+  } as any)
+const AdminAdminManagePackagesRoute =
+  AdminAdminManagePackagesRouteImport.update({
+    id: '/packages',
+    path: '/packages',
+    getParentRoute: () => AdminAdminManageRoute,
+  } as any)
+const AdminAdminManagePaymentNotificationsRoute =
+  AdminAdminManagePaymentNotificationsRouteImport.update({
+    id: '/payment-notifications',
+    path: '/payment-notifications',
+    getParentRoute: () => AdminAdminManageRoute,
+  } as any)
+const AdminAdminManageTicketOrdersRoute =
+  AdminAdminManageTicketOrdersRouteImport.update({
+    id: '/ticket-orders',
+    path: '/ticket-orders',
+    getParentRoute: () => AdminAdminManageRoute,
+  } as any)
+const AdminAdminManageUsersRoute = AdminAdminManageUsersRouteImport.update({
+  id: '/users',
+  path: '/users',
+  getParentRoute: () => AdminAdminManageRoute,
+} as any)
 const MigrationSetPasswordUserIdHashRoute =
   MigrationSetPasswordUserIdHashRouteImport.update({
     id: '/migration/set-password/$userId/$hash',
@@ -169,7 +256,7 @@ export interface FileRoutesByFullPath {
   '/login-link/$token': typeof LoginLinkTokenRoute
   '/resetPassword/$token': typeof ResetPasswordTokenRoute
   '/resetPassword/': typeof ResetPasswordIndexRoute
-  '/admin/manage': typeof AdminAdminManageRoute
+  '/admin/manage': typeof AdminAdminManageRouteWithChildren
   '/congress-package-purchase/$congressPackageId': typeof UserCongressPackagePurchaseCongressPackageIdRoute
   '/congress-package/$congressPackageId': typeof UserCongressPackageCongressPackageIdRoute
   '/congress-ticket-package-purchase/$congressId': typeof UserCongressTicketPackagePurchaseCongressIdRoute
@@ -177,7 +264,20 @@ export interface FileRoutesByFullPath {
   '/congress/$congressId': typeof UserCongressCongressIdRoute
   '/participation/$congressId': typeof UserParticipationCongressIdRoute
   '/login/{-$congressId}/{-$showVideo}': typeof LoginChar123CongressIdChar125Char123ShowVideoChar125Route
+  '/admin/manage/audit': typeof AdminAdminManageAuditRoute
+  '/admin/manage/contents': typeof AdminAdminManageContentsRoute
+  '/admin/manage/events': typeof AdminAdminManageEventsRoute
+  '/admin/manage/knowledge': typeof AdminAdminManageKnowledgeRoute
+  '/admin/manage/legal-pages': typeof AdminAdminManageLegalPagesRoute
+  '/admin/manage/mail-outbox': typeof AdminAdminManageMailOutboxRoute
+  '/admin/manage/mail-templates': typeof AdminAdminManageMailTemplatesRoute
+  '/admin/manage/package-orders': typeof AdminAdminManagePackageOrdersRoute
+  '/admin/manage/packages': typeof AdminAdminManagePackagesRoute
+  '/admin/manage/payment-notifications': typeof AdminAdminManagePaymentNotificationsRoute
+  '/admin/manage/ticket-orders': typeof AdminAdminManageTicketOrdersRoute
+  '/admin/manage/users': typeof AdminAdminManageUsersRoute
   '/migration/set-password/$userId/$hash': typeof MigrationSetPasswordUserIdHashRoute
+  '/admin/manage/': typeof AdminAdminManageIndexRoute
   '/confirm-mail/{-$userId}/{-$hash}/{-$congressId}/{-$showVideo}': typeof ConfirmMailChar123UserIdChar125Char123HashChar125Char123CongressIdChar125Char123ShowVideoChar125Route
 }
 export interface FileRoutesByTo {
@@ -192,7 +292,6 @@ export interface FileRoutesByTo {
   '/login-link/$token': typeof LoginLinkTokenRoute
   '/resetPassword/$token': typeof ResetPasswordTokenRoute
   '/resetPassword': typeof ResetPasswordIndexRoute
-  '/admin/manage': typeof AdminAdminManageRoute
   '/congress-package-purchase/$congressPackageId': typeof UserCongressPackagePurchaseCongressPackageIdRoute
   '/congress-package/$congressPackageId': typeof UserCongressPackageCongressPackageIdRoute
   '/congress-ticket-package-purchase/$congressId': typeof UserCongressTicketPackagePurchaseCongressIdRoute
@@ -200,7 +299,20 @@ export interface FileRoutesByTo {
   '/congress/$congressId': typeof UserCongressCongressIdRoute
   '/participation/$congressId': typeof UserParticipationCongressIdRoute
   '/login/{-$congressId}/{-$showVideo}': typeof LoginChar123CongressIdChar125Char123ShowVideoChar125Route
+  '/admin/manage/audit': typeof AdminAdminManageAuditRoute
+  '/admin/manage/contents': typeof AdminAdminManageContentsRoute
+  '/admin/manage/events': typeof AdminAdminManageEventsRoute
+  '/admin/manage/knowledge': typeof AdminAdminManageKnowledgeRoute
+  '/admin/manage/legal-pages': typeof AdminAdminManageLegalPagesRoute
+  '/admin/manage/mail-outbox': typeof AdminAdminManageMailOutboxRoute
+  '/admin/manage/mail-templates': typeof AdminAdminManageMailTemplatesRoute
+  '/admin/manage/package-orders': typeof AdminAdminManagePackageOrdersRoute
+  '/admin/manage/packages': typeof AdminAdminManagePackagesRoute
+  '/admin/manage/payment-notifications': typeof AdminAdminManagePaymentNotificationsRoute
+  '/admin/manage/ticket-orders': typeof AdminAdminManageTicketOrdersRoute
+  '/admin/manage/users': typeof AdminAdminManageUsersRoute
   '/migration/set-password/$userId/$hash': typeof MigrationSetPasswordUserIdHashRoute
+  '/admin/manage': typeof AdminAdminManageIndexRoute
   '/confirm-mail/{-$userId}/{-$hash}/{-$congressId}/{-$showVideo}': typeof ConfirmMailChar123UserIdChar125Char123HashChar125Char123CongressIdChar125Char123ShowVideoChar125Route
 }
 export interface FileRoutesById {
@@ -218,7 +330,7 @@ export interface FileRoutesById {
   '/resetPassword/$token': typeof ResetPasswordTokenRoute
   '/_user/': typeof UserIndexRoute
   '/resetPassword/': typeof ResetPasswordIndexRoute
-  '/_admin/admin/manage': typeof AdminAdminManageRoute
+  '/_admin/admin/manage': typeof AdminAdminManageRouteWithChildren
   '/_user/congress-package-purchase/$congressPackageId': typeof UserCongressPackagePurchaseCongressPackageIdRoute
   '/_user/congress-package/$congressPackageId': typeof UserCongressPackageCongressPackageIdRoute
   '/_user/congress-ticket-package-purchase/$congressId': typeof UserCongressTicketPackagePurchaseCongressIdRoute
@@ -226,7 +338,20 @@ export interface FileRoutesById {
   '/_user/congress/$congressId': typeof UserCongressCongressIdRoute
   '/_user/participation/$congressId': typeof UserParticipationCongressIdRoute
   '/login/{-$congressId}/{-$showVideo}': typeof LoginChar123CongressIdChar125Char123ShowVideoChar125Route
+  '/_admin/admin/manage/audit': typeof AdminAdminManageAuditRoute
+  '/_admin/admin/manage/contents': typeof AdminAdminManageContentsRoute
+  '/_admin/admin/manage/events': typeof AdminAdminManageEventsRoute
+  '/_admin/admin/manage/knowledge': typeof AdminAdminManageKnowledgeRoute
+  '/_admin/admin/manage/legal-pages': typeof AdminAdminManageLegalPagesRoute
+  '/_admin/admin/manage/mail-outbox': typeof AdminAdminManageMailOutboxRoute
+  '/_admin/admin/manage/mail-templates': typeof AdminAdminManageMailTemplatesRoute
+  '/_admin/admin/manage/package-orders': typeof AdminAdminManagePackageOrdersRoute
+  '/_admin/admin/manage/packages': typeof AdminAdminManagePackagesRoute
+  '/_admin/admin/manage/payment-notifications': typeof AdminAdminManagePaymentNotificationsRoute
+  '/_admin/admin/manage/ticket-orders': typeof AdminAdminManageTicketOrdersRoute
+  '/_admin/admin/manage/users': typeof AdminAdminManageUsersRoute
   '/migration/set-password/$userId/$hash': typeof MigrationSetPasswordUserIdHashRoute
+  '/_admin/admin/manage/': typeof AdminAdminManageIndexRoute
   '/confirm-mail/{-$userId}/{-$hash}/{-$congressId}/{-$showVideo}': typeof ConfirmMailChar123UserIdChar125Char123HashChar125Char123CongressIdChar125Char123ShowVideoChar125Route
 }
 export interface FileRouteTypes {
@@ -251,7 +376,20 @@ export interface FileRouteTypes {
     | '/congress/$congressId'
     | '/participation/$congressId'
     | '/login/{-$congressId}/{-$showVideo}'
+    | '/admin/manage/audit'
+    | '/admin/manage/contents'
+    | '/admin/manage/events'
+    | '/admin/manage/knowledge'
+    | '/admin/manage/legal-pages'
+    | '/admin/manage/mail-outbox'
+    | '/admin/manage/mail-templates'
+    | '/admin/manage/package-orders'
+    | '/admin/manage/packages'
+    | '/admin/manage/payment-notifications'
+    | '/admin/manage/ticket-orders'
+    | '/admin/manage/users'
     | '/migration/set-password/$userId/$hash'
+    | '/admin/manage/'
     | '/confirm-mail/{-$userId}/{-$hash}/{-$congressId}/{-$showVideo}'
   fileRoutesByTo: FileRoutesByTo
   to:
@@ -266,7 +404,6 @@ export interface FileRouteTypes {
     | '/login-link/$token'
     | '/resetPassword/$token'
     | '/resetPassword'
-    | '/admin/manage'
     | '/congress-package-purchase/$congressPackageId'
     | '/congress-package/$congressPackageId'
     | '/congress-ticket-package-purchase/$congressId'
@@ -274,7 +411,20 @@ export interface FileRouteTypes {
     | '/congress/$congressId'
     | '/participation/$congressId'
     | '/login/{-$congressId}/{-$showVideo}'
+    | '/admin/manage/audit'
+    | '/admin/manage/contents'
+    | '/admin/manage/events'
+    | '/admin/manage/knowledge'
+    | '/admin/manage/legal-pages'
+    | '/admin/manage/mail-outbox'
+    | '/admin/manage/mail-templates'
+    | '/admin/manage/package-orders'
+    | '/admin/manage/packages'
+    | '/admin/manage/payment-notifications'
+    | '/admin/manage/ticket-orders'
+    | '/admin/manage/users'
     | '/migration/set-password/$userId/$hash'
+    | '/admin/manage'
     | '/confirm-mail/{-$userId}/{-$hash}/{-$congressId}/{-$showVideo}'
   id:
     | '__root__'
@@ -299,7 +449,20 @@ export interface FileRouteTypes {
     | '/_user/congress/$congressId'
     | '/_user/participation/$congressId'
     | '/login/{-$congressId}/{-$showVideo}'
+    | '/_admin/admin/manage/audit'
+    | '/_admin/admin/manage/contents'
+    | '/_admin/admin/manage/events'
+    | '/_admin/admin/manage/knowledge'
+    | '/_admin/admin/manage/legal-pages'
+    | '/_admin/admin/manage/mail-outbox'
+    | '/_admin/admin/manage/mail-templates'
+    | '/_admin/admin/manage/package-orders'
+    | '/_admin/admin/manage/packages'
+    | '/_admin/admin/manage/payment-notifications'
+    | '/_admin/admin/manage/ticket-orders'
+    | '/_admin/admin/manage/users'
     | '/migration/set-password/$userId/$hash'
+    | '/_admin/admin/manage/'
     | '/confirm-mail/{-$userId}/{-$hash}/{-$congressId}/{-$showVideo}'
   fileRoutesById: FileRoutesById
 }
@@ -469,6 +632,97 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof LoginChar123CongressIdChar125Char123ShowVideoChar125RouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/_admin/admin/manage/': {
+      id: '/_admin/admin/manage/'
+      path: '/'
+      fullPath: '/admin/manage/'
+      preLoaderRoute: typeof AdminAdminManageIndexRouteImport
+      parentRoute: typeof AdminAdminManageRoute
+    }
+    '/_admin/admin/manage/audit': {
+      id: '/_admin/admin/manage/audit'
+      path: '/audit'
+      fullPath: '/admin/manage/audit'
+      preLoaderRoute: typeof AdminAdminManageAuditRouteImport
+      parentRoute: typeof AdminAdminManageRoute
+    }
+    '/_admin/admin/manage/contents': {
+      id: '/_admin/admin/manage/contents'
+      path: '/contents'
+      fullPath: '/admin/manage/contents'
+      preLoaderRoute: typeof AdminAdminManageContentsRouteImport
+      parentRoute: typeof AdminAdminManageRoute
+    }
+    '/_admin/admin/manage/events': {
+      id: '/_admin/admin/manage/events'
+      path: '/events'
+      fullPath: '/admin/manage/events'
+      preLoaderRoute: typeof AdminAdminManageEventsRouteImport
+      parentRoute: typeof AdminAdminManageRoute
+    }
+    '/_admin/admin/manage/knowledge': {
+      id: '/_admin/admin/manage/knowledge'
+      path: '/knowledge'
+      fullPath: '/admin/manage/knowledge'
+      preLoaderRoute: typeof AdminAdminManageKnowledgeRouteImport
+      parentRoute: typeof AdminAdminManageRoute
+    }
+    '/_admin/admin/manage/legal-pages': {
+      id: '/_admin/admin/manage/legal-pages'
+      path: '/legal-pages'
+      fullPath: '/admin/manage/legal-pages'
+      preLoaderRoute: typeof AdminAdminManageLegalPagesRouteImport
+      parentRoute: typeof AdminAdminManageRoute
+    }
+    '/_admin/admin/manage/mail-outbox': {
+      id: '/_admin/admin/manage/mail-outbox'
+      path: '/mail-outbox'
+      fullPath: '/admin/manage/mail-outbox'
+      preLoaderRoute: typeof AdminAdminManageMailOutboxRouteImport
+      parentRoute: typeof AdminAdminManageRoute
+    }
+    '/_admin/admin/manage/mail-templates': {
+      id: '/_admin/admin/manage/mail-templates'
+      path: '/mail-templates'
+      fullPath: '/admin/manage/mail-templates'
+      preLoaderRoute: typeof AdminAdminManageMailTemplatesRouteImport
+      parentRoute: typeof AdminAdminManageRoute
+    }
+    '/_admin/admin/manage/package-orders': {
+      id: '/_admin/admin/manage/package-orders'
+      path: '/package-orders'
+      fullPath: '/admin/manage/package-orders'
+      preLoaderRoute: typeof AdminAdminManagePackageOrdersRouteImport
+      parentRoute: typeof AdminAdminManageRoute
+    }
+    '/_admin/admin/manage/packages': {
+      id: '/_admin/admin/manage/packages'
+      path: '/packages'
+      fullPath: '/admin/manage/packages'
+      preLoaderRoute: typeof AdminAdminManagePackagesRouteImport
+      parentRoute: typeof AdminAdminManageRoute
+    }
+    '/_admin/admin/manage/payment-notifications': {
+      id: '/_admin/admin/manage/payment-notifications'
+      path: '/payment-notifications'
+      fullPath: '/admin/manage/payment-notifications'
+      preLoaderRoute: typeof AdminAdminManagePaymentNotificationsRouteImport
+      parentRoute: typeof AdminAdminManageRoute
+    }
+    '/_admin/admin/manage/ticket-orders': {
+      id: '/_admin/admin/manage/ticket-orders'
+      path: '/ticket-orders'
+      fullPath: '/admin/manage/ticket-orders'
+      preLoaderRoute: typeof AdminAdminManageTicketOrdersRouteImport
+      parentRoute: typeof AdminAdminManageRoute
+    }
+    '/_admin/admin/manage/users': {
+      id: '/_admin/admin/manage/users'
+      path: '/users'
+      fullPath: '/admin/manage/users'
+      preLoaderRoute: typeof AdminAdminManageUsersRouteImport
+      parentRoute: typeof AdminAdminManageRoute
+    }
     '/migration/set-password/$userId/$hash': {
       id: '/migration/set-password/$userId/$hash'
       path: '/migration/set-password/$userId/$hash'
@@ -486,12 +740,48 @@ declare module '@tanstack/react-router' {
   }
 }
 
+interface AdminAdminManageRouteChildren {
+  AdminAdminManageAuditRoute: typeof AdminAdminManageAuditRoute
+  AdminAdminManageContentsRoute: typeof AdminAdminManageContentsRoute
+  AdminAdminManageEventsRoute: typeof AdminAdminManageEventsRoute
+  AdminAdminManageKnowledgeRoute: typeof AdminAdminManageKnowledgeRoute
+  AdminAdminManageLegalPagesRoute: typeof AdminAdminManageLegalPagesRoute
+  AdminAdminManageMailOutboxRoute: typeof AdminAdminManageMailOutboxRoute
+  AdminAdminManageMailTemplatesRoute: typeof AdminAdminManageMailTemplatesRoute
+  AdminAdminManagePackageOrdersRoute: typeof AdminAdminManagePackageOrdersRoute
+  AdminAdminManagePackagesRoute: typeof AdminAdminManagePackagesRoute
+  AdminAdminManagePaymentNotificationsRoute: typeof AdminAdminManagePaymentNotificationsRoute
+  AdminAdminManageTicketOrdersRoute: typeof AdminAdminManageTicketOrdersRoute
+  AdminAdminManageUsersRoute: typeof AdminAdminManageUsersRoute
+  AdminAdminManageIndexRoute: typeof AdminAdminManageIndexRoute
+}
+
+const AdminAdminManageRouteChildren: AdminAdminManageRouteChildren = {
+  AdminAdminManageAuditRoute: AdminAdminManageAuditRoute,
+  AdminAdminManageContentsRoute: AdminAdminManageContentsRoute,
+  AdminAdminManageEventsRoute: AdminAdminManageEventsRoute,
+  AdminAdminManageKnowledgeRoute: AdminAdminManageKnowledgeRoute,
+  AdminAdminManageLegalPagesRoute: AdminAdminManageLegalPagesRoute,
+  AdminAdminManageMailOutboxRoute: AdminAdminManageMailOutboxRoute,
+  AdminAdminManageMailTemplatesRoute: AdminAdminManageMailTemplatesRoute,
+  AdminAdminManagePackageOrdersRoute: AdminAdminManagePackageOrdersRoute,
+  AdminAdminManagePackagesRoute: AdminAdminManagePackagesRoute,
+  AdminAdminManagePaymentNotificationsRoute:
+    AdminAdminManagePaymentNotificationsRoute,
+  AdminAdminManageTicketOrdersRoute: AdminAdminManageTicketOrdersRoute,
+  AdminAdminManageUsersRoute: AdminAdminManageUsersRoute,
+  AdminAdminManageIndexRoute: AdminAdminManageIndexRoute,
+}
+
+const AdminAdminManageRouteWithChildren =
+  AdminAdminManageRoute._addFileChildren(AdminAdminManageRouteChildren)
+
 interface AdminRouteChildren {
-  AdminAdminManageRoute: typeof AdminAdminManageRoute
+  AdminAdminManageRoute: typeof AdminAdminManageRouteWithChildren
 }
 
 const AdminRouteChildren: AdminRouteChildren = {
-  AdminAdminManageRoute: AdminAdminManageRoute,
+  AdminAdminManageRoute: AdminAdminManageRouteWithChildren,
 }
 
 const AdminRouteWithChildren = AdminRoute._addFileChildren(AdminRouteChildren)

@@ -9,12 +9,11 @@ import { session } from "@/lib/auth";
 import { loginPage } from "@/lib/guards";
 
 /**
- * What a page shows when its loader or component fails: inside the layout, the server's German
- * `{title, detail}` (what happened), what to do, a way back to the overview and the request id for support;
- * never a stack trace. A refused session (it ended elsewhere: a password reset, a two-factor switch, the
- * account switched off) is renewed once; when that fails too, the visitor signs in again and comes back here.
+ * A refused session (it ended elsewhere: a password reset, a two-factor switch, the account switched off) is
+ * renewed once and the failed page loads again; when that fails too, the visitor signs in again and comes
+ * back here. True while that runs: the error is not the page's to show.
  */
-export function RouteError({ error, reset }: ErrorComponentProps) {
+export function useSessionRenewal(error: unknown, reset: () => void): boolean {
   const router = useRouter();
   const navigate = useNavigate();
   // the page that failed; the effect runs once, whatever the location becomes meanwhile
@@ -37,24 +36,27 @@ export function RouteError({ error, reset }: ErrorComponentProps) {
       void alerts.notice(MSG.unauthorizedTitle, MSG.sessionExpired);
     });
   }, [signedOut, reset, router, navigate, from]);
+  return signedOut;
+}
 
-  if (signedOut) {
+/**
+ * What a page shows when its loader or component fails: inside the layout, the server's German
+ * `{title, detail}` (what happened), what to do, a way back to the overview and the request id for support;
+ * never a stack trace. A refused session is renewed first (`useSessionRenewal`).
+ */
+export function RouteError({ error, reset }: ErrorComponentProps) {
+  const router = useRouter();
+  if (useSessionRenewal(error, reset)) {
     return null;
   }
   const { title, detail } = errorBody(error);
-  const requestId = requestIdOf(error);
   return (
     <Page title={title}>
       <Alert mode="error" role="alert" className="mb-4 max-w-3xl">
         <p>{detail}</p>
       </Alert>
       <p className="mb-2 max-w-3xl text-slate-700">{MSG.supportContact}</p>
-      {requestId && (
-        <p className="mb-4 max-w-3xl text-sm text-slate-700">
-          Bitte nennen Sie dem Support diese Vorgangsnummer:{" "}
-          <code className="break-all rounded bg-slate-100 px-1.5 py-0.5 text-slate-900">{requestId}</code>
-        </p>
-      )}
+      <RequestId error={error} />
       <div className="mt-6 flex flex-wrap items-center gap-3">
         <Button
           onClick={() => {
@@ -70,4 +72,15 @@ export function RouteError({ error, reset }: ErrorComponentProps) {
       </div>
     </Page>
   );
+}
+
+/** The request id of a failed call (the API's `x-request-id`), for support. */
+export function RequestId({ error }: { error: unknown }) {
+  const requestId = requestIdOf(error);
+  return requestId ? (
+    <p className="mb-4 max-w-3xl text-sm text-slate-700">
+      Bitte nennen Sie dem Support diese Vorgangsnummer:{" "}
+      <code className="break-all rounded bg-slate-100 px-1.5 py-0.5 text-slate-900">{requestId}</code>
+    </p>
+  ) : null;
 }

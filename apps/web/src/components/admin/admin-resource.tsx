@@ -13,7 +13,7 @@ import { Button } from "@/components/ui/button";
 import { Pagination, pageCount, pageView, type ServerPage } from "@/components/ui/pagination";
 import { type Column, DataTable } from "@/components/ui/table";
 import { alerts, errorBody } from "@/lib/alerts";
-import { FilterBar, type FilterBarState } from "./filters";
+import { FilterBar, type FilterBarState, usePaging } from "./filters";
 import { LoadError } from "./load-error";
 import { EditorContext } from "./resource-editor";
 
@@ -48,7 +48,10 @@ export interface AdminResourceProps<Row extends { id: number }> {
    */
   // biome-ignore lint/suspicious/noExplicitAny: any procedure's answer, error and key
   list: (page: number) => UseQueryOptions<any, any, ServerPage<Row>, any>;
-  /** where the page is kept when not here: the filter state of a bar `AdminResource` does not draw (`toolbar`) */
+  /**
+   * where the page is kept: the filter state of a bar `AdminResource` does not draw (`toolbar`); else the
+   * filter bar's state, else the section's address (`usePaging`)
+   */
   paging?: Paging;
   columns: Column<Row>[];
   /** the empty table: "Keine <items> gefunden." with a filter bar, else "Noch keine <items>.", unless given */
@@ -82,8 +85,8 @@ export function AdminResource<Row extends { id: number }>(props: AdminResourcePr
   const label = props.label ?? use(SectionLabel);
   const items = props.items ?? label;
   const queryClient = useQueryClient();
-  const [ownPage, setOwnPage] = useState(1);
-  const { page, setPage } = props.paging ?? filters ?? { page: ownPage, setPage: setOwnPage };
+  const ownPaging = usePaging();
+  const { page, setPage } = props.paging ?? filters ?? ownPaging;
   const list = props.list(page);
   const query = useQuery({ ...list, placeholderData: keepPreviousData });
   const { rows, pager } = pageView(query.data, setPage);

@@ -1,8 +1,10 @@
+import { useNavigate, useSearch } from "@tanstack/react-router";
 import { useEffect, useRef, useState } from "react";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Select, type SelectOption } from "@/components/ui/select";
 import { cn } from "@/lib/utils";
+import type { Paging } from "./admin-resource";
 
 const DEBOUNCE_MS = 300;
 
@@ -20,24 +22,69 @@ const trimmed = <F extends Record<string, string>>(values: F): F =>
   Object.fromEntries(Object.entries(values).map(([k, v]) => [k, v.trim()])) as F;
 
 /**
- * The filter values of a table and its page. `shown` is what the fields show; `applied` (trimmed) is what
- * the query asks with: typed search text once it rests for 300 ms, a choice at once. Every change goes back
- * to page 1.
+ * The filter values a section's address holds (`defaults` for those it does not) and its page, for its
+ * page query: `xPage(...fromSearch(DEFAULTS, search))` in the route's loader asks what the section asks.
  */
-export function useFilters<F extends Record<string, string>>(initial: F) {
-  const [shown, setShown] = useState(initial);
-  const [applied, setApplied] = useState(() => trimmed(initial));
-  const [page, setPage] = useState(1);
-  const latest = useRef(initial);
+export function fromSearch<F extends Record<string, string>>(
+  defaults: F,
+  search: Record<string, unknown>,
+): [filters: F, page: number] {
+  const filters = Object.fromEntries(
+    Object.entries(defaults).map(([name, value]) => {
+      const given = search[name];
+      return [name, typeof given === "string" ? given : value];
+    }),
+  ) as F;
+  return [filters, typeof search.page === "number" ? search.page : 1];
+}
+
+/**
+ * The filter values of a table and its page, kept in the section's address (`?name=…&page=2`), so a
+ * filtered page can be bookmarked and Back goes to the page before. `shown` is what the fields show;
+ * `applied` (trimmed) is what the address and the query hold: typed search text once it rests for 300 ms,
+ * a choice at once. Every change goes back to page 1 and replaces the address (typing adds no history);
+ * another page adds an entry. When the address changes by other means (Back, a link), the fields follow.
+ */
+export function useFilters<F extends Record<string, string>>(defaults: F) {
+  const navigate = useNavigate();
+  const [applied, page] = fromSearch(defaults, useSearch({ strict: false }));
+  const appliedKey = JSON.stringify(applied);
+  const [shown, setShown] = useState(applied);
+  const latest = useRef(applied);
+  // the filters this state last put into the address
+  const written = useRef(appliedKey);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);
+  useEffect(() => {
+    if (appliedKey !== written.current) {
+      clearTimeout(timer.current);
+      written.current = appliedKey;
+      latest.current = JSON.parse(appliedKey);
+      setShown(latest.current);
+    }
+  }, [appliedKey]);
 
+  const go = (filters: Partial<F>, next: number, replace: boolean) =>
+    void navigate({
+      to: ".",
+      search: (prev: Record<string, unknown>) => ({
+        ...prev,
+        ...Object.fromEntries(Object.entries(filters).map(([k, v]) => [k, v || undefined])),
+        page: next > 1 ? next : undefined,
+      }),
+      replace,
+      resetScroll: false,
+    });
+  const setPage = (next: number) => go({}, next, false);
   const set = (name: keyof F, value: string, debounce = false) => {
     latest.current = { ...latest.current, [name]: value };
     setShown(latest.current);
-    setPage(1);
     clearTimeout(timer.current);
-    const apply = () => setApplied(trimmed(latest.current));
+    const apply = () => {
+      const values = trimmed(latest.current);
+      written.current = JSON.stringify(values);
+      go(values, 1, true);
+    };
     if (debounce) {
       timer.current = setTimeout(apply, DEBOUNCE_MS);
     } else {
@@ -46,6 +93,10 @@ export function useFilters<F extends Record<string, string>>(initial: F) {
   };
   return { shown, applied, page, setPage, set };
 }
+
+/** The page of a section without filters, kept in its address like a filtered one's (`useFilters`). */
+export const usePaging = (): Paging => useFilters(NO_FILTERS);
+const NO_FILTERS = {};
 
 export type Filters<F extends Record<string, string>> = ReturnType<typeof useFilters<F>>;
 

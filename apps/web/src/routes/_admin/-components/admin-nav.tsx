@@ -1,64 +1,55 @@
-import { Link } from "@tanstack/react-router";
+import { type AnyRoute, Link, useRouter } from "@tanstack/react-router";
 import { ChevronDownIcon } from "lucide-react";
 import { type KeyboardEvent, type MouseEvent, useId, useRef, useState } from "react";
-import type { AdminTab } from "@/lib/admin-tabs";
+import type { AdminGroup, AdminSection } from "@/lib/admin-sections";
 import { cn } from "@/lib/utils";
+import type { FileRoutesByTo } from "@/routeTree.gen";
 
-/** What each section is called in the navigation (and on the phone's menu button). */
-export const SECTION_LABELS: Record<AdminTab, string> = {
-  dashboard: "Übersicht",
-  events: "Veranstaltungen",
-  packages: "Kongresspakete",
-  contents: "Videoinhalte",
-  "package-orders": "Paketbestellungen",
-  "ticket-orders": "Ticketbestellungen",
-  "payment-notifications": "Zahlungsmeldungen",
-  users: "Benutzer:innen",
-  "mail-templates": "E-Mail-Templates",
-  "mail-outbox": "E-Mail-Versand",
-  "legal-pages": "Rechtliche Seiten",
-  audit: "Protokoll",
-  knowledge: "Wissensdatenbank",
-};
+/** A section's link: its address and what its route says about it (`staticData.adminSection`). */
+interface NavSection extends AdminSection {
+  to: keyof FileRoutesByTo;
+}
 
-/** The sections grouped by task, as pretix and Indico group theirs; the overview stands above the groups. */
-const GROUPS = [
-  { label: "Veranstaltungen & Inhalte", tabs: ["events", "packages", "contents"] },
-  { label: "Verkauf", tabs: ["package-orders", "ticket-orders", "payment-notifications"] },
-  { label: "Personen", tabs: ["users"] },
-  { label: "Kommunikation", tabs: ["mail-templates", "mail-outbox"] },
-  { label: "System", tabs: ["legal-pages", "audit", "knowledge"] },
-] as const satisfies readonly { label: string; tabs: readonly AdminTab[] }[];
-
-// every section but the overview belongs to a group: a new tab fails the typecheck until it has one
-type Grouped = (typeof GROUPS)[number]["tabs"][number];
-const everyTabGrouped: Exclude<AdminTab, Grouped | "dashboard"> extends never ? true : never = true;
-void everyTabGrouped;
+/**
+ * The sections from the route tree: the child routes of /admin/manage that name themselves a section, in
+ * their order, the overview (no group) first and the others by group, each group where its first section is.
+ */
+function useSections(): { top: NavSection[]; groups: { label: AdminGroup; sections: NavSection[] }[] } {
+  const manage: AnyRoute = useRouter().routesById["/_admin/admin/manage"];
+  const sections = (Object.values(manage.children ?? {}) as AnyRoute[])
+    .flatMap((route): NavSection[] => {
+      const section = route.options.staticData?.adminSection;
+      // the index's path ends in a slash, which a link to it leaves out
+      return section ? [{ ...section, to: route.fullPath.replace(/(.)\/$/, "$1") }] : [];
+    })
+    .sort((a, b) => a.position - b.position);
+  const groups = new Map<AdminGroup, NavSection[]>();
+  for (const section of sections) {
+    if (section.group) {
+      groups.set(section.group, [...(groups.get(section.group) ?? []), section]);
+    }
+  }
+  return {
+    top: sections.filter((section) => !section.group),
+    groups: [...groups].map(([label, inGroup]) => ({ label, sections: inGroup })),
+  };
+}
 
 /** A plain left click, which the router turns into a navigation (not a new tab or window). */
 const plainClick = (event: MouseEvent) =>
   event.button === 0 && !event.metaKey && !event.ctrlKey && !event.shiftKey && !event.altKey;
 
-function SectionLink({
-  tab,
-  active,
-  onChoose,
-}: {
-  tab: AdminTab;
-  active: boolean;
-  onChoose: (event: MouseEvent) => void;
-}) {
+function SectionLink({ section, onChoose }: { section: NavSection; onChoose: (event: MouseEvent) => void }) {
   return (
     <li>
       <Link
-        to="/admin/manage"
-        search={{ tab }}
-        // the router marks a link active by the URL's search, which lacks `tab` for the overview's address
-        aria-current={active ? "page" : undefined}
+        to={section.to}
+        // the overview is current only on its own address, a section also when filtered or on another page
+        activeOptions={{ exact: section.group === null, includeSearch: false }}
         onClick={onChoose}
         className="block rounded-md px-3 py-2 text-sm text-slate-800 hover:bg-slate-100 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 aria-[current=page]:bg-brand-50 aria-[current=page]:font-semibold aria-[current=page]:text-brand-900"
       >
-        {SECTION_LABELS[tab]}
+        {section.label}
       </Link>
     </li>
   );
@@ -69,7 +60,8 @@ function SectionLink({
  * tab): a side navigation on wide screens; on phones the same navigation folds behind a "Bereiche" button
  * (a disclosure, WAI-ARIA's pattern for a site navigation), which closes again once a section is chosen.
  */
-export function AdminNav({ current }: { current: AdminTab }) {
+export function AdminNav({ current }: { current: string }) {
+  const { top, groups } = useSections();
   const [open, setOpen] = useState(false);
   const toggle = useRef<HTMLButtonElement>(null);
   const listId = useId();
@@ -100,7 +92,7 @@ export function AdminNav({ current }: { current: AdminTab }) {
         className="flex w-full items-center justify-between gap-2 rounded-md border border-slate-300 bg-white px-4 py-2.5 text-left text-sm font-medium text-slate-900 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 lg:hidden"
       >
         <span>
-          Bereiche<span className="font-normal text-slate-700">: {SECTION_LABELS[current]}</span>
+          Bereiche<span className="font-normal text-slate-700">: {current}</span>
         </span>
         <ChevronDownIcon
           aria-hidden="true"
@@ -115,19 +107,24 @@ export function AdminNav({ current }: { current: AdminTab }) {
         )}
       >
         <ul className="flex flex-col gap-0.5">
-          <SectionLink tab="dashboard" active={current === "dashboard"} onChoose={onChoose} />
+          {top.map((section) => (
+            <SectionLink key={section.to} section={section} onChoose={onChoose} />
+          ))}
         </ul>
-        {GROUPS.map((group) => (
+        {groups.map((group) => (
           <div key={group.label} className="mt-4">
             <p
-              id={`${listId}-${group.tabs[0]}`}
+              id={`${listId}-${group.sections[0]?.position}`}
               className="px-3 pb-1 text-xs font-semibold uppercase tracking-wide text-slate-600"
             >
               {group.label}
             </p>
-            <ul aria-labelledby={`${listId}-${group.tabs[0]}`} className="flex flex-col gap-0.5">
-              {group.tabs.map((tab) => (
-                <SectionLink key={tab} tab={tab} active={current === tab} onChoose={onChoose} />
+            <ul
+              aria-labelledby={`${listId}-${group.sections[0]?.position}`}
+              className="flex flex-col gap-0.5"
+            >
+              {group.sections.map((section) => (
+                <SectionLink key={section.to} section={section} onChoose={onChoose} />
               ))}
             </ul>
           </div>

@@ -12,7 +12,9 @@ import {
   XAxis,
   YAxis,
 } from "recharts";
-import type { DashboardData } from "./dashboard-tab";
+import type { RouterOutputs } from "@/lib/types";
+
+export type DashboardData = RouterOutputs["admin"]["getDashboard"];
 
 /** `23.11.` on the axis; the full date in tooltips and tables. */
 const shortDay = (day: IsoDate) => formatGermanDate(day).slice(0, 6);

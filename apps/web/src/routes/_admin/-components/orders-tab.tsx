@@ -6,19 +6,20 @@ import {
   ZAdminPackageOrderInput,
   ZAdminTicketOrderInput,
 } from "@app/shared";
-import { useQuery } from "@tanstack/react-query";
+import { type QueryClient, useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { XIcon } from "lucide-react";
 import { useState } from "react";
 import { Controller } from "react-hook-form";
 import { AdminResource } from "@/components/admin/admin-resource";
 import { ExportButtons } from "@/components/admin/export-buttons";
-import { useDebounced, useFilterBar } from "@/components/admin/filters";
+import { fromSearch, useDebounced, useFilterBar } from "@/components/admin/filters";
 import { ResourceEditor, type SchemaForm } from "@/components/admin/resource-editor";
 import { Button } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { optionsOf, Select } from "@/components/ui/select";
+import type { SectionSearch } from "@/lib/search";
 import { trpc, trpcClient } from "@/lib/trpc";
 import type { RouterOutputs } from "@/lib/types";
 import { cn } from "@/lib/utils";
@@ -56,8 +57,8 @@ function OrderNumberLink({ orderNumber }: { orderNumber: string }) {
   }
   return (
     <Link
-      to="/admin/manage"
-      search={{ tab: "payment-notifications", order: orderNumber }}
+      to="/admin/manage/payment-notifications"
+      search={{ order: orderNumber }}
       className="text-brand-700 underline underline-offset-4"
       aria-label={`Zahlungsmeldungen zur Bestellung ${orderNumber}`}
     >
@@ -237,11 +238,25 @@ function CreateOrderDialog({ kind }: { kind: OrderKind }) {
 
 const ORDER_FILTERS = { search: "" };
 
-/** A page of the package or ticket orders as searched (the section's loader asks for the first, unsearched). */
+/** A page of the package or ticket orders as searched (the section's loader asks for the one its address names). */
 export const ordersPage = (kind: OrderKind, filters = ORDER_FILTERS, page = 1) => {
   const input = { ...filters, page };
   return trpc.orders.list.queryOptions({ ...input, kind });
 };
+
+/** The loader of an order section: the page its address names, as `ordersPage` asks for it. */
+export const ordersLoader =
+  (kind: OrderKind) =>
+  ({
+    context: { queryClient },
+    deps,
+  }: {
+    context: { queryClient: QueryClient };
+    deps: SectionSearch<"search">;
+  }) => {
+    const [filters, page] = fromSearch(ORDER_FILTERS, deps);
+    return queryClient.ensureQueryData(ordersPage(kind, filters, page));
+  };
 
 /** The package or ticket order table with search and paging on the server, and the admin's order form. */
 export function OrdersTab({ kind }: { kind: OrderKind }) {

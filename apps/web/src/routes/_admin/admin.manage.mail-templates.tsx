@@ -7,17 +7,21 @@ import {
   ZMailTemplateInput,
 } from "@app/shared";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { createFileRoute } from "@tanstack/react-router";
 import { useState } from "react";
 import { AdminResource } from "@/components/admin/admin-resource";
-import { FilterSelect, type Filters, useFilters } from "@/components/admin/filters";
+import { FilterSelect, type Filters, fromSearch, useFilters } from "@/components/admin/filters";
 import { ResourceEditor, type SchemaForm } from "@/components/admin/resource-editor";
 import { RichTextField } from "@/components/admin/rich-text-field";
+import { LazySectionError } from "@/components/lazy-route-error";
 import { Button } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
 import { optionsOf, Select, type SelectOption } from "@/components/ui/select";
 import { SelectField, TextField } from "@/components/ui/text-field";
 import { alerts, showError } from "@/lib/alerts";
+import { parseId } from "@/lib/route-params";
 import { useSchemaForm } from "@/lib/schema-form";
+import { optionalString, pageNumber, type SectionSearch } from "@/lib/search";
 import { trpc, trpcClient } from "@/lib/trpc";
 import {
   emptyCopyForm,
@@ -26,7 +30,7 @@ import {
   type TemplateForm,
   templateToForm,
   toTemplateInput,
-} from "./admin-forms";
+} from "./-components/admin-forms";
 
 const textOf = (html: string) => new DOMParser().parseFromString(html, "text/html").body.textContent ?? "";
 
@@ -171,14 +175,31 @@ function NewTemplateEditor({ options, filters }: { options: SelectOption[]; filt
   );
 }
 
-/** A page of the templates of the chosen event, or the general ones (what the section's loader asks first). */
-export const templatesPage = ({ congress } = TEMPLATE_FILTERS, page = 1) =>
+/**
+ * A page of the templates of the chosen event, or the general ones (the section's loader asks for the one its
+ * address names).
+ */
+const templatesPage = ({ congress } = TEMPLATE_FILTERS, page = 1) =>
   trpc.admin.mailTemplates.getPage.queryOptions({
     congressId: congress === "" ? null : Number(congress),
     page,
   });
 
-export function MailTemplatesTab() {
+export const Route = createFileRoute("/_admin/admin/manage/mail-templates")({
+  staticData: { adminSection: { label: "E-Mail-Templates", group: "Kommunikation", position: 8 } },
+  // the chosen event's id (none: the general templates)
+  validateSearch: (search: Record<string, unknown>): SectionSearch<"congress"> => ({
+    congress: parseId(optionalString(search.congress, 10))?.toString(),
+    page: pageNumber(search.page),
+  }),
+  loaderDeps: ({ search }) => search,
+  loader: ({ context: { queryClient }, deps }) =>
+    queryClient.ensureQueryData(templatesPage(...fromSearch(TEMPLATE_FILTERS, deps))),
+  component: MailTemplatesTab,
+  errorComponent: LazySectionError,
+});
+
+function MailTemplatesTab() {
   const congresses = useQuery(trpc.admin.congresses.list.queryOptions());
   const filters = useFilters(TEMPLATE_FILTERS);
   const options = optionsOf(congresses.data, (c) => c.title);

@@ -1,15 +1,20 @@
 import {
   AUDIT_ACTION_LABELS,
+  AUDIT_ACTIONS,
+  AUDIT_ENTITIES,
   AUDIT_ENTITY_LABELS,
   type AuditAction,
   type AuditEntity,
   type TAuditListInput,
 } from "@app/shared";
 import { useQuery } from "@tanstack/react-query";
+import { createFileRoute } from "@tanstack/react-router";
 import { AdminResource } from "@/components/admin/admin-resource";
 import { timeColumn } from "@/components/admin/columns";
-import { useFilterBar } from "@/components/admin/filters";
+import { fromSearch, useFilterBar } from "@/components/admin/filters";
+import { LazySectionError } from "@/components/lazy-route-error";
 import { optionsOfLabels } from "@/components/ui/select";
+import { filterChoice, filterDay, pageNumber, type SectionSearch } from "@/lib/search";
 import { trpc } from "@/lib/trpc";
 import type { RouterOutputs } from "@/lib/types";
 
@@ -18,18 +23,24 @@ type AuditEntry = RouterOutputs["admin"]["audit"]["list"]["items"][number];
 const PAYMENT = "kind:payment-notification";
 const SYSTEM = "kind:system";
 
-/** The list input of the filters: who is an admin's id, the payment provider or the system. */
-export function auditListInput(
+const isEntity = (value: string): value is AuditEntity => AUDIT_ENTITIES.some((e) => e === value);
+const isAction = (value: string): value is AuditAction => AUDIT_ACTIONS.some((a) => a === value);
+
+/**
+ * The list input of the filters: who is an admin's id, the payment provider or the system. A value that is
+ * none of its kind (an address typed by hand) is no filter.
+ */
+function auditListInput(
   f: { entity: string; action: string; actor: string; from: string; to: string },
   page: number,
 ): TAuditListInput {
   return {
     page,
-    ...(f.entity && { entity: f.entity as AuditEntity }),
-    ...(f.action && { action: f.action as AuditAction }),
+    ...(isEntity(f.entity) && { entity: f.entity }),
+    ...(isAction(f.action) && { action: f.action }),
     ...(f.actor === PAYMENT && { actorKind: "payment-notification" as const }),
     ...(f.actor === SYSTEM && { actorKind: "system" as const }),
-    ...(f.actor.startsWith("admin:") && { actorId: Number(f.actor.slice(6)) }),
+    ...(/^admin:[1-9]\d{0,8}$/.test(f.actor) && { actorId: Number(f.actor.slice(6)) }),
     ...(f.from && { from: f.from }),
     ...(f.to && { to: f.to }),
   };
@@ -37,12 +48,31 @@ export function auditListInput(
 
 const AUDIT_FILTERS = { entity: "", action: "", actor: "", from: "", to: "" };
 
-/** A page of the log as filtered (the section's loader asks for the first, unfiltered). */
-export const auditPage = (filters = AUDIT_FILTERS, page = 1) =>
+/** A page of the log as filtered (the section's loader asks for the one its address names). */
+const auditPage = (filters = AUDIT_FILTERS, page = 1) =>
   trpc.admin.audit.list.queryOptions(auditListInput(filters, page));
 
+export const Route = createFileRoute("/_admin/admin/manage/audit")({
+  staticData: {
+    adminSection: { label: "Protokoll", group: "System", position: 11, what: "Die Protokolleinträge" },
+  },
+  validateSearch: (search: Record<string, unknown>): SectionSearch<keyof typeof AUDIT_FILTERS> => ({
+    entity: filterChoice(search.entity),
+    action: filterChoice(search.action),
+    actor: filterChoice(search.actor),
+    from: filterDay(search.from),
+    to: filterDay(search.to),
+    page: pageNumber(search.page),
+  }),
+  loaderDeps: ({ search }) => search,
+  loader: ({ context: { queryClient }, deps }) =>
+    queryClient.ensureQueryData(auditPage(...fromSearch(AUDIT_FILTERS, deps))),
+  component: AuditTab,
+  errorComponent: LazySectionError,
+});
+
 /** The audit log: every admin write and payment notification, newest first, read only. */
-export function AuditTab() {
+function AuditTab() {
   const actors = useQuery(trpc.admin.audit.listActors.queryOptions());
   const actorOptions = [
     ...(actors.data ?? []).map((a) => ({ value: `admin:${a.id}`, label: a.name })),

@@ -1,17 +1,26 @@
 import { countOf, extractIframeSrc, MSG, ZContentInput } from "@app/shared";
 import { useQuery } from "@tanstack/react-query";
+import { createFileRoute } from "@tanstack/react-router";
 import { XIcon } from "lucide-react";
 import { useFieldArray } from "react-hook-form";
 import { AdminResource } from "@/components/admin/admin-resource";
-import { useFilterBar } from "@/components/admin/filters";
+import { fromSearch, useFilterBar } from "@/components/admin/filters";
 import { AddButton, RemoveButton } from "@/components/admin/list-buttons";
 import { ResourceEditor, type SchemaForm } from "@/components/admin/resource-editor";
+import { LazySectionError } from "@/components/lazy-route-error";
 import { Button } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { optionsOf, Select } from "@/components/ui/select";
+import { searchAndPage } from "@/lib/search";
 import { trpc, trpcClient } from "@/lib/trpc";
-import { type AdminContent, type ContentForm, contentToForm, newContentForm, newDay } from "./admin-forms";
+import {
+  type AdminContent,
+  type ContentForm,
+  contentToForm,
+  newContentForm,
+  newDay,
+} from "./-components/admin-forms";
 
 type ContentFormApi = SchemaForm<ContentForm, typeof ZContentInput>;
 
@@ -138,11 +147,28 @@ const DaysCell = ({ content }: { content: AdminContent }) => (
 
 const CONTENT_FILTERS = { search: "" };
 
-/** A page of the contents table as searched (the section's loader asks for the first, unsearched). */
-export const contentsPage = (filters = CONTENT_FILTERS, page = 1) =>
+/** A page of the contents table as searched (the section's loader asks for the one its address names). */
+const contentsPage = (filters = CONTENT_FILTERS, page = 1) =>
   trpc.admin.contents.getPage.queryOptions({ ...filters, page });
 
-export function ContentsTab() {
+export const Route = createFileRoute("/_admin/admin/manage/contents")({
+  staticData: {
+    adminSection: {
+      label: "Videoinhalte",
+      group: "Veranstaltungen & Inhalte",
+      position: 3,
+      what: "Die Kongressinhalte",
+    },
+  },
+  validateSearch: searchAndPage(200),
+  loaderDeps: ({ search }) => search,
+  loader: ({ context: { queryClient }, deps }) =>
+    queryClient.ensureQueryData(contentsPage(...fromSearch(CONTENT_FILTERS, deps))),
+  component: ContentsTab,
+  errorComponent: LazySectionError,
+});
+
+function ContentsTab() {
   const filters = useFilterBar([{ name: "search", label: "Suchen", kind: "search" }]);
   return (
     <AdminResource<AdminContent>

@@ -1,15 +1,23 @@
 import { formatGermanDate, ZPackageInput } from "@app/shared";
 import { useQuery } from "@tanstack/react-query";
+import { createFileRoute } from "@tanstack/react-router";
 import { useFieldArray } from "react-hook-form";
 import { AdminResource } from "@/components/admin/admin-resource";
 import { AddButton, RemoveButton } from "@/components/admin/list-buttons";
 import { PictureField } from "@/components/admin/picture-field";
 import { ResourceEditor, type SchemaForm } from "@/components/admin/resource-editor";
+import { LazySectionError } from "@/components/lazy-route-error";
 import { Input } from "@/components/ui/input";
 import { optionsOf } from "@/components/ui/select";
 import { SelectField, TextField } from "@/components/ui/text-field";
+import { pageSearch } from "@/lib/search";
 import { trpc, trpcClient } from "@/lib/trpc";
-import { type AdminPackage, emptyPackageForm, type PackageForm, packageToForm } from "./admin-forms";
+import {
+  type AdminPackage,
+  emptyPackageForm,
+  type PackageForm,
+  packageToForm,
+} from "./-components/admin-forms";
 
 const SUGGESTED_KEYS = ["voucher", "crosssellDescription", "crosssellLink"];
 
@@ -75,10 +83,19 @@ function PackageFields({ form }: { form: SchemaForm<PackageForm, typeof ZPackage
   );
 }
 
-/** A page of the packages table (the first one the section's loader asks for too). */
-export const packagesPage = (page = 1) => trpc.admin.packages.getPage.queryOptions({ page });
+/** A page of the packages table (the one the address names, which the section's loader asks for too). */
+const packagesPage = (page = 1) => trpc.admin.packages.getPage.queryOptions({ page });
 
-export function PackagesTab() {
+export const Route = createFileRoute("/_admin/admin/manage/packages")({
+  staticData: { adminSection: { label: "Kongresspakete", group: "Veranstaltungen & Inhalte", position: 2 } },
+  validateSearch: pageSearch,
+  loaderDeps: ({ search }) => search,
+  loader: ({ context: { queryClient }, deps }) => queryClient.ensureQueryData(packagesPage(deps.page)),
+  component: PackagesTab,
+  errorComponent: LazySectionError,
+});
+
+function PackagesTab() {
   return (
     <AdminResource<AdminPackage>
       list={packagesPage}

@@ -1,19 +1,23 @@
 import {
   formatGermanDateTime,
   PAYMENT_OUTCOME_LABELS,
+  PAYMENT_OUTCOMES,
   type PaymentOutcome,
   type TPaymentNotificationListInput,
 } from "@app/shared";
 import { useQuery } from "@tanstack/react-query";
+import { createFileRoute } from "@tanstack/react-router";
 import { useState } from "react";
 import { AdminResource } from "@/components/admin/admin-resource";
 import { timeColumn } from "@/components/admin/columns";
-import { useFilterBar } from "@/components/admin/filters";
+import { fromSearch, useFilterBar } from "@/components/admin/filters";
 import { LoadError } from "@/components/admin/load-error";
+import { LazySectionError } from "@/components/lazy-route-error";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from "@/components/ui/dialog";
 import { optionsOfLabels } from "@/components/ui/select";
 import { StatusText, type StatusTone } from "@/components/ui/status-text";
+import { filterChoice, filterText, pageNumber, type SectionSearch } from "@/lib/search";
 import { trpc } from "@/lib/trpc";
 import type { RouterOutputs } from "@/lib/types";
 
@@ -57,42 +61,56 @@ function RawPayloadDialog({ shown, onClose }: { shown: Shown; onClose: () => voi
   );
 }
 
-/** The filters at first: the order number the section was opened with (`?order=`), nothing else. */
-export const notificationFilters = (orderNumber = "") => ({ orderNumber, email: "", outcome: "" });
+/** The filters: the order number (`?order=`, which the order tables link with), the e-mail, the outcome. */
+const NOTIFICATION_FILTERS = { order: "", email: "", outcome: "" };
+
+const isOutcome = (value: string): value is PaymentOutcome => PAYMENT_OUTCOMES.some((o) => o === value);
 
 /**
- * A page of the notifications as filtered (the section's loader asks for the first with the filters the
- * section opens with; the fields' values are used trimmed, as the filter bar applies them).
+ * A page of the notifications as filtered (the section's loader asks for the one its address names); an
+ * outcome that is none is no filter.
  */
-export const notificationsPage = (filters = notificationFilters(), page = 1) => {
-  const { outcome, orderNumber, email } = filters;
+const notificationsPage = (filters = NOTIFICATION_FILTERS, page = 1) => {
+  const { outcome, order, email } = filters;
   const input: TPaymentNotificationListInput = {
     page,
-    orderNumber: orderNumber.trim(),
-    email: email.trim(),
-    ...(outcome && { outcome: outcome as PaymentOutcome }),
+    orderNumber: order,
+    email,
+    ...(isOutcome(outcome) && { outcome }),
   };
   return trpc.admin.paymentNotifications.list.queryOptions(input);
 };
 
+export const Route = createFileRoute("/_admin/admin/manage/payment-notifications")({
+  staticData: { adminSection: { label: "Zahlungsmeldungen", group: "Verkauf", position: 6 } },
+  validateSearch: (search: Record<string, unknown>): SectionSearch<keyof typeof NOTIFICATION_FILTERS> => ({
+    order: filterText(search.order, 100),
+    email: filterText(search.email, 254),
+    outcome: filterChoice(search.outcome),
+    page: pageNumber(search.page),
+  }),
+  loaderDeps: ({ search }) => search,
+  loader: ({ context: { queryClient }, deps }) =>
+    queryClient.ensureQueryData(notificationsPage(...fromSearch(NOTIFICATION_FILTERS, deps))),
+  component: PaymentNotificationsTab,
+  errorComponent: LazySectionError,
+});
+
 /**
  * The support view "Zahlungsmeldungen": every Digistore24 notification, newest first, with what we did with
- * it. `initialOrderNumber` comes from the URL (the order tables link here).
+ * it. The order tables link here with an order number (`?order=`).
  */
-export function PaymentNotificationsTab({ initialOrderNumber = "" }: { initialOrderNumber?: string }) {
-  const filters = useFilterBar(
-    [
-      { name: "orderNumber", label: "Bestellnummer", kind: "search" },
-      { name: "email", label: "E-Mail", kind: "search" },
-      {
-        name: "outcome",
-        label: "Ergebnis",
-        kind: "select",
-        options: optionsOfLabels(PAYMENT_OUTCOME_LABELS),
-      },
-    ],
-    notificationFilters(initialOrderNumber),
-  );
+function PaymentNotificationsTab() {
+  const filters = useFilterBar([
+    { name: "order", label: "Bestellnummer", kind: "search" },
+    { name: "email", label: "E-Mail", kind: "search" },
+    {
+      name: "outcome",
+      label: "Ergebnis",
+      kind: "select",
+      options: optionsOfLabels(PAYMENT_OUTCOME_LABELS),
+    },
+  ]);
   const [shown, setShown] = useState<Shown | null>(null);
   return (
     <AdminResource<Notification>

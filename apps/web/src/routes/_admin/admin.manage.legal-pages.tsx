@@ -7,10 +7,12 @@ import {
   ZLegalPageInput,
 } from "@app/shared";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { createFileRoute } from "@tanstack/react-router";
 import { ExternalLinkIcon } from "lucide-react";
 import { useState } from "react";
 import { LoadError } from "@/components/admin/load-error";
 import { RichTextField } from "@/components/admin/rich-text-field";
+import { LazySectionError } from "@/components/lazy-route-error";
 import { Button } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
 import { Select } from "@/components/ui/select";
@@ -19,9 +21,22 @@ import { useSchemaForm } from "@/lib/schema-form";
 import { trpc } from "@/lib/trpc";
 import type { RouterOutputs } from "@/lib/types";
 
+/** The page the section opens with, whose text its loader asks for. */
+const FIRST_PAGE: LegalPageSlug = "datenschutz";
+
+export const Route = createFileRoute("/_admin/admin/manage/legal-pages")({
+  staticData: {
+    adminSection: { label: "Rechtliche Seiten", group: "System", position: 10, what: "Die Seiteninhalte" },
+  },
+  loader: ({ context: { queryClient } }) =>
+    queryClient.ensureQueryData(trpc.legal.getPage.queryOptions({ slug: FIRST_PAGE })),
+  component: LegalPagesTab,
+  errorComponent: LazySectionError,
+});
+
 /** Datenschutz, Impressum and the accessibility statement, edited here and shown to everybody. */
-export function LegalPagesTab() {
-  const [slug, setSlug] = useState<LegalPageSlug>("datenschutz");
+function LegalPagesTab() {
+  const [slug, setSlug] = useState<LegalPageSlug>(FIRST_PAGE);
   return (
     <div className="flex flex-col gap-4">
       <p className="text-sm text-slate-700">

@@ -1,12 +1,21 @@
-import { MAIL_STATUS_LABELS, type MailStatus, MSG_OUTBOX, type TMailOutboxListInput } from "@app/shared";
+import {
+  MAIL_STATUS_LABELS,
+  MAIL_STATUSES,
+  type MailStatus,
+  MSG_OUTBOX,
+  type TMailOutboxListInput,
+} from "@app/shared";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { createFileRoute } from "@tanstack/react-router";
 import { AdminResource } from "@/components/admin/admin-resource";
 import { timeColumn } from "@/components/admin/columns";
-import { useFilterBar } from "@/components/admin/filters";
+import { fromSearch, useFilterBar } from "@/components/admin/filters";
+import { LazySectionError } from "@/components/lazy-route-error";
 import { Button } from "@/components/ui/button";
 import { optionsOfLabels } from "@/components/ui/select";
 import { StatusText, type StatusTone } from "@/components/ui/status-text";
 import { alerts, showError } from "@/lib/alerts";
+import { filterChoice, pageNumber, type SectionSearch } from "@/lib/search";
 import { trpc } from "@/lib/trpc";
 import type { RouterOutputs } from "@/lib/types";
 
@@ -16,18 +25,39 @@ const STATUS_TONE: Record<string, StatusTone> = { sent: "good", queued: "neutral
 
 const OUTBOX_FILTERS = { status: "", template: "" };
 
-/** A page of the outbox as filtered (the section's loader asks for the first, unfiltered). */
-export const outboxPage = ({ status, template } = OUTBOX_FILTERS, page = 1) => {
+const isStatus = (value: string): value is MailStatus => MAIL_STATUSES.some((s) => s === value);
+
+/**
+ * A page of the outbox as filtered (the section's loader asks for the one its address names); a status that
+ * is none is no filter.
+ */
+const outboxPage = ({ status, template } = OUTBOX_FILTERS, page = 1) => {
   const input: TMailOutboxListInput = {
     page,
-    ...(status && { status: status as MailStatus }),
+    ...(isStatus(status) && { status }),
     ...(template && { template }),
   };
   return trpc.admin.mailOutbox.list.queryOptions(input);
 };
 
+export const Route = createFileRoute("/_admin/admin/manage/mail-outbox")({
+  staticData: {
+    adminSection: { label: "E-Mail-Versand", group: "Kommunikation", position: 9, what: "Die E-Mails" },
+  },
+  validateSearch: (search: Record<string, unknown>): SectionSearch<keyof typeof OUTBOX_FILTERS> => ({
+    status: filterChoice(search.status),
+    template: filterChoice(search.template),
+    page: pageNumber(search.page),
+  }),
+  loaderDeps: ({ search }) => search,
+  loader: ({ context: { queryClient }, deps }) =>
+    queryClient.ensureQueryData(outboxPage(...fromSearch(OUTBOX_FILTERS, deps))),
+  component: MailOutboxTab,
+  errorComponent: LazySectionError,
+});
+
 /** The mail outbox: sent, queued and failed mails; failed ones can be sent again. */
-export function MailOutboxTab() {
+function MailOutboxTab() {
   const queryClient = useQueryClient();
   const catalogue = useQuery(trpc.admin.mailTemplates.getCatalogue.queryOptions());
   const filters = useFilterBar([

@@ -1,15 +1,18 @@
 import { formatCongressDates, formatGermanDate } from "@app/shared";
 import { useQuery } from "@tanstack/react-query";
+import { createFileRoute } from "@tanstack/react-router";
 import { lazy, type ReactNode, Suspense } from "react";
 import { LoadError } from "@/components/admin/load-error";
+import { LazySectionError } from "@/components/lazy-route-error";
 import { DataTable } from "@/components/ui/table";
+import { optionalString } from "@/lib/search";
 import { trpc } from "@/lib/trpc";
-import type { RouterOutputs } from "@/lib/types";
+import type { DashboardData } from "./-components/dashboard-charts";
+import { redirectOldTabLink } from "./-components/old-tab-links";
 
 // recharts is large: it loads with this tab, not with the admin area
-const DashboardCharts = lazy(() => import("./dashboard-charts"));
+const DashboardCharts = lazy(() => import("./-components/dashboard-charts"));
 
-export type DashboardData = RouterOutputs["admin"]["getDashboard"];
 type UpcomingCongress = DashboardData["upcomingCongresses"][number];
 
 function Figure({ label, value, hint, tone }: { label: string; value: number; hint?: string; tone?: "bad" }) {
@@ -52,8 +55,26 @@ const congressColumns = [
   },
 ];
 
-/** The first admin tab: what is coming, what sells, who registers and attends, and whether mail flows. */
-export function DashboardTab() {
+/**
+ * /admin/manage itself: the overview, the first section. An old link to a section (`?tab=users&…`, before
+ * the sections were routes) goes on to that section's address with the rest of its search.
+ */
+export const Route = createFileRoute("/_admin/admin/manage/")({
+  staticData: { adminSection: { label: "Übersicht", group: null, position: 0, what: "Die Kennzahlen" } },
+  validateSearch: (search: Record<string, unknown>): { tab?: string | undefined } => ({
+    tab: optionalString(search.tab, 100),
+  }),
+  loaderDeps: ({ search }) => ({ tab: search.tab }),
+  loader: ({ context: { queryClient }, deps, route, location }) => {
+    redirectOldTabLink(route, deps.tab, location.search);
+    return queryClient.ensureQueryData(trpc.admin.getDashboard.queryOptions());
+  },
+  component: DashboardTab,
+  errorComponent: LazySectionError,
+});
+
+/** The first admin section: what is coming, what sells, who registers and attends, and whether mail flows. */
+function DashboardTab() {
   const dashboard = useQuery(trpc.admin.getDashboard.queryOptions());
   if (dashboard.isError) {
     return <LoadError what="Die Kennzahlen" onRetry={() => void dashboard.refetch()} />;

@@ -6,15 +6,23 @@ import {
   parseGermanDate,
   ZCongressInput,
 } from "@app/shared";
+import { createFileRoute } from "@tanstack/react-router";
 import { AdminResource, yesNo } from "@/components/admin/admin-resource";
 import { DateRangeField, type IsoRange } from "@/components/admin/date-range-field";
 import { ExportButtons } from "@/components/admin/export-buttons";
 import { PictureField } from "@/components/admin/picture-field";
 import { ResourceEditor, type SchemaForm } from "@/components/admin/resource-editor";
+import { LazySectionError } from "@/components/lazy-route-error";
 import { FlagField } from "@/components/ui/flag-field";
 import { TextField } from "@/components/ui/text-field";
+import { pageSearch } from "@/lib/search";
 import { trpc, trpcClient } from "@/lib/trpc";
-import { type AdminCongress, type CongressForm, congressToForm, emptyCongressForm } from "./admin-forms";
+import {
+  type AdminCongress,
+  type CongressForm,
+  congressToForm,
+  emptyCongressForm,
+} from "./-components/admin-forms";
 
 const CHECKOUT_FIELDS = [
   { name: "digistoreIdTicket", label: "Checkout-ID Ticket", hint: "0 = kein Ticket (kostenlose Teilnahme)" },
@@ -77,10 +85,19 @@ function CongressFields({ form }: { form: SchemaForm<CongressForm, typeof ZCongr
   );
 }
 
-/** A page of the events table (the first one the section's loader asks for too). */
-export const congressesPage = (page = 1) => trpc.admin.congresses.getPage.queryOptions({ page });
+/** A page of the events table (the one the address names, which the section's loader asks for too). */
+const congressesPage = (page = 1) => trpc.admin.congresses.getPage.queryOptions({ page });
 
-export function CongressesTab() {
+export const Route = createFileRoute("/_admin/admin/manage/events")({
+  staticData: { adminSection: { label: "Veranstaltungen", group: "Veranstaltungen & Inhalte", position: 1 } },
+  validateSearch: pageSearch,
+  loaderDeps: ({ search }) => search,
+  loader: ({ context: { queryClient }, deps }) => queryClient.ensureQueryData(congressesPage(deps.page)),
+  component: CongressesTab,
+  errorComponent: LazySectionError,
+});
+
+function CongressesTab() {
   return (
     <AdminResource<AdminCongress>
       list={congressesPage}

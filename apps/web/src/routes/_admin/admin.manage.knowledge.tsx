@@ -1,6 +1,8 @@
 import { useQuery } from "@tanstack/react-query";
+import { createFileRoute } from "@tanstack/react-router";
 import { CopyIcon } from "lucide-react";
 import { useState } from "react";
+import { LazySectionError } from "@/components/lazy-route-error";
 import { Button } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
 import { optionsOf, Select } from "@/components/ui/select";
@@ -215,7 +217,14 @@ function MailVariables() {
   );
 }
 
-export function KnowledgeTab() {
+export const Route = createFileRoute("/_admin/admin/manage/knowledge")({
+  staticData: { adminSection: { label: "Wissensdatenbank", group: "System", position: 12 } },
+  // the help texts are static; the URL builder's and the variables' lists load inside their parts
+  component: KnowledgeTab,
+  errorComponent: LazySectionError,
+});
+
+function KnowledgeTab() {
   return (
     <div className="flex flex-col gap-8">
       <section aria-labelledby="kb-hints">

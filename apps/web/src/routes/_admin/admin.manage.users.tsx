@@ -1,17 +1,20 @@
 import { formatGermanDate, formatGermanDateTime, MSG, MSG_ADMIN, ZUserUpdateInput } from "@app/shared";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { createFileRoute } from "@tanstack/react-router";
 import { AdminResource, yesNo } from "@/components/admin/admin-resource";
 import { ExportButtons } from "@/components/admin/export-buttons";
-import { useFilterBar } from "@/components/admin/filters";
+import { fromSearch, useFilterBar } from "@/components/admin/filters";
 import { ResourceEditor, type SchemaForm } from "@/components/admin/resource-editor";
+import { LazySectionError } from "@/components/lazy-route-error";
 import { FlagField } from "@/components/ui/flag-field";
 import { Switch } from "@/components/ui/switch";
 import { TextField } from "@/components/ui/text-field";
 import { alerts, showError } from "@/lib/alerts";
 import { useSession } from "@/lib/auth";
+import { filterText, pageNumber, type SectionSearch } from "@/lib/search";
 import { trpc, trpcClient } from "@/lib/trpc";
 import type { RouterOutputs } from "@/lib/types";
-import { type UserDetails, type UserForm, userToForm } from "./admin-forms";
+import { type UserDetails, type UserForm, userToForm } from "./-components/admin-forms";
 
 type UserRow = RouterOutputs["admin"]["users"]["list"]["items"][number];
 
@@ -124,11 +127,25 @@ function UserEditor({ id }: { id: number }) {
 
 const USER_FILTERS = { name: "", email: "" };
 
-/** A page of the users table as filtered (the section's loader asks for the first, unfiltered). */
-export const usersPage = (filters = USER_FILTERS, page = 1) =>
+/** A page of the users table as filtered (the section's loader asks for the one its address names). */
+const usersPage = (filters = USER_FILTERS, page = 1) =>
   trpc.admin.users.list.queryOptions({ ...filters, page });
 
-export function UsersTab() {
+export const Route = createFileRoute("/_admin/admin/manage/users")({
+  staticData: { adminSection: { label: "Benutzer:innen", group: "Personen", position: 7 } },
+  validateSearch: (search: Record<string, unknown>): SectionSearch<"name" | "email"> => ({
+    name: filterText(search.name, 200),
+    email: filterText(search.email, 254),
+    page: pageNumber(search.page),
+  }),
+  loaderDeps: ({ search }) => search,
+  loader: ({ context: { queryClient }, deps }) =>
+    queryClient.ensureQueryData(usersPage(...fromSearch(USER_FILTERS, deps))),
+  component: UsersTab,
+  errorComponent: LazySectionError,
+});
+
+function UsersTab() {
   const queryClient = useQueryClient();
   const filters = useFilterBar([
     { name: "name", label: "Nach Name filtern", kind: "search" },

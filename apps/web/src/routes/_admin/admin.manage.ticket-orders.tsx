@@ -1,0 +1,13 @@
+import { createFileRoute } from "@tanstack/react-router";
+import { LazySectionError } from "@/components/lazy-route-error";
+import { searchAndPage } from "@/lib/search";
+import { OrdersTab, ordersLoader } from "./-components/orders-tab";
+
+export const Route = createFileRoute("/_admin/admin/manage/ticket-orders")({
+  staticData: { adminSection: { label: "Ticketbestellungen", group: "Verkauf", position: 5 } },
+  validateSearch: searchAndPage(254, 1_000_000),
+  loaderDeps: ({ search }) => search,
+  loader: ordersLoader("ticket"),
+  component: () => <OrdersTab kind="ticket" />,
+  errorComponent: LazySectionError,
+});
