@@ -3,6 +3,7 @@ import type { FastifyInstance } from "fastify";
 import type { Env } from "../env";
 import type { MailDispatcher } from "../mail-delivery/outbox";
 import { handleIpn } from "../services/commerce/ipn";
+import type { Clock } from "../services/deps";
 
 /** Flattens a parsed form body to plain strings (the first value of a repeated field). */
 function formFields(body: unknown): Record<string, string> {
@@ -25,7 +26,7 @@ function formFields(body: unknown): Record<string, string> {
  */
 export function registerDigistoreIpn(
   app: FastifyInstance,
-  deps: { db: Db; env: Env; mail: MailDispatcher },
+  deps: { db: Db; env: Env; mail: MailDispatcher; clock: Clock },
 ): void {
   app.get("/api/digistore/ipn", async (_req, reply) => reply.type("text/plain; charset=utf-8").send("OK"));
   app.post("/api/digistore/ipn", async (req, reply) => {

@@ -61,7 +61,7 @@ export const exportRestRoutes: RestRoute[] = [
     handler: async (caller, req, reply, ctx) => {
       await caller.admin.check();
       const { congressId, format } = ZParticipantsParams.parse(req.params);
-      return download(reply, await participantsExport(ctx.db, congressId, format), format);
+      return download(reply, await participantsExport(ctx, congressId, format), format);
     },
   },
   {
@@ -71,7 +71,7 @@ export const exportRestRoutes: RestRoute[] = [
       await caller.admin.check();
       const format = formatOf(req);
       const input = ZOrderExportQuery.parse(req.query);
-      return download(reply, packageOrdersExport(ctx.db, input, format), format);
+      return download(reply, packageOrdersExport(ctx, input, format), format);
     },
   },
   {
@@ -81,7 +81,7 @@ export const exportRestRoutes: RestRoute[] = [
       await caller.admin.check();
       const format = formatOf(req);
       const input = ZOrderExportQuery.parse(req.query);
-      return download(reply, ticketOrdersExport(ctx.db, input, format), format);
+      return download(reply, ticketOrdersExport(ctx, input, format), format);
     },
   },
   {
@@ -91,7 +91,7 @@ export const exportRestRoutes: RestRoute[] = [
       await caller.admin.check();
       const format = formatOf(req);
       const input = ZUserExportQuery.parse(req.query);
-      return download(reply, usersExport(ctx.db, input, format), format);
+      return download(reply, usersExport(ctx, input, format), format);
     },
   },
 ];

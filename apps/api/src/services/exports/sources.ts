@@ -12,6 +12,7 @@ import type { z } from "zod";
 import { AppError } from "../../lib/app-error";
 import { userColumns, userFilter } from "../admin/users";
 import { type OrderTableSchema, orderSearch } from "../commerce/admin-orders";
+import type { Clock, ServiceDeps } from "../deps";
 import type { Column, ExportFormat, TableExport } from "./table-file";
 
 const { users, participations, congresses, congressPackages, congressPackageOrders, congressTicketOrders } =
@@ -66,7 +67,11 @@ export interface NamedExport<Row> extends TableExport<Row> {
   fileName: string;
 }
 
-const fileName = (base: string, format: ExportFormat) => `${base}-${berlinDate()}.${format}`;
+/** what every export reads: the database, and the clock for the date in the file's name */
+type ExportDeps = Pick<ServiceDeps, "db" | "clock">;
+
+const fileName = (clock: Clock, base: string, format: ExportFormat) =>
+  `${base}-${berlinDate(clock.now())}.${format}`;
 
 // ---------------------------------------------------------------------------------------------------------
 // participants of one event
@@ -88,7 +93,7 @@ interface ParticipantRow {
  * ticket order (the paid one if there is one, else the newest) and the days they attended.
  */
 export async function participantsExport(
-  db: Db,
+  { db, clock }: ExportDeps,
   congressId: number,
   format: ExportFormat,
 ): Promise<NamedExport<ParticipantRow>> {
@@ -167,7 +172,7 @@ export async function participantsExport(
     sheetName: "Teilnehmende",
     columns,
     batches: keysetBatches(fetch, (r) => r.id),
-    fileName: fileName(`teilnehmende-${slug(congress.title)}`, format),
+    fileName: fileName(clock, `teilnehmende-${slug(congress.title)}`, format),
   };
 }
 
@@ -235,7 +240,7 @@ const orderColumns = (productHeader: string | null): Column<OrderRow>[] => [
 ];
 
 export function packageOrdersExport(
-  db: Db,
+  { db, clock }: ExportDeps,
   input: Pick<z.output<typeof ZOrderListInput>, "search">,
   format: ExportFormat,
 ): NamedExport<OrderRow> {
@@ -247,12 +252,12 @@ export function packageOrdersExport(
       product: sql<string | null>`(SELECT k.name FROM ${congressPackages} k WHERE k.id = ${packageId})`,
       congressTitle: sql<string>`(SELECT c.title FROM ${congressPackages} k JOIN ${congresses} c ON c.id = k.congress_id WHERE k.id = ${packageId})`,
     }),
-    fileName: fileName("paketbestellungen", format),
+    fileName: fileName(clock, "paketbestellungen", format),
   };
 }
 
 export function ticketOrdersExport(
-  db: Db,
+  { db, clock }: ExportDeps,
   input: Pick<z.output<typeof ZOrderListInput>, "search">,
   format: ExportFormat,
 ): NamedExport<OrderRow> {
@@ -263,7 +268,7 @@ export function ticketOrdersExport(
       product: sql<string | null>`NULL::text`,
       congressTitle: sql<string>`(SELECT c.title FROM ${congresses} c WHERE c.id = ${congressTicketOrders.congressId})`,
     }),
-    fileName: fileName("ticketbestellungen", format),
+    fileName: fileName(clock, "ticketbestellungen", format),
   };
 }
 
@@ -283,7 +288,7 @@ interface UserRow {
 }
 
 export function usersExport(
-  db: Db,
+  { db, clock }: ExportDeps,
   input: Pick<z.output<typeof ZUserListInput>, "name" | "email">,
   format: ExportFormat,
 ): NamedExport<UserRow> {
@@ -321,6 +326,6 @@ export function usersExport(
       { header: "Veranstaltungen", width: 40, value: (r) => r.congresses },
     ],
     batches: keysetBatches(fetch, (r) => ({ lastname: r.lastname, firstname: r.firstname, id: r.id })),
-    fileName: fileName("benutzer", format),
+    fileName: fileName(clock, "benutzer", format),
   };
 }

@@ -6,6 +6,7 @@ import {
   congressTiming,
   type ErrorLink,
   fillMessage,
+  type IsoDate,
   MSG,
 } from "@app/shared";
 import { and, eq, inArray } from "drizzle-orm";
@@ -60,8 +61,8 @@ const buyPackageLink = (pkg: Pick<PackageRow, "id" | "name">): ErrorLink => ({
 });
 
 /** Where a bought ticket is used: the videos while a (non-webinar) event runs, else its card on the overview. */
-function ticketLink(congress: CongressRow): ErrorLink {
-  const { inProgress } = congressTiming(congress.firstDay, congress.lastDay, berlinDate());
+function ticketLink(congress: CongressRow, today: IsoDate): ErrorLink {
+  const { inProgress } = congressTiming(congress.firstDay, congress.lastDay, today);
   return inProgress && !congress.webinar
     ? { label: "Zu den Videos", href: `/congress/${congress.id}` }
     : { label: "Zur Übersicht", href: "/" };
@@ -77,12 +78,13 @@ async function refuseTicketBoughtTwice(
   viewer: Viewer,
   category: "tic" | "ticpac",
   congress: CongressRow,
+  today: IsoDate,
 ): Promise<void> {
   const ticketPaid = await hasPaidTicket(db, viewer.id, congress.id);
   const what = `${category} ${congress.id} already bought by user ${viewer.id}`;
   if (category === "tic") {
     if (ticketPaid) {
-      throw alreadyBought(what, MSG.alreadyBoughtTicket, congress.title, [ticketLink(congress)]);
+      throw alreadyBought(what, MSG.alreadyBoughtTicket, congress.title, [ticketLink(congress, today)]);
     }
     return;
   }
@@ -101,7 +103,7 @@ async function refuseTicketBoughtTwice(
   if (ticketPaid) {
     const text = open.length === 0 ? MSG.alreadyBoughtTicketPackage : MSG.alreadyBoughtTicketOffersPackage;
     throw alreadyBought(what, text, congress.title, [
-      ticketLink(congress),
+      ticketLink(congress, today),
       ...bought,
       ...open.map(buyPackageLink),
     ]);
@@ -159,10 +161,11 @@ export async function checkoutUrl(
     throw notFound(`congress ${id}`);
   }
   const productId = category === "tic" ? congress.digistoreIdTicket : congress.digistoreIdTicketAndPackage;
-  if (productId <= 0 || congressTiming(congress.firstDay, congress.lastDay, berlinDate()).inPast) {
+  const today = berlinDate(ctx.clock.now());
+  if (productId <= 0 || congressTiming(congress.firstDay, congress.lastDay, today).inPast) {
     throw notOffered(`congress ${id} offers no ${category}`);
   }
-  await refuseTicketBoughtTwice(ctx.db, viewer, category, congress);
+  await refuseTicketBoughtTwice(ctx.db, viewer, category, congress, today);
   const url = buildCheckoutUrl({
     productUrl,
     productId,
