@@ -21,6 +21,7 @@ import { registerDigistoreIpn } from "./rest/digistore";
 import { frameworkErrors, installErrorHandlers } from "./rest/errors";
 import { restRoutes } from "./rest/routes";
 import { registerSecurityTxt } from "./security-txt";
+import { type Clock, systemClock } from "./services/deps";
 import { listenForOverviewChanges, OverviewCache } from "./services/visitor/overview-cache";
 import { clearOverviewLists } from "./services/visitor/overview-lists";
 import { registerWebApp } from "./static";
@@ -59,6 +60,8 @@ export interface BuildAppOptions {
   logger?: FastifyServerOptions["logger"];
   /** where the default (privacy-masking) logger writes its JSON lines instead of stdout; tests capture them */
   logStream?: { write(line: string): void };
+  /** the time every service reads; only the test harness passes one (a movable clock, decision 99) */
+  clock?: Clock;
 }
 
 const API_PATH = /^\/(api|trpc)(\/|\?|$)/;
@@ -70,6 +73,7 @@ export const UPLOAD_LIMIT_BYTES = 5 * 1024 * 1024;
 /** Builds the whole HTTP application without listening; tests use `inject` or `listen({ port: 0 })`. */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { env, db } = options;
+  const clock = options.clock ?? systemClock;
   const app = Fastify({
     logger: options.logger ?? {
       // no e-mail address, token, password or name in any line (lib/log-privacy.ts)
@@ -173,6 +177,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     jwtKey: secretKey(env.JWT_SECRET),
     overviewCache,
     sessionStates,
+    clock,
   });
 
   await app.register(trpcHttp, {
@@ -194,7 +199,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     },
   });
   registerRestRoutes(app, restRoutes, createContext);
-  registerDigistoreIpn(app, { db, env, mail: options.mail });
+  registerDigistoreIpn(app, { db, env, mail: options.mail, clock });
   registerHealth(app, db);
   registerSecurityTxt(app, env);
   registerUploads(app, db);

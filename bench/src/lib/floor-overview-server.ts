@@ -9,6 +9,7 @@ import { createServer } from "node:http";
 import { createDb } from "@app/db";
 import { secretKey, verifyOwnToken } from "../../../apps/api/src/credentials/access-token";
 import { loadEnv } from "../../../apps/api/src/env";
+import { systemClock } from "../../../apps/api/src/services/deps";
 import { overview } from "../../../apps/api/src/services/visitor/overview";
 
 const [databaseUrl = "", port = "0", jwtSecret = ""] = process.argv.slice(2);
@@ -25,7 +26,7 @@ createServer((req, res) => {
     res.writeHead(401, { "content-type": "application/json" }).end("{}");
     return;
   }
-  overview({ db, env }, Number(claims.sub)).then(
+  overview({ db, env, clock: systemClock }, Number(claims.sub)).then(
     (answer) => {
       res
         .writeHead(200, { "content-type": "application/json" })

@@ -4,6 +4,7 @@ import { loadEnv } from "../../../apps/api/src/env";
 import { loadDashboard } from "../../../apps/api/src/services/admin/dashboard";
 import { deleteUser, listUsers } from "../../../apps/api/src/services/admin/users";
 import { listOrders } from "../../../apps/api/src/services/commerce/admin-orders";
+import { systemClock } from "../../../apps/api/src/services/deps";
 import { overview } from "../../../apps/api/src/services/visitor/overview";
 // the services' context type reads cookies; the router file carries that fastify type augmentation
 import type {} from "../../../apps/api/src/trpc/router";
@@ -130,16 +131,16 @@ export function scaleQueries(url: string, fixtures: Fixtures): ScaleQuery[] {
     },
     {
       name: `overview (${HEAVY_PARTICIPATIONS} participations, no catalogue cache)`,
-      run: (db) => overview({ db, env: uncached }, fixtures.heavyUserId),
+      run: (db) => overview({ db, env: uncached, clock: systemClock }, fixtures.heavyUserId),
       noRatioBudget:
         "loads the shared event and package lists, which an instance does once per CATALOGUE_CACHE_MS; they grow with the number of packages",
     },
     {
       name: `overview (${HEAVY_PARTICIPATIONS} participations, cached catalogue)`,
-      run: (db) => overview({ db, env }, fixtures.heavyUserId),
+      run: (db) => overview({ db, env, clock: systemClock }, fixtures.heavyUserId),
     },
     { name: "delete user (cascade)", run: (db) => deleteUser(db, fixtures.actorId, nextVictim()) },
-    { name: "admin dashboard (all aggregates)", run: (db) => loadDashboard(db) },
+    { name: "admin dashboard (all aggregates)", run: (db) => loadDashboard({ db, clock: systemClock }) },
   ];
 }
 

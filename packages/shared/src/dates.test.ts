@@ -39,6 +39,13 @@ describe("berlinDate", () => {
       expect(berlinDate()).toBe("2027-01-01");
     });
 
+    it("keeps a given instant's date by that instant's minute, not the system time's", () => {
+      expect(berlinDate(new Date("2030-01-09T22:59:59.999Z"))).toBe("2030-01-09");
+      expect(berlinDate(new Date("2030-01-09T23:00:00Z"))).toBe("2030-01-10");
+      expect(berlinDate(new Date("2030-01-09T22:59:00Z"))).toBe("2030-01-09");
+      expect(berlinDate(new Date("2030-01-09T23:00:59Z"))).toBe("2030-01-10");
+    });
+
     it("follows the clock backwards too", () => {
       vi.useFakeTimers();
       vi.setSystemTime(new Date("2026-07-11T10:00:00Z"));

@@ -22,23 +22,21 @@ const berlinDateParts = formatter("en-CA", {
   day: "2-digit",
 });
 
-let today: { minute: number; date: IsoDate } | undefined;
+let kept: { minute: number; date: IsoDate } | undefined;
 
 /**
- * The calendar date in Berlin at the given instant, by default now. Now's is kept for the minute: Berlin's
- * days start on a full minute of UTC (its offsets are whole hours), and formatting a date in a time zone
- * cost each first overview of a visitor more than reading its kept catalogue.
+ * The calendar date in Berlin at the given instant, by default now. The last one is kept for its minute:
+ * Berlin's days start on a full minute of UTC (its offsets are whole hours), and formatting a date in a
+ * time zone cost each first overview of a visitor more than reading its kept catalogue. The API passes its
+ * clock's time (decision 99), so the cache is keyed by the instant's minute, not by the system time's.
  */
 export function berlinDate(at?: Date): IsoDate {
-  if (at) {
-    return berlinDateParts().format(at);
+  const ms = at ? at.getTime() : Date.now();
+  const minute = Math.floor(ms / 60_000);
+  if (kept?.minute !== minute) {
+    kept = { minute, date: berlinDateParts().format(ms) };
   }
-  const now = Date.now();
-  const minute = Math.floor(now / 60_000);
-  if (today?.minute !== minute) {
-    today = { minute, date: berlinDateParts().format(now) };
-  }
-  return today.date;
+  return kept.date;
 }
 
 const berlinTimeParts = formatter("en-GB", {

@@ -1,5 +1,4 @@
 import { type Db, schema } from "@app/db";
-import { berlinDate } from "@app/shared";
 import { and, eq, lt, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { Transporter } from "nodemailer";
@@ -9,7 +8,8 @@ import { deliverOutboxMail } from "../mail-delivery/deliver";
 import type { DeferredMail, MailDispatcher } from "../mail-delivery/outbox";
 import { queuePasswordResetMail } from "../services/auth/password";
 import { queueSignInLinkMail } from "../services/auth/sign-in-link";
-import { queueCongressDayMails } from "../services/mail/congress-day";
+import { type Clock, systemClock } from "../services/deps";
+import { queueTodaysCongressDayMails } from "../services/mail/congress-day";
 import { runRetention } from "../services/privacy/retention";
 
 export const MAIL_SEND_QUEUE = "mail-send";
@@ -36,6 +36,8 @@ export interface JobsOptions {
   log: FastifyBaseLogger;
   /** shorter intervals for tests */
   fast?: boolean;
+  /** the time the jobs' services read; only the test harness passes one (decision 99) */
+  clock?: Clock;
 }
 
 export interface Jobs extends MailDispatcher {
@@ -46,6 +48,7 @@ export interface Jobs extends MailDispatcher {
 /** pg-boss on our PostgreSQL: durable queues, retries with backoff, cron; every instance may work jobs. */
 export async function startJobs(options: JobsOptions): Promise<Jobs> {
   const { db, log } = options;
+  const clock = options.clock ?? systemClock;
   const boss = new PgBoss({
     connectionString: options.databaseUrl,
     max: 4,
@@ -117,7 +120,7 @@ export async function startJobs(options: JobsOptions): Promise<Jobs> {
   await boss.work<DeferredMail>(DEFERRED_MAIL_QUEUE, { pollingIntervalSeconds }, async (jobs) => {
     for (const job of jobs) {
       const queue = job.data.kind === "sign-in-link" ? queueSignInLinkMail : queuePasswordResetMail;
-      await dispatch([await queue(db, options.appUrl, job.data.email)]);
+      await dispatch([await queue(db, { appUrl: options.appUrl, now: clock.now() }, job.data.email)]);
     }
   });
   const defer = async (request: DeferredMail) => {
@@ -142,7 +145,7 @@ export async function startJobs(options: JobsOptions): Promise<Jobs> {
 
   // the 'day of event' mail at 0:00 Berlin; idempotent, so every instance may run it
   const congressDay = async () => {
-    const ids = await queueCongressDayMails(db, options.appUrl, berlinDate());
+    const ids = await queueTodaysCongressDayMails({ db, clock }, options.appUrl);
     log.info({ queued: ids.length }, "event-day mails queued");
     await dispatch(ids);
   };

@@ -35,7 +35,14 @@ export async function mailAttachments(db: Db, appUrl: string, mail: OutboxMail):
   if (mail.variables.__template || mail.congressId === null || mail.userId === null || !wantsCalendar(mail)) {
     return [];
   }
-  const file = await congressCalendar(db, appUrl, mail.congressId, { id: mail.userId, isStaff: false });
+  // made at send time: whether the event has ended and the webinar link shows are as of now
+  const file = await congressCalendar(
+    db,
+    appUrl,
+    mail.congressId,
+    { id: mail.userId, isStaff: false },
+    new Date(),
+  );
   if (!file) {
     return [];
   }

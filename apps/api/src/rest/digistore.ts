@@ -4,6 +4,7 @@ import type { Env } from "../env";
 import type { MailDispatcher } from "../mail-delivery/outbox";
 import { countIpn } from "../metrics/counters";
 import { handleIpn } from "../services/commerce/ipn";
+import type { Clock } from "../services/deps";
 
 /** Flattens a parsed form body to plain strings (the first value of a repeated field). */
 function formFields(body: unknown): Record<string, string> {
@@ -26,7 +27,7 @@ function formFields(body: unknown): Record<string, string> {
  */
 export function registerDigistoreIpn(
   app: FastifyInstance,
-  deps: { db: Db; env: Env; mail: MailDispatcher },
+  deps: { db: Db; env: Env; mail: MailDispatcher; clock: Clock },
 ): void {
   // public: the signature of each notification is the check (`handleIpn`); the matrix names the service
   const config = { role: "public", service: "handleIpn" } as const;

@@ -58,7 +58,7 @@ export const exportRestRoutes: RestRoute[] = [
     service: "participantsExport",
     handler: async (_caller, req, reply, ctx) => {
       const { congressId, format } = ZParticipantsParams.parse(req.params);
-      return download(reply, await participantsExport(ctx.db, congressId, format), format);
+      return download(reply, await participantsExport(ctx, congressId, format), format);
     },
   },
   ...ORDER_KIND_NAMES.map(
@@ -70,7 +70,7 @@ export const exportRestRoutes: RestRoute[] = [
       handler: async (_caller, req, reply, ctx) => {
         const format = formatOf(req);
         const input = ZOrderExportQuery.parse(req.query);
-        return download(reply, orderExport(ctx.db, kind, input, format), format);
+        return download(reply, orderExport(ctx, kind, input, format), format);
       },
     }),
   ),
@@ -82,7 +82,7 @@ export const exportRestRoutes: RestRoute[] = [
     handler: async (_caller, req, reply, ctx) => {
       const format = formatOf(req);
       const input = ZUserExportQuery.parse(req.query);
-      return download(reply, usersExport(ctx.db, input, format), format);
+      return download(reply, usersExport(ctx, input, format), format);
     },
   },
 ];

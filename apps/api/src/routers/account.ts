@@ -16,12 +16,12 @@ export const accountRouter = router({
   getProfile: userProcedure.query(({ ctx }) => getProfile(ctx.db, ctx.user.id)),
   listConsents: userProcedure.query(({ ctx }) => consentHistory(ctx.db, ctx.user.id)),
   setNewsletter: userProcedure.input(ZNewsletterInput).mutation(async ({ ctx, input }) => {
-    const newsletter = await setNewsletter(ctx.db, ctx.user.id, input.newsletter, "profile");
+    const newsletter = await setNewsletter(ctx, ctx.user.id, input.newsletter, "profile");
     return { newsletter, detail: newsletter ? MSG_PRIVACY.newsletterOn : MSG_PRIVACY.newsletterOff };
   }),
-  export: userProcedure.query(({ ctx }) => exportAccountData(ctx.db, ctx.user.id)),
+  export: userProcedure.query(({ ctx }) => exportAccountData(ctx, ctx.user.id)),
   delete: userProcedure.input(ZDeleteAccountInput).mutation(async ({ ctx, input }) => {
-    await deleteAccount(ctx.db, ctx.user.id, input.password);
+    await deleteAccount(ctx, ctx.user.id, input.password);
     ctx.cookies.clear(REFRESH_COOKIE);
     return { title: MSG_PRIVACY.deleteTitle, detail: MSG_PRIVACY.accountDeleted };
   }),

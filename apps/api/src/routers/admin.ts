@@ -65,7 +65,7 @@ async function accountWrite<T>(ctx: Pick<Context, "sessionStates">, userId: numb
 }
 
 export const adminRouter = router({
-  getDashboard: adminProcedure.query(({ ctx }) => loadDashboard(ctx.db)),
+  getDashboard: adminProcedure.query(({ ctx }) => loadDashboard(ctx)),
   congresses: router({
     /** the whole list: REST and the event selects of other tabs */
     list: adminProcedure.query(({ ctx }) => listCongresses(ctx.db)),
@@ -93,11 +93,11 @@ export const adminRouter = router({
     get: adminProcedure.input(byId).query(({ ctx, input }) => getUser(ctx.db, input.id)),
     save: adminProcedure
       .input(ZUserUpdateInput)
-      .mutation(({ ctx, input }) => accountWrite(ctx, input.id, updateUser(ctx.db, ctx.user.id, input))),
+      .mutation(({ ctx, input }) => accountWrite(ctx, input.id, updateUser(ctx, ctx.user.id, input))),
     setActive: adminProcedure
       .input(byId.extend({ active: z.boolean() }))
       .mutation(({ ctx, input }) =>
-        accountWrite(ctx, input.id, setUserActive(ctx.db, ctx.user.id, input.id, input.active)),
+        accountWrite(ctx, input.id, setUserActive(ctx, ctx.user.id, input.id, input.active)),
       ),
     delete: adminProcedure
       .input(byId)
@@ -113,7 +113,7 @@ export const adminRouter = router({
   legalPages: router({
     save: adminProcedure
       .input(ZLegalPageInput)
-      .mutation(({ ctx, input }) => saveLegalPage(ctx.db, input, ctx.user.id)),
+      .mutation(({ ctx, input }) => saveLegalPage(ctx, input, ctx.user.id)),
   }),
   mailTemplates: router({
     /** every mail with its variables, for the help pages (generated from the catalogue, never drifts) */

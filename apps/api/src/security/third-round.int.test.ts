@@ -191,7 +191,12 @@ describe("no secrets in failed mails (item 4)", { timeout: 60_000 }, () => {
 
   it("a reset mail given up keeps no link; the admin's resend mails a fresh, working one", async () => {
     const user = await account(t);
-    const id = await queueResetMail(t.db.db, t.env.APP_URL, user, "password-reset");
+    const id = await queueResetMail(
+      t.db.db,
+      { appUrl: t.env.APP_URL, now: new Date() },
+      user,
+      "password-reset",
+    );
     if (id === null) {
       throw new Error("not queued");
     }
@@ -385,7 +390,12 @@ describe("the owner is never locked out: a sign-in link by mail (item 3)", { tim
       .where(eq(schema.signInLinks.tokenHash, hashToken(fresh)));
     expect(link?.expiresAt.getTime() ?? 0).toBeLessThanOrEqual(Date.now() + 15 * 60_000 + 1000);
     expect(link?.expiresAt.getTime() ?? 0).toBeGreaterThan(Date.now() + 14 * 60_000);
-    const resetMail = await queueResetMail(t.db.db, t.env.APP_URL, owner, "password-reset");
+    const resetMail = await queueResetMail(
+      t.db.db,
+      { appUrl: t.env.APP_URL, now: new Date() },
+      owner,
+      "password-reset",
+    );
     const [row] = await t.db.db
       .select()
       .from(schema.mailOutbox)

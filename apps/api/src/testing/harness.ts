@@ -8,6 +8,7 @@ import { secretKey, signAccessToken } from "../credentials/access-token";
 import { type Env, loadEnv } from "../env";
 import { type Jobs, startJobs } from "../jobs/boss";
 import { createMailTransport } from "../mail-delivery/transport";
+import { TestClock } from "./clock";
 import { TestSmtpServer } from "./smtp";
 
 export interface TestApp {
@@ -17,6 +18,8 @@ export interface TestApp {
   /** the in-process SMTP server receiving every mail (only with `mail: true`) */
   smtp: TestSmtpServer;
   jobs: Jobs | undefined;
+  /** the time the app's services read: the system time until a test sets or moves it (decision 99) */
+  clock: TestClock;
   tokenFor(userId: number, roles?: Role[]): Promise<string>;
   close(): Promise<void>;
 }
@@ -63,12 +66,14 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     ...options.env,
   });
   const transport = createMailTransport(env.SMTP_URL);
+  const clock = new TestClock();
   let jobs: Jobs | undefined;
   const app = await buildApp({
     env,
     db: db.db,
     webDistDir: options.webDistDir,
     logStream: options.logStream,
+    clock,
     mail: {
       dispatch: (ids) => jobs?.dispatch(ids) ?? Promise.resolve(),
       defer: (request) => jobs?.defer(request) ?? Promise.resolve(),
@@ -83,6 +88,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       appUrl: env.APP_URL,
       log: app.log,
       fast: true,
+      clock,
     });
   }
   const key = secretKey(env.JWT_SECRET);
@@ -92,6 +98,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     env,
     smtp,
     jobs,
+    clock,
     tokenFor: async (userId, roles = ["ROLE_USER"]) => {
       const [account] = await db.db
         .select({ sessionVersion: schema.users.sessionVersion })

@@ -185,7 +185,7 @@ export async function trpcHttp(app: FastifyInstance, options: TrpcHttpOptions) {
                 // procedure's own checks too (a deactivated or deleted account drops it, overview-cache.ts)
                 if (overview && call.path === overview.path && created.user) {
                   const userId = created.user.id;
-                  const day = berlinDate();
+                  const day = berlinDate(created.clock.now());
                   const serialisedData =
                     overview.cache.get(userId, day) ??
                     (await overview.cache.fill(

@@ -2,6 +2,7 @@ import { schema } from "@app/db";
 import { addDays, type IsoDate } from "@app/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCongress, createPackage, createUser, participate, trpcQuery } from "../../testing/builders";
+import { TestClock } from "../../testing/clock";
 import { createTestApp, type TestApp } from "../../testing/harness";
 import { DASHBOARD_DAYS, loadDashboard } from "./dashboard";
 
@@ -109,7 +110,10 @@ describe("dashboard aggregates", () => {
         mail("s-yesterday", "sent", at(addDays(TODAY, -1), 23)),
       ]);
 
-    const dashboard = await loadDashboard(db(), TODAY);
+    // noon in Berlin on TODAY: the clock decides which day is today
+    const clock = new TestClock();
+    clock.set(`${TODAY}T10:00:00Z`);
+    const dashboard = await loadDashboard({ db: db(), clock });
 
     expect(dashboard.from).toBe(addDays(TODAY, -(DASHBOARD_DAYS - 1)));
     expect(dashboard.salesPerDay).toHaveLength(DASHBOARD_DAYS);

@@ -1,6 +1,7 @@
 import type { Db } from "@app/db";
 import { berlinDate, type IsoDate } from "@app/shared";
 import { sql } from "drizzle-orm";
+import type { ServiceDeps } from "../deps";
 
 /**
  * The organisers' first view: aggregates only, each one statement with its days in Europe/Berlin, so it
@@ -70,7 +71,8 @@ async function perDay(
   return result.rows.map((row) => ({ day: row.day as IsoDate, count: Number(row.count) }));
 }
 
-export async function loadDashboard(db: Db, today: IsoDate = berlinDate()): Promise<Dashboard> {
+export async function loadDashboard({ db, clock }: Pick<ServiceDeps, "db" | "clock">): Promise<Dashboard> {
+  const today = berlinDate(clock.now());
   const to = today;
   const fromDate = new Date(`${today}T00:00:00Z`);
   fromDate.setUTCDate(fromDate.getUTCDate() - (DASHBOARD_DAYS - 1));

@@ -13,6 +13,7 @@ import { AppError } from "../../lib/app-error";
 import { maskEmails, maskText } from "../../lib/log-privacy";
 import { adminPage } from "../../lib/paging";
 import { FRESH_LINKS } from "../auth/fresh-links";
+import { type LinkOrigin, linkOrigin } from "../auth/user-rows";
 import type { ServiceDeps } from "../deps";
 import { adminActor, recordAudit } from "./audit";
 
@@ -61,7 +62,7 @@ export async function listOutbox(db: Db, input: z.output<typeof ZMailOutboxListI
  * with a link (`secretVariables`) gets a new link: a given-up mail keeps none (decision 91).
  */
 export async function resendMail(
-  ctx: Pick<ServiceDeps, "db" | "mail" | "env">,
+  ctx: Pick<ServiceDeps, "db" | "mail" | "env" | "clock">,
   { id, actorId }: { id: number; actorId: number },
 ) {
   await ctx.db.transaction(async (tx) => {
@@ -89,7 +90,7 @@ export async function resendMail(
         status: "queued",
         attempts: 0,
         lastError: null,
-        variables: await freshVariables(tx, ctx.env.APP_URL, mail),
+        variables: await freshVariables(tx, linkOrigin(ctx), mail),
       })
       .where(eq(mailOutbox.id, id));
     await recordAudit(tx, {
@@ -107,7 +108,7 @@ export async function resendMail(
 /** The variables to send again: those kept, and a new link for a mail that had one (`FRESH_LINKS`). */
 async function freshVariables(
   tx: DbOrTx,
-  appUrl: string,
+  origin: LinkOrigin,
   mail: {
     templateName: string;
     userId: number | null;
@@ -123,7 +124,7 @@ async function freshVariables(
   const make = FRESH_LINKS[name];
   const url =
     make && mail.userId !== null
-      ? await make(tx, appUrl, { userId: mail.userId, congressId: mail.congressId })
+      ? await make(tx, origin, { userId: mail.userId, congressId: mail.congressId })
       : null;
   if (url === null) {
     throw new AppError("CONFLICT", `mail ${mail.templateName}: link not renewable`, MSG_OUTBOX.linkGone);

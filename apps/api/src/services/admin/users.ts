@@ -8,6 +8,7 @@ import { containsPattern } from "../../lib/like";
 import { adminPage } from "../../lib/paging";
 import { attendanceOfUser } from "../attendance/record";
 import { endAllSessions } from "../auth/session";
+import type { ServiceDeps } from "../deps";
 import { adminActor, changedFields, recordAudit } from "./audit";
 
 const { users, participations, congresses } = schema;
@@ -89,7 +90,11 @@ const auditedUserFields = {
 };
 
 /** Saves the edit dialog. An admin cannot take their own admin role or deactivate themselves. */
-export async function updateUser(db: Db, actorId: number, input: z.output<typeof ZUserUpdateInput>) {
+export async function updateUser(
+  { db, clock }: Pick<ServiceDeps, "db" | "clock">,
+  actorId: number,
+  input: z.output<typeof ZUserUpdateInput>,
+) {
   if (input.id === actorId && !input.admin) {
     throw new AppError("FORBIDDEN", "self demotion", MSG_ADMIN.cannotDemoteSelf);
   }
@@ -121,7 +126,7 @@ export async function updateUser(db: Db, actorId: number, input: z.output<typeof
       }
       if (!input.active) {
         // a deactivated account loses its sessions at once
-        await endAllSessions(tx, input.id);
+        await endAllSessions(tx, input.id, clock.now());
       }
       const after = { firstname: input.firstname, lastname: input.lastname, email: input.email };
       await recordAudit(tx, {
@@ -142,7 +147,12 @@ export async function updateUser(db: Db, actorId: number, input: z.output<typeof
 }
 
 /** The table's active switch, saved at once. */
-export async function setUserActive(db: Db, actorId: number, id: number, active: boolean) {
+export async function setUserActive(
+  { db, clock }: Pick<ServiceDeps, "db" | "clock">,
+  actorId: number,
+  id: number,
+  active: boolean,
+) {
   if (id === actorId && !active) {
     throw new AppError("FORBIDDEN", "self deactivation", MSG_ADMIN.cannotDeactivateSelf);
   }
@@ -161,7 +171,7 @@ export async function setUserActive(db: Db, actorId: number, id: number, active:
       throw new AppError("NOT_FOUND", `user ${id}`, NOT_FOUND);
     }
     if (!active) {
-      await endAllSessions(tx, id);
+      await endAllSessions(tx, id, clock.now());
     }
     await recordAudit(tx, {
       actor: adminActor(actorId),

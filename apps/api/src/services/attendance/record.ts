@@ -65,12 +65,12 @@ async function recordPackageAttendance(
   today: IsoDate,
 ): Promise<boolean> {
   const viewer = await loadViewer(ctx, input.userId);
-  const view = await findPackage(ctx.db, viewer, input.packageId);
+  const view = await findPackage(ctx, viewer, input.packageId);
   const open =
     view.openable &&
     view.congress.id === input.congressId &&
     input.source === "video" &&
-    !deathCongressClosedUntil(ctx.env, viewer, input.packageId);
+    !deathCongressClosedUntil(ctx, viewer, input.packageId);
   if (!open) {
     throw refuse("package");
   }
@@ -87,7 +87,7 @@ async function recordPackageAttendance(
  * day. Returns whether this call was the first of the day.
  */
 export async function recordAttendance(ctx: RecordCtx, input: RecordInput): Promise<{ recorded: boolean }> {
-  const today = berlinDate();
+  const today = berlinDate(ctx.clock.now());
   const recorded =
     input.packageId === undefined
       ? await recordCongressAttendance(ctx, input, today)

@@ -124,11 +124,11 @@ export async function creditHeartbeat(ctx: WatchDeps, input: HeartbeatInput): Pr
       SELECT ${videoOfCongress(input.congressId, input.videoUrl, today)} AS video)`;
   } else {
     const viewer = await loadViewer(ctx, input.userId);
-    const view = await findPackage(ctx.db, viewer, input.packageId);
+    const view = await findPackage(ctx, viewer, input.packageId);
     if (
       !view.openable ||
       view.congress.id !== input.congressId ||
-      deathCongressClosedUntil(ctx.env, viewer, input.packageId, now)
+      deathCongressClosedUntil(ctx, viewer, input.packageId)
     ) {
       throw refuse("package");
     }

@@ -44,8 +44,9 @@ function challengeKey(jwtKey: Uint8Array): Uint8Array {
 export async function signChallenge(
   user: { id: number; sessionVersion: number },
   jwtKey: Uint8Array,
-  now = Date.now(),
+  at: Date,
 ): Promise<TwoFactorChallenge> {
+  const now = at.getTime();
   const expiresAt = now + TWO_FACTOR_CHALLENGE_MS;
   const challenge = await new SignJWT({ purpose: PURPOSE, sv: user.sessionVersion })
     .setProtectedHeader({ alg: ALGORITHM, typ: "JWT" })
@@ -64,9 +65,16 @@ export interface ChallengeClaims {
 }
 
 /** The claims of a valid, unexpired challenge, or null. */
-export async function readChallenge(challenge: string, jwtKey: Uint8Array): Promise<ChallengeClaims | null> {
+export async function readChallenge(
+  challenge: string,
+  jwtKey: Uint8Array,
+  now: Date,
+): Promise<ChallengeClaims | null> {
   try {
-    const { payload } = await jwtVerify(challenge, challengeKey(jwtKey), { algorithms: [ALGORITHM] });
+    const { payload } = await jwtVerify(challenge, challengeKey(jwtKey), {
+      algorithms: [ALGORITHM],
+      currentDate: now,
+    });
     const claims = ClaimsSchema.safeParse(payload);
     if (!claims.success || payload.exp === undefined) {
       return null;

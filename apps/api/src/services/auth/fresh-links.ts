@@ -5,7 +5,7 @@ import { hashToken, newToken } from "../../lib/tokens";
 import { newResetLink } from "./password";
 import { CONFIRMATION_LIFETIME_MS } from "./register";
 import { newSignInLink } from "./sign-in-link";
-import { appLink } from "./user-rows";
+import { appLink, type LinkOrigin, later } from "./user-rows";
 
 /** What a fresh link is made for: the outbox row of the mail whose link was removed. */
 interface LinkMail {
@@ -13,9 +13,9 @@ interface LinkMail {
   congressId: number | null;
 }
 
-type FreshLink = (tx: DbOrTx, appUrl: string, mail: LinkMail) => Promise<string | null>;
+type FreshLink = (tx: DbOrTx, origin: LinkOrigin, mail: LinkMail) => Promise<string | null>;
 
-const resetLink: FreshLink = async (tx, appUrl, mail) => (await newResetLink(tx, appUrl, mail.userId)).url;
+const resetLink: FreshLink = async (tx, origin, mail) => (await newResetLink(tx, origin, mail.userId)).url;
 
 /**
  * A new link for each catalogue mail with a secret (`secretVariables`), for the admin's "Erneut senden" of
@@ -23,7 +23,7 @@ const resetLink: FreshLink = async (tx, appUrl, mail) => (await newResetLink(tx,
  * any more (the address is confirmed, the password was set since, the account is gone).
  */
 export const FRESH_LINKS: Partial<Record<MailName, FreshLink>> = {
-  "registration-confirmation": async (tx, appUrl, { userId, congressId }) => {
+  "registration-confirmation": async (tx, { appUrl, now }, { userId, congressId }) => {
     const [user] = await tx
       .select({ confirmedAt: schema.users.emailConfirmedAt })
       .from(schema.users)
@@ -35,14 +35,14 @@ export const FRESH_LINKS: Partial<Record<MailName, FreshLink>> = {
     await tx.insert(schema.emailConfirmationTokens).values({
       userId,
       tokenHash: hashToken(token),
-      expiresAt: new Date(Date.now() + CONFIRMATION_LIFETIME_MS),
+      expiresAt: later(now, CONFIRMATION_LIFETIME_MS),
     });
     return appLink(appUrl, "confirm-mail", userId, token, congressId ?? undefined);
   },
   "password-reset": resetLink,
   "registration-existing-account": resetLink,
-  "sign-in-link": async (tx, appUrl, { userId }) => (await newSignInLink(tx, appUrl, userId)).url,
-  "migration-set-password": async (tx, appUrl, { userId }) => {
+  "sign-in-link": async (tx, origin, { userId }) => (await newSignInLink(tx, origin, userId)).url,
+  "migration-set-password": async (tx, { appUrl }, { userId }) => {
     const [user] = await tx
       .select({ migrationHash: schema.users.migrationHash })
       .from(schema.users)

@@ -8,10 +8,17 @@ import { hashToken, newToken, safeEqual } from "../../lib/tokens";
 import { queueMail } from "../../mail-delivery/outbox";
 import type { ClientIo, SessionDeps } from "../deps";
 import { endAllSessions, rememberDevice } from "./session";
-import { appLink, findUserByEmail, type UserRow, userMailVariables } from "./user-rows";
+import {
+  appLink,
+  findUserByEmail,
+  type LinkOrigin,
+  later,
+  type UserRow,
+  userMailVariables,
+} from "./user-rows";
 
 const RESET_LIFETIME_MS = 60 * 60 * 1000;
-type Ctx = Pick<SessionDeps, "db" | "env" | "mail" | "jwtKey" | "sessionStates"> & ClientIo;
+type Ctx = Pick<SessionDeps, "db" | "env" | "mail" | "jwtKey" | "sessionStates" | "clock"> & ClientIo;
 
 /**
  * Mails a reset link if the account exists; the answer is the same either way and takes the same time:
@@ -31,9 +38,13 @@ export async function requestPasswordReset(
 }
 
 /** The reset mail of the account with this address, if there is one; the outbox id to dispatch. */
-export async function queuePasswordResetMail(db: Db, appUrl: string, email: string): Promise<number | null> {
+export async function queuePasswordResetMail(
+  db: Db,
+  origin: LinkOrigin,
+  email: string,
+): Promise<number | null> {
   const user = await findUserByEmail(db, email);
-  return user ? queueResetMail(db, appUrl, user, "password-reset") : null;
+  return user ? queueResetMail(db, origin, user, "password-reset") : null;
 }
 
 /**
@@ -42,12 +53,12 @@ export async function queuePasswordResetMail(db: Db, appUrl: string, email: stri
  */
 export async function queueResetMail(
   db: DbOrTx,
-  appUrl: string,
+  origin: LinkOrigin,
   user: UserRow,
   templateName: "password-reset" | "registration-existing-account",
 ): Promise<number | null> {
   return db.transaction(async (tx) => {
-    const { id, url } = await newResetLink(tx, appUrl, user.id);
+    const { id, url } = await newResetLink(tx, origin, user.id);
     return queueMail(tx, {
       templateName,
       to: user.email,
@@ -61,30 +72,30 @@ export async function queueResetMail(
 /** A new reset link of the account (its token stored hashed): the link and the token's id. */
 export async function newResetLink(
   tx: DbOrTx,
-  appUrl: string,
+  { appUrl, now }: LinkOrigin,
   userId: number,
 ): Promise<{ id: number | undefined; url: string }> {
   const token = newToken();
   const [row] = await tx
     .insert(schema.passwordResetTokens)
-    .values({ userId, tokenHash: hashToken(token), expiresAt: new Date(Date.now() + RESET_LIFETIME_MS) })
+    .values({ userId, tokenHash: hashToken(token), expiresAt: later(now, RESET_LIFETIME_MS) })
     .returning({ id: schema.passwordResetTokens.id });
   return { id: row?.id, url: appLink(appUrl, "resetPassword", token) };
 }
 
-function usableResetToken(token: string) {
+function usableResetToken(token: string, now: Date) {
   const t = schema.passwordResetTokens;
-  return and(eq(t.tokenHash, hashToken(token)), isNull(t.usedAt), gt(t.expiresAt, sql`now()`));
+  return and(eq(t.tokenHash, hashToken(token)), isNull(t.usedAt), gt(t.expiresAt, now));
 }
 
 export async function validateResetToken(
-  ctx: Pick<SessionDeps, "db">,
+  ctx: Pick<SessionDeps, "db" | "clock">,
   { token }: { token: string },
 ): Promise<{ valid: boolean }> {
   const [row] = await ctx.db
     .select({ id: schema.passwordResetTokens.id })
     .from(schema.passwordResetTokens)
-    .where(usableResetToken(token));
+    .where(usableResetToken(token, ctx.clock.now()));
   return { valid: Boolean(row) };
 }
 
@@ -99,16 +110,17 @@ export async function resetPassword(
 ): Promise<{ detail: string }> {
   await hit(ctx.db, [`reset:ip:${ctx.ip}`, LIMITS.resetPerIp]);
   const passwordHash = await hashPassword(password);
+  const now = ctx.clock.now();
   const userId = await ctx.db.transaction(async (tx) => {
     const [spent] = await tx
       .update(schema.passwordResetTokens)
-      .set({ usedAt: new Date() })
-      .where(usableResetToken(token))
+      .set({ usedAt: now })
+      .where(usableResetToken(token, now))
       .returning({ userId: schema.passwordResetTokens.userId });
     if (!spent) {
       throw new AppError("BAD_REQUEST", "reset token invalid", MSG.resetPasswordInvalid);
     }
-    await setPassword(tx, spent.userId, passwordHash);
+    await setPassword(tx, spent.userId, passwordHash, now);
     return spent.userId;
   });
   ctx.sessionStates.drop([userId]);
@@ -132,7 +144,7 @@ export async function migrationSetPassword(
   }
   const passwordHash = await hashPassword(password);
   await ctx.db.transaction(async (tx) => {
-    await setPassword(tx, user.id, passwordHash);
+    await setPassword(tx, user.id, passwordHash, ctx.clock.now());
   });
   ctx.sessionStates.drop([user.id]);
   return { detail: MSG.migrationSuccess };
@@ -142,7 +154,7 @@ export async function migrationSetPassword(
  * Stores a new password hash, clears a pending migration and ends all sessions. Following a mailed link
  * proves the address, so a not yet confirmed account becomes active; one an admin switched off stays off.
  */
-async function setPassword(tx: DbOrTx, userId: number, passwordHash: string): Promise<void> {
+async function setPassword(tx: DbOrTx, userId: number, passwordHash: string, now: Date): Promise<void> {
   const { users } = schema;
   await tx
     .update(users)
@@ -150,8 +162,8 @@ async function setPassword(tx: DbOrTx, userId: number, passwordHash: string): Pr
       passwordHash,
       migrationHash: null,
       active: sql`CASE WHEN ${users.emailConfirmedAt} IS NULL THEN true ELSE ${users.active} END`,
-      emailConfirmedAt: sql`coalesce(${users.emailConfirmedAt}, now())`,
+      emailConfirmedAt: sql`coalesce(${users.emailConfirmedAt}, ${now})`,
     })
     .where(eq(users.id, userId));
-  await endAllSessions(tx, userId);
+  await endAllSessions(tx, userId, now);
 }

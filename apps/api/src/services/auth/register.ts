@@ -1,7 +1,7 @@
 import { type DbOrTx, schema } from "@app/db";
 import { hashPassword } from "@app/db/password";
 import { MSG, type ZRegisterInput } from "@app/shared";
-import { and, eq, gt, isNull, sql } from "drizzle-orm";
+import { and, eq, gt, isNull } from "drizzle-orm";
 import type { z } from "zod";
 import { AppError } from "../../lib/app-error";
 import { firstInWindow, hit, LIMITS } from "../../lib/rate-limit";
@@ -10,12 +10,12 @@ import { queueMail } from "../../mail-delivery/outbox";
 import type { ClientIo, ServiceDeps } from "../deps";
 import { recordConsent } from "../privacy/account-data";
 import { queueResetMail } from "./password";
-import { appLink, findUserByEmail, userMailVariables } from "./user-rows";
+import { appLink, findUserByEmail, type LinkOrigin, later, linkOrigin, userMailVariables } from "./user-rows";
 
 export const CONFIRMATION_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
 
 type RegisterInput = z.output<typeof ZRegisterInput>;
-type Ctx = Pick<ServiceDeps, "db" | "env" | "mail" | "log"> & Pick<ClientIo, "ip">;
+type Ctx = Pick<ServiceDeps, "db" | "env" | "mail" | "log" | "clock"> & Pick<ClientIo, "ip">;
 
 /** An address gets at most one registration mail in this time: the confirmation or the notice to its owner. */
 const REGISTRATION_MAIL_WINDOW_SECONDS = 60 * 60;
@@ -34,14 +34,15 @@ const REGISTRATION_MAIL_WINDOW_SECONDS = 60 * 60;
 export async function register(ctx: Ctx, input: RegisterInput): Promise<void> {
   await hit(ctx.db, [`register:ip:${ctx.ip}`, LIMITS.registerPerIp]);
   const passwordHash = await hashPassword(input.password);
+  const origin = linkOrigin(ctx);
   const outboxId = await ctx.db.transaction(async (tx) => {
     const address = input.email.trim().toLowerCase();
     const first = await firstInWindow(tx, `registration:${address}`, REGISTRATION_MAIL_WINDOW_SECONDS);
     const existing = await findUserByEmail(tx, input.email);
     if (!existing) {
-      return createAccount(tx, ctx.env.APP_URL, input, passwordHash);
+      return createAccount(tx, origin, input, passwordHash);
     }
-    return first ? queueResetMail(tx, ctx.env.APP_URL, existing, "registration-existing-account") : null;
+    return first ? queueResetMail(tx, origin, existing, "registration-existing-account") : null;
   });
   dispatchAfterAnswer(ctx, outboxId);
 }
@@ -49,7 +50,7 @@ export async function register(ctx: Ctx, input: RegisterInput): Promise<void> {
 /** The inactive account, its consents, its confirmation token and mail; the outbox id to dispatch. */
 async function createAccount(
   tx: DbOrTx,
-  appUrl: string,
+  { appUrl, now }: LinkOrigin,
   input: RegisterInput,
   passwordHash: string,
 ): Promise<number | null> {
@@ -62,7 +63,7 @@ async function createAccount(
       passwordHash,
       active: false,
       newsletter: input.newsletter,
-      newsletterConsentAt: input.newsletter ? new Date() : null,
+      newsletterConsentAt: input.newsletter ? now : null,
     })
     .returning();
   if (!user) {
@@ -76,7 +77,7 @@ async function createAccount(
   await tx.insert(schema.emailConfirmationTokens).values({
     userId: user.id,
     tokenHash: hashToken(token),
-    expiresAt: new Date(Date.now() + CONFIRMATION_LIFETIME_MS),
+    expiresAt: later(now, CONFIRMATION_LIFETIME_MS),
   });
   const url = appLink(
     appUrl,
@@ -121,19 +122,20 @@ async function existingCongressId(db: DbOrTx, id: number | undefined): Promise<n
  * refusal.
  */
 export async function confirmMail(
-  ctx: Pick<ServiceDeps, "db">,
+  ctx: Pick<ServiceDeps, "db" | "clock">,
   { userId, hash: token }: { userId: number; hash: string },
 ): Promise<{ title: string; detail: string }> {
   const { emailConfirmationTokens: tokens, users } = schema;
   const ofLink = and(eq(tokens.userId, userId), eq(tokens.tokenHash, hashToken(token)));
+  const now = ctx.clock.now();
   return ctx.db.transaction(async (tx) => {
     const [row] = await tx
       .update(tokens)
-      .set({ usedAt: new Date() })
-      .where(and(ofLink, isNull(tokens.usedAt), gt(tokens.expiresAt, sql`now()`)))
+      .set({ usedAt: now })
+      .where(and(ofLink, isNull(tokens.usedAt), gt(tokens.expiresAt, now)))
       .returning({ id: tokens.id });
     if (row) {
-      await tx.update(users).set({ active: true, emailConfirmedAt: new Date() }).where(eq(users.id, userId));
+      await tx.update(users).set({ active: true, emailConfirmedAt: now }).where(eq(users.id, userId));
       return { title: MSG.confirmMailSuccessTitle, detail: MSG.confirmMailSuccess };
     }
     const [genuine] = await tx
@@ -172,7 +174,7 @@ export async function resendConfirmation(
         .values({
           userId: user.id,
           tokenHash: hashToken(token),
-          expiresAt: new Date(Date.now() + CONFIRMATION_LIFETIME_MS),
+          expiresAt: later(ctx.clock.now(), CONFIRMATION_LIFETIME_MS),
         })
         .returning({ id: schema.emailConfirmationTokens.id });
       return queueMail(tx, {

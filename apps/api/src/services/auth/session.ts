@@ -48,7 +48,7 @@ export interface Session {
 }
 
 /** The sign-in's deps: the request's client address and cookie jar travel with them (decision 72). */
-type Ctx = Pick<SessionDeps, "db" | "env" | "mail" | "jwtKey"> & ClientIo;
+type Ctx = Pick<SessionDeps, "db" | "env" | "mail" | "jwtKey" | "clock"> & ClientIo;
 
 // verified against for unknown addresses, so response times do not reveal which accounts exist
 const dummyHash = hashPassword("timing-equaliser-not-a-password");
@@ -211,7 +211,7 @@ async function passwordStep(
   // a right password that opens no session yet: the attempt is given back here
   await release(ctx.db, counted);
   if (verified.active) {
-    return signChallenge(verified, ctx.jwtKey);
+    return signChallenge(verified, ctx.jwtKey, ctx.clock.now());
   }
   if (!verified.emailConfirmedAt) {
     throw new AppError("FORBIDDEN", "EMAIL_NOT_CONFIRMED", MSG.emailNotConfirmed, MSG.emailNotConfirmedTitle);
@@ -224,7 +224,7 @@ async function passwordStep(
  * account from now on.
  */
 export function startSession(
-  ctx: Pick<Ctx, "db" | "jwtKey" | "cookies">,
+  ctx: Pick<Ctx, "db" | "jwtKey" | "cookies" | "clock">,
   user: UserRow,
   releaseKeys: string[] = [],
 ): Promise<Session> {
@@ -241,7 +241,7 @@ export function rememberDevice(ctx: Pick<Ctx, "cookies" | "jwtKey">, userId: num
 
 /** Mails the set-password link to a migrated account, at most once an hour. */
 async function sendMigrationMail(ctx: Ctx, user: UserRow): Promise<void> {
-  const hour = Math.floor(Date.now() / 3_600_000);
+  const hour = Math.floor(ctx.clock.now().getTime() / 3_600_000);
   const outboxId = await queueMail(ctx.db, {
     templateName: "migration-set-password",
     to: user.email,
@@ -266,7 +266,7 @@ const INSERT_REFRESH_TOKEN = {
 };
 
 export async function issueSession(
-  ctx: Pick<Ctx, "db" | "jwtKey">,
+  ctx: Pick<Ctx, "db" | "jwtKey" | "clock">,
   user: Profile,
   sessionVersion: number,
   familyId: string,
@@ -282,7 +282,7 @@ export async function issueSession(
         user.id,
         familyId,
         hashToken(refreshToken),
-        new Date(Date.now() + REFRESH_LIFETIME_MS),
+        new Date(ctx.clock.now().getTime() + REFRESH_LIFETIME_MS),
         releaseKeys,
       ],
     }),
@@ -294,24 +294,28 @@ export async function issueSession(
  * Rotates a refresh token: the presented one is spent and a new one of the same family issued. A spent
  * token presented again (outside a short grace window) means it was copied: the whole family is revoked.
  */
-export async function refresh(ctx: Pick<Ctx, "db" | "jwtKey">, refreshToken: string): Promise<Session> {
+export async function refresh(
+  ctx: Pick<Ctx, "db" | "jwtKey" | "clock">,
+  refreshToken: string,
+): Promise<Session> {
   const { refreshTokens } = schema;
+  const now = ctx.clock.now();
   const [row] = await ctx.db
     .select()
     .from(refreshTokens)
     .where(eq(refreshTokens.tokenHash, hashToken(refreshToken)));
-  if (!row || row.revokedAt || row.expiresAt.getTime() <= Date.now()) {
+  if (!row || row.revokedAt || row.expiresAt <= now) {
     throw new AppError("UNAUTHORIZED", "refresh token unknown, revoked or expired", MSG.sessionExpired);
   }
   const [spent] = await ctx.db
     .update(refreshTokens)
-    .set({ rotatedAt: new Date() })
+    .set({ rotatedAt: now })
     .where(
       and(eq(refreshTokens.id, row.id), isNull(refreshTokens.rotatedAt), isNull(refreshTokens.revokedAt)),
     )
     .returning({ id: refreshTokens.id });
   if (!spent) {
-    const rotatedAgo = Date.now() - (row.rotatedAt?.getTime() ?? 0);
+    const rotatedAgo = now.getTime() - (row.rotatedAt?.getTime() ?? 0);
     if (rotatedAgo > ROTATION_GRACE_MS) {
       await revokeFamily(ctx, row.familyId);
     }
@@ -327,11 +331,11 @@ export async function refresh(ctx: Pick<Ctx, "db" | "jwtKey">, refreshToken: str
   }
 }
 
-export async function revokeFamily(ctx: Pick<SessionDeps, "db">, familyId: string): Promise<void> {
+export async function revokeFamily(ctx: Pick<SessionDeps, "db" | "clock">, familyId: string): Promise<void> {
   const { refreshTokens } = schema;
   await ctx.db
     .update(refreshTokens)
-    .set({ revokedAt: sql`coalesce(${refreshTokens.revokedAt}, now())` })
+    .set({ revokedAt: sql`coalesce(${refreshTokens.revokedAt}, ${ctx.clock.now()})` })
     .where(eq(refreshTokens.familyId, familyId));
 }
 
@@ -341,7 +345,7 @@ export async function revokeFamily(ctx: Pick<SessionDeps, "db">, familyId: strin
  * so every access token issued before is refused on the next call (`SessionStates`); every refresh-token
  * family is revoked; every reset link and sign-in link not yet used is spent.
  */
-export async function endAllSessions(tx: DbOrTx, userId: number): Promise<void> {
+export async function endAllSessions(tx: DbOrTx, userId: number, now: Date): Promise<void> {
   const { users, refreshTokens, passwordResetTokens, signInLinks } = schema;
   await tx
     .update(users)
@@ -349,20 +353,23 @@ export async function endAllSessions(tx: DbOrTx, userId: number): Promise<void> 
     .where(eq(users.id, userId));
   await tx
     .update(refreshTokens)
-    .set({ revokedAt: sql`coalesce(${refreshTokens.revokedAt}, now())` })
+    .set({ revokedAt: sql`coalesce(${refreshTokens.revokedAt}, ${now})` })
     .where(eq(refreshTokens.userId, userId));
   await tx
     .update(passwordResetTokens)
-    .set({ usedAt: new Date() })
+    .set({ usedAt: now })
     .where(and(eq(passwordResetTokens.userId, userId), isNull(passwordResetTokens.usedAt)));
   await tx
     .update(signInLinks)
-    .set({ usedAt: new Date() })
+    .set({ usedAt: now })
     .where(and(eq(signInLinks.userId, userId), isNull(signInLinks.usedAt)));
 }
 
 /** Ends the session the refresh token belongs to (all its rotations). */
-export async function logout(ctx: Pick<SessionDeps, "db">, refreshToken: string | undefined): Promise<void> {
+export async function logout(
+  ctx: Pick<SessionDeps, "db" | "clock">,
+  refreshToken: string | undefined,
+): Promise<void> {
   if (!refreshToken) {
     return;
   }

@@ -1,6 +1,6 @@
 import { type Db, schema } from "@app/db";
 import { MSG } from "@app/shared";
-import { and, eq, gt, isNull, sql } from "drizzle-orm";
+import { and, eq, gt, isNull } from "drizzle-orm";
 import { AppError } from "../../lib/app-error";
 import { hit, LIMITS } from "../../lib/rate-limit";
 import { hashToken, newToken } from "../../lib/tokens";
@@ -8,12 +8,19 @@ import { queueMail } from "../../mail-delivery/outbox";
 import type { ClientIo, SessionDeps } from "../deps";
 import { signChallenge, type TwoFactorChallenge } from "./challenge";
 import { rememberDevice, type Session, startSession } from "./session";
-import { appLink, findUserByEmail, type UserRow, userMailVariables } from "./user-rows";
+import {
+  appLink,
+  findUserByEmail,
+  type LinkOrigin,
+  later,
+  type UserRow,
+  userMailVariables,
+} from "./user-rows";
 
 /** How long a sign-in link works (decision 91). */
 export const SIGN_IN_LINK_LIFETIME_MS = 15 * 60 * 1000;
 
-type Ctx = Pick<SessionDeps, "db" | "env" | "mail" | "jwtKey"> & ClientIo;
+type Ctx = Pick<SessionDeps, "db" | "env" | "mail" | "jwtKey" | "clock"> & ClientIo;
 
 /**
  * Mails a one-time sign-in link if the address has an active account; the answer is the same either way
@@ -30,13 +37,13 @@ export async function requestSignInLink(ctx: Ctx, { email }: { email: string }):
 }
 
 /** The sign-in link mail of the active account with this address, if there is one; the outbox id. */
-export async function queueSignInLinkMail(db: Db, appUrl: string, email: string): Promise<number | null> {
+export async function queueSignInLinkMail(db: Db, origin: LinkOrigin, email: string): Promise<number | null> {
   const user = await findUserByEmail(db, email);
   if (!user?.active || !user.passwordHash) {
     return null;
   }
   return db.transaction(async (tx) => {
-    const { id, url } = await newSignInLink(tx, appUrl, user.id);
+    const { id, url } = await newSignInLink(tx, origin, user.id);
     return queueMail(tx, {
       templateName: "sign-in-link",
       to: user.email,
@@ -50,7 +57,7 @@ export async function queueSignInLinkMail(db: Db, appUrl: string, email: string)
 /** A new sign-in link of the account (its token stored hashed): the link and the token's id. */
 export async function newSignInLink(
   tx: Pick<Db, "insert">,
-  appUrl: string,
+  { appUrl, now }: LinkOrigin,
   userId: number,
 ): Promise<{ id: number | undefined; url: string }> {
   const token = newToken();
@@ -59,7 +66,7 @@ export async function newSignInLink(
     .values({
       userId,
       tokenHash: hashToken(token),
-      expiresAt: new Date(Date.now() + SIGN_IN_LINK_LIFETIME_MS),
+      expiresAt: later(now, SIGN_IN_LINK_LIFETIME_MS),
     })
     .returning({ id: schema.signInLinks.id });
   return { id: row?.id, url: appLink(appUrl, "login-link", token) };
@@ -77,10 +84,11 @@ export async function signInWithLink(
 ): Promise<Session | TwoFactorChallenge> {
   await hit(ctx.db, [`sign-in-link:use:${ctx.ip}`, LIMITS.signInLinkUsePerIp]);
   const t = schema.signInLinks;
+  const now = ctx.clock.now();
   const [spent] = await ctx.db
     .update(t)
-    .set({ usedAt: new Date() })
-    .where(and(eq(t.tokenHash, hashToken(token)), isNull(t.usedAt), gt(t.expiresAt, sql`now()`)))
+    .set({ usedAt: now })
+    .where(and(eq(t.tokenHash, hashToken(token)), isNull(t.usedAt), gt(t.expiresAt, now)))
     .returning({ userId: t.userId });
   const [user]: Array<UserRow | undefined> = spent
     ? await ctx.db.select().from(schema.users).where(eq(schema.users.id, spent.userId))
@@ -95,7 +103,7 @@ export async function signInWithLink(
   }
   rememberDevice(ctx, user.id);
   if (user.totpEnabledAt && user.totpSecret) {
-    return signChallenge(user, ctx.jwtKey);
+    return signChallenge(user, ctx.jwtKey, now);
   }
   return startSession(ctx, user);
 }

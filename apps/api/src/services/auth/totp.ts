@@ -4,6 +4,9 @@ import { RECOVERY_CODE_COUNT } from "@app/shared";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { Secret, TOTP } from "otpauth";
 import { hashToken } from "../../lib/tokens";
+import type { ServiceDeps } from "../deps";
+
+type Deps = Pick<ServiceDeps, "db" | "clock">;
 
 /** What an authenticator app shows next to the account (otpauth:// issuer). */
 export const TOTP_ISSUER = "Kongress-Plattform";
@@ -27,7 +30,7 @@ export function totpFor(secret: string, label = ""): TOTP {
 }
 
 /** The time step a six-digit code belongs to, or null when it matches none of the accepted steps. */
-export function matchingStep(secret: string, code: string, now = Date.now()): number | null {
+export function matchingStep(secret: string, code: string, now: number): number | null {
   const digits = code.replace(/[\s-]/g, "");
   if (!/^\d{6}$/.test(digits)) {
     return null;
@@ -42,14 +45,14 @@ export function matchingStep(secret: string, code: string, now = Date.now()): nu
  * recorded: a code (or an earlier one still in the window) cannot be used twice. The marker lives in
  * `rate_limits` (key, time, integer), which the retention job empties long after a step has expired.
  */
-export async function claimStep(db: DbOrTx, userId: number, step: number): Promise<boolean> {
+export async function claimStep(db: DbOrTx, userId: number, step: number, now: Date): Promise<boolean> {
   const { rateLimits } = schema;
   const rows = await db
     .insert(rateLimits)
-    .values({ key: `totp:last-step:${userId}`, windowStart: new Date(), hits: step })
+    .values({ key: `totp:last-step:${userId}`, windowStart: now, hits: step })
     .onConflictDoUpdate({
       target: rateLimits.key,
-      set: { hits: sql`excluded.hits`, windowStart: sql`now()` },
+      set: { hits: sql`excluded.hits`, windowStart: now },
       setWhere: sql`${rateLimits.hits} < excluded.hits`,
     })
     .returning({ key: rateLimits.key });
@@ -57,9 +60,10 @@ export async function claimStep(db: DbOrTx, userId: number, step: number): Promi
 }
 
 /** A valid, not yet used code of the account's current secret (TOTP only; recovery codes do not count). */
-export async function acceptTotp(db: DbOrTx, userId: number, secret: string, code: string): Promise<boolean> {
-  const step = matchingStep(secret, code);
-  return step !== null && (await claimStep(db, userId, step));
+export async function acceptTotp(deps: Deps, userId: number, secret: string, code: string): Promise<boolean> {
+  const now = deps.clock.now();
+  const step = matchingStep(secret, code, now.getTime());
+  return step !== null && (await claimStep(deps.db, userId, step, now));
 }
 
 // recovery codes: 10 characters of an alphabet without look-alikes (about 50 bits), shown as XXXXX-XXXXX
@@ -84,15 +88,15 @@ export async function storeRecoveryCodes(db: DbOrTx, userId: number, codes: stri
 }
 
 /** Spends an unused recovery code of the account (atomically: two concurrent uses, one wins). */
-export async function spendRecoveryCode(db: DbOrTx, userId: number, code: string): Promise<boolean> {
+export async function spendRecoveryCode(deps: Deps, userId: number, code: string): Promise<boolean> {
   const value = canonical(code);
   if (value.length !== 10) {
     return false;
   }
   const { recoveryCodes } = schema;
-  const rows = await db
+  const rows = await deps.db
     .update(recoveryCodes)
-    .set({ usedAt: new Date() })
+    .set({ usedAt: deps.clock.now() })
     .where(
       and(
         eq(recoveryCodes.userId, userId),
@@ -106,7 +110,7 @@ export async function spendRecoveryCode(db: DbOrTx, userId: number, code: string
 
 /** A current TOTP code or an unused recovery code of an account with two-factor login. */
 export async function acceptSecondFactor(
-  db: DbOrTx,
+  deps: Deps,
   user: { id: number; totpSecret: string | null },
   code: string,
 ): Promise<boolean> {
@@ -114,7 +118,7 @@ export async function acceptSecondFactor(
     return false;
   }
   if (/^\d{6}$/.test(code.replace(/[\s-]/g, ""))) {
-    return acceptTotp(db, user.id, user.totpSecret, code);
+    return acceptTotp(deps, user.id, user.totpSecret, code);
   }
-  return spendRecoveryCode(db, user.id, code);
+  return spendRecoveryCode(deps, user.id, code);
 }

@@ -7,7 +7,7 @@ import { readChallenge, spendChallenge } from "./challenge";
 import { type Session, signInAttempt, startSession } from "./session";
 import { acceptSecondFactor } from "./totp";
 
-type Ctx = Pick<SessionDeps, "db" | "jwtKey"> & ClientIo;
+type Ctx = Pick<SessionDeps, "db" | "jwtKey" | "clock"> & ClientIo;
 
 const expired = () =>
   new AppError("UNAUTHORIZED", "two-factor challenge invalid", TWO_FACTOR_MSG.challengeExpired);
@@ -21,7 +21,7 @@ export async function completeTwoFactorLogin(
   ctx: Ctx,
   { challenge, code }: { challenge: string; code: string },
 ): Promise<Session> {
-  const claims = await readChallenge(challenge, ctx.jwtKey);
+  const claims = await readChallenge(challenge, ctx.jwtKey, ctx.clock.now());
   if (!claims) {
     throw expired();
   }
@@ -30,7 +30,7 @@ export async function completeTwoFactorLogin(
     throw expired();
   }
   const accepted = await signInAttempt(ctx, user.email, user.id, async () =>
-    (await acceptSecondFactor(ctx.db, user, code)) ? user : null,
+    (await acceptSecondFactor(ctx, user, code)) ? user : null,
   );
   if (!accepted) {
     throw new AppError(

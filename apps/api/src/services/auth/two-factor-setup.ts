@@ -18,7 +18,7 @@ import {
   totpFor,
 } from "./totp";
 
-type Ctx = Pick<SessionDeps, "db" | "jwtKey" | "sessionStates">;
+type Ctx = Pick<SessionDeps, "db" | "jwtKey" | "sessionStates" | "clock">;
 /** the signed-in admin's id and a code of the authenticator app (or a recovery code) */
 type TwoFactorCodeInput = { userId: number; code: string };
 const { users, recoveryCodes } = schema;
@@ -129,22 +129,23 @@ export async function enableTwoFactor(
     throw new AppError("BAD_REQUEST", "two-factor setup not started", TWO_FACTOR_MSG.setupNotStarted);
   }
   return limited(ctx, userId, async () => {
-    if (!(await acceptTotp(ctx.db, userId, secret, code))) {
+    if (!(await acceptTotp(ctx, userId, secret, code))) {
       return null;
     }
     const codes = newRecoveryCodes();
+    const now = ctx.clock.now();
     await ctx.db.transaction(async (tx) => {
       // the secret must still be the one the code was checked against (a second setup tab may have replaced it)
       const [enabled] = await tx
         .update(users)
-        .set({ totpEnabledAt: new Date() })
+        .set({ totpEnabledAt: now })
         .where(and(eq(users.id, userId), eq(users.totpSecret, secret), isNull(users.totpEnabledAt)))
         .returning({ id: users.id });
       if (!enabled) {
         throw new AppError("CONFLICT", "two-factor secret changed", TWO_FACTOR_MSG.setupNotStarted);
       }
       await storeRecoveryCodes(tx, userId, codes);
-      await endAllSessions(tx, userId);
+      await endAllSessions(tx, userId, now);
       await recordAudit(tx, ownAccountEntry(userId, "user.two-factor-on", { twoFactor: [false, true] }));
     });
     return { recoveryCodes: codes, session: await sessionAfterSwitch(ctx, userId) };
@@ -166,7 +167,7 @@ export async function renewRecoveryCodes(
     throw new AppError("BAD_REQUEST", "two-factor not enabled", TWO_FACTOR_MSG.notEnabled);
   }
   return limited(ctx, userId, async () => {
-    if (!(await acceptTotp(ctx.db, userId, secret, code))) {
+    if (!(await acceptTotp(ctx, userId, secret, code))) {
       return null;
     }
     const codes = newRecoveryCodes();
@@ -188,13 +189,13 @@ export async function disableTwoFactor(
     throw new AppError("BAD_REQUEST", "two-factor not enabled", TWO_FACTOR_MSG.notEnabled);
   }
   return limited(ctx, userId, async () => {
-    if (!(await acceptSecondFactor(ctx.db, user, code))) {
+    if (!(await acceptSecondFactor(ctx, user, code))) {
       return null;
     }
     await ctx.db.transaction(async (tx) => {
       await tx.update(users).set({ totpSecret: null, totpEnabledAt: null }).where(eq(users.id, userId));
       await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
-      await endAllSessions(tx, userId);
+      await endAllSessions(tx, userId, ctx.clock.now());
       await recordAudit(tx, ownAccountEntry(userId, "user.two-factor-off", { twoFactor: [true, false] }));
     });
     return { detail: TWO_FACTOR_MSG.disabled, session: await sessionAfterSwitch(ctx, userId) };

@@ -1,5 +1,6 @@
 import { type DbOrTx, schema } from "@app/db";
 import { getTableColumns, sql } from "drizzle-orm";
+import type { ServiceDeps } from "../deps";
 
 export type UserRow = typeof schema.users.$inferSelect;
 
@@ -47,3 +48,20 @@ export function appLink(appUrl: string, ...segments: Array<string | number | und
     .join("/");
   return `${appUrl.replace(/\/$/, "")}/${path}`;
 }
+
+/**
+ * Where a mailed link leads and when it is made: its expiry counts from `now`, the clock's time read once
+ * for the transaction that stores the link (decision 99).
+ */
+export interface LinkOrigin {
+  appUrl: string;
+  now: Date;
+}
+
+export const linkOrigin = (ctx: Pick<ServiceDeps, "env" | "clock">): LinkOrigin => ({
+  appUrl: ctx.env.APP_URL,
+  now: ctx.clock.now(),
+});
+
+/** `now` moved on by `ms`: a token's expiry */
+export const later = (now: Date, ms: number): Date => new Date(now.getTime() + ms);

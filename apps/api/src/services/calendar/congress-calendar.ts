@@ -33,7 +33,7 @@ export async function congressCalendar(
   appUrl: string,
   congressId: number,
   viewer: CalendarViewer,
-  now = new Date(),
+  now: Date,
 ): Promise<(CalendarFile & { visible: boolean }) | null> {
   const [row] = await selectCongresses(db, viewer.id).where(eq(schema.congresses.id, congressId));
   if (!row) {

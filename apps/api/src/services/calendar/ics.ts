@@ -22,8 +22,8 @@ export interface CalendarOptions {
   /** "HH:MM" in Berlin: timed events of `durationMinutes`; null: all-day events */
   startTime: string | null;
   durationMinutes: number;
-  /** DTSTAMP; fixed in tests */
-  now?: Date;
+  /** DTSTAMP: when the file is made (the clock's time) */
+  now: Date;
 }
 
 /** Europe/Berlin since 1996 (EU rules): the last Sunday of March and of October. */
@@ -129,7 +129,7 @@ function veventLines(entry: CalendarDay, options: CalendarOptions, stamp: string
 
 /** The whole VCALENDAR as a string with CRLF line ends. */
 export function buildCalendar(days: CalendarDay[], options: CalendarOptions): string {
-  const stamp = utcStamp(options.now ?? new Date());
+  const stamp = utcStamp(options.now);
   const lines = [
     "BEGIN:VCALENDAR",
     "VERSION:2.0",

@@ -14,6 +14,7 @@ import type { Env } from "../../env";
 import type { MailDispatcher } from "../../mail-delivery/outbox";
 import { countIpn } from "../../metrics/counters";
 import { recordAudit } from "../admin/audit";
+import type { Clock } from "../deps";
 import { applyOrder, findProduct, orderOwner, queueOrderMail } from "./grant";
 import { verifyDigistoreSignature } from "./signature";
 
@@ -22,6 +23,7 @@ export interface IpnDeps {
   env: Pick<Env, "DIGISTORE_IPN_PASSPHRASE" | "APP_URL">;
   log: FastifyBaseLogger;
   mail: MailDispatcher;
+  clock: Clock;
 }
 
 export interface IpnAnswer {
@@ -73,7 +75,7 @@ export async function handleIpn(deps: IpnDeps, fields: Record<string, string>): 
       counted = outcome;
       await tx
         .update(paymentNotifications)
-        .set({ outcome, outcomeDetail: detail, processedAt: new Date() })
+        .set({ outcome, outcomeDetail: detail, processedAt: deps.clock.now() })
         .where(eq(paymentNotifications.id, notification?.id ?? 0));
       // only facts about the order, never the buyer (names, e-mail, address stay in the notification)
       await recordAudit(tx, {

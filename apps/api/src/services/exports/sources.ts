@@ -14,6 +14,7 @@ import { AppError } from "../../lib/app-error";
 import { userColumns, userFilter } from "../admin/users";
 import { orderSearch } from "../commerce/admin-orders";
 import { ORDER_KINDS, type OrderTableSchema } from "../commerce/order-kinds";
+import type { Clock, ServiceDeps } from "../deps";
 import type { Column, ExportFormat, TableExport } from "./table-file";
 
 const { users, participations, congresses, congressTicketOrders } = schema;
@@ -67,7 +68,11 @@ export interface NamedExport<Row> extends TableExport<Row> {
   fileName: string;
 }
 
-const fileName = (base: string, format: ExportFormat) => `${base}-${berlinDate()}.${format}`;
+/** what every export reads: the database, and the clock for the date in the file's name */
+type ExportDeps = Pick<ServiceDeps, "db" | "clock">;
+
+const fileName = (clock: Clock, base: string, format: ExportFormat) =>
+  `${base}-${berlinDate(clock.now())}.${format}`;
 
 // ---------------------------------------------------------------------------------------------------------
 // participants of one event
@@ -89,7 +94,7 @@ interface ParticipantRow {
  * ticket order (the paid one if there is one, else the newest) and the days they attended.
  */
 export async function participantsExport(
-  db: Db,
+  { db, clock }: ExportDeps,
   congressId: number,
   format: ExportFormat,
 ): Promise<NamedExport<ParticipantRow>> {
@@ -168,7 +173,7 @@ export async function participantsExport(
     sheetName: "Teilnehmende",
     columns,
     batches: keysetBatches(fetch, (r) => r.id),
-    fileName: fileName(`teilnehmende-${slug(congress.title)}`, format),
+    fileName: fileName(clock, `teilnehmende-${slug(congress.title)}`, format),
   };
 }
 
@@ -237,7 +242,7 @@ const orderColumns = (productHeader: string | null): Column<OrderRow>[] => [
 
 /** The orders of a kind matching the order table's search, as a file. */
 export function orderExport(
-  db: Db,
+  { db, clock }: ExportDeps,
   kind: OrderKind,
   input: Pick<z.output<typeof ZOrderListInput>, "search">,
   format: ExportFormat,
@@ -247,7 +252,7 @@ export function orderExport(
     sheetName: file.sheetName,
     columns: orderColumns(file.productHeader),
     batches: orderBatches(db, table, input.search, file),
-    fileName: fileName(file.fileSlug, format),
+    fileName: fileName(clock, file.fileSlug, format),
   };
 }
 
@@ -267,7 +272,7 @@ interface UserRow {
 }
 
 export function usersExport(
-  db: Db,
+  { db, clock }: ExportDeps,
   input: Pick<z.output<typeof ZUserListInput>, "name" | "email">,
   format: ExportFormat,
 ): NamedExport<UserRow> {
@@ -305,6 +310,6 @@ export function usersExport(
       { header: "Veranstaltungen", width: 40, value: (r) => r.congresses },
     ],
     batches: keysetBatches(fetch, (r) => ({ lastname: r.lastname, firstname: r.firstname, id: r.id })),
-    fileName: fileName("benutzer", format),
+    fileName: fileName(clock, "benutzer", format),
   };
 }

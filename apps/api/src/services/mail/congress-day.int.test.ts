@@ -2,9 +2,11 @@ import { schema } from "@app/db";
 import { addDays, berlinDate } from "@app/shared";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CONGRESS_DAY_QUEUE } from "../../jobs/boss";
 import { createCongress, createUser } from "../../testing/builders";
+import { TestClock } from "../../testing/clock";
 import { createTestApp, type TestApp } from "../../testing/harness";
-import { queueCongressDayMails } from "./congress-day";
+import { queueCongressDayMails, queueTodaysCongressDayMails } from "./congress-day";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -77,4 +79,60 @@ describe("event-day mail", () => {
       [],
     );
   });
+});
+
+describe("event-day mail at 0:00 Berlin, by the clock", () => {
+  async function participant(firstDay: string) {
+    const db = t.db.db;
+    const congress = await createCongress(db, { title: `Am ${firstDay}`, firstDay, lastDay: null });
+    const user = await createUser(db);
+    await db.insert(schema.participations).values({ userId: user.id, congressId: congress.id });
+    return { congress, user };
+  }
+  const queuedFor = async (congressId: number) =>
+    (await t.db.db.select().from(schema.mailOutbox).where(eq(schema.mailOutbox.congressId, congressId)))
+      .length;
+
+  it("queues an event's mails from the first second of its Berlin day, in winter and in summer time", async () => {
+    const clock = new TestClock();
+    const deps = { db: t.db.db, clock };
+    // 10 March 2030: Berlin is UTC+1; 10 July 2030: UTC+2
+    for (const [day, lastSecondBefore, midnight] of [
+      ["2030-03-10", "2030-03-09T22:59:59Z", "2030-03-09T23:00:00Z"],
+      ["2030-07-10", "2030-07-09T21:59:59Z", "2030-07-09T22:00:00Z"],
+    ] as const) {
+      const { congress } = await participant(day);
+      clock.set(lastSecondBefore);
+      await queueTodaysCongressDayMails(deps, "https://app.example");
+      expect(await queuedFor(congress.id)).toBe(0);
+      clock.set(midnight);
+      expect(await queueTodaysCongressDayMails(deps, "https://app.example")).toHaveLength(1);
+      expect(await queuedFor(congress.id)).toBe(1);
+    }
+  });
+});
+
+describe("the scheduled event-day job", () => {
+  let m: TestApp;
+  beforeAll(async () => {
+    m = await createTestApp({ mail: true });
+  });
+  afterAll(async () => {
+    await m?.close();
+  });
+
+  it("mails the participants of the day the application's clock is in", async () => {
+    const db = m.db.db;
+    const congress = await createCongress(db, {
+      title: "Mitternacht",
+      firstDay: "2030-03-10",
+      lastDay: null,
+    });
+    const user = await createUser(db);
+    await db.insert(schema.participations).values({ userId: user.id, congressId: congress.id });
+    m.clock.set("2030-03-09T23:00:05Z");
+    await m.jobs?.boss.send(CONGRESS_DAY_QUEUE, {});
+    const mail = await m.smtp.waitFor((sent) => sent.to.includes(user.email), 20_000);
+    expect(mail.html).toContain(`/congress/${congress.id}`);
+  }, 30_000);
 });

@@ -1,6 +1,7 @@
 import { type DbOrTx, schema } from "@app/db";
-import type { IsoDate } from "@app/shared";
+import { berlinDate, type IsoDate } from "@app/shared";
 import { sql } from "drizzle-orm";
+import type { ServiceDeps } from "../deps";
 
 /**
  * Queues the 'day of event' mail (template `event-day`) for every active participant of every visible
@@ -29,4 +30,15 @@ export async function queueCongressDayMails(db: DbOrTx, appUrl: string, day: Iso
     ON CONFLICT (idempotency_key) DO NOTHING
     RETURNING id`);
   return result.rows.map((row) => Number(row.id));
+}
+
+/**
+ * The run of the schedule at 0:00 Berlin (and the catch-up at start-up): the mails of the Berlin day the
+ * clock is in, so a run a moment after midnight sends the new day's mails.
+ */
+export function queueTodaysCongressDayMails(
+  deps: Pick<ServiceDeps, "db" | "clock">,
+  appUrl: string,
+): Promise<number[]> {
+  return queueCongressDayMails(deps.db, appUrl, berlinDate(deps.clock.now()));
 }

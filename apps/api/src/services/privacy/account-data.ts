@@ -1,4 +1,4 @@
-import { type Db, type DbOrTx, schema } from "@app/db";
+import { type DbOrTx, schema } from "@app/db";
 import { verifyPassword } from "@app/db/password";
 import {
   type ConsentKind,
@@ -11,6 +11,7 @@ import { and, asc, eq, inArray, isNull, ne, or, sql } from "drizzle-orm";
 import { AppError } from "../../lib/app-error";
 import { LIMITS, limitedAttempt } from "../../lib/rate-limit";
 import { rateLimitKeysOf } from "../auth/session";
+import type { ServiceDeps } from "../deps";
 
 /** DSGVO self-service: what we keep about a visitor, the consent history, and deleting the account. */
 
@@ -54,7 +55,7 @@ export async function consentHistory(db: DbOrTx, userId: number): Promise<Consen
  * Answers the new state.
  */
 export async function setNewsletter(
-  db: Db,
+  { db, clock }: Pick<ServiceDeps, "db" | "clock">,
   userId: number,
   newsletter: boolean,
   source: ConsentSource,
@@ -62,7 +63,7 @@ export async function setNewsletter(
   return db.transaction(async (tx) => {
     const [changed] = await tx
       .update(users)
-      .set({ newsletter, newsletterConsentAt: newsletter ? new Date() : null })
+      .set({ newsletter, newsletterConsentAt: newsletter ? clock.now() : null })
       .where(and(eq(users.id, userId), ne(users.newsletter, newsletter)))
       .returning({ id: users.id });
     if (changed) {
@@ -77,7 +78,7 @@ export async function setNewsletter(
  * sign-ups, orders, unlocked packages, attendance, consents and the mails we sent. Never hashes, tokens
  * or the two-factor secret.
  */
-export async function exportAccountData(db: Db, userId: number) {
+export async function exportAccountData({ db, clock }: Pick<ServiceDeps, "db" | "clock">, userId: number) {
   const [account] = await db
     .select({
       id: users.id,
@@ -175,7 +176,7 @@ export async function exportAccountData(db: Db, userId: number) {
       .orderBy(asc(watchTime.day), asc(watchTime.updatedAt)),
   ]);
   return {
-    exportedAt: new Date(),
+    exportedAt: clock.now(),
     account,
     participations: signUps,
     ticketOrders: tickets,
@@ -222,7 +223,11 @@ const isPersonalField = (name: string) =>
  * everything else of the visitor is removed: sign-ups, unlocks, consents, sessions, mails, the personal
  * fields of the stored payment notifications (decision 37). One transaction.
  */
-export async function deleteAccount(db: Db, userId: number, password: string): Promise<void> {
+export async function deleteAccount(
+  { db, clock }: Pick<ServiceDeps, "db" | "clock">,
+  userId: number,
+  password: string,
+): Promise<void> {
   const [account] = await db
     .select({ passwordHash: users.passwordHash, roles: users.roles, email: users.email })
     .from(users)
@@ -299,7 +304,7 @@ export async function deleteAccount(db: Db, userId: number, password: string): P
         roles: ["ROLE_USER"],
         totpSecret: null,
         totpEnabledAt: null,
-        deletedAt: new Date(),
+        deletedAt: clock.now(),
       })
       .where(eq(users.id, userId))
       .returning({ digistoreHash: users.digistoreHash });

@@ -11,6 +11,7 @@ import { eq } from "drizzle-orm";
 import sanitizeHtml from "sanitize-html";
 import { AppError } from "../../lib/app-error";
 import { adminActor, changedFields, recordAudit } from "../admin/audit";
+import type { ServiceDeps } from "../deps";
 
 /**
  * The legal pages as the operators wrote them in the admin area. Until they save one, a starting text
@@ -95,11 +96,16 @@ export async function getLegalPage(db: Db, slug: LegalPageSlug): Promise<LegalPa
   };
 }
 
-export async function saveLegalPage(db: Db, input: TLegalPageInput, adminId: number): Promise<LegalPage> {
+export async function saveLegalPage(
+  { db, clock }: Pick<ServiceDeps, "db" | "clock">,
+  input: TLegalPageInput,
+  adminId: number,
+): Promise<LegalPage> {
   const html = sanitizeLegalHtml(input.html);
   if (sanitizeHtml(html, { allowedTags: [], allowedAttributes: {} }).trim() === "") {
     throw new AppError("BAD_REQUEST", "legal page without text", MSG_PRIVACY.legalPageEmpty);
   }
+  const now = clock.now();
   const row = await db.transaction(async (tx) => {
     const [before] = await tx
       .select({ html: legalPages.html })
@@ -108,10 +114,10 @@ export async function saveLegalPage(db: Db, input: TLegalPageInput, adminId: num
       .for("update");
     const [saved] = await tx
       .insert(legalPages)
-      .values({ slug: input.slug, html, updatedBy: adminId })
+      .values({ slug: input.slug, html, updatedBy: adminId, updatedAt: now })
       .onConflictDoUpdate({
         target: legalPages.slug,
-        set: { html, updatedBy: adminId, updatedAt: new Date() },
+        set: { html, updatedBy: adminId, updatedAt: now },
       })
       .returning();
     // the first save replaces the starting text, which was never stored

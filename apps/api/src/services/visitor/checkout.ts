@@ -6,6 +6,7 @@ import {
   congressTiming,
   type ErrorLink,
   fillMessage,
+  type IsoDate,
   MSG,
   type OrderKind,
 } from "@app/shared";
@@ -43,8 +44,8 @@ const buyPackageLink = (pkg: Pick<PackageRow, "id" | "name">): ErrorLink => ({
 });
 
 /** Where a bought ticket is used: the videos while a (non-webinar) event runs, else its card on the overview. */
-function ticketLink(congress: CongressRow): ErrorLink {
-  const { inProgress } = congressTiming(congress.firstDay, congress.lastDay, berlinDate());
+function ticketLink(congress: CongressRow, today: IsoDate): ErrorLink {
+  const { inProgress } = congressTiming(congress.firstDay, congress.lastDay, today);
   return inProgress && !congress.webinar
     ? { label: "Zu den Videos", href: `/congress/${congress.id}` }
     : { label: "Zur Übersicht", href: "/" };
@@ -60,12 +61,13 @@ async function refuseTicketBoughtTwice(
   viewer: Viewer,
   category: CheckoutCategory,
   congress: CongressRow,
+  today: IsoDate,
 ): Promise<void> {
   const ticketPaid = await hasPaid(db, "ticket", viewer.id, congress.id);
   const what = `${category} ${congress.id} already bought by user ${viewer.id}`;
   if (!CATEGORY_ORDERS[category].withEventPackages) {
     if (ticketPaid) {
-      throw alreadyBought(what, MSG.alreadyBoughtTicket, congress.title, [ticketLink(congress)]);
+      throw alreadyBought(what, MSG.alreadyBoughtTicket, congress.title, [ticketLink(congress, today)]);
     }
     return;
   }
@@ -85,7 +87,7 @@ async function refuseTicketBoughtTwice(
   if (ticketPaid) {
     const text = open.length === 0 ? MSG.alreadyBoughtTicketPackage : MSG.alreadyBoughtTicketOffersPackage;
     throw alreadyBought(what, text, congress.title, [
-      ticketLink(congress),
+      ticketLink(congress, today),
       ...bought,
       ...open.map(buyPackageLink),
     ]);
@@ -141,10 +143,11 @@ const BUY: Record<OrderKind, Buy> = {
       throw notFound(`congress ${id}`);
     }
     const productId = CATEGORY_ORDERS[category].congressCheckoutId(congress);
-    if (productId <= 0 || congressTiming(congress.firstDay, congress.lastDay, berlinDate()).inPast) {
+    const today = berlinDate(ctx.clock.now());
+    if (productId <= 0 || congressTiming(congress.firstDay, congress.lastDay, today).inPast) {
       throw notOffered(`congress ${id} offers no ${category}`);
     }
-    await refuseTicketBoughtTwice(ctx.db, viewer, category, congress);
+    await refuseTicketBoughtTwice(ctx.db, viewer, category, congress, today);
     const url = buildCheckoutUrl({
       productUrl: ctx.env.DIGISTORE_PRODUCT_URL,
       productId,

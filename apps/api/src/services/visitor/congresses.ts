@@ -93,7 +93,7 @@ export async function getCongress(
   if (!row || (!row.congress.visible && !viewer.isStaff)) {
     throw new AppError("NOT_FOUND", `congress ${congressId}`, MSG.unknownCongress, MSG.unknownCongress);
   }
-  return toCongressView(row, berlinDate(), viewer);
+  return toCongressView(row, berlinDate(ctx.clock.now()), viewer);
 }
 
 /**
@@ -168,7 +168,7 @@ export async function congressContent(
   { userId, congressId }: { userId: number; congressId: number },
 ): Promise<{ congress: CongressView; days: PlayableDay[] }> {
   const viewer = await loadViewer(ctx, userId);
-  const today = berlinDate();
+  const today = berlinDate(ctx.clock.now());
   const [row] = await selectCongresses(ctx.db, viewer.id).where(eq(congresses.id, congressId));
   // a hidden congress is answered exactly as an unknown one: its id reveals nothing (issue 20)
   if (!row || (!row.congress.visible && !viewer.isStaff)) {

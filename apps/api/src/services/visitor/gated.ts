@@ -102,7 +102,7 @@ export async function gatedStatus(
 ): Promise<GatedStatus> {
   const page = findPage(ctx.env, path);
   const viewer = await loadViewer(ctx, userId);
-  const closedUntil = deathCongressClosedUntil(ctx.env, viewer, page.packageId);
+  const closedUntil = deathCongressClosedUntil(ctx, viewer, page.packageId);
   return {
     kind: page.kind,
     packageId: page.packageId,
@@ -133,7 +133,7 @@ export async function unlockGated(
     [`gated:ip:${ctx.ip}`, LIMITS.gatedPerIp],
     [`gated:account:${viewer.id}`, LIMITS.gatedPerAccount],
   );
-  const closedUntil = deathCongressClosedUntil(ctx.env, viewer, page.packageId);
+  const closedUntil = deathCongressClosedUntil(ctx, viewer, page.packageId);
   if (closedUntil) {
     throw new AppError(
       "FORBIDDEN",

@@ -134,7 +134,7 @@ export async function overview(
   ctx: ViewerDeps & { overviewReadAhead?: OverviewReadAhead },
   userId: number,
 ): Promise<Overview> {
-  const entry = await overviewLists(ctx.db, berlinDate(), ctx.env.CATALOGUE_CACHE_MS);
+  const entry = await overviewLists(ctx.db, berlinDate(ctx.clock.now()), ctx.env.CATALOGUE_CACHE_MS);
   const ahead = ctx.overviewReadAhead;
   const state = ahead && ahead.fill.userId === userId ? ahead.state : await readViewerState(ctx.db, userId);
   if (!state?.active) {

@@ -10,7 +10,7 @@ import {
 } from "@app/shared";
 import { eq, sql } from "drizzle-orm";
 import { AppError } from "../../lib/app-error";
-import type { ServiceDeps } from "../deps";
+import type { Clock, ServiceDeps } from "../deps";
 import { type PlayableDay, playableDays } from "./congresses";
 import { loadViewer, type Viewer, type ViewerDeps } from "./viewer";
 
@@ -84,32 +84,35 @@ export function toPackageView(row: PackageRow, today: IsoDate): PackageView {
 }
 
 /** The visitor's packages first, then the newest offered ones. */
-export async function findPackage(db: DbOrTx, viewer: Viewer, id: number): Promise<PackageView> {
-  const [row] = await selectPackages(db, viewer.id).where(eq(congressPackages.id, id));
+export async function findPackage(
+  ctx: { db: DbOrTx; clock: Clock },
+  viewer: Viewer,
+  id: number,
+): Promise<PackageView> {
+  const [row] = await selectPackages(ctx.db, viewer.id).where(eq(congressPackages.id, id));
   if (!row) {
     throw new AppError("NOT_FOUND", `package ${id}`, MSG.defaultErrorDetail, MSG.defaultErrorTitle);
   }
-  return toPackageView(row, berlinDate());
+  return toPackageView(row, berlinDate(ctx.clock.now()));
 }
 
 export async function getPackage(
   ctx: ViewerDeps,
   { userId, packageId }: { userId: number; packageId: number },
 ): Promise<PackageView> {
-  return findPackage(ctx.db, await loadViewer(ctx, userId), packageId);
+  return findPackage(ctx, await loadViewer(ctx, userId), packageId);
 }
 
 /** The death-congress package opens at a fixed instant; staff may open it before. */
 export function deathCongressClosedUntil(
-  env: Pick<ServiceDeps["env"], "DEATH_CONGRESS_ACTIVE_FROM">,
+  { env, clock }: { env: Pick<ServiceDeps["env"], "DEATH_CONGRESS_ACTIVE_FROM">; clock: Clock },
   viewer: Viewer,
   packageId: number,
-  now = new Date(),
 ): Date | null {
   if (packageId !== GATED_PACKAGE_DEATH_CONGRESS_ID || viewer.isStaff) {
     return null;
   }
-  return now < env.DEATH_CONGRESS_ACTIVE_FROM ? env.DEATH_CONGRESS_ACTIVE_FROM : null;
+  return clock.now() < env.DEATH_CONGRESS_ACTIVE_FROM ? env.DEATH_CONGRESS_ACTIVE_FROM : null;
 }
 
 export interface PackagePage {
@@ -128,8 +131,8 @@ export async function packagePage(
   { userId, packageId: id }: { userId: number; packageId: number },
 ): Promise<PackagePage> {
   const viewer = await loadViewer(ctx, userId);
-  const view = await findPackage(ctx.db, viewer, id);
-  const closedUntil = deathCongressClosedUntil(ctx.env, viewer, id);
+  const view = await findPackage(ctx, viewer, id);
+  const closedUntil = deathCongressClosedUntil(ctx, viewer, id);
   let notice: string | null = null;
   if (view.qualified && view.availableFrom) {
     notice = fillMessage(MSG.packageNotAvailableYet, { date: formatGermanDate(view.availableFrom) });
@@ -138,7 +141,9 @@ export async function packagePage(
   }
   const contents =
     view.openable && !closedUntil
-      ? await playableDays(ctx.db, view.congress.id, berlinDate(), { ignoreExclusiveDates: viewer.isStaff })
+      ? await playableDays(ctx.db, view.congress.id, berlinDate(ctx.clock.now()), {
+          ignoreExclusiveDates: viewer.isStaff,
+        })
       : [];
   return { packageData: { ...view, contents }, isQualified: view.qualified, notice };
 }

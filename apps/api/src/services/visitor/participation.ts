@@ -56,7 +56,7 @@ export async function createParticipation(
       "ticket-required",
     );
   }
-  if (congressTiming(congress.firstDay, congress.lastDay, berlinDate()).inPast) {
+  if (congressTiming(congress.firstDay, congress.lastDay, berlinDate(ctx.clock.now())).inPast) {
     throw new AppError("FORBIDDEN", "event over", MSG.congressOver, MSG.congressOverTitle, "past");
   }
   const { created, mailId } = await ctx.db.transaction(async (tx) => {

@@ -14,7 +14,7 @@ export interface Viewer {
 }
 
 /** What the visitor services need to know who is asking; the signed-in user's id comes with their input. */
-export type ViewerDeps = Pick<ServiceDeps, "db" | "env">;
+export type ViewerDeps = Pick<ServiceDeps, "db" | "env" | "clock">;
 
 /** The signed-in user as the visitor area needs them; a deleted or deactivated account is refused. */
 export async function loadViewer(ctx: ViewerDeps, userId: number): Promise<Viewer> {
