@@ -203,12 +203,18 @@ export interface OrderForm {
 
 export const emptyOrderForm = (): OrderForm => ({ users: [], product: "" });
 
+/** the field that names the product of an order of each kind (the spec's forms) */
+const PRODUCT_FIELD = { package: "congressPackage", ticket: "congress" } as const satisfies Record<
+  OrderKind,
+  string
+>;
+
 /** the schema's input: the chosen people as they are (the schema reads their ids), the product by its kind's name */
 export const toOrderInput =
   (kind: OrderKind) =>
   ({ users, product }: OrderForm): { users: ChosenUser[]; congressPackage?: string; congress?: string } => ({
     users,
-    [kind === "package" ? "congressPackage" : "congress"]: product,
+    [PRODUCT_FIELD[kind]]: product,
   });
 
 export const orderFieldOf = { congressPackage: "product", congress: "product" } as const;

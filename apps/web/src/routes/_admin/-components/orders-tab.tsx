@@ -131,8 +131,35 @@ function UserPicker({ chosen, onChange }: { chosen: ChosenUser[]; onChange: (use
   );
 }
 
-const orderSchema = (kind: OrderKind) =>
-  kind === "package" ? ZAdminPackageOrderInput : ZAdminTicketOrderInput;
+/**
+ * What the order sections show and send per kind: the web's part of the order kind descriptor (decision
+ * 97); the sections read it and branch on nothing else.
+ */
+const ORDER_VIEWS = {
+  package: {
+    label: "Paketbestellungen",
+    createTitle: "Paketbestellung anlegen",
+    productLabel: "Kongresspaket",
+    grantsAlso: "",
+    schema: ZAdminPackageOrderInput,
+    useProductOptions: () =>
+      optionsOf(
+        useQuery(trpc.admin.packages.list.queryOptions()).data,
+        (p) => `${p.name} (${p.congress.title})`,
+      ),
+  },
+  ticket: {
+    label: "Ticketbestellungen",
+    createTitle: "Ticketbestellung anlegen",
+    productLabel: "Veranstaltung",
+    grantsAlso: " (Teilnahme)",
+    schema: ZAdminTicketOrderInput,
+    useProductOptions: () =>
+      optionsOf(useQuery(trpc.admin.congresses.list.queryOptions()).data, (c) => c.title),
+  },
+} as const;
+
+const orderSchema = (kind: OrderKind) => ORDER_VIEWS[kind].schema;
 
 function OrderFields({
   kind,
@@ -141,12 +168,7 @@ function OrderFields({
   kind: OrderKind;
   form: SchemaForm<OrderForm, ReturnType<typeof orderSchema>>;
 }) {
-  const congresses = useQuery({ ...trpc.admin.congresses.list.queryOptions(), enabled: kind === "ticket" });
-  const packages = useQuery({ ...trpc.admin.packages.list.queryOptions(), enabled: kind === "package" });
-  const options =
-    kind === "package"
-      ? optionsOf(packages.data, (p) => `${p.name} (${p.congress.title})`)
-      : optionsOf(congresses.data, (c) => c.title);
+  const options = ORDER_VIEWS[kind].useProductOptions();
   return (
     <>
       <Controller
@@ -154,10 +176,7 @@ function OrderFields({
         name="users"
         render={({ field }) => <UserPicker chosen={field.value} onChange={field.onChange} />}
       />
-      <FormField
-        label={kind === "package" ? "Kongresspaket" : "Veranstaltung"}
-        error={form.errorOf("product")}
-      >
+      <FormField label={ORDER_VIEWS[kind].productLabel} error={form.errorOf("product")}>
         <Select {...form.register("product")} options={options} />
       </FormField>
       <AlreadyPaid kind={kind} form={form} />
@@ -211,12 +230,12 @@ function AlreadyPaid({
 function CreateOrderDialog({ kind }: { kind: OrderKind }) {
   return (
     <ResourceEditor
-      title={kind === "package" ? "Paketbestellung anlegen" : "Ticketbestellung anlegen"}
+      title={ORDER_VIEWS[kind].createTitle}
       description={
         <>
           Für jede gewählte Person wird eine bezahlte Bestellung mit der Nummer {FAKE_ORDER_NUMBER} angelegt,
           ohne Digistore24. Sie erhält denselben Zugang wie nach einem Kauf
-          {kind === "ticket" ? " (Teilnahme)" : ""} und eine Bestätigung per E-Mail.
+          {ORDER_VIEWS[kind].grantsAlso} und eine Bestätigung per E-Mail.
         </>
       }
       schema={orderSchema(kind)}
@@ -263,7 +282,7 @@ export function OrdersTab({ kind }: { kind: OrderKind }) {
   const filters = useFilterBar([
     { name: "search", label: "Nach E-Mail oder Bestellnummer suchen", kind: "search" },
   ]);
-  const label = kind === "package" ? "Paketbestellungen" : "Ticketbestellungen";
+  const { label, productLabel } = ORDER_VIEWS[kind];
   return (
     <AdminResource<OrderRow>
       label={label}
@@ -279,7 +298,7 @@ export function OrdersTab({ kind }: { kind: OrderKind }) {
       }
       columns={[
         { header: "E-Mail", cell: (o) => o.userEmail },
-        { header: kind === "package" ? "Kongresspaket" : "Veranstaltung", cell: productOf },
+        { header: productLabel, cell: productOf },
         { header: "Bestellnummer", cell: (o) => <OrderNumberLink orderNumber={o.externalId} /> },
         { header: "Status", cell: (o) => <StatusLabel order={o} /> },
         { header: "Angelegt", cell: (o) => `${formatGermanDateTime(o.createdAt)} Uhr` },
