@@ -1,7 +1,7 @@
 import { z } from "zod";
 import "./zod-locale";
 import { formatGermanDate } from "./dates";
-import { zChoice, zForm, zSearch } from "./field-text";
+import { MSG_FIELD, zChoice, zForm, zSearch } from "./field-text";
 import { zRef } from "./ids";
 import { zPage } from "./paging";
 
@@ -65,18 +65,26 @@ export const ZAdminTicketOrderInput = zForm({
  * An admin's orders of either kind: the kind and that kind's form of spec section 3, read as the chosen
  * people and the product's id (the refused field keeps its spec name, e.g. `congressPackage`).
  */
-export const ZAdminOrderInput = z.discriminatedUnion("kind", [
-  ZAdminPackageOrderInput.extend({ kind: z.literal("package") }).transform((input) => ({
-    kind: input.kind,
-    users: input.users,
-    productId: input.congressPackage,
-  })),
-  ZAdminTicketOrderInput.extend({ kind: z.literal("ticket") }).transform((input) => ({
-    kind: input.kind,
-    users: input.users,
-    productId: input.congress,
-  })),
-]);
+export const ZAdminOrderInput = z.discriminatedUnion(
+  "kind",
+  [
+    ZAdminPackageOrderInput.extend({ kind: z.literal("package", { error: MSG_FIELD.choice }) }).transform(
+      (input) => ({
+        kind: input.kind,
+        users: input.users,
+        productId: input.congressPackage,
+      }),
+    ),
+    ZAdminTicketOrderInput.extend({ kind: z.literal("ticket", { error: MSG_FIELD.choice }) }).transform(
+      (input) => ({
+        kind: input.kind,
+        users: input.users,
+        productId: input.congress,
+      }),
+    ),
+  ],
+  { error: MSG_FIELD.form },
+);
 export type TAdminOrderInput = z.input<typeof ZAdminOrderInput>;
 
 const zOrderKind = zChoice(ORDER_KIND_NAMES, MSG_ORDERS.productRequired);
