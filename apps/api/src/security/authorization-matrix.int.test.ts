@@ -413,13 +413,7 @@ const webinarAttendance: Make = (s) => ({
 
 /** A heartbeat of a video of a ticketed running event: only `user` (paid ticket) gets watch time. */
 const ticketedHeartbeat: Make = async (s) => {
-  const congress = await freshCongress({ digistoreIdTicket: 4712 });
-  const url = videoUrl();
-  await createContent(db(), congress.id, [{ urls: [url] }]);
-  await participate(db(), world.user.id, congress.id);
-  await ticketOrder(db(), world.user.id, congress.id, "paid");
-  await participate(db(), world.otherUser.id, congress.id);
-  await ticketOrder(db(), world.otherUser.id, congress.id, "canceled");
+  const { congress, url } = await ticketedVideo();
   return {
     data: { congressId: congress.id, videoUrl: url, ranges: [{ start: 0, end: 30 }] },
     intact: rowsStay(
@@ -468,7 +462,7 @@ const participationOfUser: Make = async () => {
 };
 
 /** A running ticketed event with a video: `user` paid, `otherUser` participates with a cancelled order. */
-const ticketedCongressContent: Make = async (s) => {
+async function ticketedVideo() {
   const congress = await freshCongress({ digistoreIdTicket: 4711 });
   const url = videoUrl();
   await createContent(db(), congress.id, [{ urls: [url] }]);
@@ -476,6 +470,12 @@ const ticketedCongressContent: Make = async (s) => {
   await ticketOrder(db(), world.user.id, congress.id, "paid");
   await participate(db(), world.otherUser.id, congress.id);
   await ticketOrder(db(), world.otherUser.id, congress.id, "canceled");
+  return { congress, url };
+}
+
+/** Its content: only `user` sees the video. */
+const ticketedCongressContent: Make = async (s) => {
+  const { congress, url } = await ticketedVideo();
   return {
     data: { congressId: congress.id },
     check: (a) => {

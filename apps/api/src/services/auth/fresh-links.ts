@@ -2,10 +2,8 @@ import { type DbOrTx, schema } from "@app/db";
 import type { MailName } from "@app/mail";
 import { eq } from "drizzle-orm";
 import { hashToken, newToken } from "../../lib/tokens";
-import { newResetLink } from "./password";
 import { CONFIRMATION_LIFETIME_MS } from "./register";
-import { newSignInLink } from "./sign-in-link";
-import { appLink, type LinkOrigin, later } from "./user-rows";
+import { appLink, type LinkOrigin, later, newOneTimeLink } from "./user-rows";
 
 /** What a fresh link is made for: the outbox row of the mail whose link was removed. */
 interface LinkMail {
@@ -15,7 +13,8 @@ interface LinkMail {
 
 type FreshLink = (tx: DbOrTx, origin: LinkOrigin, mail: LinkMail) => Promise<string | null>;
 
-const resetLink: FreshLink = async (tx, origin, mail) => (await newResetLink(tx, origin, mail.userId)).url;
+const resetLink: FreshLink = async (tx, origin, mail) =>
+  (await newOneTimeLink(tx, "reset", origin, mail.userId)).url;
 
 /**
  * A new link for each catalogue mail with a secret (`secretVariables`), for the admin's "Erneut senden" of
@@ -41,7 +40,7 @@ export const FRESH_LINKS: Partial<Record<MailName, FreshLink>> = {
   },
   "password-reset": resetLink,
   "registration-existing-account": resetLink,
-  "sign-in-link": async (tx, origin, { userId }) => (await newSignInLink(tx, origin, userId)).url,
+  "sign-in-link": async (tx, origin, { userId }) => (await newOneTimeLink(tx, "signIn", origin, userId)).url,
   "migration-set-password": async (tx, { appUrl }, { userId }) => {
     const [user] = await tx
       .select({ migrationHash: schema.users.migrationHash })

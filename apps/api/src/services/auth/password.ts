@@ -4,20 +4,18 @@ import { MSG } from "@app/shared";
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import { AppError } from "../../lib/app-error";
 import { hit, LIMITS } from "../../lib/rate-limit";
-import { hashToken, newToken, safeEqual } from "../../lib/tokens";
+import { hashToken, safeEqual } from "../../lib/tokens";
 import { queueMail } from "../../mail-delivery/outbox";
 import type { ClientIo, SessionDeps } from "../deps";
 import { endAllSessions, rememberDevice } from "./session";
 import {
-  appLink,
   findUserByEmail,
   type LinkOrigin,
-  later,
+  newOneTimeLink,
   type UserRow,
   userMailVariables,
 } from "./user-rows";
 
-const RESET_LIFETIME_MS = 60 * 60 * 1000;
 type Ctx = Pick<SessionDeps, "db" | "env" | "mail" | "jwtKey" | "sessionStates" | "clock"> & ClientIo;
 
 /**
@@ -58,7 +56,7 @@ export async function queueResetMail(
   templateName: "password-reset" | "registration-existing-account",
 ): Promise<number | null> {
   return db.transaction(async (tx) => {
-    const { id, url } = await newResetLink(tx, origin, user.id);
+    const { id, url } = await newOneTimeLink(tx, "reset", origin, user.id);
     return queueMail(tx, {
       templateName,
       to: user.email,
@@ -70,19 +68,6 @@ export async function queueResetMail(
 }
 
 /** A new reset link of the account (its token stored hashed): the link and the token's id. */
-export async function newResetLink(
-  tx: DbOrTx,
-  { appUrl, now }: LinkOrigin,
-  userId: number,
-): Promise<{ id: number | undefined; url: string }> {
-  const token = newToken();
-  const [row] = await tx
-    .insert(schema.passwordResetTokens)
-    .values({ userId, tokenHash: hashToken(token), expiresAt: later(now, RESET_LIFETIME_MS) })
-    .returning({ id: schema.passwordResetTokens.id });
-  return { id: row?.id, url: appLink(appUrl, "resetPassword", token) };
-}
-
 function usableResetToken(token: string, now: Date) {
   const t = schema.passwordResetTokens;
   return and(eq(t.tokenHash, hashToken(token)), isNull(t.usedAt), gt(t.expiresAt, now));

@@ -3,22 +3,18 @@ import { MSG } from "@app/shared";
 import { and, eq, gt, isNull } from "drizzle-orm";
 import { AppError } from "../../lib/app-error";
 import { hit, LIMITS } from "../../lib/rate-limit";
-import { hashToken, newToken } from "../../lib/tokens";
+import { hashToken } from "../../lib/tokens";
 import { queueMail } from "../../mail-delivery/outbox";
 import type { ClientIo, SessionDeps } from "../deps";
 import { signChallenge, type TwoFactorChallenge } from "./challenge";
 import { rememberDevice, type Session, startSession } from "./session";
 import {
-  appLink,
   findUserByEmail,
   type LinkOrigin,
-  later,
+  newOneTimeLink,
   type UserRow,
   userMailVariables,
 } from "./user-rows";
-
-/** How long a sign-in link works (decision 91). */
-export const SIGN_IN_LINK_LIFETIME_MS = 15 * 60 * 1000;
 
 type Ctx = Pick<SessionDeps, "db" | "env" | "mail" | "jwtKey" | "clock"> & ClientIo;
 
@@ -43,7 +39,7 @@ export async function queueSignInLinkMail(db: Db, origin: LinkOrigin, email: str
     return null;
   }
   return db.transaction(async (tx) => {
-    const { id, url } = await newSignInLink(tx, origin, user.id);
+    const { id, url } = await newOneTimeLink(tx, "signIn", origin, user.id);
     return queueMail(tx, {
       templateName: "sign-in-link",
       to: user.email,
@@ -55,23 +51,6 @@ export async function queueSignInLinkMail(db: Db, origin: LinkOrigin, email: str
 }
 
 /** A new sign-in link of the account (its token stored hashed): the link and the token's id. */
-export async function newSignInLink(
-  tx: Pick<Db, "insert">,
-  { appUrl, now }: LinkOrigin,
-  userId: number,
-): Promise<{ id: number | undefined; url: string }> {
-  const token = newToken();
-  const [row] = await tx
-    .insert(schema.signInLinks)
-    .values({
-      userId,
-      tokenHash: hashToken(token),
-      expiresAt: later(now, SIGN_IN_LINK_LIFETIME_MS),
-    })
-    .returning({ id: schema.signInLinks.id });
-  return { id: row?.id, url: appLink(appUrl, "login-link", token) };
-}
-
 /**
  * Redeems a sign-in link: spent in the statement that reads it (one use, also under parallel clicks). The
  * browser becomes a known device of the account, so the sign-in limits that strangers filled no longer

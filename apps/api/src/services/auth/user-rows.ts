@@ -1,5 +1,6 @@
 import { type DbOrTx, schema } from "@app/db";
 import { getTableColumns, sql } from "drizzle-orm";
+import { hashToken, newToken } from "../../lib/tokens";
 import type { ServiceDeps } from "../deps";
 
 export type UserRow = typeof schema.users.$inferSelect;
@@ -65,3 +66,28 @@ export const linkOrigin = (ctx: Pick<ServiceDeps, "env" | "clock">): LinkOrigin 
 
 /** `now` moved on by `ms`: a token's expiry */
 export const later = (now: Date, ms: number): Date => new Date(now.getTime() + ms);
+
+/**
+ * The two kinds of mailed one-time link: a table of hashed tokens, how long a link works (a reset link an
+ * hour, a sign-in link 15 minutes, decision 91) and the web app's path.
+ */
+const ONE_TIME_LINKS = {
+  reset: { table: schema.passwordResetTokens, lifetimeMs: 60 * 60 * 1000, path: "resetPassword" },
+  signIn: { table: schema.signInLinks, lifetimeMs: 15 * 60 * 1000, path: "login-link" },
+} as const;
+
+/** A new one-time link for `userId`: only the token's hash is stored; the address carries the token. */
+export async function newOneTimeLink(
+  tx: Pick<DbOrTx, "insert">,
+  kind: keyof typeof ONE_TIME_LINKS,
+  { appUrl, now }: LinkOrigin,
+  userId: number,
+): Promise<{ id: number | undefined; url: string }> {
+  const { table, lifetimeMs, path } = ONE_TIME_LINKS[kind];
+  const token = newToken();
+  const [row] = await tx
+    .insert(table)
+    .values({ userId, tokenHash: hashToken(token), expiresAt: later(now, lifetimeMs) })
+    .returning({ id: table.id });
+  return { id: row?.id, url: appLink(appUrl, path, token) };
+}
