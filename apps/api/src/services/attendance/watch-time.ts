@@ -75,7 +75,7 @@ function creditStatement(
       WHERE t.counts AND (SELECT video FROM known)
       ON CONFLICT (user_id, congress_id, day, video_key, source) DO UPDATE SET
         (played, seconds, last_beat_at, updated_at) = (
-          SELECT n.played, multirange_seconds(n.played), greatest(w.last_beat_at, ${now}::timestamptz), now()
+          SELECT n.played, multirange_seconds(n.played), greatest(w.last_beat_at, ${now}::timestamptz), ${now}::timestamptz
           FROM (SELECT w.played + multirange_take((SELECT positions FROM beat) - w.played,
             ${budgetSince(sql`w.last_beat_at`)}) AS played) n
         )
