@@ -1,3 +1,4 @@
+import { Link } from "@tanstack/react-router";
 import type { PlayableDay } from "@/lib/types";
 import type { WatchEvent } from "@/lib/watch-time/use-watch-time";
 import { VideoPlayer } from "./video-player";
@@ -21,6 +22,14 @@ export function VideoDays({
   }
   return (
     <div className="flex flex-col gap-10">
+      {watch && (
+        <p className="text-sm text-slate-600">
+          Für Ihre Teilnahmebescheinigung erfassen wir, wie lange Sie die Videos ansehen.{" "}
+          <Link to="/datenschutz" className="text-brand-700 underline underline-offset-4">
+            Mehr dazu in der Datenschutzerklärung
+          </Link>
+        </p>
+      )}
       {days.map((day, dayIndex) => (
         // days have no id of their own; their order is fixed by the editor
         // biome-ignore lint/suspicious/noArrayIndexKey: see above
