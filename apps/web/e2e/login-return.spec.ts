@@ -45,8 +45,10 @@ function guardedRoutes(): Array<{ role: Role; template: string }> {
     if (!role) {
       throw new Error(`pathless layout ${layout[1]}: add it to GUARDS (which role does it need?)`);
     }
-    if (layout[2]) {
-      routes.push({ role, template: layout[2].length > 1 ? layout[2].replace(/\/$/, "") : "/" });
+    const template = layout[2] && (layout[2].length > 1 ? layout[2].replace(/\/$/, "") : "/");
+    // a section's index route and its parent are one address (`/admin/manage/` and `/admin/manage`)
+    if (template && !routes.some((r) => r.template === template)) {
+      routes.push({ role, template });
     }
   }
   return routes;
