@@ -14,8 +14,8 @@ import {
   relDay,
   videoUrl,
 } from "../../testing/builders";
+import { TestClock } from "../../testing/clock";
 import { createTestApp, type TestApp } from "../../testing/harness";
-import type { Clock } from "../deps";
 import { previewKey } from "../visitor/video-preview";
 import { creditHeartbeat } from "./watch-time";
 
@@ -29,19 +29,13 @@ afterAll(async () => {
 
 const db = () => t.db.db;
 
-/** A clock the test moves; it starts at 10:00 today in Berlin (whatever the hour of the run). */
-function testClock(): Clock & { advance(seconds: number): void; reset(): void } {
-  const start = new Date(`${berlinDate()}T10:00:00+01:00`).getTime();
-  let at = start;
-  return {
-    now: () => new Date(at),
-    advance: (seconds) => {
-      at += seconds * 1000;
-    },
-    reset: () => {
-      at = start;
-    },
-  };
+/** 10:00 today in Berlin (whatever the hour of the run): every clock of this file starts there. */
+const START = new Date(`${berlinDate()}T10:00:00+01:00`);
+
+function testClock(): TestClock {
+  const clock = new TestClock();
+  clock.set(START);
+  return clock;
 }
 
 type Range = [number, number];
@@ -73,12 +67,12 @@ describe("watch time from heartbeats", () => {
   it("credits distinct seconds: a replay or a seek back adds nothing", async () => {
     const { clock, beat, url } = await watching();
     await beat(url);
-    clock.advance(60);
+    clock.advance(60_000);
     expect(await beat(url, [[0, 60]])).toEqual({ seconds: 60 });
-    clock.advance(60);
+    clock.advance(60_000);
     // watched 0-60 again
     expect(await beat(url, [[0, 60]])).toEqual({ seconds: 60 });
-    clock.advance(60);
+    clock.advance(60_000);
     // sought back to 30 and played on to 90: only 60-90 is new
     expect(await beat(url, [[30, 90]])).toEqual({ seconds: 90 });
   });
@@ -86,9 +80,9 @@ describe("watch time from heartbeats", () => {
   it("credits no more than the wall-clock time since the last heartbeat (2x speed)", async () => {
     const { clock, beat, url } = await watching();
     await beat(url);
-    clock.advance(60);
+    clock.advance(60_000);
     expect(await beat(url, [[0, 120]])).toEqual({ seconds: 60 });
-    clock.advance(30);
+    clock.advance(30_000);
     // the other half of that minute stays uncredited; what is played now counts up to the 30 s passed
     expect(await beat(url, [[120, 180]])).toEqual({ seconds: 90 });
   });
@@ -96,14 +90,14 @@ describe("watch time from heartbeats", () => {
   it("credits at most one interval for a first heartbeat without a start, and never after a long pause", async () => {
     const { clock, beat, url } = await watching();
     expect(await beat(url, [[0, 600]])).toEqual({ seconds: HEARTBEAT_MAX_CREDIT_SECONDS });
-    clock.advance(3600);
+    clock.advance(3600 * 1000);
     expect(await beat(url, [[600, 1200]])).toEqual({ seconds: 2 * HEARTBEAT_MAX_CREDIT_SECONDS });
   });
 
   it("a second tab playing the same video adds nothing", async () => {
     const { clock, beat, url } = await watching();
     await beat(url);
-    clock.advance(60);
+    clock.advance(60_000);
     expect(await beat(url, [[0, 60]])).toEqual({ seconds: 60 });
     expect(await beat(url, [[0, 60]])).toEqual({ seconds: 60 });
     // the second tab at another position in the same minute: no wall-clock time left
@@ -114,7 +108,7 @@ describe("watch time from heartbeats", () => {
     for (let round = 0; round < 5; round++) {
       const { clock, beat, url } = await watching();
       await beat(url);
-      clock.advance(60);
+      clock.advance(60_000);
       const answers = await Promise.all([beat(url, [[0, 60]]), beat(url, [[500, 560]])]);
       expect(Math.max(...answers.map((a) => a.seconds))).toBe(60);
     }
@@ -125,7 +119,7 @@ describe("watch time from heartbeats", () => {
     const [first, second] = urls as [string, string];
     await beat(first);
     await beat(second);
-    clock.advance(60);
+    clock.advance(60_000);
     await beat(first, [[0, 60]]);
     await beat(second, [[10, 40]]);
     const rows = await db()
@@ -143,17 +137,17 @@ describe("watch time from heartbeats", () => {
       .insert(schema.videoPreviews)
       .values({ key: previewKey(url), url, durationSeconds: 50 });
     await beat(url);
-    clock.advance(60);
+    clock.advance(60_000);
     expect(await beat(url, [[0, 60]])).toEqual({ seconds: 50 });
   });
 
   it("credits a live stream by the wall clock; a second tab of it adds nothing", async () => {
     const { clock, beat, url } = await watching();
     await beat(url, [], { live: true });
-    clock.advance(60);
+    clock.advance(60_000);
     expect(await beat(url, [], { live: true, liveSeconds: 60 })).toEqual({ seconds: 60 });
     expect(await beat(url, [], { live: true, liveSeconds: 60 })).toEqual({ seconds: 60 });
-    clock.advance(60);
+    clock.advance(60_000);
     expect(await beat(url, [], { live: true, liveSeconds: 600 })).toEqual({ seconds: 120 });
   });
 
@@ -208,7 +202,7 @@ describe("watch time from heartbeats", () => {
         }),
       });
     await beat(buyer.id, []);
-    clock.advance(60);
+    clock.advance(60_000);
     expect(await beat(buyer.id, [[0, 60]])).toEqual({ seconds: 60 });
     const other = await createUser(db());
     await expect(beat(other.id, [])).rejects.toBeInstanceOf(AppError);
@@ -263,11 +257,11 @@ describe("watch time, any sequence of heartbeats (property)", () => {
         // every run (and every shrunk rerun) on a video of its own, from 10:00 again
         const url = videoUrl();
         await createContent(db(), congress.id, [{ urls: [url] }]);
-        clock.reset();
+        clock.set(START);
         let seconds = 0;
         const start = clock.now().getTime();
         for (const { wait, ranges } of sequence) {
-          clock.advance(wait);
+          clock.advance(wait * 1000);
           seconds = (await beat(url, ranges)).seconds;
         }
         const wall = (clock.now().getTime() - start) / 1000 - (sequence[0]?.wait ?? 0);
