@@ -118,11 +118,43 @@ export const congresses = pgTable(
     digistoreIdTicket: integer("digistore_id_ticket").notNull().default(0),
     digistoreIdTicketAndPackage: integer("digistore_id_ticket_and_package").notNull().default(0),
     extraParameters: jsonb("extra_parameters").$type<Record<string, string>>().notNull().default({}),
+    /**
+     * Fortbildung (issue 33): whether the event awards points and how a participant reaches a day. The rule
+     * itself is `dayOutcome` in @app/shared (fortbildung.ts).
+     */
+    fortbildung: boolean("fortbildung").notNull().default(false),
+    /** Veranstaltungsnummer as the chamber assigned it */
+    vnr: text("vnr"),
+    /** the chamber's category, e.g. "A" or "I" */
+    fortbildungCategory: text("fortbildung_category"),
+    /** points of a day as the organiser set them; null: 1 per 45 full minutes of the day's content */
+    pointsPerDay: integer("points_per_day"),
+    /** the share of a day's content duration to attend, in percent */
+    requiredPercent: integer("required_percent").notNull().default(80),
+    /** presence checks asked per day and participant; 0: none */
+    presenceChecksPerDay: integer("presence_checks_per_day").notNull().default(0),
+    /** presence checks a participant must pass per day (at most those asked) */
+    presenceChecksRequired: integer("presence_checks_required").notNull().default(0),
+    /** the webinar's scheduled length in minutes: a webinar day's content duration */
+    webinarMinutes: integer("webinar_minutes"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     index("congresses_visible_days_idx").on(t.visible, t.firstDay, t.lastDay),
+    check("congresses_required_percent_range", sql`${t.requiredPercent} BETWEEN 1 AND 100`),
+    check(
+      "congresses_presence_checks_range",
+      sql`${t.presenceChecksPerDay} BETWEEN 0 AND 10 AND ${t.presenceChecksRequired} BETWEEN 0 AND ${t.presenceChecksPerDay}`,
+    ),
+    check(
+      "congresses_points_per_day_range",
+      sql`${t.pointsPerDay} IS NULL OR ${t.pointsPerDay} BETWEEN 0 AND 100`,
+    ),
+    check(
+      "congresses_webinar_minutes_range",
+      sql`${t.webinarMinutes} IS NULL OR ${t.webinarMinutes} BETWEEN 1 AND 1440`,
+    ),
     check("congresses_days_ordered", sql`${t.lastDay} IS NULL OR ${t.lastDay} >= ${t.firstDay}`),
     check(
       "congresses_webinar_start_time_format",
@@ -557,6 +589,36 @@ export const watchTime = pgTable(
     index("watch_time_congress_day_idx").on(t.congressId, t.day),
     check("watch_time_source_known", sql`${t.source} IN ('player', 'report')`),
     check("watch_time_seconds_not_negative", sql`${t.seconds} >= 0`),
+  ],
+);
+
+/**
+ * Presence checks (issue 33): per participant, event and Berlin day the moments the server drew, as the
+ * participant's credited watch seconds of that day at which "Sind Sie noch da?" is asked (so they cannot be
+ * known in advance and come only while watching). Passed when answered within 120 s of being asked.
+ * Deleted with the account or the event.
+ */
+export const presenceChecks = pgTable(
+  "presence_checks",
+  {
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    congressId: integer("congress_id")
+      .notNull()
+      .references(() => congresses.id, { onDelete: "cascade" }),
+    day: date("day", { mode: "string" }).notNull(),
+    /** 1 … presence_checks_per_day */
+    seq: integer("seq").notNull(),
+    /** ask once the participant's credited seconds of the day reach this */
+    dueAtSeconds: integer("due_at_seconds").notNull(),
+    askedAt: timestamp("asked_at", { withTimezone: true }),
+    answeredAt: timestamp("answered_at", { withTimezone: true }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.congressId, t.day, t.seq] }),
+    index("presence_checks_congress_day_idx").on(t.congressId, t.day),
+    check("presence_checks_due_not_negative", sql`${t.dueAtSeconds} >= 0`),
   ],
 );
 
