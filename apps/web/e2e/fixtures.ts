@@ -80,15 +80,20 @@ export async function login(page: Page, email: string, password: string): Promis
   await form.getByLabel("Passwort").press("Enter");
 }
 
+/** From now on the app's scripts (a route's code among them) arrive `ms` late, as on a slow line. */
+export async function slowScripts(page: Page, ms: number): Promise<void> {
+  await page.route(/\/assets\/.*\.js$/, async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    await route.continue();
+  });
+}
+
 /**
  * Hovers a link, then clicks it late, while the route's code still arrives (as on a slow line): a preload the
  * hover started is still running at the click, and the visit must not take the preload's answer for its own.
  */
 export async function hoverThenClickOnSlowLine(page: Page, link: Locator): Promise<void> {
-  await page.route(/\/assets\/.*\.js$/, async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-    await route.continue();
-  });
+  await slowScripts(page, 1500);
   await link.hover();
   await page.waitForTimeout(400);
   await link.click();

@@ -7,6 +7,7 @@ import {
   failedRequest,
   hoverThenClickOnSlowLine,
   login,
+  slowScripts,
   test,
 } from "./fixtures";
 
@@ -156,6 +157,16 @@ test("Teilnehmen hovered on a slow line still signs up when clicked", async ({ p
     page,
     congressCard(page, congress.title).getByRole("link", { name: "Teilnehmen" }),
   );
+  await expect(page.getByRole("heading", { name: "Anmeldung bestätigt" })).toBeVisible();
+});
+
+test("a page whose code is still arriving shows its waiting text at once", async ({ page, data }) => {
+  const congress = await data.congress({ firstDay: dayFromToday(14) });
+  await loginAs(page, await data.user());
+  // the waiting text is part of the first file, not of the page's code it waits for (decision 111)
+  await slowScripts(page, 6_000);
+  await congressCard(page, congress.title).getByRole("link", { name: "Teilnehmen" }).click();
+  await expect(page.getByText("Ihre Anmeldung wird vorbereitet …")).toBeVisible({ timeout: 4_500 });
   await expect(page.getByRole("heading", { name: "Anmeldung bestätigt" })).toBeVisible();
 });
 
