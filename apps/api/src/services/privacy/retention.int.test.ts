@@ -297,6 +297,7 @@ describe("privacy retention", () => {
       appUrl: t.env.APP_URL,
       log: t.app.log,
       fast: true,
+      env: t.env,
     });
     try {
       expect(await existing([missed.id])).toEqual([]);
