@@ -222,3 +222,30 @@ export function rulesOf(congress: {
     presenceChecksRequired: congress.presenceChecksRequired,
   };
 }
+
+const deNumber = (n: number) => n.toLocaleString("de-DE");
+
+/**
+ * The participant's line of a day (issue 33 item 5): "37 von 180 Minuten · Bescheinigung ab 144 Minuten",
+ * once reached "150 von 180 Minuten · Voraussetzung erfüllt"; presence checks when the event asks for them.
+ */
+export function fortbildungDayLine(d: {
+  contentMinutes: number;
+  attendedMinutes: number;
+  requiredMinutes: number;
+  checksRequired: number;
+  checksPassed: number;
+  reached: boolean;
+}): string {
+  if (d.contentMinutes === 0) {
+    return "Die Länge der Videos dieses Tages steht noch nicht fest.";
+  }
+  const minutes = `${deNumber(d.attendedMinutes)} von ${deNumber(d.contentMinutes)} Minuten`;
+  const checks =
+    d.checksRequired > 0
+      ? ` · Anwesenheitsabfragen: ${Math.min(d.checksPassed, d.checksRequired)} von ${d.checksRequired}`
+      : "";
+  return d.reached
+    ? `${minutes}${checks} · Voraussetzung erfüllt`
+    : `${minutes} · Bescheinigung ab ${deNumber(d.requiredMinutes)} Minuten${checks}`;
+}

@@ -282,6 +282,7 @@ describe("privacy retention", () => {
       rateLimits: 0,
       sentMailContents: 0,
       paymentNotifications: 0,
+      fortbildungRecords: 0,
       orphanedImages: 0,
     });
   });
