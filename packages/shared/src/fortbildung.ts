@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { MSG_FIELD, zForm } from "./field-text";
 import { ZId } from "./ids";
+import { ZPage } from "./paging";
 
 /**
  * Fortbildung (issue 33, decision 104): watch time measured from the player, and the rule that decides
@@ -249,3 +250,25 @@ export function fortbildungDayLine(d: {
     ? `${minutes}${checks} · Voraussetzung erfüllt`
     : `${minutes} · Bescheinigung ab ${deNumber(d.requiredMinutes)} Minuten${checks}`;
 }
+
+// ---------------------------------------------------------------------------------------------------------
+// the organiser's section "Fortbildung" (issue 33 item 6)
+
+/** The section's filter "erreicht / nicht erreicht", as it stands in the address. */
+export const FORTBILDUNG_REACHED_FILTERS = ["erreicht", "nicht-erreicht"] as const;
+export type FortbildungReachedFilter = (typeof FORTBILDUNG_REACHED_FILTERS)[number];
+export const FORTBILDUNG_REACHED_LABELS: Record<FortbildungReachedFilter, string> = {
+  erreicht: "erreicht",
+  "nicht-erreicht": "nicht erreicht",
+};
+
+const zDay = z.string({ error: MSG_FIELD.date }).regex(/^\d{4}-\d{2}-\d{2}$/, MSG_FIELD.date);
+
+/** One day of an event's participants (no event: the running or latest Fortbildung event; no day: today or its first). */
+export const ZFortbildungDayInput = zForm({
+  congressId: ZId.optional(),
+  day: zDay.optional(),
+  reached: z.enum(FORTBILDUNG_REACHED_FILTERS, { error: MSG_FIELD.choice }).optional(),
+  page: ZPage,
+});
+export type TFortbildungDayInput = z.input<typeof ZFortbildungDayInput>;

@@ -43,6 +43,7 @@ import { fetchVideoDurationsSoon } from "../services/fortbildung/video-durations
 import { saveLegalPage } from "../services/privacy/legal-pages";
 import type { Context } from "../trpc/context";
 import { adminProcedure, router } from "../trpc/init";
+import { adminFortbildungRouter } from "./fortbildung";
 import { twoFactorRouter } from "./two-factor";
 
 const templateDraft = z.object({
@@ -150,6 +151,7 @@ export const adminRouter = router({
       .mutation(({ ctx, input }) => sendTestMail(ctx, { ...input, actorId: ctx.user.id })),
   }),
   twoFactor: twoFactorRouter,
+  fortbildung: adminFortbildungRouter,
   /** read only: no procedure changes or deletes an entry */
   audit: router({
     list: adminProcedure.input(ZAuditListInput).query(({ ctx, input }) => listAudit(ctx.db, input)),

@@ -1,7 +1,8 @@
-import { ZId } from "@app/shared";
+import { ZFortbildungDayInput, ZId } from "@app/shared";
 import { z } from "zod";
+import { fortbildungSection } from "../services/fortbildung/admin";
 import { myFortbildung } from "../services/fortbildung/progress";
-import { router, userProcedure } from "../trpc/init";
+import { adminProcedure, router, userProcedure } from "../trpc/init";
 
 /** Fortbildung (issue 33): the participant's own days of an event. */
 export const fortbildungRouter = router({
@@ -9,4 +10,14 @@ export const fortbildungRouter = router({
   getMyDays: userProcedure
     .input(z.object({ congressId: ZId }))
     .query(({ ctx, input }) => myFortbildung(ctx.db, { ...input, userId: ctx.user.id })),
+});
+
+/**
+ * The organiser's section "Fortbildung" (`admin.fortbildung`): a day of an event's participants. The import
+ * of webinar participant reports (issue 33 item 2) belongs here too.
+ */
+export const adminFortbildungRouter = router({
+  getDay: adminProcedure
+    .input(ZFortbildungDayInput)
+    .query(({ ctx, input }) => fortbildungSection(ctx, input)),
 });
