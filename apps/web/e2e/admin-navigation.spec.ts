@@ -144,7 +144,7 @@ test.describe("on a phone", () => {
 
     await menu.click();
     await expect(menu).toHaveAttribute("aria-expanded", "true");
-    await expect(nav.getByRole("link")).toHaveCount(13);
+    await expect(nav.getByRole("link")).toHaveCount(14);
     await expect(nav.getByRole("link", { name: "Veranstaltungen", exact: true })).toHaveAttribute(
       "aria-current",
       "page",

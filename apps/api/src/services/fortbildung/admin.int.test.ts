@@ -69,17 +69,15 @@ async function event() {
   }
   for (const user of people.slice(0, 2)) {
     const askedAt = new Date();
-    await db()
-      .insert(schema.presenceChecks)
-      .values({
-        userId: user.id,
-        congressId: congress.id,
-        day: today,
-        seq: 1,
-        dueAtSeconds: 60,
-        askedAt,
-        answeredAt: askedAt,
-      });
+    await db().insert(schema.presenceChecks).values({
+      userId: user.id,
+      congressId: congress.id,
+      day: today,
+      seq: 1,
+      dueAtSeconds: 60,
+      askedAt,
+      answeredAt: askedAt,
+    });
   }
   return { congress, people, today, yesterday };
 }
