@@ -54,6 +54,7 @@ async function main(): Promise<void> {
     mailFrom: env.MAIL_FROM,
     appUrl: env.APP_URL,
     log: app.log,
+    env,
   });
 
   closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {

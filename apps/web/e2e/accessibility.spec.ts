@@ -273,6 +273,19 @@ const DIALOGS: DialogCase[] = [
     },
   },
   {
+    name: "Neue Veranstaltung mit Fortbildungspunkten (Webinar)",
+    path: admin("events"),
+    who: "admin",
+    open: async (page) => {
+      await button("Neue Veranstaltung")(page).click();
+      const dialog = page.getByRole("dialog");
+      await dialog.getByRole("checkbox", { name: "Webinar" }).check();
+      await dialog.getByRole("checkbox", { name: "Fortbildungspunkte vergeben" }).check();
+      await expect(dialog.getByLabel("Webinar-Dauer in Minuten")).toBeVisible();
+      return dialog;
+    },
+  },
+  {
     name: "Veranstaltung bearbeiten",
     path: tabWithCongress("events"),
     who: "admin",

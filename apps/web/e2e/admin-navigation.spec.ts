@@ -11,7 +11,7 @@ async function signInAsAdmin(page: Page) {
 
 /** The sections' names per group, as the navigation lists them. */
 const GROUPS: Record<string, string[]> = {
-  "Veranstaltungen & Inhalte": ["Veranstaltungen", "Kongresspakete", "Videoinhalte"],
+  "Veranstaltungen & Inhalte": ["Veranstaltungen", "Kongresspakete", "Videoinhalte", "Fortbildung"],
   Verkauf: ["Paketbestellungen", "Ticketbestellungen", "Zahlungsmeldungen"],
   Personen: ["Benutzer:innen"],
   Kommunikation: ["E-Mail-Templates", "E-Mail-Versand"],
@@ -144,7 +144,7 @@ test.describe("on a phone", () => {
 
     await menu.click();
     await expect(menu).toHaveAttribute("aria-expanded", "true");
-    await expect(nav.getByRole("link")).toHaveCount(13);
+    await expect(nav.getByRole("link")).toHaveCount(14);
     await expect(nav.getByRole("link", { name: "Veranstaltungen", exact: true })).toHaveAttribute(
       "aria-current",
       "page",

@@ -3,6 +3,7 @@
  * when the test ends, so no test depends on another's data or on the demo seed's rows (decision 77).
  * The API's caches hear these writes like any other: the overview's database triggers announce them.
  */
+import { createHash } from "node:crypto";
 import { createDb, type Db, type DbHandle, embeddedUrl, schema } from "@app/db";
 import { hashPassword } from "@app/db/password";
 import {
@@ -281,6 +282,29 @@ export class TestData {
       );
     }
     this.titles.push(title);
+  }
+
+  /** Fortbildung: the length oEmbed gave a video (shared by every test that shows it; only Fortbildung reads it). */
+  async videoLength(url: string, seconds: number) {
+    const key = createHash("sha256").update(url).digest("hex");
+    await this.db
+      .insert(schema.videoPreviews)
+      .values({ key, url, durationSeconds: seconds })
+      .onConflictDoUpdate({ target: schema.videoPreviews.key, set: { durationSeconds: seconds } });
+  }
+
+  /** Fortbildung: `seconds` of `url` credited to the user on `day` (as the player's heartbeats would). */
+  async watched(userId: number, congressId: number, day: IsoDate, url: string, seconds: number) {
+    const videoKey = createHash("sha256").update(url).digest("hex");
+    await this.db.insert(schema.watchTime).values({
+      userId,
+      congressId,
+      day,
+      videoKey,
+      source: "player",
+      played: `{[0,${seconds})}`,
+      seconds,
+    });
   }
 
   async remove(): Promise<void> {

@@ -34,6 +34,7 @@ import { Route as AdminAdminManageIndexRouteImport } from './routes/_admin/admin
 import { Route as AdminAdminManageAuditRouteImport } from './routes/_admin/admin.manage.audit'
 import { Route as AdminAdminManageContentsRouteImport } from './routes/_admin/admin.manage.contents'
 import { Route as AdminAdminManageEventsRouteImport } from './routes/_admin/admin.manage.events'
+import { Route as AdminAdminManageFortbildungRouteImport } from './routes/_admin/admin.manage.fortbildung'
 import { Route as AdminAdminManageKnowledgeRouteImport } from './routes/_admin/admin.manage.knowledge'
 import { Route as AdminAdminManageLegalPagesRouteImport } from './routes/_admin/admin.manage.legal-pages'
 import { Route as AdminAdminManageMailOutboxRouteImport } from './routes/_admin/admin.manage.mail-outbox'
@@ -176,6 +177,12 @@ const AdminAdminManageEventsRoute = AdminAdminManageEventsRouteImport.update({
   path: '/events',
   getParentRoute: () => AdminAdminManageRoute,
 } as any)
+const AdminAdminManageFortbildungRoute =
+  AdminAdminManageFortbildungRouteImport.update({
+    id: '/fortbildung',
+    path: '/fortbildung',
+    getParentRoute: () => AdminAdminManageRoute,
+  } as any)
 const AdminAdminManageKnowledgeRoute =
   AdminAdminManageKnowledgeRouteImport.update({
     id: '/knowledge',
@@ -267,6 +274,7 @@ export interface FileRoutesByFullPath {
   '/admin/manage/audit': typeof AdminAdminManageAuditRoute
   '/admin/manage/contents': typeof AdminAdminManageContentsRoute
   '/admin/manage/events': typeof AdminAdminManageEventsRoute
+  '/admin/manage/fortbildung': typeof AdminAdminManageFortbildungRoute
   '/admin/manage/knowledge': typeof AdminAdminManageKnowledgeRoute
   '/admin/manage/legal-pages': typeof AdminAdminManageLegalPagesRoute
   '/admin/manage/mail-outbox': typeof AdminAdminManageMailOutboxRoute
@@ -302,6 +310,7 @@ export interface FileRoutesByTo {
   '/admin/manage/audit': typeof AdminAdminManageAuditRoute
   '/admin/manage/contents': typeof AdminAdminManageContentsRoute
   '/admin/manage/events': typeof AdminAdminManageEventsRoute
+  '/admin/manage/fortbildung': typeof AdminAdminManageFortbildungRoute
   '/admin/manage/knowledge': typeof AdminAdminManageKnowledgeRoute
   '/admin/manage/legal-pages': typeof AdminAdminManageLegalPagesRoute
   '/admin/manage/mail-outbox': typeof AdminAdminManageMailOutboxRoute
@@ -341,6 +350,7 @@ export interface FileRoutesById {
   '/_admin/admin/manage/audit': typeof AdminAdminManageAuditRoute
   '/_admin/admin/manage/contents': typeof AdminAdminManageContentsRoute
   '/_admin/admin/manage/events': typeof AdminAdminManageEventsRoute
+  '/_admin/admin/manage/fortbildung': typeof AdminAdminManageFortbildungRoute
   '/_admin/admin/manage/knowledge': typeof AdminAdminManageKnowledgeRoute
   '/_admin/admin/manage/legal-pages': typeof AdminAdminManageLegalPagesRoute
   '/_admin/admin/manage/mail-outbox': typeof AdminAdminManageMailOutboxRoute
@@ -379,6 +389,7 @@ export interface FileRouteTypes {
     | '/admin/manage/audit'
     | '/admin/manage/contents'
     | '/admin/manage/events'
+    | '/admin/manage/fortbildung'
     | '/admin/manage/knowledge'
     | '/admin/manage/legal-pages'
     | '/admin/manage/mail-outbox'
@@ -414,6 +425,7 @@ export interface FileRouteTypes {
     | '/admin/manage/audit'
     | '/admin/manage/contents'
     | '/admin/manage/events'
+    | '/admin/manage/fortbildung'
     | '/admin/manage/knowledge'
     | '/admin/manage/legal-pages'
     | '/admin/manage/mail-outbox'
@@ -452,6 +464,7 @@ export interface FileRouteTypes {
     | '/_admin/admin/manage/audit'
     | '/_admin/admin/manage/contents'
     | '/_admin/admin/manage/events'
+    | '/_admin/admin/manage/fortbildung'
     | '/_admin/admin/manage/knowledge'
     | '/_admin/admin/manage/legal-pages'
     | '/_admin/admin/manage/mail-outbox'
@@ -660,6 +673,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AdminAdminManageEventsRouteImport
       parentRoute: typeof AdminAdminManageRoute
     }
+    '/_admin/admin/manage/fortbildung': {
+      id: '/_admin/admin/manage/fortbildung'
+      path: '/fortbildung'
+      fullPath: '/admin/manage/fortbildung'
+      preLoaderRoute: typeof AdminAdminManageFortbildungRouteImport
+      parentRoute: typeof AdminAdminManageRoute
+    }
     '/_admin/admin/manage/knowledge': {
       id: '/_admin/admin/manage/knowledge'
       path: '/knowledge'
@@ -744,6 +764,7 @@ interface AdminAdminManageRouteChildren {
   AdminAdminManageAuditRoute: typeof AdminAdminManageAuditRoute
   AdminAdminManageContentsRoute: typeof AdminAdminManageContentsRoute
   AdminAdminManageEventsRoute: typeof AdminAdminManageEventsRoute
+  AdminAdminManageFortbildungRoute: typeof AdminAdminManageFortbildungRoute
   AdminAdminManageKnowledgeRoute: typeof AdminAdminManageKnowledgeRoute
   AdminAdminManageLegalPagesRoute: typeof AdminAdminManageLegalPagesRoute
   AdminAdminManageMailOutboxRoute: typeof AdminAdminManageMailOutboxRoute
@@ -760,6 +781,7 @@ const AdminAdminManageRouteChildren: AdminAdminManageRouteChildren = {
   AdminAdminManageAuditRoute: AdminAdminManageAuditRoute,
   AdminAdminManageContentsRoute: AdminAdminManageContentsRoute,
   AdminAdminManageEventsRoute: AdminAdminManageEventsRoute,
+  AdminAdminManageFortbildungRoute: AdminAdminManageFortbildungRoute,
   AdminAdminManageKnowledgeRoute: AdminAdminManageKnowledgeRoute,
   AdminAdminManageLegalPagesRoute: AdminAdminManageLegalPagesRoute,
   AdminAdminManageMailOutboxRoute: AdminAdminManageMailOutboxRoute,

@@ -3,6 +3,7 @@ import "./zod-locale";
 import { parseGermanDate } from "./congresses";
 import { CONTENT_TYPES, MAX_ID } from "./constants";
 import { MSG_FIELD, tooLong, zChoice, zFlag, zForm, zSearch, zText } from "./field-text";
+import { checkPresenceCounts, FORTBILDUNG_FIELDS } from "./fortbildung";
 import { ZId, zId, zRef } from "./ids";
 import { MSG } from "./messages";
 import { ZPage, ZPageInput } from "./paging";
@@ -161,7 +162,9 @@ export const ZCongressInput = zForm({
   digistoreIdTicket: checkoutId,
   digistoreIdTicketAndPackage: checkoutId,
   extraParameters,
+  ...FORTBILDUNG_FIELDS,
 }).superRefine((v, ctx) => {
+  checkPresenceCounts(v, ctx);
   const first = v.firstCongressDay?.date;
   const last = v.lastCongressDay?.date;
   if (!first) {

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { type DayFacts, dayOutcome, type FortbildungRules, ZHeartbeatInput } from "./fortbildung";
+import {
+  type DayFacts,
+  dayOutcome,
+  type FortbildungRules,
+  fortbildungDayLine,
+  ZHeartbeatInput,
+} from "./fortbildung";
 
 const rules = (over: Partial<FortbildungRules> = {}): FortbildungRules => ({
   requiredPercent: 80,
@@ -125,5 +131,31 @@ describe("ZHeartbeatInput", () => {
     const result = ZHeartbeatInput.safeParse({ ...beat, ranges });
     expect(result.success).toBe(false);
     expect(result.error?.issues[0]?.message).toBe("Die gemeldete Wiedergabe ist ungültig.");
+  });
+});
+
+describe("fortbildungDayLine", () => {
+  const day = {
+    contentMinutes: 180,
+    attendedMinutes: 37,
+    requiredMinutes: 144,
+    checksRequired: 0,
+    checksPassed: 0,
+    reached: false,
+  };
+  it.each([
+    [day, "37 von 180 Minuten · Bescheinigung ab 144 Minuten"],
+    [{ ...day, attendedMinutes: 150, reached: true }, "150 von 180 Minuten · Voraussetzung erfüllt"],
+    [
+      { ...day, attendedMinutes: 150, checksRequired: 2, checksPassed: 1 },
+      "150 von 180 Minuten · Bescheinigung ab 144 Minuten · Anwesenheitsabfragen: 1 von 2",
+    ],
+    [
+      { ...day, contentMinutes: 1200, attendedMinutes: 1100, requiredMinutes: 960, reached: true },
+      "1.100 von 1.200 Minuten · Voraussetzung erfüllt",
+    ],
+    [{ ...day, contentMinutes: 0 }, "Die Länge der Videos dieses Tages steht noch nicht fest."],
+  ])("%o: %s", (d, line) => {
+    expect(fortbildungDayLine(d)).toBe(line);
   });
 });

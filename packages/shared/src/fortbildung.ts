@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { MSG_FIELD, zForm } from "./field-text";
 import { ZId } from "./ids";
+import { ZPage } from "./paging";
 
 /**
  * Fortbildung (issue 33, decision 104): watch time measured from the player, and the rule that decides
@@ -114,3 +115,160 @@ export function dayOutcome(rules: FortbildungRules, facts: DayFacts): DayOutcome
     points: reached ? points : 0,
   };
 }
+
+// ---------------------------------------------------------------------------------------------------------
+// the organiser's rules per event (issue 33 item 4, decision 105)
+
+/** Presence checks asked per day at most (the database's check says the same). */
+export const MAX_PRESENCE_CHECKS_PER_DAY = 10;
+export const MAX_POINTS_PER_DAY = 100;
+export const MAX_WEBINAR_MINUTES = 24 * 60;
+
+export const MSG_FORTBILDUNG = {
+  pointsPerDay: "Die Punkte pro Tag sind eine ganze Zahl von 0 bis 100 (leer: 1 Punkt je 45 volle Minuten).",
+  requiredPercent: "Der erforderliche Anteil ist eine ganze Zahl von 1 bis 100 Prozent.",
+  checksPerDay: "Die Anwesenheitsabfragen pro Tag sind eine ganze Zahl von 0 bis 10.",
+  checksRequired: "Die erforderlichen Abfragen sind eine ganze Zahl von 0 bis 10.",
+  checksMoreThanAsked: "Es können nicht mehr Abfragen erforderlich sein, als pro Tag gestellt werden.",
+  webinarMinutes: "Die Webinar-Dauer ist eine ganze Zahl von 1 bis 1.440 Minuten (leer: keine).",
+} as const;
+
+/** A whole number typed in a form field ("12") or sent as JSON (12), from `min` to `max`. */
+const wholeNumber = (min: number, max: number, message: string) =>
+  z
+    .union(
+      [
+        z.number({ error: message }),
+        z
+          .string({ error: message })
+          .trim()
+          .regex(/^-?\d{1,6}$/, message)
+          .transform((v) => Number(v)),
+      ],
+      { error: message },
+    )
+    .pipe(z.number({ error: message }).int(message).min(min, message).max(max, message));
+
+/** The same, where an empty field (or `null`) means "none". */
+const optionalWholeNumber = (min: number, max: number, message: string) =>
+  z
+    .union([z.null({ error: message }), z.literal("", { error: message }), wholeNumber(min, max, message)], {
+      error: message,
+    })
+    .transform((v) => (v === "" ? null : v));
+
+/** A short text of the chamber (VNR, category); empty is none. */
+const chamberText = (max: number, the: string) =>
+  z
+    .string({ error: MSG_FIELD.text })
+    .trim()
+    .max(max, `${the} darf höchstens ${max} Zeichen lang sein.`)
+    .transform((v) => (v === "" ? null : v))
+    .nullable();
+
+/**
+ * The Fortbildung fields of the event form. Each is optional: a save without them (the spec's REST payload)
+ * leaves them as stored, a new event gets the database's defaults (off, 80%, no checks).
+ */
+export const FORTBILDUNG_FIELDS = {
+  fortbildung: z
+    .union([z.boolean({ error: MSG_FIELD.yesNo }), z.enum(["true", "false"], { error: MSG_FIELD.yesNo })], {
+      error: MSG_FIELD.yesNo,
+    })
+    .transform((v) => v === true || v === "true")
+    .optional(),
+  vnr: chamberText(100, "Die VNR").optional(),
+  fortbildungCategory: chamberText(50, "Die Kategorie").optional(),
+  pointsPerDay: optionalWholeNumber(0, MAX_POINTS_PER_DAY, MSG_FORTBILDUNG.pointsPerDay).optional(),
+  requiredPercent: wholeNumber(1, 100, MSG_FORTBILDUNG.requiredPercent).optional(),
+  presenceChecksPerDay: wholeNumber(0, MAX_PRESENCE_CHECKS_PER_DAY, MSG_FORTBILDUNG.checksPerDay).optional(),
+  presenceChecksRequired: wholeNumber(
+    0,
+    MAX_PRESENCE_CHECKS_PER_DAY,
+    MSG_FORTBILDUNG.checksRequired,
+  ).optional(),
+  webinarMinutes: optionalWholeNumber(1, MAX_WEBINAR_MINUTES, MSG_FORTBILDUNG.webinarMinutes).optional(),
+};
+
+/** "Es können nicht mehr Abfragen erforderlich sein, …": required ≤ asked, when both are given. */
+export function checkPresenceCounts(
+  v: { presenceChecksPerDay?: number | undefined; presenceChecksRequired?: number | undefined },
+  ctx: z.RefinementCtx,
+): void {
+  if (
+    v.presenceChecksPerDay !== undefined &&
+    v.presenceChecksRequired !== undefined &&
+    v.presenceChecksRequired > v.presenceChecksPerDay
+  ) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["presenceChecksRequired"],
+      message: MSG_FORTBILDUNG.checksMoreThanAsked,
+    });
+  }
+}
+
+/** A presence check counts as passed when answered within this many seconds of being asked. */
+export const PRESENCE_CHECK_ANSWER_SECONDS = 120;
+
+/** The organiser's rules of an event as `dayOutcome` takes them. */
+export function rulesOf(congress: {
+  requiredPercent: number;
+  pointsPerDay: number | null;
+  presenceChecksRequired: number;
+}): FortbildungRules {
+  return {
+    requiredPercent: congress.requiredPercent,
+    pointsPerDay: congress.pointsPerDay,
+    presenceChecksRequired: congress.presenceChecksRequired,
+  };
+}
+
+const deNumber = (n: number) => n.toLocaleString("de-DE");
+
+/**
+ * The participant's line of a day (issue 33 item 5): "37 von 180 Minuten · Bescheinigung ab 144 Minuten",
+ * once reached "150 von 180 Minuten · Voraussetzung erfüllt"; presence checks when the event asks for them.
+ */
+export function fortbildungDayLine(d: {
+  contentMinutes: number;
+  attendedMinutes: number;
+  requiredMinutes: number;
+  checksRequired: number;
+  checksPassed: number;
+  reached: boolean;
+}): string {
+  if (d.contentMinutes === 0) {
+    return "Die Länge der Videos dieses Tages steht noch nicht fest.";
+  }
+  const minutes = `${deNumber(d.attendedMinutes)} von ${deNumber(d.contentMinutes)} Minuten`;
+  const checks =
+    d.checksRequired > 0
+      ? ` · Anwesenheitsabfragen: ${Math.min(d.checksPassed, d.checksRequired)} von ${d.checksRequired}`
+      : "";
+  return d.reached
+    ? `${minutes}${checks} · Voraussetzung erfüllt`
+    : `${minutes} · Bescheinigung ab ${deNumber(d.requiredMinutes)} Minuten${checks}`;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// the organiser's section "Fortbildung" (issue 33 item 6)
+
+/** The section's filter "erreicht / nicht erreicht", as it stands in the address. */
+export const FORTBILDUNG_REACHED_FILTERS = ["erreicht", "nicht-erreicht"] as const;
+export type FortbildungReachedFilter = (typeof FORTBILDUNG_REACHED_FILTERS)[number];
+export const FORTBILDUNG_REACHED_LABELS: Record<FortbildungReachedFilter, string> = {
+  erreicht: "erreicht",
+  "nicht-erreicht": "nicht erreicht",
+};
+
+const zDay = z.string({ error: MSG_FIELD.date }).regex(/^\d{4}-\d{2}-\d{2}$/, MSG_FIELD.date);
+
+/** One day of an event's participants (no event: the running or latest Fortbildung event; no day: today or its first). */
+export const ZFortbildungDayInput = zForm({
+  congressId: ZId.optional(),
+  day: zDay.optional(),
+  reached: z.enum(FORTBILDUNG_REACHED_FILTERS, { error: MSG_FIELD.choice }).optional(),
+  page: ZPage,
+});
+export type TFortbildungDayInput = z.input<typeof ZFortbildungDayInput>;

@@ -3,12 +3,14 @@ import { and, eq, lt, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { Transporter } from "nodemailer";
 import PgBoss from "pg-boss";
+import type { Env } from "../env";
 import { describeError } from "../lib/log-privacy";
 import { deliverOutboxMail } from "../mail-delivery/deliver";
 import type { DeferredMail, MailDispatcher } from "../mail-delivery/outbox";
 import { queuePasswordResetMail } from "../services/auth/password";
 import { queueSignInLinkMail } from "../services/auth/sign-in-link";
 import { type Clock, systemClock } from "../services/deps";
+import { fetchVideoDurations } from "../services/fortbildung/video-durations";
 import { queueTodaysCongressDayMails } from "../services/mail/congress-day";
 import { runRetention } from "../services/privacy/retention";
 
@@ -17,6 +19,7 @@ export const MAIL_SWEEP_QUEUE = "mail-sweep";
 export const CONGRESS_DAY_QUEUE = "event-day";
 export const RETENTION_QUEUE = "privacy-retention";
 export const DEFERRED_MAIL_QUEUE = "deferred-mail";
+export const VIDEO_DURATIONS_QUEUE = "video-durations";
 /** the daily privacy clean-up, at a quiet hour (Berlin time) */
 export const RETENTION_CRON = "30 3 * * *";
 /** outbox mails still queued after this long get a new job (lost dispatch, exhausted retries) */
@@ -38,6 +41,8 @@ export interface JobsOptions {
   fast?: boolean;
   /** the time the jobs' services read; only the test harness passes one (decision 99) */
   clock?: Clock;
+  /** the video host's oEmbed endpoint: the lengths of Fortbildung videos (decision 105) */
+  env: Env;
 }
 
 export interface Jobs extends MailDispatcher {
@@ -165,6 +170,19 @@ export async function startJobs(options: JobsOptions): Promise<Jobs> {
   await boss.schedule(RETENTION_QUEUE, RETENTION_CRON, {}, { tz: "Europe/Berlin" });
   // idempotent: a run missed while the server was down happens at start-up
   await retention().catch((error: unknown) => log.error({ err: error }, "privacy retention catch-up failed"));
+
+  // the lengths of Fortbildung videos nobody opened yet, every ten minutes (decision 105); the first run
+  // goes through the queue, so start-up never waits for the video host
+  const durations = async () => {
+    const asked = await fetchVideoDurations({ db, env: options.env, log, clock });
+    if (asked > 0) {
+      log.info({ asked }, "video durations fetched");
+    }
+  };
+  await boss.createQueue(VIDEO_DURATIONS_QUEUE, { name: VIDEO_DURATIONS_QUEUE, policy: "singleton" });
+  await boss.work(VIDEO_DURATIONS_QUEUE, { pollingIntervalSeconds }, durations);
+  await boss.schedule(VIDEO_DURATIONS_QUEUE, "*/10 * * * *", {}, { tz: "Europe/Berlin" });
+  await boss.send(VIDEO_DURATIONS_QUEUE, {});
 
   return {
     boss,

@@ -18,3 +18,14 @@ export const uniqueViolation = (error: unknown) => pgCode(error) === "23505";
  * beyond 2^31, an impossible date). Only input causes it, so the caller gets a 400, never a 500.
  */
 export const dataException = (error: unknown) => pgCode(error)?.startsWith("22") ?? false;
+
+/** 23514 check_violation of the named constraint */
+export function checkViolation(error: unknown, constraint: string): boolean {
+  for (let e: unknown = error, depth = 0; e && depth < 5; depth += 1) {
+    if ((e as { constraint?: unknown }).constraint === constraint) {
+      return pgCode(e) === "23514";
+    }
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}

@@ -1,6 +1,14 @@
-import { MSG, ORDER_KIND_NAMES, ZId, ZOrderListInput, ZUserListInput } from "@app/shared";
+import {
+  MSG,
+  ORDER_KIND_NAMES,
+  ZFortbildungDayInput,
+  ZId,
+  ZOrderListInput,
+  ZUserListInput,
+} from "@app/shared";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
+import { fortbildungExport } from "../services/exports/fortbildung";
 import { type NamedExport, orderExport, participantsExport, usersExport } from "../services/exports/sources";
 import {
   CONTENT_TYPES,
@@ -27,6 +35,9 @@ const ZUserExportQuery = z.object({
   name: ZUserListInput.shape.name.refine(noNul, MSG.invalidValueDetail),
   email: ZUserListInput.shape.email.refine(noNul, MSG.invalidValueDetail),
 });
+
+/** the Fortbildung section's day and filter (none: every day, everyone) */
+const ZFortbildungExportQuery = ZFortbildungDayInput.pick({ day: true, reached: true });
 
 const formatOf = (req: FastifyRequest): ExportFormat => ZFormat.parse(req.params).format;
 
@@ -74,6 +85,17 @@ export const exportRestRoutes: RestRoute[] = [
       },
     }),
   ),
+  {
+    method: "GET",
+    url: "/admin/exports/fortbildung/:congressId.:format",
+    role: "admin",
+    service: "fortbildungExport",
+    handler: async (_caller, req, reply, ctx) => {
+      const { congressId, format } = ZParticipantsParams.parse(req.params);
+      const query = ZFortbildungExportQuery.parse(req.query);
+      return download(reply, await fortbildungExport(ctx, { ...query, congressId }, format), format);
+    },
+  },
   {
     method: "GET",
     url: "/admin/exports/users.:format",

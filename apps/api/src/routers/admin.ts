@@ -39,9 +39,11 @@ import {
 import { deletePackage, listAllPackages, pagePackages, savePackage } from "../services/admin/packages";
 import { getPaymentNotification, listPaymentNotifications } from "../services/admin/payment-notifications";
 import { deleteUser, getUser, listUsers, setUserActive, updateUser } from "../services/admin/users";
+import { fetchVideoDurationsSoon } from "../services/fortbildung/video-durations";
 import { saveLegalPage } from "../services/privacy/legal-pages";
 import type { Context } from "../trpc/context";
 import { adminProcedure, router } from "../trpc/init";
+import { adminFortbildungRouter } from "./fortbildung";
 import { twoFactorRouter } from "./two-factor";
 
 const templateDraft = z.object({
@@ -70,9 +72,11 @@ export const adminRouter = router({
     /** the whole list: REST and the event selects of other tabs */
     list: adminProcedure.query(({ ctx }) => listCongresses(ctx.db)),
     getPage: adminProcedure.input(ZPageInput).query(({ ctx, input }) => pageCongresses(ctx.db, input)),
-    save: adminProcedure
-      .input(ZCongressInput)
-      .mutation(({ ctx, input }) => saveCongress(ctx.db, input, ctx.user.id)),
+    save: adminProcedure.input(ZCongressInput).mutation(async ({ ctx, input }) => {
+      const saved = await saveCongress(ctx.db, input, ctx.user.id);
+      fetchVideoDurationsSoon(ctx, saved.id);
+      return saved;
+    }),
     delete: adminProcedure
       .input(byId)
       .mutation(({ ctx, input }) => deleteCongress(ctx.db, input.id, ctx.user.id)),
@@ -147,6 +151,7 @@ export const adminRouter = router({
       .mutation(({ ctx, input }) => sendTestMail(ctx, { ...input, actorId: ctx.user.id })),
   }),
   twoFactor: twoFactorRouter,
+  fortbildung: adminFortbildungRouter,
   /** read only: no procedure changes or deletes an entry */
   audit: router({
     list: adminProcedure.input(ZAuditListInput).query(({ ctx, input }) => listAudit(ctx.db, input)),
@@ -171,9 +176,11 @@ export const adminRouter = router({
       .input(ZContentListInput.default({ search: "" }))
       .query(({ ctx, input }) => listContents(ctx.db, input.search)),
     getPage: adminProcedure.input(ZContentPageInput).query(({ ctx, input }) => pageContents(ctx.db, input)),
-    save: adminProcedure
-      .input(ZContentInput)
-      .mutation(({ ctx, input }) => saveContent(ctx.db, input, ctx.user.id)),
+    save: adminProcedure.input(ZContentInput).mutation(async ({ ctx, input }) => {
+      const saved = await saveContent(ctx.db, input, ctx.user.id);
+      fetchVideoDurationsSoon(ctx, saved.congressId);
+      return saved;
+    }),
     delete: adminProcedure
       .input(byId)
       .mutation(({ ctx, input }) => deleteContent(ctx.db, input.id, ctx.user.id)),

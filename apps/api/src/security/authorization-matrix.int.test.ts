@@ -907,6 +907,8 @@ const MATRIX: Record<string, Expectation> = {
   "admin.twoFactor.renewRecoveryCodes": { access: "admin", call: trpc(ownTwoFactor(true)) },
   "admin.twoFactor.disable": { access: "admin", call: trpc(ownTwoFactor(true)) },
   "admin.getDashboard": { access: "admin" },
+  "admin.fortbildung.getDay": { access: "admin", call: trpc(participantsOfWebinar) },
+  "fortbildung.getMyDays": { access: "user", call: trpc(fixed(() => ({ congressId: world.congress.id }))) },
   "admin.congresses.list": { access: "admin" },
   "admin.congresses.getPage": { access: "admin", call: trpc(fixed(() => ({ page: 1 }))) },
   "admin.congresses.save": { access: "admin", call: trpc(newCongress) },
@@ -1055,6 +1057,13 @@ const MATRIX: Record<string, Expectation> = {
     service: "participantsExport",
     call: rest(participantsOfWebinar, {
       url: (d) => `/api/admin/exports/participants/${d.congressId}.csv`,
+    }),
+  },
+  "GET /api/admin/exports/fortbildung/:congressId.:format": {
+    access: "admin",
+    service: "fortbildungExport",
+    call: rest(participantsOfWebinar, {
+      url: (d) => `/api/admin/exports/fortbildung/${d.congressId}.csv?reached=nicht-erreicht`,
     }),
   },
   "GET /api/admin/exports/package-orders.:format": {

@@ -89,6 +89,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       log: app.log,
       fast: true,
       clock,
+      env,
     });
   }
   const key = secretKey(env.JWT_SECRET);

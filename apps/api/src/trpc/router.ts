@@ -10,6 +10,7 @@ import {
   participationRouter,
   videoRouter,
 } from "../routers/congress";
+import { fortbildungRouter } from "../routers/fortbildung";
 import { ordersRouter } from "../routers/orders";
 import { systemRouter } from "../routers/system";
 import { createCallerFactory, router } from "./init";
@@ -21,6 +22,7 @@ export const appRouter = router({
   auth: authRouter,
   checkout: checkoutRouter,
   congress: congressRouter,
+  fortbildung: fortbildungRouter,
   gated: gatedRouter,
   legal: legalRouter,
   orders: ordersRouter,

@@ -1,7 +1,9 @@
 import { type Db, schema } from "@app/db";
-import type { ZCongressInput } from "@app/shared";
+import { MSG_FORTBILDUNG, type ZCongressInput } from "@app/shared";
 import { count, desc, eq } from "drizzle-orm";
 import type { z } from "zod";
+import { AppError } from "../../lib/app-error";
+import { checkViolation } from "../../lib/db-errors";
 import { adminTable } from "../../lib/paging";
 import { deleteAudited, saveAudited } from "./audited-rows";
 
@@ -29,6 +31,26 @@ const congressTable = adminTable(congresses, congressRows, withCount);
 export const listCongresses = congressTable.list;
 export const pageCongresses = congressTable.page;
 
+/**
+ * The Fortbildung rules the input names (decision 105): a field left out (the spec's REST payload) stays as
+ * stored, or takes the database's default on a new event.
+ */
+function fortbildungValues(input: z.output<typeof ZCongressInput>) {
+  const given = {
+    fortbildung: input.fortbildung,
+    vnr: input.vnr,
+    fortbildungCategory: input.fortbildungCategory,
+    pointsPerDay: input.pointsPerDay,
+    requiredPercent: input.requiredPercent,
+    presenceChecksPerDay: input.presenceChecksPerDay,
+    presenceChecksRequired: input.presenceChecksRequired,
+    webinarMinutes: input.webinarMinutes,
+  };
+  return Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined)) as Partial<
+    typeof given
+  >;
+}
+
 /** Creates or updates an event; `picture` is a stored image's file name (see images.ts) or null. */
 export async function saveCongress(db: Db, input: z.output<typeof ZCongressInput>, actorId: number) {
   const values = {
@@ -44,8 +66,21 @@ export async function saveCongress(db: Db, input: z.output<typeof ZCongressInput
     digistoreIdTicket: input.digistoreIdTicket,
     digistoreIdTicketAndPackage: input.digistoreIdTicketAndPackage,
     extraParameters: input.extraParameters,
+    ...fortbildungValues(input),
   };
-  return saveAudited(db, "congress", { id: input.id, values, actorId });
+  try {
+    return await saveAudited(db, "congress", { id: input.id, values, actorId });
+  } catch (error) {
+    // only one of the two counts sent (a REST payload): the other one stored makes them disagree
+    if (checkViolation(error, "congresses_presence_checks_range")) {
+      throw new AppError(
+        "BAD_REQUEST",
+        "presence checks required > asked",
+        MSG_FORTBILDUNG.checksMoreThanAsked,
+      );
+    }
+    throw error;
+  }
 }
 
 /** Deletes an event with its contents, packages and participations; refused while orders exist. */

@@ -2,6 +2,7 @@ import type { Db } from "@app/db";
 import { berlinDate, type IsoDate } from "@app/shared";
 import { sql } from "drizzle-orm";
 import type { ServiceDeps } from "../deps";
+import { loadFortbildungEvent, participantDays } from "../fortbildung/facts";
 
 /**
  * The organisers' first view: aggregates only, each one statement with its days in Europe/Berlin, so it
@@ -50,6 +51,41 @@ export interface Dashboard {
   registrationsPerDay: DayCount[];
   attendancePerDay: DayCount[];
   mail: { queued: number; failed: number; sentToday: number };
+  /** Fortbildung events of the 30 days up to today: per day so far, how many reached it (issue 33) */
+  fortbildung: FortbildungCounts[];
+}
+
+export interface FortbildungCounts {
+  id: number;
+  title: string;
+  days: { day: IsoDate; listed: number; reached: number }[];
+}
+
+/** Fortbildung events shown on the dashboard at most (each is one statement of its own). */
+const FORTBILDUNG_EVENTS = 5;
+
+/** Per day so far of the Fortbildung events running or held in the range: participants and those who reached it. */
+async function fortbildungCounts(db: Db, from: IsoDate, today: IsoDate): Promise<FortbildungCounts[]> {
+  const events = await db.execute<{ id: number }>(sql`
+    SELECT id FROM congresses
+     WHERE fortbildung AND first_day <= ${today}::date AND coalesce(last_day, first_day) >= ${from}::date
+     ORDER BY first_day DESC, id DESC LIMIT ${FORTBILDUNG_EVENTS}`);
+  return Promise.all(
+    events.rows.map(async ({ id }) => {
+      const event = await loadFortbildungEvent(db, id);
+      const rows = await participantDays(db, event);
+      const days = new Map<IsoDate, { day: IsoDate; listed: number; reached: number }>();
+      for (const row of rows) {
+        if (row.day <= today) {
+          const counts = days.get(row.day) ?? { day: row.day, listed: 0, reached: 0 };
+          counts.listed += 1;
+          counts.reached += row.outcome.reached ? 1 : 0;
+          days.set(row.day, counts);
+        }
+      }
+      return { id, title: event.title, days: [...days.values()] };
+    }),
+  );
 }
 
 /** The Berlin calendar day of a timestamp column, as SQL. */
@@ -86,22 +122,23 @@ export async function loadDashboard({ db, clock }: Pick<ServiceDeps, "db" | "clo
     days(sql`SELECT ${berlinDay("created_at")} AS day, count(*) AS count FROM ${sql.raw(table)}
               WHERE created_at >= ${since} AND ${sql.raw(where)} GROUP BY 1`);
 
-  const [tickets, packages, registrations, attendance, upcoming, statuses, mail] = await Promise.all([
-    createdPerDay("congress_ticket_orders", "status = 'paid'"),
-    createdPerDay("congress_package_orders", "status = 'paid'"),
-    createdPerDay("users", "deleted_at IS NULL"),
-    days(
-      sql`SELECT day, count(DISTINCT user_id) AS count FROM attendances WHERE day >= ${from}::date GROUP BY 1`,
-    ),
-    db.execute<{
-      id: number;
-      title: string;
-      first_day: string;
-      last_day: string | null;
-      visible: boolean;
-      participants: number;
-      attending_today: number;
-    }>(sql`
+  const [tickets, packages, registrations, attendance, upcoming, statuses, mail, fortbildung] =
+    await Promise.all([
+      createdPerDay("congress_ticket_orders", "status = 'paid'"),
+      createdPerDay("congress_package_orders", "status = 'paid'"),
+      createdPerDay("users", "deleted_at IS NULL"),
+      days(
+        sql`SELECT day, count(DISTINCT user_id) AS count FROM attendances WHERE day >= ${from}::date GROUP BY 1`,
+      ),
+      db.execute<{
+        id: number;
+        title: string;
+        first_day: string;
+        last_day: string | null;
+        visible: boolean;
+        participants: number;
+        attending_today: number;
+      }>(sql`
       SELECT c.id, c.title, c.first_day, c.last_day, c.visible,
              (SELECT count(*) FROM participations p WHERE p.congress_id = c.id)::int AS participants,
              (SELECT count(*) FROM attendances a WHERE a.congress_id = c.id AND a.day = ${today}::date)::int
@@ -110,18 +147,19 @@ export async function loadDashboard({ db, clock }: Pick<ServiceDeps, "db" | "clo
        WHERE coalesce(c.last_day, c.first_day) >= ${today}::date
        ORDER BY c.first_day, c.id
        LIMIT ${UPCOMING_CONGRESSES}`),
-    db.execute<{ kind: string; status: string; count: number }>(sql`
+      db.execute<{ kind: string; status: string; count: number }>(sql`
       SELECT 'tickets' AS kind, status, count(*)::int AS count FROM congress_ticket_orders
        WHERE created_at >= ${since} GROUP BY status
       UNION ALL
       SELECT 'packages', status, count(*)::int FROM congress_package_orders
        WHERE created_at >= ${since} GROUP BY status`),
-    db.execute<{ queued: number; failed: number; sent_today: number }>(sql`
+      db.execute<{ queued: number; failed: number; sent_today: number }>(sql`
       SELECT (SELECT count(*) FROM mail_outbox WHERE status = 'queued')::int AS queued,
              (SELECT count(*) FROM mail_outbox WHERE status = 'failed')::int AS failed,
              (SELECT count(*) FROM mail_outbox
                WHERE sent_at >= (${today}::date::timestamp AT TIME ZONE 'Europe/Berlin'))::int AS sent_today`),
-  ]);
+      fortbildungCounts(db, from, today),
+    ]);
 
   const statusOf = (kind: string): StatusCounts => {
     const count = (status: string) =>
@@ -151,5 +189,6 @@ export async function loadDashboard({ db, clock }: Pick<ServiceDeps, "db" | "clo
       failed: Number(mailRow?.failed ?? 0),
       sentToday: Number(mailRow?.sent_today ?? 0),
     },
+    fortbildung,
   };
 }

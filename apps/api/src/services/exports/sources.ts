@@ -71,7 +71,7 @@ export interface NamedExport<Row> extends TableExport<Row> {
 /** what every export reads: the database, and the clock for the date in the file's name */
 type ExportDeps = Pick<ServiceDeps, "db" | "clock">;
 
-const fileName = (clock: Clock, base: string, format: ExportFormat) =>
+export const exportFileName = (clock: Clock, base: string, format: ExportFormat) =>
   `${base}-${berlinDate(clock.now())}.${format}`;
 
 // ---------------------------------------------------------------------------------------------------------
@@ -173,7 +173,7 @@ export async function participantsExport(
     sheetName: "Teilnehmende",
     columns,
     batches: keysetBatches(fetch, (r) => r.id),
-    fileName: fileName(clock, `teilnehmende-${slug(congress.title)}`, format),
+    fileName: exportFileName(clock, `teilnehmende-${slug(congress.title)}`, format),
   };
 }
 
@@ -252,7 +252,7 @@ export function orderExport(
     sheetName: file.sheetName,
     columns: orderColumns(file.productHeader),
     batches: orderBatches(db, table, input.search, file),
-    fileName: fileName(clock, file.fileSlug, format),
+    fileName: exportFileName(clock, file.fileSlug, format),
   };
 }
 
@@ -310,6 +310,6 @@ export function usersExport(
       { header: "Veranstaltungen", width: 40, value: (r) => r.congresses },
     ],
     batches: keysetBatches(fetch, (r) => ({ lastname: r.lastname, firstname: r.firstname, id: r.id })),
-    fileName: fileName(clock, "benutzer", format),
+    fileName: exportFileName(clock, "benutzer", format),
   };
 }

@@ -7,7 +7,7 @@ import {
   deletedAccountEmail,
   MSG_PRIVACY,
 } from "@app/shared";
-import { and, asc, eq, inArray, isNull, ne, or, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNotNull, isNull, ne, or, sql } from "drizzle-orm";
 import { AppError } from "../../lib/app-error";
 import { LIMITS, limitedAttempt } from "../../lib/rate-limit";
 import { rateLimitKeysOf } from "../auth/session";
@@ -75,7 +75,8 @@ export async function setNewsletter(
 
 /**
  * Everything we keep about the visitor (DSGVO Art. 15 and 20), as one JSON document: account, event
- * sign-ups, orders, unlocked packages, attendance, consents and the mails we sent. Never hashes, tokens
+ * sign-ups, orders, unlocked packages, attendance, watch time and presence checks (Fortbildung), consents
+ * and the mails we sent. Never hashes, tokens
  * or the two-factor secret.
  */
 export async function exportAccountData({ db, clock }: Pick<ServiceDeps, "db" | "clock">, userId: number) {
@@ -98,83 +99,97 @@ export async function exportAccountData({ db, clock }: Pick<ServiceDeps, "db" | 
   if (!account) {
     throw new AppError("UNAUTHORIZED", `user ${userId} missing`);
   }
-  const { attendances, watchTime, videoPreviews } = schema;
-  const [signUps, tickets, packages, unlocks, consents, mails, attended, watched] = await Promise.all([
-    db
-      .select({
-        congressId: congresses.id,
-        congress: congresses.title,
-        firstDay: congresses.firstDay,
-        lastDay: congresses.lastDay,
-        signedUpAt: participations.createdAt,
-      })
-      .from(participations)
-      .innerJoin(congresses, eq(congresses.id, participations.congressId))
-      .where(eq(participations.userId, userId))
-      .orderBy(asc(participations.createdAt)),
-    db
-      .select({
-        orderNumber: congressTicketOrders.externalId,
-        congress: congresses.title,
-        status: congressTicketOrders.status,
-        createdAt: congressTicketOrders.createdAt,
-        updatedAt: congressTicketOrders.updatedAt,
-      })
-      .from(congressTicketOrders)
-      .innerJoin(congresses, eq(congresses.id, congressTicketOrders.congressId))
-      .where(eq(congressTicketOrders.userId, userId))
-      .orderBy(asc(congressTicketOrders.createdAt)),
-    db
-      .select({
-        orderNumber: congressPackageOrders.externalId,
-        congressPackage: congressPackages.name,
-        status: congressPackageOrders.status,
-        createdAt: congressPackageOrders.createdAt,
-        updatedAt: congressPackageOrders.updatedAt,
-      })
-      .from(congressPackageOrders)
-      .innerJoin(congressPackages, eq(congressPackages.id, congressPackageOrders.congressPackageId))
-      .where(eq(congressPackageOrders.userId, userId))
-      .orderBy(asc(congressPackageOrders.createdAt)),
-    db
-      .select({ congressPackage: congressPackages.name, unlockedAt: packageUnlocks.createdAt })
-      .from(packageUnlocks)
-      .innerJoin(congressPackages, eq(congressPackages.id, packageUnlocks.congressPackageId))
-      .where(eq(packageUnlocks.userId, userId)),
-    consentHistory(db, userId),
-    db
-      .select({
-        template: mailOutbox.templateName,
-        to: mailOutbox.toEmail,
-        status: mailOutbox.status,
-        createdAt: mailOutbox.createdAt,
-        sentAt: mailOutbox.sentAt,
-      })
-      .from(mailOutbox)
-      .where(eq(mailOutbox.userId, userId))
-      .orderBy(asc(mailOutbox.createdAt)),
-    db
-      .select({ congress: congresses.title, day: attendances.day, firstSeenAt: attendances.firstSeenAt })
-      .from(attendances)
-      .innerJoin(congresses, eq(congresses.id, attendances.congressId))
-      .where(eq(attendances.userId, userId))
-      .orderBy(asc(attendances.day)),
-    db
-      .select({
-        congress: congresses.title,
-        day: watchTime.day,
-        video: videoPreviews.url,
-        source: watchTime.source,
-        seconds: watchTime.seconds,
-        positions: watchTime.played,
-        updatedAt: watchTime.updatedAt,
-      })
-      .from(watchTime)
-      .innerJoin(congresses, eq(congresses.id, watchTime.congressId))
-      .leftJoin(videoPreviews, eq(videoPreviews.key, watchTime.videoKey))
-      .where(eq(watchTime.userId, userId))
-      .orderBy(asc(watchTime.day), asc(watchTime.updatedAt)),
-  ]);
+  const { attendances, watchTime, videoPreviews, presenceChecks } = schema;
+  const [signUps, tickets, packages, unlocks, consents, mails, attended, watched, checks] = await Promise.all(
+    [
+      db
+        .select({
+          congressId: congresses.id,
+          congress: congresses.title,
+          firstDay: congresses.firstDay,
+          lastDay: congresses.lastDay,
+          signedUpAt: participations.createdAt,
+        })
+        .from(participations)
+        .innerJoin(congresses, eq(congresses.id, participations.congressId))
+        .where(eq(participations.userId, userId))
+        .orderBy(asc(participations.createdAt)),
+      db
+        .select({
+          orderNumber: congressTicketOrders.externalId,
+          congress: congresses.title,
+          status: congressTicketOrders.status,
+          createdAt: congressTicketOrders.createdAt,
+          updatedAt: congressTicketOrders.updatedAt,
+        })
+        .from(congressTicketOrders)
+        .innerJoin(congresses, eq(congresses.id, congressTicketOrders.congressId))
+        .where(eq(congressTicketOrders.userId, userId))
+        .orderBy(asc(congressTicketOrders.createdAt)),
+      db
+        .select({
+          orderNumber: congressPackageOrders.externalId,
+          congressPackage: congressPackages.name,
+          status: congressPackageOrders.status,
+          createdAt: congressPackageOrders.createdAt,
+          updatedAt: congressPackageOrders.updatedAt,
+        })
+        .from(congressPackageOrders)
+        .innerJoin(congressPackages, eq(congressPackages.id, congressPackageOrders.congressPackageId))
+        .where(eq(congressPackageOrders.userId, userId))
+        .orderBy(asc(congressPackageOrders.createdAt)),
+      db
+        .select({ congressPackage: congressPackages.name, unlockedAt: packageUnlocks.createdAt })
+        .from(packageUnlocks)
+        .innerJoin(congressPackages, eq(congressPackages.id, packageUnlocks.congressPackageId))
+        .where(eq(packageUnlocks.userId, userId)),
+      consentHistory(db, userId),
+      db
+        .select({
+          template: mailOutbox.templateName,
+          to: mailOutbox.toEmail,
+          status: mailOutbox.status,
+          createdAt: mailOutbox.createdAt,
+          sentAt: mailOutbox.sentAt,
+        })
+        .from(mailOutbox)
+        .where(eq(mailOutbox.userId, userId))
+        .orderBy(asc(mailOutbox.createdAt)),
+      db
+        .select({ congress: congresses.title, day: attendances.day, firstSeenAt: attendances.firstSeenAt })
+        .from(attendances)
+        .innerJoin(congresses, eq(congresses.id, attendances.congressId))
+        .where(eq(attendances.userId, userId))
+        .orderBy(asc(attendances.day)),
+      db
+        .select({
+          congress: congresses.title,
+          day: watchTime.day,
+          video: videoPreviews.url,
+          source: watchTime.source,
+          seconds: watchTime.seconds,
+          positions: watchTime.played,
+          updatedAt: watchTime.updatedAt,
+        })
+        .from(watchTime)
+        .innerJoin(congresses, eq(congresses.id, watchTime.congressId))
+        .leftJoin(videoPreviews, eq(videoPreviews.key, watchTime.videoKey))
+        .where(eq(watchTime.userId, userId))
+        .orderBy(asc(watchTime.day), asc(watchTime.updatedAt)),
+      db
+        .select({
+          congress: congresses.title,
+          day: presenceChecks.day,
+          askedAt: presenceChecks.askedAt,
+          answeredAt: presenceChecks.answeredAt,
+        })
+        .from(presenceChecks)
+        .innerJoin(congresses, eq(congresses.id, presenceChecks.congressId))
+        // the moments drawn but not yet asked stay out: knowing them would defeat the checks
+        .where(and(eq(presenceChecks.userId, userId), isNotNull(presenceChecks.askedAt)))
+        .orderBy(asc(presenceChecks.day), asc(presenceChecks.seq)),
+    ],
+  );
   return {
     exportedAt: clock.now(),
     account,
@@ -184,6 +199,7 @@ export async function exportAccountData({ db, clock }: Pick<ServiceDeps, "db" | 
     packageUnlocks: unlocks,
     attendance: attended,
     watchTime: watched,
+    presenceChecks: checks,
     consents,
     mails,
   };
@@ -275,7 +291,7 @@ export async function deleteAccount(
       await tx.delete(users).where(eq(users.id, userId));
       return;
     }
-    const { attendances, recoveryCodes, watchTime } = schema;
+    const { attendances, recoveryCodes, watchTime, presenceChecks } = schema;
     for (const table of [
       participations,
       packageUnlocks,
@@ -284,6 +300,7 @@ export async function deleteAccount(
       refreshTokens,
       attendances,
       watchTime,
+      presenceChecks,
       recoveryCodes,
     ]) {
       await tx.delete(table).where(eq(table.userId, userId));

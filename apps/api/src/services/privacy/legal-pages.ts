@@ -55,6 +55,8 @@ const DEFAULTS: Record<LegalPageSlug, string> = {
 <p>Die Zahlung wickelt unser Zahlungsdienstleister Digistore24 ab; wir erhalten Bestellnummer, Produkt und Zahlungsstatus. Bestellungen bewahren wir wegen handels- und steuerrechtlicher Pflichten bis zu zehn Jahre auf.</p>
 <h2>Videos</h2>
 <p>Videos werden erst nach Ihrem Klick vom Videoanbieter Vimeo geladen; erst dann erhält Vimeo Ihre IP-Adresse. Vorschaubilder liefern wir selbst aus.</p>
+<h2>Teilnahmenachweis für Fortbildungspunkte</h2>
+<p>Bei Veranstaltungen mit Fortbildungspunkten speichern wir für Ihre Teilnahmebescheinigung und die Meldung Ihrer Punkte an die Kammer, welche Abschnitte welches Videos Sie an welchem Veranstaltungstag angesehen haben (nur solange das Video in einem sichtbaren Fenster läuft), Ihre Antworten auf Anwesenheitsabfragen mit Zeitpunkt und bei Webinaren in einem anderen Werkzeug (z. B. Zoom) Ihre Beitritts- und Austrittszeiten aus dem Teilnehmerbericht, den die Veranstalter hochladen. Rechtsgrundlage ist die Erfüllung des Vertrags (Art. 6 Abs. 1 lit. b DSGVO) und die Nachweispflicht der Veranstalter gegenüber der Kammer (Art. 6 Abs. 1 lit. c DSGVO). Die Veranstalter sehen pro Tag Ihre Minuten, die bestandenen Abfragen und ob Sie die Voraussetzung erfüllt haben. Wir bewahren diese Angaben fünf Jahre nach dem Veranstaltungstag auf, so lange, wie Fortbildungspunkte nachgewiesen werden müssen (der Fünfjahreszeitraum der Fortbildungspflicht), und löschen sie danach automatisch; bei Veranstaltungen ohne Fortbildungspunkte nach 30 Tagen. Mit Ihrem Konto löschen wir sie sofort.</p>
 <h2>Keine Analyse, keine Dritten</h2>
 <p>Wir verwenden keine Analyse- oder Werbedienste. Schriften und Bilder liefern wir selbst aus.</p>
 <h2>Speicherdauer</h2>

@@ -282,6 +282,7 @@ describe("privacy retention", () => {
       rateLimits: 0,
       sentMailContents: 0,
       paymentNotifications: 0,
+      fortbildungRecords: 0,
       orphanedImages: 0,
     });
   });
@@ -297,6 +298,7 @@ describe("privacy retention", () => {
       appUrl: t.env.APP_URL,
       log: t.app.log,
       fast: true,
+      env: t.env,
     });
     try {
       expect(await existing([missed.id])).toEqual([]);

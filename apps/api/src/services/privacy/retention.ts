@@ -14,6 +14,13 @@ const LONGEST_WINDOW_SECONDS = Math.max(...Object.values(LIMITS).map((limit) => 
 export const SENT_MAIL_CONTENT_DAYS = 30;
 /** Payment notifications lose the buyer's personal fields after this many days (the order stays). */
 export const PAYMENT_NOTIFICATION_PERSONAL_DAYS = 90;
+/**
+ * Watch time and presence checks of a Fortbildung event are kept this many years after their day: as long
+ * as points must be provable (the five-year period of the Fortbildungspflicht); decision 106.
+ */
+export const FORTBILDUNG_RECORD_YEARS = 5;
+/** The same records of an event without Fortbildung (switched off, or sent by hand) go after this many days. */
+export const NON_FORTBILDUNG_RECORD_DAYS = 30;
 
 export interface RetentionCounts {
   unconfirmedAccounts: number;
@@ -24,6 +31,7 @@ export interface RetentionCounts {
   rateLimits: number;
   sentMailContents: number;
   paymentNotifications: number;
+  fortbildungRecords: number;
   orphanedImages: number;
 }
 
@@ -129,6 +137,25 @@ export async function stripOldPersonalData(
 }
 
 /**
+ * Watch time and presence checks past their time (decision 106): five years after their Berlin day for a
+ * Fortbildung event, 30 days for any other. Rows by their own day, so the database's date decides.
+ */
+export async function deleteOldFortbildungRecords(db: DbOrTx): Promise<number> {
+  const today = sql`(now() AT TIME ZONE 'Europe/Berlin')::date`;
+  let deleted = 0;
+  for (const table of ["watch_time", "presence_checks"]) {
+    const result = await db.execute(sql`
+      DELETE FROM ${sql.identifier(table)} r USING congresses c
+       WHERE c.id = r.congress_id
+         AND r.day < CASE WHEN c.fortbildung
+           THEN ${today} - make_interval(years => ${FORTBILDUNG_RECORD_YEARS})
+           ELSE ${today} - make_interval(days => ${NON_FORTBILDUNG_RECORD_DAYS}) END`);
+    deleted += result.rowCount ?? 0;
+  }
+  return deleted;
+}
+
+/**
  * The daily clean-up (jobs/boss.ts): personal data past its time, and pictures nothing uses any more;
  * idempotent, so every instance may run it at any time.
  */
@@ -138,6 +165,7 @@ export async function runRetention(db: DbOrTx): Promise<RetentionCounts> {
     unconfirmedAccounts,
     ...(await deleteExpiredTokens(db)),
     ...(await stripOldPersonalData(db)),
+    fortbildungRecords: await deleteOldFortbildungRecords(db),
     orphanedImages: await deleteOrphanedImages(db),
   };
 }

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { type DbOrTx, schema } from "@app/db";
-import { vimeoId } from "@app/shared";
+import { MAX_MEDIA_SECONDS, vimeoId } from "@app/shared";
 import { eq, sql } from "drizzle-orm";
 import type { ServiceDeps } from "../deps";
 
@@ -11,7 +11,7 @@ export interface VideoPreview {
 }
 
 const FETCH_TIMEOUT_MS = 3000;
-const RETRY_FAILED_AFTER_MS = 60 * 60 * 1000;
+export const RETRY_FAILED_AFTER_MS = 60 * 60 * 1000;
 const MAX_THUMBNAIL_BYTES = 2_000_000;
 export const THUMBNAIL_PATH = "/uploads/video-previews/";
 
@@ -36,8 +36,13 @@ async function fetchPreview(oembedUrl: string, url: string) {
   if (!response.ok) {
     throw new Error(`oEmbed answered ${response.status}`);
   }
-  const data = (await response.json()) as { title?: unknown; thumbnail_url?: unknown };
+  const data = (await response.json()) as { title?: unknown; thumbnail_url?: unknown; duration?: unknown };
   const title = typeof data.title === "string" ? data.title.slice(0, 300) : null;
+  // whole seconds; Vimeo answers 0 for a live stream, which has no length (decision 104)
+  const durationSeconds =
+    typeof data.duration === "number" && Number.isFinite(data.duration) && data.duration >= 1
+      ? Math.min(MAX_MEDIA_SECONDS, Math.round(data.duration))
+      : null;
   let thumbnail: Buffer | null = null;
   let thumbnailType: string | null = null;
   if (typeof data.thumbnail_url === "string") {
@@ -51,18 +56,15 @@ async function fetchPreview(oembedUrl: string, url: string) {
       }
     }
   }
-  return { title, thumbnail, thumbnailType };
+  return { title, durationSeconds, thumbnail, thumbnailType };
 }
 
-async function loadOrFetch(ctx: Pick<ServiceDeps, "db" | "env" | "log" | "clock">, url: string, key: string) {
+export type PreviewDeps = Pick<ServiceDeps, "db" | "env" | "log" | "clock">;
+
+/** Fetches the preview from the host and keeps it (or the failure, retried after an hour). */
+export async function fetchAndStore(ctx: PreviewDeps, url: string, key: string) {
   const { videoPreviews } = schema;
-  const [cached] = await ctx.db.select().from(videoPreviews).where(eq(videoPreviews.key, key));
   const now = ctx.clock.now();
-  const fresh =
-    cached && (!cached.failedAt || now.getTime() - cached.failedAt.getTime() < RETRY_FAILED_AFTER_MS);
-  if (fresh) {
-    return { title: cached.title, hasThumbnail: cached.thumbnail !== null };
-  }
   try {
     const preview = await fetchPreview(ctx.env.VIMEO_OEMBED_URL, url);
     const row = { key, url, ...preview, failedAt: null, fetchedAt: now };
@@ -81,6 +83,18 @@ async function loadOrFetch(ctx: Pick<ServiceDeps, "db" | "env" | "log" | "clock"
       .onConflictDoUpdate({ target: videoPreviews.key, set: row });
     return { title: null, hasThumbnail: false };
   }
+}
+
+async function loadOrFetch(ctx: PreviewDeps, url: string, key: string) {
+  const { videoPreviews } = schema;
+  const [cached] = await ctx.db.select().from(videoPreviews).where(eq(videoPreviews.key, key));
+  const now = ctx.clock.now();
+  const fresh =
+    cached && (!cached.failedAt || now.getTime() - cached.failedAt.getTime() < RETRY_FAILED_AFTER_MS);
+  if (fresh) {
+    return { title: cached.title, hasThumbnail: cached.thumbnail !== null };
+  }
+  return fetchAndStore(ctx, url, key);
 }
 
 /** Title and thumbnail of a video, fetched once from the host's oEmbed endpoint and kept. */

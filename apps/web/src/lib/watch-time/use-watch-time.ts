@@ -1,6 +1,6 @@
 import { HEARTBEAT_INTERVAL_SECONDS } from "@app/shared";
 import { type RefObject, useEffect } from "react";
-import { trpcClient } from "../trpc";
+import { queryClient, trpc, trpcClient } from "../trpc";
 import { LivePlaying, PlayedRanges } from "./played-ranges";
 
 /** Whose watch time a page's players report: the event, and the package page they play on. */
@@ -53,6 +53,10 @@ export function useWatchTime(
         .mutate(
           { congressId, packageId, videoUrl, ranges: played, live: isLive, liveSeconds },
           { context: { keepalive } },
+        )
+        // the page's Fortbildung line counts up with what was credited
+        .then(() =>
+          queryClient.invalidateQueries({ queryKey: trpc.fortbildung.getMyDays.queryKey({ congressId }) }),
         )
         .catch(() => undefined);
     };

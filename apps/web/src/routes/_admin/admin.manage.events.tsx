@@ -33,6 +33,68 @@ const CHECKOUT_FIELDS = [
   },
 ] as const;
 
+/**
+ * The Fortbildung group (decision 105): on/off, the chamber's numbers and how a participant reaches a day.
+ * The rule itself is `dayOutcome` (@app/shared), the same for the participant's line and the organiser's list.
+ */
+function FortbildungFields({ form }: { form: SchemaForm<CongressForm, typeof ZCongressInput> }) {
+  const [on, webinar] = form.watch(["fortbildung", "webinar"]);
+  return (
+    <fieldset className="flex flex-col gap-4 rounded-md border border-slate-200 p-4">
+      <legend className="px-1 font-semibold text-slate-900">Fortbildung</legend>
+      <FlagField control={form.control} name="fortbildung" label="Fortbildungspunkte vergeben" />
+      {on && (
+        <>
+          <div className="grid gap-4 sm:grid-cols-2">
+            <TextField form={form} name="vnr" label="Veranstaltungsnummer (VNR)" />
+            <TextField form={form} name="fortbildungCategory" label="Kategorie" placeholder="z. B. A" />
+          </div>
+          <div className="grid gap-4 sm:grid-cols-2">
+            <TextField
+              form={form}
+              name="pointsPerDay"
+              label="Punkte pro Tag"
+              hint="Leer: 1 Punkt je 45 volle Minuten des Tagesinhalts"
+              inputMode="numeric"
+            />
+            <TextField
+              form={form}
+              name="requiredPercent"
+              label="Erforderlicher Anteil in %"
+              hint="Anteil der Videolänge eines Tages (üblich: 80)"
+              inputMode="numeric"
+            />
+            <TextField
+              form={form}
+              name="presenceChecksPerDay"
+              label="Anwesenheitsabfragen pro Tag"
+              hint="0 = keine Abfragen"
+              inputMode="numeric"
+            />
+            <TextField
+              form={form}
+              name="presenceChecksRequired"
+              label="Davon erforderlich"
+              hint="Höchstens so viele wie gestellt"
+              inputMode="numeric"
+            />
+          </div>
+          {webinar && (
+            <TextField
+              form={form}
+              name="webinarMinutes"
+              label="Webinar-Dauer in Minuten"
+              hint="Die Länge eines Webinartages, an der die Teilnahme gemessen wird"
+              inputMode="numeric"
+              className="sm:max-w-xs"
+            />
+          )}
+        </>
+      )}
+    </fieldset>
+  );
+}
+
 function CongressFields({ form }: { form: SchemaForm<CongressForm, typeof ZCongressInput> }) {
   const { control, setValue } = form;
   const [firstDay, lastDay, webinar] = form.watch(["firstCongressDay", "lastCongressDay", "webinar"]);
@@ -81,6 +143,7 @@ function CongressFields({ form }: { form: SchemaForm<CongressForm, typeof ZCongr
           <TextField key={name} form={form} name={name} label={label} hint={hint} inputMode="numeric" />
         ))}
       </div>
+      <FortbildungFields form={form} />
     </>
   );
 }

@@ -1,6 +1,6 @@
 import { formatCongressDates, formatGermanDate } from "@app/shared";
 import { useQuery } from "@tanstack/react-query";
-import { createFileRoute } from "@tanstack/react-router";
+import { createFileRoute, Link } from "@tanstack/react-router";
 import { lazy, type ReactNode, Suspense } from "react";
 import { LoadError } from "@/components/admin/load-error";
 import { LazySectionError } from "@/components/lazy-route-error";
@@ -14,6 +14,7 @@ import { redirectOldTabLink } from "./-components/old-tab-links";
 const DashboardCharts = lazy(() => import("./-components/dashboard-charts"));
 
 type UpcomingCongress = DashboardData["upcomingCongresses"][number];
+type FortbildungCounts = DashboardData["fortbildung"][number];
 
 function Figure({ label, value, hint, tone }: { label: string; value: number; hint?: string; tone?: "bad" }) {
   return (
@@ -52,6 +53,37 @@ const congressColumns = [
     header: "Heute anwesend",
     cell: (e: UpcomingCongress) => (e.running ? e.attendingToday.toLocaleString("de-DE") : "–"),
     className: "text-right",
+  },
+];
+
+const fortbildungColumns = [
+  {
+    header: "Veranstaltung",
+    cell: (e: FortbildungCounts) => (
+      <Link
+        to="/admin/manage/fortbildung"
+        search={{ congress: String(e.id) }}
+        className="text-brand-700 underline underline-offset-4"
+      >
+        {e.title}
+      </Link>
+    ),
+  },
+  {
+    header: "Voraussetzung erreicht",
+    cell: (e: FortbildungCounts) =>
+      e.days.length === 0 ? (
+        "–"
+      ) : (
+        <ul className="space-y-0.5">
+          {e.days.map((d) => (
+            <li key={d.day}>
+              {formatGermanDate(d.day)}: {d.reached.toLocaleString("de-DE")} von{" "}
+              {d.listed.toLocaleString("de-DE")}
+            </li>
+          ))}
+        </ul>
+      ),
   },
 ];
 
@@ -114,6 +146,17 @@ function DashboardTab() {
           empty="Es sind keine Veranstaltungen geplant."
         />
       </Section>
+      {data.fortbildung.length > 0 && (
+        <Section title="Fortbildung">
+          <DataTable
+            label="Fortbildung"
+            columns={fortbildungColumns}
+            rows={data.fortbildung}
+            loading={false}
+            empty="Keine Veranstaltung mit Fortbildungspunkten in den letzten 30 Tagen."
+          />
+        </Section>
+      )}
       <Suspense fallback={<p role="status">Diagramme werden geladen …</p>}>
         <DashboardCharts data={data} />
       </Suspense>

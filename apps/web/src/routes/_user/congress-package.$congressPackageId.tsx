@@ -4,6 +4,7 @@ import { createFileRoute, Link } from "@tanstack/react-router";
 import { Page } from "@/components/layout/page";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
+import { FortbildungProgress, useMyFortbildung } from "@/components/visitor/fortbildung-progress";
 import { VideoDays } from "@/components/visitor/video-days";
 import { alerts } from "@/lib/alerts";
 import { useRecordAttendance } from "@/lib/attendance";
@@ -65,6 +66,7 @@ function PackagePage() {
   const recordAttendance = useRecordAttendance();
   const { data } = useSuspenseQuery(pageQuery(trpc, congressPackageId));
   const pkg = data.packageData;
+  const { progress, watch } = useMyFortbildung({ congressId: pkg.congress.id, packageId: pkg.id });
   return (
     <Page title={pkg.name}>
       <p className="-mt-4 mb-6 text-slate-600">{pkg.congress.title}</p>
@@ -88,12 +90,17 @@ function PackagePage() {
           <p className="text-slate-800">{data.notice}</p>
         </Card>
       ) : (
-        <VideoDays
-          days={pkg.contents}
-          emptyText="Für dieses Kongresspaket sind noch keine Videos eingestellt."
-          onPlay={() => recordAttendance({ congressId: pkg.congress.id, packageId: pkg.id, source: "video" })}
-          watch={{ congressId: pkg.congress.id, packageId: pkg.id }}
-        />
+        <>
+          {progress && <FortbildungProgress data={progress} />}
+          <VideoDays
+            days={pkg.contents}
+            emptyText="Für dieses Kongresspaket sind noch keine Videos eingestellt."
+            onPlay={() =>
+              recordAttendance({ congressId: pkg.congress.id, packageId: pkg.id, source: "video" })
+            }
+            watch={watch}
+          />
+        </>
       )}
       {pkg.crosssell && <Crosssell description={pkg.crosssell.description} link={pkg.crosssell.link} />}
     </Page>

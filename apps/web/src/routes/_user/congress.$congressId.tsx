@@ -2,6 +2,11 @@ import { formatCongressDates } from "@app/shared";
 import { useSuspenseQuery } from "@tanstack/react-query";
 import { createFileRoute } from "@tanstack/react-router";
 import { Page } from "@/components/layout/page";
+import {
+  FortbildungProgress,
+  myFortbildungQuery,
+  useMyFortbildung,
+} from "@/components/visitor/fortbildung-progress";
 import { VideoDays } from "@/components/visitor/video-days";
 import { alerts, errorBody, errorReason } from "@/lib/alerts";
 import { useRecordAttendance } from "@/lib/attendance";
@@ -22,12 +27,14 @@ function refused(error: unknown): Promise<unknown> {
 
 export const Route = createFileRoute("/_user/congress/$congressId")({
   params: idParams("congressId"),
-  loader: ({ context, params, preload }) =>
-    loadOrOverview(
+  loader: ({ context, params, preload }) => {
+    void context.queryClient.prefetchQuery(myFortbildungQuery(context.trpc, params.congressId));
+    return loadOrOverview(
       preload,
       () => context.queryClient.ensureQueryData(contentQuery(context.trpc, params.congressId)),
       refused,
-    ),
+    );
+  },
   pendingComponent: () => (
     <p role="status" className="text-slate-600">
       Die Videos werden geladen …
@@ -40,16 +47,18 @@ function CongressContent() {
   const { congressId } = Route.useParams();
   const recordAttendance = useRecordAttendance();
   const { data } = useSuspenseQuery(contentQuery(trpc, congressId));
+  const { progress, watch } = useMyFortbildung({ congressId: data.congress.id });
   return (
     <Page title={data.congress.title}>
       <p className="-mt-4 mb-8 text-slate-600">
         {formatCongressDates(data.congress.firstDay, data.congress.lastDay)}
       </p>
+      {progress && <FortbildungProgress data={progress} />}
       <VideoDays
         days={data.days}
         emptyText="Für diese Veranstaltung sind noch keine Videos freigeschaltet."
         onPlay={() => recordAttendance({ congressId: data.congress.id, source: "video" })}
-        watch={{ congressId: data.congress.id }}
+        watch={watch}
       />
     </Page>
   );

@@ -46,6 +46,14 @@ const congress: Omit<AdminCongress, "participationCount"> = {
   digistoreIdTicket: 0,
   digistoreIdTicketAndPackage: 4711,
   extraParameters: { campaign: "herbst" },
+  fortbildung: true,
+  vnr: "2760602025123450001",
+  fortbildungCategory: null,
+  pointsPerDay: null,
+  requiredPercent: 80,
+  presenceChecksPerDay: 3,
+  presenceChecksRequired: 2,
+  webinarMinutes: 90,
   createdAt: new Date("2030-01-01T00:00:00Z"),
   updatedAt: new Date("2030-01-01T00:00:00Z"),
 };
@@ -81,6 +89,14 @@ describe("the event form", () => {
       digistoreIdTicket: "0",
       digistoreIdTicketAndPackage: "4711",
       extraParameters: { campaign: "herbst" },
+      fortbildung: true,
+      vnr: "2760602025123450001",
+      fortbildungCategory: "",
+      pointsPerDay: "",
+      requiredPercent: "80",
+      presenceChecksPerDay: "3",
+      presenceChecksRequired: "2",
+      webinarMinutes: "90",
     });
   });
 

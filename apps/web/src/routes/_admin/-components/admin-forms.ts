@@ -6,6 +6,7 @@
  * without a browser in admin-forms.test.ts.
  */
 import {
+  DEFAULT_REQUIRED_PERCENT,
   formatGermanDate,
   type TCongressInput,
   type TMailTemplateInput,
@@ -34,6 +35,15 @@ export interface CongressForm extends TCongressInput {
   digistoreIdTicketAndPackage: string;
   /** not shown: sent back as stored, so a save does not wipe them */
   extraParameters: Record<string, string>;
+  /** Fortbildung (decision 105): numbers as typed, "" for none */
+  fortbildung: boolean;
+  vnr: string;
+  fortbildungCategory: string;
+  pointsPerDay: string;
+  requiredPercent: string;
+  presenceChecksPerDay: string;
+  presenceChecksRequired: string;
+  webinarMinutes: string;
 }
 
 export const emptyCongressForm: CongressForm = {
@@ -49,7 +59,17 @@ export const emptyCongressForm: CongressForm = {
   digistoreIdTicket: "0",
   digistoreIdTicketAndPackage: "0",
   extraParameters: {},
+  fortbildung: false,
+  vnr: "",
+  fortbildungCategory: "",
+  pointsPerDay: "",
+  requiredPercent: String(DEFAULT_REQUIRED_PERCENT),
+  presenceChecksPerDay: "0",
+  presenceChecksRequired: "0",
+  webinarMinutes: "",
 };
+
+const numberText = (value: number | null) => (value === null ? "" : String(value));
 
 export const congressToForm = (e: Omit<AdminCongress, "participationCount">): CongressForm => ({
   id: e.id,
@@ -66,6 +86,14 @@ export const congressToForm = (e: Omit<AdminCongress, "participationCount">): Co
   digistoreIdTicket: String(e.digistoreIdTicket),
   digistoreIdTicketAndPackage: String(e.digistoreIdTicketAndPackage),
   extraParameters: e.extraParameters,
+  fortbildung: e.fortbildung,
+  vnr: e.vnr ?? "",
+  fortbildungCategory: e.fortbildungCategory ?? "",
+  pointsPerDay: numberText(e.pointsPerDay),
+  requiredPercent: String(e.requiredPercent),
+  presenceChecksPerDay: String(e.presenceChecksPerDay),
+  presenceChecksRequired: String(e.presenceChecksRequired),
+  webinarMinutes: numberText(e.webinarMinutes),
 });
 
 // ---- packages: the event and the checkout id as text, extra parameters as a list of pairs

@@ -1,0 +1,185 @@
+import { type DbOrTx, schema } from "@app/db";
+import {
+  type DayFacts,
+  type DayOutcome,
+  dayOutcome,
+  type FortbildungRules,
+  type IsoDate,
+  PRESENCE_CHECK_ANSWER_SECONDS,
+  rulesOf,
+} from "@app/shared";
+import { eq, sql } from "drizzle-orm";
+import { AppError } from "../../lib/app-error";
+
+/**
+ * What each participant did on each day of a Fortbildung event (issue 33, decision 105): the day's content,
+ * the distinct seconds credited for it, the presence checks passed, and what `dayOutcome` makes of them.
+ */
+
+export interface FortbildungEvent {
+  id: number;
+  title: string;
+  fortbildung: boolean;
+  webinar: boolean;
+  vnr: string | null;
+  fortbildungCategory: string | null;
+  presenceChecksPerDay: number;
+  webinarMinutes: number | null;
+  firstDay: IsoDate;
+  lastDay: IsoDate | null;
+  rules: FortbildungRules;
+}
+
+export interface ParticipantDay extends DayFacts {
+  userId: number;
+  firstname: string;
+  lastname: string;
+  email: string;
+  day: IsoDate;
+  /** videos of the day whose length is not known (yet): left out of `contentSeconds` */
+  unknownVideos: number;
+  /** where the credited time comes from: the player's heartbeats, an imported participant report */
+  fromPlayer: boolean;
+  fromReport: boolean;
+  outcome: DayOutcome;
+}
+
+export async function loadFortbildungEvent(db: DbOrTx, congressId: number): Promise<FortbildungEvent> {
+  const { congresses } = schema;
+  const [c] = await db.select().from(congresses).where(eq(congresses.id, congressId));
+  if (!c) {
+    throw new AppError("NOT_FOUND", `congress ${congressId}`, "Die Veranstaltung wurde nicht gefunden.");
+  }
+  return {
+    id: c.id,
+    title: c.title,
+    fortbildung: c.fortbildung,
+    webinar: c.webinar,
+    vnr: c.vnr,
+    fortbildungCategory: c.fortbildungCategory,
+    presenceChecksPerDay: c.presenceChecksPerDay,
+    webinarMinutes: c.webinarMinutes,
+    firstDay: c.firstDay as IsoDate,
+    lastDay: c.lastDay as IsoDate | null,
+    rules: rulesOf(c),
+  };
+}
+
+interface FactRow extends Record<string, unknown> {
+  user_id: number;
+  firstname: string;
+  lastname: string;
+  email: string;
+  day: string;
+  content_seconds: number;
+  unknown_videos: number;
+  attended_seconds: number;
+  from_player: boolean;
+  from_report: boolean;
+  checks_passed: number;
+}
+
+/**
+ * One statement for the whole event (or one day, or one participant), whatever the number of participants:
+ * - the days are the event's calendar days; a day's videos are those of its content days with that
+ *   `exclusive_date` and of the days without one (as the event page shows them that day);
+ * - its content is the sum of their lengths (oEmbed), or for a webinar with a set length that length;
+ * - attended are the distinct seconds per video of the day (and the webinar), the player's and an imported
+ *   report's together (the union of their positions, so nothing counts twice), summed over the videos;
+ * - presence checks count when answered within 120 s of being asked;
+ * - participants are those signed up and anybody with watch time or checks (a package's buyer).
+ */
+function factsStatement(congressId: number, day: IsoDate | null, userId: number | null) {
+  const urlKey = sql`encode(sha256(convert_to(v->>'url', 'UTF8')), 'hex')`;
+  return sql<FactRow>`
+    WITH c AS (
+      SELECT id, first_day, coalesce(last_day, first_day) AS last_day, webinar, webinar_minutes
+        FROM congresses WHERE id = ${congressId}
+    ), dates AS (
+      SELECT d::date AS day FROM c, generate_series(c.first_day, c.last_day, interval '1 day') AS d
+       WHERE ${day}::date IS NULL OR d::date = ${day}::date
+    ), day_videos AS (
+      SELECT DISTINCT dt.day, ${urlKey} AS key
+        FROM dates dt
+        JOIN congress_contents cc ON cc.congress_id = ${congressId}
+        CROSS JOIN LATERAL jsonb_array_elements(coalesce(cc.data->'days', '[]'::jsonb)) d
+        CROSS JOIN LATERAL jsonb_array_elements(coalesce(d->'videos', '[]'::jsonb)) v
+       WHERE jsonb_typeof(v->'url') = 'string'
+         AND coalesce(d->>'exclusive_date', '') IN ('', to_char(dt.day, 'DD.MM.YYYY'))
+    ), content AS (
+      SELECT dt.day,
+        CASE WHEN c.webinar AND c.webinar_minutes IS NOT NULL THEN c.webinar_minutes * 60
+          ELSE coalesce(sum(p.duration_seconds) FILTER (WHERE p.duration_seconds > 0), 0) END AS seconds,
+        CASE WHEN c.webinar AND c.webinar_minutes IS NOT NULL THEN 0
+          ELSE count(dv.key) FILTER (WHERE coalesce(p.duration_seconds, 0) = 0) END AS unknown
+        FROM dates dt CROSS JOIN c
+        LEFT JOIN day_videos dv ON dv.day = dt.day
+        LEFT JOIN video_previews p ON p.key = dv.key
+       GROUP BY dt.day, c.webinar, c.webinar_minutes
+    ), per_video AS (
+      SELECT w.user_id, w.day, multirange_seconds(range_agg(w.played)) AS seconds,
+        bool_or(w.source = 'player') AS player, bool_or(w.source = 'report') AS report
+        FROM watch_time w JOIN dates dt ON dt.day = w.day
+       WHERE w.congress_id = ${congressId} AND (${userId}::int IS NULL OR w.user_id = ${userId}::int)
+         AND (w.video_key = 'webinar'
+           OR EXISTS (SELECT 1 FROM day_videos dv WHERE dv.day = w.day AND dv.key = w.video_key))
+       GROUP BY w.user_id, w.day, w.video_key
+    ), attended AS (
+      SELECT user_id, day, sum(seconds) AS seconds, bool_or(player) AS player, bool_or(report) AS report
+        FROM per_video GROUP BY user_id, day
+    ), checks AS (
+      SELECT pc.user_id, pc.day, count(*) FILTER (WHERE pc.answered_at <= pc.asked_at
+          + make_interval(secs => ${PRESENCE_CHECK_ANSWER_SECONDS})) AS passed
+        FROM presence_checks pc JOIN dates dt ON dt.day = pc.day
+       WHERE pc.congress_id = ${congressId} AND (${userId}::int IS NULL OR pc.user_id = ${userId}::int)
+       GROUP BY pc.user_id, pc.day
+    ), people AS (
+      SELECT user_id FROM participations WHERE congress_id = ${congressId}
+      UNION SELECT user_id FROM watch_time WHERE congress_id = ${congressId}
+      UNION SELECT user_id FROM presence_checks WHERE congress_id = ${congressId}
+      UNION SELECT ${userId}::int WHERE ${userId}::int IS NOT NULL
+    )
+    SELECT u.id AS user_id, u.firstname, u.lastname, u.email, dt.day::text AS day,
+      ct.seconds::int AS content_seconds, ct.unknown::int AS unknown_videos,
+      coalesce(a.seconds, 0)::int AS attended_seconds,
+      coalesce(a.player, false) AS from_player, coalesce(a.report, false) AS from_report,
+      coalesce(ch.passed, 0)::int AS checks_passed
+      FROM people pp
+      JOIN users u ON u.id = pp.user_id AND u.deleted_at IS NULL
+      CROSS JOIN dates dt
+      JOIN content ct ON ct.day = dt.day
+      LEFT JOIN attended a ON a.user_id = u.id AND a.day = dt.day
+      LEFT JOIN checks ch ON ch.user_id = u.id AND ch.day = dt.day
+     WHERE ${userId}::int IS NULL OR u.id = ${userId}::int
+     ORDER BY dt.day, lower(u.lastname), lower(u.firstname), u.id`;
+}
+
+/** Every participant's days of an event (or of one `day`, or one `userId`'s), with their outcome. */
+export async function participantDays(
+  db: DbOrTx,
+  event: FortbildungEvent,
+  filter: { day?: IsoDate | undefined; userId?: number | undefined } = {},
+): Promise<ParticipantDay[]> {
+  const result = await db.execute<FactRow>(
+    factsStatement(event.id, filter.day ?? null, filter.userId ?? null),
+  );
+  return result.rows.map((r) => {
+    const facts: DayFacts = {
+      contentSeconds: r.content_seconds,
+      attendedSeconds: r.attended_seconds,
+      checksPassed: r.checks_passed,
+    };
+    return {
+      userId: r.user_id,
+      firstname: r.firstname,
+      lastname: r.lastname,
+      email: r.email,
+      day: r.day as IsoDate,
+      ...facts,
+      unknownVideos: r.unknown_videos,
+      fromPlayer: r.from_player,
+      fromReport: r.from_report,
+      outcome: dayOutcome(event.rules, facts),
+    };
+  });
+}
