@@ -441,10 +441,7 @@ const presenceCheckOfUser: Make = async () => {
     data: { congressId: congress.id, day, seq: 1 },
     intact: rowsStay(
       schema.presenceChecks,
-      and(
-        eq(schema.presenceChecks.congressId, congress.id),
-        isNull(schema.presenceChecks.answeredAt),
-      ),
+      and(eq(schema.presenceChecks.congressId, congress.id), isNull(schema.presenceChecks.answeredAt)),
       1,
     ),
   };

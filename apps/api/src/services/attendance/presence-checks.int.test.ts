@@ -55,14 +55,17 @@ async function fortbildung({ checks = 3, duration = 600, fortbildung = true } = 
     const user = await createUser(db());
     await participate(db(), user.id, congress.id);
     const beat = (url: string, ranges: Range[] = [], at = clock) =>
-      creditHeartbeat({ ...ctx, clock: at }, {
-        userId: user.id,
-        ...ZHeartbeatInput.parse({
-          congressId: congress.id,
-          videoUrl: url,
-          ranges: ranges.map(([start, end]) => ({ start, end })),
-        }),
-      });
+      creditHeartbeat(
+        { ...ctx, clock: at },
+        {
+          userId: user.id,
+          ...ZHeartbeatInput.parse({
+            congressId: congress.id,
+            videoUrl: url,
+            ranges: ranges.map(([start, end]) => ({ start, end })),
+          }),
+        },
+      );
     const answer = (seq: number, userId = user.id) =>
       answerPresenceCheck(ctx, {
         userId,

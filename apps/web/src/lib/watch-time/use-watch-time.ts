@@ -2,6 +2,7 @@ import { HEARTBEAT_INTERVAL_SECONDS } from "@app/shared";
 import { type RefObject, useEffect } from "react";
 import { trpcClient } from "../trpc";
 import { LivePlaying, PlayedRanges } from "./played-ranges";
+import { presenceChecks } from "./presence-check";
 
 /** Whose watch time a page's players report: the event, and the package page they play on. */
 export interface WatchEvent {
@@ -21,6 +22,7 @@ export interface WatchTarget extends WatchEvent {
  * one more on pause, end, a hidden tab and leaving the page (a `keepalive` request, which outlives the page
  * as `sendBeacon` would and carries the session's header). A start of playback sends an empty one, which
  * starts the server's wall clock. Failures are ignored: the video must never stop for the record's sake.
+ * An answer that asks a presence check hands it to the page's prompt (`presenceChecks`, decision 109).
  */
 export function useWatchTime(
   iframe: RefObject<HTMLIFrameElement | null>,
@@ -54,6 +56,7 @@ export function useWatchTime(
           { congressId, packageId, videoUrl, ranges: played, live: isLive, liveSeconds },
           { context: { keepalive } },
         )
+        .then(({ presenceCheck }) => presenceCheck && presenceChecks.offer(presenceCheck))
         .catch(() => undefined);
     };
     const stop = (keepalive: boolean) => {
@@ -92,10 +95,18 @@ export function useWatchTime(
         },
         () => undefined,
       );
-      p.on("play", () => {
-        playing = true;
-        resume();
-      });
+      const started = () => {
+        if (!playing) {
+          playing = true;
+          resume();
+        }
+      };
+      p.on("play", started);
+      // an autoplaying video may have started before the SDK listened: its "play" came too early
+      p.getPaused().then(
+        (paused) => !paused && started(),
+        () => undefined,
+      );
       p.on("timeupdate", ({ seconds }: { seconds: number }) => {
         if (playing && visible()) {
           ranges.observe(seconds, rate);
