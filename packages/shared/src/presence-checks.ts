@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { zForm } from "./field-text";
 import { ZId } from "./ids";
 
 /**
@@ -38,7 +39,7 @@ export interface PresenceCheckAsked {
 }
 
 /** The participant's answer to a check: which one (their own, by the signed-in account). */
-export const ZPresenceAnswerInput = z.object({
+export const ZPresenceAnswerInput = zForm({
   congressId: ZId,
   day: z.string({ error: MSG_PRESENCE.check }).regex(/^\d{4}-\d{2}-\d{2}$/, MSG_PRESENCE.check),
   seq: z

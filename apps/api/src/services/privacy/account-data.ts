@@ -7,7 +7,7 @@ import {
   deletedAccountEmail,
   MSG_PRIVACY,
 } from "@app/shared";
-import { and, asc, eq, inArray, isNull, ne, or, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNotNull, isNull, ne, or, sql } from "drizzle-orm";
 import { AppError } from "../../lib/app-error";
 import { LIMITS, limitedAttempt } from "../../lib/rate-limit";
 import { rateLimitKeysOf } from "../auth/session";
@@ -175,6 +175,19 @@ export async function exportAccountData({ db, clock }: Pick<ServiceDeps, "db" | 
       .where(eq(watchTime.userId, userId))
       .orderBy(asc(watchTime.day), asc(watchTime.updatedAt)),
   ]);
+  // the presence checks asked (decision 109); a moment not come yet is the server's, not the participant's
+  const { presenceChecks } = schema;
+  const checks = await db
+    .select({
+      congress: congresses.title,
+      day: presenceChecks.day,
+      askedAt: presenceChecks.askedAt,
+      answeredAt: presenceChecks.answeredAt,
+    })
+    .from(presenceChecks)
+    .innerJoin(congresses, eq(congresses.id, presenceChecks.congressId))
+    .where(and(eq(presenceChecks.userId, userId), isNotNull(presenceChecks.askedAt)))
+    .orderBy(asc(presenceChecks.day), asc(presenceChecks.seq));
   return {
     exportedAt: clock.now(),
     account,
@@ -184,6 +197,7 @@ export async function exportAccountData({ db, clock }: Pick<ServiceDeps, "db" | 
     packageUnlocks: unlocks,
     attendance: attended,
     watchTime: watched,
+    presenceChecks: checks,
     consents,
     mails,
   };
@@ -275,7 +289,7 @@ export async function deleteAccount(
       await tx.delete(users).where(eq(users.id, userId));
       return;
     }
-    const { attendances, recoveryCodes, watchTime } = schema;
+    const { attendances, presenceChecks, recoveryCodes, watchTime } = schema;
     for (const table of [
       participations,
       packageUnlocks,
@@ -284,6 +298,7 @@ export async function deleteAccount(
       refreshTokens,
       attendances,
       watchTime,
+      presenceChecks,
       recoveryCodes,
     ]) {
       await tx.delete(table).where(eq(table.userId, userId));
