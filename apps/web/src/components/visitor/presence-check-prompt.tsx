@@ -57,7 +57,7 @@ function Prompt({ check }: { check: PresenceCheckAsked }) {
   return (
     <section
       aria-labelledby={titleId}
-      aria-describedby={hintId}
+      aria-describedby={answered ? undefined : hintId}
       className="fixed inset-x-3 bottom-3 z-40 mx-auto max-w-md rounded-lg border border-brand-200 bg-white p-4 shadow-lg sm:inset-x-auto sm:right-6 sm:bottom-6"
     >
       <h2 id={titleId} className="text-lg font-semibold text-slate-900">

@@ -45,19 +45,25 @@ export function useWatchTime(
     let disposed = false;
     const visible = () => document.visibilityState === "visible";
 
+    // One heartbeat of a player at a time: two at once (a pause at the minute's heartbeat, batched into
+    // one request) would race for the video's wall-clock budget, and the one with nothing new could take
+    // it. The last one (keepalive, the page is going) goes at once.
+    let inFlight: Promise<unknown> = Promise.resolve();
     const send = (keepalive: boolean, start = false) => {
       const liveSeconds = isLive ? Math.round(live.drain()) : 0;
       const played = isLive ? [] : ranges.drain();
       if (!start && played.length === 0 && liveSeconds === 0) {
         return;
       }
-      trpcClient.attendance.heartbeat
-        .mutate(
-          { congressId, packageId, videoUrl, ranges: played, live: isLive, liveSeconds },
-          { context: { keepalive } },
-        )
-        .then(({ presenceCheck }) => presenceCheck && presenceChecks.offer(presenceCheck))
-        .catch(() => undefined);
+      const beat = () =>
+        trpcClient.attendance.heartbeat
+          .mutate(
+            { congressId, packageId, videoUrl, ranges: played, live: isLive, liveSeconds },
+            { context: { keepalive } },
+          )
+          .then(({ presenceCheck }) => presenceCheck && presenceChecks.offer(presenceCheck))
+          .catch(() => undefined);
+      inFlight = keepalive ? beat() : inFlight.then(beat);
     };
     const stop = (keepalive: boolean) => {
       ranges.pause();
