@@ -19,6 +19,7 @@ export * from "./overview";
 export * from "./paging";
 export * from "./payment-events";
 export * from "./payment-notifications";
+export * from "./presence-checks";
 export * from "./privacy";
 export * from "./privacy-input";
 export * from "./text";

@@ -1,6 +1,7 @@
-import { ZAttendanceRecordInput, ZHeartbeatInput, ZId } from "@app/shared";
+import { ZAttendanceRecordInput, ZHeartbeatInput, ZId, ZPresenceAnswerInput } from "@app/shared";
 import { z } from "zod";
 import { attendanceCertificate } from "../services/attendance/certificate";
+import { answerPresenceCheck } from "../services/attendance/presence-checks";
 import { attendanceOfUser, recordAttendance } from "../services/attendance/record";
 import { creditHeartbeat } from "../services/attendance/watch-time";
 import { router, userProcedure } from "../trpc/init";
@@ -14,6 +15,10 @@ export const attendanceRouter = router({
   heartbeat: userProcedure
     .input(ZHeartbeatInput)
     .mutation(({ ctx, input }) => creditHeartbeat(ctx, { ...input, userId: ctx.user.id })),
+  /** "Ja, ich bin da": the answer to one's own presence check (decision 109); passed within 120 s */
+  answerPresenceCheck: userProcedure
+    .input(ZPresenceAnswerInput)
+    .mutation(({ ctx, input }) => answerPresenceCheck(ctx, { ...input, userId: ctx.user.id })),
   /** the visitor's own attended days per event (which cards offer a confirmation) */
   listMine: userProcedure.query(({ ctx }) => attendanceOfUser(ctx.db, ctx.user.id)),
   getCertificate: userProcedure

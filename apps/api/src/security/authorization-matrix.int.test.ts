@@ -424,6 +424,29 @@ const ticketedHeartbeat: Make = async (s) => {
   };
 };
 
+/** A presence check asked to `user` a moment ago: only `user` can answer it; it stays open for the others. */
+const presenceCheckOfUser: Make = async () => {
+  const congress = await freshCongress({ fortbildung: true, presenceChecksPerDay: 1 });
+  const day = relDay(0);
+  const key = {
+    userId: world.user.id,
+    congressId: congress.id,
+    day,
+    seq: 1,
+  };
+  await db()
+    .insert(schema.presenceChecks)
+    .values({ ...key, dueAtSeconds: 60, askedAt: new Date() });
+  return {
+    data: { congressId: congress.id, day, seq: 1 },
+    intact: rowsStay(
+      schema.presenceChecks,
+      and(eq(schema.presenceChecks.congressId, congress.id), isNull(schema.presenceChecks.answeredAt)),
+      1,
+    ),
+  };
+};
+
 /** An event `user` attended: only `user` gets a confirmation. */
 const attendedCongress: Make = async (s) => {
   const congress = await freshCongress();
@@ -876,6 +899,7 @@ const MATRIX: Record<string, Expectation> = {
   "attendance.record": { access: "paid", call: trpc(webinarAttendance) },
   "attendance.listMine": { access: "user" },
   "attendance.heartbeat": { access: "paid", call: trpc(ticketedHeartbeat) },
+  "attendance.answerPresenceCheck": { access: "owner", call: trpc(presenceCheckOfUser) },
   "attendance.getCertificate": { access: "paid", call: trpc(attendedCongress) },
   "congress.getContent": { access: "paid", call: trpc(ticketedCongressContent) },
   "participation.create": { access: "user", call: trpc(freeCongress) },

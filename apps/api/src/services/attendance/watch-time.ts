@@ -6,6 +6,7 @@ import {
   MAX_MEDIA_SECONDS,
   MSG_ATTENDANCE,
   MSG_WATCH,
+  type PresenceCheckAsked,
   type ZHeartbeatInput,
 } from "@app/shared";
 import { type SQL, sql } from "drizzle-orm";
@@ -16,8 +17,22 @@ import { deathCongressClosedUntil, findPackage } from "../visitor/packages";
 import { previewKey } from "../visitor/video-preview";
 import { loadViewer } from "../visitor/viewer";
 import { congressAccess } from "./access";
+import {
+  askedCheck,
+  type CheckScope,
+  drawPresenceChecks,
+  type PresenceAskRow,
+  presenceAsk,
+  presenceAskColumns,
+} from "./presence-checks";
 
 export type HeartbeatInput = z.output<typeof ZHeartbeatInput> & { userId: number };
+export interface HeartbeatAnswer {
+  /** the seconds credited for this video today */
+  seconds: number;
+  /** a presence check to answer (decision 109): asked by this heartbeat or still open */
+  presenceCheck?: PresenceCheckAsked;
+}
 type WatchDeps = Pick<ServiceDeps, "db" | "env" | "clock">;
 
 /** `{[0,60),[120,180)}`: the reported positions as whole seconds (rounded), for an int4multirange. */
@@ -51,6 +66,7 @@ function reported(input: HeartbeatInput, key: string, now: Date): SQL {
  * HEARTBEAT_MAX_CREDIT_SECONDS; the first one of a day at most that), join `played`. The conflict update
  * runs on the locked row, so two heartbeats at once cannot both credit the same seconds. `ctes` define
  * `viewer`, `target` (user_id, id, staff, counts: the access rule) and `known` (video: one of the event's).
+ * The same statement asks a due presence check on the event page (`presenceAsk`, decision 109).
  */
 function creditStatement(
   input: HeartbeatInput,
@@ -59,6 +75,7 @@ function creditStatement(
   ctes: SQL,
   packageId: number | null,
 ): SQL {
+  const checks: CheckScope = { userId: input.userId, congressId: input.congressId, day: berlinDate(now) };
   const budgetSince = (last: SQL) =>
     sql`greatest(0, least(${HEARTBEAT_MAX_CREDIT_SECONDS}::int,
       coalesce(floor(extract(epoch FROM ${now}::timestamptz - ${last}))::int, ${HEARTBEAT_MAX_CREDIT_SECONDS}::int)))`;
@@ -80,11 +97,12 @@ function creditStatement(
             ${budgetSince(sql`w.last_beat_at`)}) AS played) n
         )
       RETURNING seconds
-    )
+    ), ${presenceAsk(checks, key, now, packageId === null)}
     SELECT EXISTS (SELECT 1 FROM viewer) AS active,
       EXISTS (SELECT 1 FROM target WHERE counts OR staff) AS allowed,
       (SELECT video FROM known) AS known,
-      (SELECT seconds FROM credited) AS seconds`;
+      (SELECT seconds FROM credited) AS seconds,
+      ${presenceAskColumns(checks)}`;
 }
 
 /** Whether the video is one of the event's (on a day shown today, for the event page). */
@@ -114,7 +132,7 @@ function refuse(reason: string): AppError {
  * package page the package's (bought or unlocked, available, the death congress open), read first, then
  * the same one statement writes. Staff may play everything but are credited only within the rules.
  */
-export async function creditHeartbeat(ctx: WatchDeps, input: HeartbeatInput): Promise<{ seconds: number }> {
+export async function creditHeartbeat(ctx: WatchDeps, input: HeartbeatInput): Promise<HeartbeatAnswer> {
   const now = ctx.clock.now();
   const today = berlinDate(now);
   const key = previewKey(input.videoUrl);
@@ -136,12 +154,14 @@ export async function creditHeartbeat(ctx: WatchDeps, input: HeartbeatInput): Pr
       SELECT ${input.congressId}::int AS id, ${viewer.id}::int AS user_id, false AS staff, true AS counts),
       known AS (SELECT ${videoOfCongress(input.congressId, input.videoUrl, null)} AS video)`;
   }
-  const result = await ctx.db.execute<{
-    active: boolean;
-    allowed: boolean;
-    known: boolean;
-    seconds: number | null;
-  }>(creditStatement(input, key, now, ctes, input.packageId ?? null));
+  const result = await ctx.db.execute<
+    {
+      active: boolean;
+      allowed: boolean;
+      known: boolean;
+      seconds: number | null;
+    } & PresenceAskRow
+  >(creditStatement(input, key, now, ctes, input.packageId ?? null));
   const row = result.rows[0];
   if (!row?.active) {
     throw new AppError("UNAUTHORIZED", `user ${input.userId} missing or inactive`);
@@ -157,5 +177,11 @@ export async function creditHeartbeat(ctx: WatchDeps, input: HeartbeatInput): Pr
       MSG_ATTENDANCE.refusedTitle,
     );
   }
-  return { seconds: row.seconds ?? 0 };
+  const checks: CheckScope = { userId: input.userId, congressId: input.congressId, day: today };
+  if (row.checks_undrawn && row.checks_per_day !== null) {
+    // the first heartbeat of the day with the event's checks (once a day): asked from the next one on
+    await drawPresenceChecks(ctx, checks, row.checks_per_day);
+  }
+  const presenceCheck = askedCheck(checks, row);
+  return presenceCheck ? { seconds: row.seconds ?? 0, presenceCheck } : { seconds: row.seconds ?? 0 };
 }

@@ -117,6 +117,19 @@ describe("data export", () => {
       played: "{[36000,39600)}",
       seconds: 3600,
     });
+    const asked = new Date("2026-11-22T10:30:00Z");
+    await t.db.db.insert(schema.presenceChecks).values([
+      {
+        userId: user.id,
+        congressId: congress.id,
+        day: "2026-11-22",
+        seq: 1,
+        dueAtSeconds: 600,
+        askedAt: asked,
+      },
+      // a moment not come yet is the server's secret, not data about the participant
+      { userId: user.id, congressId: congress.id, day: "2026-11-22", seq: 2, dueAtSeconds: 3000 },
+    ]);
     await t.db.db.insert(schema.mailOutbox).values({
       idempotencyKey: `export-test-${user.id}`,
       templateName: "participation-confirmation",
@@ -148,6 +161,9 @@ describe("data export", () => {
         seconds: 3600,
         source: "report",
       }),
+    ]);
+    expect(data.presenceChecks).toEqual([
+      { congress: "Export-Kongress", day: "2026-11-22", askedAt: asked.toISOString(), answeredAt: null },
     ]);
     expect(data.consents).toEqual([expect.objectContaining({ kind: "newsletter", granted: true })]);
     expect(data.mails).toEqual([
@@ -220,6 +236,9 @@ describe("account deletion", () => {
       videoKey: "webinar",
       source: "report",
     });
+    await t.db.db
+      .insert(schema.presenceChecks)
+      .values({ userId: user.id, congressId: congress.id, day: "2026-11-23", seq: 1, dueAtSeconds: 60 });
     await trpcMutation(t, "account.setNewsletter", { newsletter: true }, { token });
     await t.db.db.insert(schema.mailOutbox).values({
       idempotencyKey: `delete-test-${user.id}`,
@@ -268,6 +287,7 @@ describe("account deletion", () => {
       "refresh_tokens",
       "attendances",
       "watch_time",
+      "presence_checks",
     ]) {
       expect(await count(table, user.id), table).toBe(0);
     }

@@ -1,6 +1,7 @@
 import { Link } from "@tanstack/react-router";
 import type { PlayableDay } from "@/lib/types";
 import type { WatchEvent } from "@/lib/watch-time/use-watch-time";
+import { PresenceCheckPrompt } from "./presence-check-prompt";
 import { VideoPlayer } from "./video-player";
 
 /** The days of an event or package, each with its videos. */
@@ -22,6 +23,7 @@ export function VideoDays({
   }
   return (
     <div className="flex flex-col gap-10">
+      {watch && <PresenceCheckPrompt />}
       {watch && (
         <p className="text-sm text-slate-600">
           Für Ihre Teilnahmebescheinigung erfassen wir, wie lange Sie die Videos ansehen.{" "}

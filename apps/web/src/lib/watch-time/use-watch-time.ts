@@ -2,6 +2,7 @@ import { HEARTBEAT_INTERVAL_SECONDS } from "@app/shared";
 import { type RefObject, useEffect } from "react";
 import { queryClient, trpc, trpcClient } from "../trpc";
 import { LivePlaying, PlayedRanges } from "./played-ranges";
+import { presenceChecks } from "./presence-check";
 
 /** Whose watch time a page's players report: the event, and the package page they play on. */
 export interface WatchEvent {
@@ -21,6 +22,7 @@ export interface WatchTarget extends WatchEvent {
  * one more on pause, end, a hidden tab and leaving the page (a `keepalive` request, which outlives the page
  * as `sendBeacon` would and carries the session's header). A start of playback sends an empty one, which
  * starts the server's wall clock. Failures are ignored: the video must never stop for the record's sake.
+ * An answer that asks a presence check hands it to the page's prompt (`presenceChecks`, decision 109).
  */
 export function useWatchTime(
   iframe: RefObject<HTMLIFrameElement | null>,
@@ -43,22 +45,33 @@ export function useWatchTime(
     let disposed = false;
     const visible = () => document.visibilityState === "visible";
 
+    // One heartbeat of a player at a time: two at once (a pause at the minute's heartbeat, batched into
+    // one request) would race for the video's wall-clock budget, and the one with nothing new could take
+    // it. The last one (keepalive, the page is going) goes at once.
+    let inFlight: Promise<unknown> = Promise.resolve();
     const send = (keepalive: boolean, start = false) => {
       const liveSeconds = isLive ? Math.round(live.drain()) : 0;
       const played = isLive ? [] : ranges.drain();
       if (!start && played.length === 0 && liveSeconds === 0) {
         return;
       }
-      trpcClient.attendance.heartbeat
-        .mutate(
-          { congressId, packageId, videoUrl, ranges: played, live: isLive, liveSeconds },
-          { context: { keepalive } },
-        )
-        // the page's Fortbildung line counts up with what was credited
-        .then(() =>
-          queryClient.invalidateQueries({ queryKey: trpc.fortbildung.getMyDays.queryKey({ congressId }) }),
-        )
-        .catch(() => undefined);
+      const beat = () =>
+        trpcClient.attendance.heartbeat
+          .mutate(
+            { congressId, packageId, videoUrl, ranges: played, live: isLive, liveSeconds },
+            { context: { keepalive } },
+          )
+          .then(({ presenceCheck }) => {
+            if (presenceCheck) {
+              presenceChecks.offer(presenceCheck);
+            }
+            // the page's Fortbildung line counts up with what was credited
+            return queryClient.invalidateQueries({
+              queryKey: trpc.fortbildung.getMyDays.queryKey({ congressId }),
+            });
+          })
+          .catch(() => undefined);
+      inFlight = keepalive ? beat() : inFlight.then(beat);
     };
     const stop = (keepalive: boolean) => {
       ranges.pause();
@@ -96,10 +109,18 @@ export function useWatchTime(
         },
         () => undefined,
       );
-      p.on("play", () => {
-        playing = true;
-        resume();
-      });
+      const started = () => {
+        if (!playing) {
+          playing = true;
+          resume();
+        }
+      };
+      p.on("play", started);
+      // an autoplaying video may have started before the SDK listened: its "play" came too early
+      p.getPaused().then(
+        (paused) => !paused && started(),
+        () => undefined,
+      );
       p.on("timeupdate", ({ seconds }: { seconds: number }) => {
         if (playing && visible()) {
           ranges.observe(seconds, rate);

@@ -1,0 +1,412 @@
+/**
+ * Watch time for Fortbildung from the player (issue 33, decisions 104, 109, 110): `@vimeo/player` drives the
+ * fake Vimeo player (fake-vimeo.ts) on Playwright's clock; the credited seconds and the presence check
+ * are read where the server keeps them.
+ */
+import { createHash } from "node:crypto";
+import type { Db } from "@app/db";
+import { schema } from "@app/db";
+import { MSG_PRESENCE } from "@app/shared";
+import { type BrowserContext, expect, type Page } from "@playwright/test";
+import { type TestData, vimeo } from "./data";
+import { fakeVimeoPlayer } from "./fake-vimeo";
+import { dayFromToday, expectAccessible, login, type TestUser, test } from "./fixtures";
+
+const MINUTE = 60_000;
+
+async function loginAs(page: Page, user: TestUser) {
+  await page.goto("/login");
+  await login(page, user.email, user.password);
+  await expect(page.getByRole("heading", { level: 1, name: /^Hallo / })).toBeVisible();
+}
+
+/**
+ * The browser runs on Playwright's clock, the production server on the system's: a heartbeat's credit is
+ * bounded by the wall-clock time since the video's previous heartbeat (decision 104), which here passes in
+ * milliseconds. Every tRPC call carries the browser's time (an init script stamps it), and before a
+ * heartbeat reaches the server the bridge sets that one stamp the bound reads (`watch_time.last_beat_at`
+ * of this user and video) to what the browser's clock says has passed, in whole seconds; before an answer
+ * to a presence check, `asked_at` to as long ago as the browser's clock says the check was offered. These
+ * calls go one at a time (each waits for the previous one's answer), as two tabs' would on a slow line.
+ */
+async function bridgeServerTime(context: BrowserContext, db: Db, userId: number) {
+  await context.addInitScript(() => {
+    const original = window.fetch;
+    window.fetch = (input, init) => {
+      const url = input instanceof Request ? input.url : String(input);
+      if (!url.includes("/trpc/")) {
+        return original(input, init);
+      }
+      const headers = new Headers(init?.headers);
+      headers.set("x-e2e-browser-now", String(Date.now()));
+      if (/attendance\.(heartbeat|answerPresenceCheck)/.test(url)) {
+        const sent = window as unknown as { bridgedSent?: number };
+        sent.bridgedSent = (sent.bridgedSent ?? 0) + 1;
+      }
+      return original(input, { ...init, headers });
+    };
+  });
+  const lastBeat = new Map<string, number>();
+  /** when (browser time) a presence check was first offered, by `congressId/day/seq` */
+  const offered = new Map<string, number>();
+  let queue = Promise.resolve();
+  let pending = 0;
+  let beats = 0;
+  await context.route(/\/trpc\/[^?]*attendance\.(heartbeat|answerPresenceCheck)/, (route) => {
+    pending++;
+    queue = queue.then(async () => {
+      try {
+        const request = route.request();
+        const at = Number(request.headers()["x-e2e-browser-now"]);
+        const procedures = new URL(request.url()).pathname.replace("/trpc/", "").split(",");
+        const body = request.postDataJSON() as Record<string, { json: Record<string, unknown> }>;
+        const calls = (name: string) =>
+          procedures.flatMap((procedure, i) => {
+            const input = body[String(i)]?.json;
+            return procedure === name && input ? [input] : [];
+          });
+        // a batch of several heartbeats of one video: the time passed since the previous request, once
+        for (const url of new Set(calls("attendance.heartbeat").map((input) => String(input.videoUrl)))) {
+          const previous = lastBeat.get(url);
+          lastBeat.set(url, at);
+          if (previous !== undefined) {
+            await db.$client.query(
+              `UPDATE watch_time SET last_beat_at = now() - make_interval(secs => $1)
+               WHERE user_id = $2 AND video_key = $3 AND source = 'player'`,
+              [Math.round((at - previous) / 1000), userId, createHash("sha256").update(url).digest("hex")],
+            );
+          }
+        }
+        // an answer: the check was asked as long ago as the browser's clock says it was offered
+        for (const { congressId, day, seq } of calls("attendance.answerPresenceCheck")) {
+          const since = offered.get(`${congressId}/${day}/${seq}`);
+          if (since !== undefined) {
+            await db.$client.query(
+              `UPDATE presence_checks SET asked_at = now() - make_interval(secs => $1)
+               WHERE user_id = $2 AND congress_id = $3 AND day = $4 AND seq = $5 AND answered_at IS NULL`,
+              [(at - since) / 1000, userId, congressId, day, seq],
+            );
+          }
+        }
+        const response = await route.fetch();
+        for (const answer of (await response.json()) as Array<{
+          result?: { data?: { json?: { presenceCheck?: { congressId: number; day: string; seq: number } } } };
+        }>) {
+          const check = answer.result?.data?.json?.presenceCheck;
+          const key = check && `${check.congressId}/${check.day}/${check.seq}`;
+          if (key && !offered.has(key)) {
+            offered.set(key, at);
+          }
+        }
+        await route.fulfill({ response });
+        beats++;
+      } finally {
+        pending--;
+      }
+    });
+    return queue;
+  });
+  const sent = (page: Page) =>
+    page.evaluate(() => (window as unknown as { bridgedSent?: number }).bridgedSent ?? 0);
+  return {
+    beats: () => beats,
+    /** every heartbeat and answer the pages sent so far has been answered */
+    idle: (pages: Page[]) =>
+      expect
+        .poll(async () => {
+          const all = await Promise.all(pages.map(sent));
+          return pending === 0 && all.reduce((sum, n) => sum + n, 0) === beats;
+        })
+        .toBe(true),
+  };
+}
+
+/**
+ * Counts the messages a page receives from the player, to wait until it has heard everything the players
+ * posted (the fake player counts what it posts, fake-vimeo.ts).
+ */
+async function countPlayerMessages(context: BrowserContext) {
+  await context.addInitScript(() => {
+    if (location.hostname === "player.vimeo.com") {
+      return;
+    }
+    const counts = { posted: 0, received: 0 };
+    Object.assign(window, { playerMessages: counts });
+    window.addEventListener("message", (event) => {
+      if (event.origin === "https://player.vimeo.com") {
+        counts.received++;
+      }
+    });
+  });
+}
+
+type Counts = { posted: number; received: number };
+const countsOf = (page: Page) =>
+  Promise.all(
+    page
+      .frames()
+      .map((frame) =>
+        frame
+          .evaluate(() => (window as unknown as { playerMessages?: Counts }).playerMessages)
+          .catch(() => undefined),
+      ),
+  );
+
+/** Waits until every page has received every message its players posted. */
+async function settled(pages: Page[]) {
+  await expect
+    .poll(async () => {
+      for (const page of pages) {
+        const counts = (await countsOf(page)).filter((c): c is Counts => c !== undefined);
+        const posted = counts.reduce((sum, c) => sum + c.posted, 0);
+        const received = counts.reduce((sum, c) => sum + c.received, 0);
+        if (posted !== received) {
+          return false;
+        }
+      }
+      return true;
+    })
+    .toBe(true);
+}
+
+interface Fixtures {
+  page: Page;
+  context: BrowserContext;
+  data: TestData;
+  testDb: Db;
+}
+
+/**
+ * A participant of a running Fortbildung event (one presence check a day, 30% of the day's one 600 s video
+ * to attend: the check's moment lies within 9-171 credited seconds) with the event page open in two tabs,
+ * the clock paused and the video just started in the first tab (autoplay after the consent click).
+ */
+async function startWatching({ page, context, data, testDb }: Fixtures) {
+  const user = await data.user();
+  const congress = await data.congress({
+    firstDay: dayFromToday(0),
+    lastDay: dayFromToday(1),
+    fortbildung: true,
+    presenceChecksPerDay: 1,
+    presenceChecksRequired: 1,
+    requiredPercent: 30,
+  });
+  const videoId = 700_000_000 + Math.floor(Math.random() * 99_000_000);
+  const url = vimeo(videoId);
+  await data.content(congress.id, [
+    { name: "Tag 1: Bindung", exclusive_date: "", videos: [{ url, comment: "Vortrag am Morgen" }] },
+  ]);
+  await data.participation(user.id, congress.id);
+  // the length oEmbed tells (the e2e's fake oEmbed answer has none): 10 minutes
+  const key = createHash("sha256").update(url).digest("hex");
+  await testDb
+    .insert(schema.videoPreviews)
+    .values({ key, url, title: "Vortrag am Morgen", durationSeconds: 600 });
+  const cleanUp = async () => {
+    await context.unrouteAll({ behavior: "ignoreErrors" });
+    await testDb.$client.query("DELETE FROM video_previews WHERE key = $1", [key]);
+  };
+
+  await fakeVimeoPlayer(context, { [String(videoId)]: 600 });
+  const bridge = await bridgeServerTime(context, testDb, user.id);
+  await countPlayerMessages(context);
+  await context.clock.install();
+
+  await loginAs(page, user);
+  await page.goto(`/congress/${congress.id}`);
+  await expect(page.getByRole("heading", { level: 1, name: congress.title })).toBeVisible();
+  // the second tab opens now, while the clock runs, and plays later
+  const second = await context.newPage();
+  await second.goto(`/congress/${congress.id}`);
+  await expect(second.getByRole("button", { name: /^Video abspielen/ })).toBeVisible();
+  const pages = [page, second];
+
+  // from here on the time moves only when the test moves it; `t` counts from the first play
+  const zero = Math.ceil((await page.evaluate(() => Date.now())) / 1000) * 1000 + 1000;
+  await context.clock.pauseAt(zero);
+  let t = 0;
+  /** Moves the clock to `target` ms after the first play, so that each minute's heartbeat finds every position before it. */
+  const runTo = async (target: number) => {
+    while (t < target) {
+      const boundary = (Math.floor(t / MINUTE) + 1) * MINUTE;
+      const next = t < boundary - 250 ? Math.min(target, boundary - 250) : Math.min(target, boundary);
+      await context.clock.runFor(next - t);
+      t = next;
+      await settled(pages);
+    }
+  };
+  /** Lets what the pages just scheduled (a heartbeat's dispatch, an answer) run, without moving the minute. */
+  const flush = async () => {
+    await settled(pages);
+    await context.clock.runFor(1);
+    t += 1;
+    await settled(pages);
+    await bridge.idle(pages);
+  };
+  const credited = async () => {
+    await bridge.idle(pages);
+    const { rows } = await testDb.$client.query<{ seconds: number }>(
+      "SELECT coalesce(sum(seconds), 0)::int AS seconds FROM watch_time WHERE user_id = $1",
+      [user.id],
+    );
+    return rows[0]?.seconds;
+  };
+  const checks = async () =>
+    (
+      await testDb.$client.query<{ asked: boolean; answered: boolean; late: boolean }>(
+        `SELECT asked_at IS NOT NULL AS asked, answered_at IS NOT NULL AS answered,
+           answered_at - asked_at > interval '120 seconds' AS late
+         FROM presence_checks WHERE user_id = $1`,
+        [user.id],
+      )
+    ).rows;
+  const player = (p: Page) => p.frameLocator('iframe[src^="https://player.vimeo.com/"]');
+  const prompt = page.getByRole("region", { name: MSG_PRESENCE.question });
+  /** Plays minute by minute until the presence check is shown (by 3:00 at the latest). */
+  const playUntilAsked = async () => {
+    for (let minute = 1; minute <= 3; minute++) {
+      await runTo(minute * MINUTE);
+      await flush();
+      if (await prompt.isVisible()) {
+        return;
+      }
+    }
+    throw new Error("no presence check within three minutes");
+  };
+  /** Answers the check and waits for the prompt's verdict. */
+  const answer = async () => {
+    await prompt.getByRole("button", { name: MSG_PRESENCE.answer }).click();
+    await expect
+      .poll(async () => {
+        await flush();
+        return prompt.getByRole("status").textContent();
+      })
+      .not.toBe("");
+  };
+
+  // the consent click: the player loads and plays at once (autoplay); the SDK connects and reports it
+  await page.getByRole("button", { name: /^Video abspielen/ }).click();
+  await expect(page.locator("iframe[data-ready=true]")).toHaveCount(1);
+  await expect
+    .poll(async () => {
+      await flush();
+      return bridge.beats();
+    })
+    .toBeGreaterThan(0);
+  return {
+    second,
+    /** the clock, in ms since the first play */
+    now: () => t,
+    runTo,
+    flush,
+    credited,
+    checks,
+    player,
+    prompt,
+    playUntilAsked,
+    answer,
+    cleanUp,
+    seek: async (p: Page, seconds: number) => {
+      await player(p).getByLabel("Position (Sekunden)").fill(String(seconds));
+      await player(p).getByRole("button", { name: "Springen" }).click();
+    },
+    hide: (p: Page, hidden: boolean) =>
+      p.evaluate(
+        (state) => {
+          Object.defineProperty(document, "visibilityState", { configurable: true, get: () => state });
+          Object.defineProperty(document, "hidden", { configurable: true, get: () => state === "hidden" });
+          document.dispatchEvent(new Event("visibilitychange"));
+        },
+        hidden ? "hidden" : "visible",
+      ),
+  };
+}
+
+test("watch time: replaying, a hidden tab, 2x speed and a second tab credit only what the wall clock allows; a presence check is asked and passed", async ({
+  page,
+  context,
+  data,
+  testDb,
+}) => {
+  test.setTimeout(240_000);
+  const w = await startWatching({ page, context, data, testDb });
+  try {
+    // 1. three minutes played: 180 s; the presence check comes meanwhile, takes the focus, and the video
+    // plays on; answered at once, it passes
+    await w.playUntilAsked();
+    await expect(w.prompt.getByRole("button", { name: MSG_PRESENCE.answer })).toBeFocused();
+    await w.answer();
+    await expect(w.prompt.getByRole("status")).toHaveText(MSG_PRESENCE.passed);
+    expect(await w.checks()).toEqual([{ asked: true, answered: true, late: false }]);
+    await w.prompt.getByRole("button", { name: MSG_PRESENCE.close }).click();
+    await expect(w.prompt).toHaveCount(0);
+    await w.runTo(3 * MINUTE);
+    await expect(w.player(page).locator("#time")).toHaveText("180");
+    await w.player(page).getByRole("button", { name: "Pause" }).click();
+    await w.flush();
+    expect(await w.credited()).toBe(180);
+
+    // 2. playing on in a hidden tab for a minute: nothing
+    await w.player(page).getByRole("button", { name: "Abspielen" }).click();
+    await w.flush();
+    await w.hide(page, true);
+    await w.runTo(4 * MINUTE);
+    await w.hide(page, false);
+    await w.flush();
+    expect(await w.credited()).toBe(180);
+
+    // 3. sought back to the start and replayed for a minute: nothing
+    await w.seek(page, 0);
+    await w.runTo(5 * MINUTE);
+    await w.flush();
+    expect(await w.credited()).toBe(180);
+
+    // 4. a minute at 2x speed from 5:00: two minutes of the video, one minute of wall clock credited
+    await w.player(page).getByLabel("Geschwindigkeit").selectOption("2");
+    await w.seek(page, 300);
+    await w.runTo(6 * MINUTE);
+    await w.player(page).getByRole("button", { name: "Pause" }).click();
+    await w.flush();
+    expect(await w.credited()).toBe(240);
+
+    // 5. a second tab plays the same video at another place in the same minute: one minute credited
+    await w.second.getByRole("button", { name: /^Video abspielen/ }).click();
+    await expect(w.second.locator("iframe[data-ready=true]")).toHaveCount(1);
+    await w.flush();
+    await w.seek(w.second, 480);
+    await w.player(page).getByLabel("Geschwindigkeit").selectOption("1");
+    await w.seek(page, 420);
+    await w.player(page).getByRole("button", { name: "Abspielen" }).click();
+    await w.flush();
+    await w.runTo(7 * MINUTE + 400);
+    await w.player(page).getByRole("button", { name: "Pause" }).click();
+    await w.player(w.second).getByRole("button", { name: "Pause" }).click();
+    await w.flush();
+    expect(await w.credited()).toBe(300);
+  } finally {
+    await w.cleanUp();
+  }
+});
+
+test("a presence check answered after more than two minutes is recorded, and the prompt says it does not count", async ({
+  page,
+  context,
+  data,
+  testDb,
+}) => {
+  test.setTimeout(120_000);
+  const w = await startWatching({ page, context, data, testDb });
+  try {
+    await w.playUntilAsked();
+    // the video plays on for two more minutes and a second while the question waits
+    await w.runTo(w.now() + 2 * MINUTE + 1000);
+    await w.answer();
+    await expect(w.prompt.getByRole("status")).toHaveText(MSG_PRESENCE.late);
+    expect(await w.checks()).toEqual([{ asked: true, answered: true, late: true }]);
+    // the page with the prompt open (axe needs the page's timers: the clock runs again)
+    await context.clock.resume();
+    await expectAccessible(page, "Anwesenheitsabfrage", { frames: false });
+  } finally {
+    await w.cleanUp();
+  }
+});
