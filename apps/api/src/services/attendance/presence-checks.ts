@@ -1,7 +1,6 @@
 import { randomInt } from "node:crypto";
 import {
   answeredInTime,
-  formatGermanDate,
   type IsoDate,
   MSG_PRESENCE,
   PRESENCE_CHECK_ANSWER_SECONDS,
@@ -13,6 +12,7 @@ import { type SQL, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { AppError } from "../../lib/app-error";
 import type { ServiceDeps } from "../deps";
+import { contentSecondsOfDay } from "../fortbildung/facts";
 
 /**
  * Presence checks (issue 33 item 3, decision 109). Per participant, event (with Fortbildung and checks per
@@ -90,22 +90,6 @@ export function askedCheck(s: CheckScope, row: PresenceAskRow): PresenceCheckAsk
     seq: row.check_seq,
     askedAt: new Date(row.check_asked_at).toISOString(),
   };
-}
-
-/**
- * The day's content on the event page in seconds: the distinct videos of the days shown that day (no
- * exclusive date, or that date), by the durations oEmbed told (unknown ones count 0). A local helper of
- * this item; the Fortbildung outcomes compute the same for the minutes line.
- */
-function contentSecondsOfDay(congressId: number, day: IsoDate): SQL {
-  return sql`(SELECT coalesce(sum(p.duration_seconds), 0) FROM video_previews p
-    WHERE p.duration_seconds > 0 AND p.key IN (
-      SELECT encode(sha256(convert_to(v->>'url', 'UTF8')), 'hex')
-      FROM congress_contents cc
-        CROSS JOIN LATERAL jsonb_array_elements(cc.data->'days') d
-        CROSS JOIN LATERAL jsonb_array_elements(d->'videos') v
-      WHERE cc.congress_id = ${congressId}::int
-        AND coalesce(d->>'exclusive_date', '') IN ('', ${formatGermanDate(day)})))`;
 }
 
 /**

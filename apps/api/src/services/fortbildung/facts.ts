@@ -8,7 +8,7 @@ import {
   PRESENCE_CHECK_ANSWER_SECONDS,
   rulesOf,
 } from "@app/shared";
-import { eq, sql } from "drizzle-orm";
+import { eq, type SQL, sql } from "drizzle-orm";
 import { AppError } from "../../lib/app-error";
 
 /**
@@ -79,6 +79,32 @@ interface FactRow extends Record<string, unknown> {
   checks_passed: number;
 }
 
+const URL_KEY = sql`encode(sha256(convert_to(v->>'url', 'UTF8')), 'hex')`;
+
+/**
+ * The keys (as `video_previews.key`) of the videos an event shows on `day`, a SQL date: those of its content
+ * days with that `exclusive_date` and of the days without one, as the event page shows them that day.
+ */
+function dayVideoKeys(congressId: number, day: SQL): SQL {
+  return sql`SELECT ${URL_KEY} AS key
+    FROM congress_contents cc
+    CROSS JOIN LATERAL jsonb_array_elements(coalesce(cc.data->'days', '[]'::jsonb)) d
+    CROSS JOIN LATERAL jsonb_array_elements(coalesce(d->'videos', '[]'::jsonb)) v
+   WHERE cc.congress_id = ${congressId}::int AND jsonb_typeof(v->'url') = 'string'
+     AND coalesce(d->>'exclusive_date', '') IN ('', to_char(${day}, 'DD.MM.YYYY'))`;
+}
+
+/** A webinar's day lasts its set length; other days last as long as their videos known lengths. */
+const contentSeconds = (videoSeconds: SQL) => sql`CASE WHEN c.webinar AND c.webinar_minutes IS NOT NULL
+  THEN c.webinar_minutes * 60 ELSE ${videoSeconds} END`;
+
+/** One day's content in seconds as a single SQL value (the presence checks' window, decision 109). */
+export function contentSecondsOfDay(congressId: number, day: IsoDate): SQL {
+  return sql`(SELECT ${contentSeconds(sql`(SELECT coalesce(sum(p.duration_seconds), 0) FROM video_previews p
+      WHERE p.duration_seconds > 0 AND p.key IN (${dayVideoKeys(congressId, sql`${day}::date`)}))`)}
+    FROM congresses c WHERE c.id = ${congressId}::int)`;
+}
+
 /**
  * One statement for the whole event (or one day, or one participant), whatever the number of participants:
  * - the days are the event's calendar days; a day's videos are those of its content days with that
@@ -90,7 +116,6 @@ interface FactRow extends Record<string, unknown> {
  * - participants are those signed up and anybody with watch time or checks (a package's buyer).
  */
 function factsStatement(congressId: number, day: IsoDate | null, userId: number | null) {
-  const urlKey = sql`encode(sha256(convert_to(v->>'url', 'UTF8')), 'hex')`;
   return sql<FactRow>`
     WITH c AS (
       SELECT id, first_day, coalesce(last_day, first_day) AS last_day, webinar, webinar_minutes
@@ -99,17 +124,11 @@ function factsStatement(congressId: number, day: IsoDate | null, userId: number 
       SELECT d::date AS day FROM c, generate_series(c.first_day, c.last_day, interval '1 day') AS d
        WHERE ${day}::date IS NULL OR d::date = ${day}::date
     ), day_videos AS (
-      SELECT DISTINCT dt.day, ${urlKey} AS key
-        FROM dates dt
-        JOIN congress_contents cc ON cc.congress_id = ${congressId}
-        CROSS JOIN LATERAL jsonb_array_elements(coalesce(cc.data->'days', '[]'::jsonb)) d
-        CROSS JOIN LATERAL jsonb_array_elements(coalesce(d->'videos', '[]'::jsonb)) v
-       WHERE jsonb_typeof(v->'url') = 'string'
-         AND coalesce(d->>'exclusive_date', '') IN ('', to_char(dt.day, 'DD.MM.YYYY'))
+      SELECT DISTINCT dt.day, k.key
+        FROM dates dt CROSS JOIN LATERAL (${dayVideoKeys(congressId, sql`dt.day`)}) k
     ), content AS (
       SELECT dt.day,
-        CASE WHEN c.webinar AND c.webinar_minutes IS NOT NULL THEN c.webinar_minutes * 60
-          ELSE coalesce(sum(p.duration_seconds) FILTER (WHERE p.duration_seconds > 0), 0) END AS seconds,
+        ${contentSeconds(sql`coalesce(sum(p.duration_seconds) FILTER (WHERE p.duration_seconds > 0), 0)`)} AS seconds,
         CASE WHEN c.webinar AND c.webinar_minutes IS NOT NULL THEN 0
           ELSE count(dv.key) FILTER (WHERE coalesce(p.duration_seconds, 0) = 0) END AS unknown
         FROM dates dt CROSS JOIN c
