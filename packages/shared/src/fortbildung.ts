@@ -208,9 +208,6 @@ export function checkPresenceCounts(
   }
 }
 
-/** A presence check counts as passed when answered within this many seconds of being asked. */
-export const PRESENCE_CHECK_ANSWER_SECONDS = 120;
-
 /** The organiser's rules of an event as `dayOutcome` takes them. */
 export function rulesOf(congress: {
   requiredPercent: number;
