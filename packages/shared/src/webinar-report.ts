@@ -74,6 +74,15 @@ export function berlinInstant(day: IsoDate, hour = 0, minute = 0, second = 0): D
   return new Date(asUtc - berlinOffsetMinutes(guess) * 60_000);
 }
 
+/** The days of an event, first to last. */
+export function eventDays(firstDay: IsoDate, lastDay: IsoDate | null): IsoDate[] {
+  const days = [firstDay];
+  while (lastDay && days.length < 366 && (days.at(-1) ?? lastDay) < lastDay) {
+    days.push(addDays(days.at(-1) ?? lastDay, 1));
+  }
+  return days;
+}
+
 /** Why a row of the report credits nobody. */
 export const UNMATCHED_REASONS = {
   unknown: "Kein Konto mit dieser E-Mail-Adresse",

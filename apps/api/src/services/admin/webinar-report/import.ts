@@ -45,7 +45,11 @@ async function checkDay(db: DbOrTx, congressId: number, day: IsoDate): Promise<v
     throw new AppError("NOT_FOUND", `congress ${congressId} missing`, MSG_REPORT.congressMissing);
   }
   if (day < congress.firstDay || day > (congress.lastDay ?? congress.firstDay)) {
-    throw new AppError("BAD_REQUEST", `day ${day} not of congress ${congressId}`, MSG_REPORT.dayNotOfCongress);
+    throw new AppError(
+      "BAD_REQUEST",
+      `day ${day} not of congress ${congressId}`,
+      MSG_REPORT.dayNotOfCongress,
+    );
   }
 }
 
@@ -136,8 +140,7 @@ async function read(db: DbOrTx, input: ReportUpload): Promise<Reading> {
       rows: person.lines.length,
       intervals: person.ranges.map((r) => ({ from: at(r.start), to: at(r.end) })),
       minutes: Math.floor(rangesSeconds(person.ranges) / 60),
-      newMinutes:
-        Math.floor(account.unionSeconds / 60) - Math.floor(account.creditedSeconds / 60),
+      newMinutes: Math.floor(account.unionSeconds / 60) - Math.floor(account.creditedSeconds / 60),
     });
   }
   shown.sort((a, b) => a.email.localeCompare(b.email));

@@ -63,12 +63,21 @@ describe("parseReport", () => {
 
   it("reads a hand-made table E-Mail, Beginn, Ende with clock times on the chosen day", () => {
     expect(read(GENERIC)).toEqual([
-      { line: 2, name: "", email: "anna.adler@example.com", from: berlin("13:00:00"), to: berlin("13:45:00") },
+      {
+        line: 2,
+        name: "",
+        email: "anna.adler@example.com",
+        from: berlin("13:00:00"),
+        to: berlin("13:45:00"),
+      },
     ]);
   });
 
   it("reads a report Excel saved again as Windows-1252, umlauts included", () => {
-    const latin = Buffer.from(ZOOM_GERMAN.replace("\uFEFF", "").replace("Bernd Berg", "Jörg Müßig"), "latin1");
+    const latin = Buffer.from(
+      ZOOM_GERMAN.replace("\uFEFF", "").replace("Bernd Berg", "Jörg Müßig"),
+      "latin1",
+    );
     expect(read(latin)[1]?.name).toBe("Jörg Müßig");
   });
 
@@ -99,7 +108,9 @@ describe("parseReport", () => {
   });
 
   it("refuses a file that is no CSV, has no header of ours, or only total durations", () => {
-    expect(refusal('E-Mail,Beginn,Ende\n"a@example.com,09:00,10:00\n')).toMatch(/^Zeile \d+: Die Datei ist keine lesbare CSV-Datei/);
+    expect(refusal('E-Mail,Beginn,Ende\n"a@example.com,09:00,10:00\n')).toMatch(
+      /^Zeile \d+: Die Datei ist keine lesbare CSV-Datei/,
+    );
     expect(refusal("Vorname,Nachname\nAnna,Adler\n")).toBe(MSG_REPORT.noHeader);
     expect(refusal("")).toBe(MSG_REPORT.empty);
     expect(
@@ -154,9 +165,27 @@ describe("mergeByPerson", () => {
 
   it("clips to the day: the part before midnight or after the next is not the day's", () => {
     const rows = [
-      { line: 2, name: "", email: "a@example.com", from: berlin("23:30:00", "2026-11-19"), to: berlin("00:10:00") },
-      { line: 3, name: "", email: "a@example.com", from: berlin("23:50:00"), to: berlin("01:00:00", "2026-11-21") },
-      { line: 4, name: "", email: "b@example.com", from: berlin("22:00:00", "2026-11-19"), to: berlin("23:00:00", "2026-11-19") },
+      {
+        line: 2,
+        name: "",
+        email: "a@example.com",
+        from: berlin("23:30:00", "2026-11-19"),
+        to: berlin("00:10:00"),
+      },
+      {
+        line: 3,
+        name: "",
+        email: "a@example.com",
+        from: berlin("23:50:00"),
+        to: berlin("01:00:00", "2026-11-21"),
+      },
+      {
+        line: 4,
+        name: "",
+        email: "b@example.com",
+        from: berlin("22:00:00", "2026-11-19"),
+        to: berlin("23:00:00", "2026-11-19"),
+      },
     ];
     const [a, b] = mergeByPerson(rows, REPORT_DAY);
     expect(a?.ranges).toEqual([
@@ -169,7 +198,13 @@ describe("mergeByPerson", () => {
   it("counts a clock-change day in elapsed seconds (25 hours in October)", () => {
     const day = "2026-10-25";
     const rows = [
-      { line: 2, name: "", email: "a@example.com", from: new Date("2026-10-25T23:00:00+01:00"), to: new Date("2026-10-26T02:00:00+01:00") },
+      {
+        line: 2,
+        name: "",
+        email: "a@example.com",
+        from: new Date("2026-10-25T23:00:00+01:00"),
+        to: new Date("2026-10-26T02:00:00+01:00"),
+      },
     ];
     expect(mergeByPerson(rows, day)[0]?.ranges).toEqual([{ start: 24 * 3600, end: 25 * 3600 }]);
   });

@@ -93,12 +93,47 @@ export function detectDelimiter(text: string): string {
   return best;
 }
 
-const GERMAN = /^(\d{1,2})\.(\d{1,2})\.(\d{4})[ ,T]+(\d{1,2}):(\d{2})(?::(\d{2}))?$/;
-const US = /^(\d{1,2})\/(\d{1,2})\/(\d{4})[ ,]+(\d{1,2}):(\d{2})(?::(\d{2}))?(?:\s*([AaPp])\.?[Mm]\.?)?$/;
-const ISO = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{1,2}):(\d{2})(?::(\d{2}))?$/;
-const CLOCK = /^(\d{1,2}):(\d{2})(?::(\d{2}))?$/;
+interface TimeParts {
+  date: IsoDate;
+  hour: string;
+  minute: string;
+  second: string | undefined;
+  /** "A" or "P" for a 12-hour clock */
+  half?: string | undefined;
+}
 
-const pad = (n: string | number) => String(n).padStart(2, "0");
+const pad = (n: string | undefined) => (n ?? "").padStart(2, "0");
+
+/** The forms a report's time may take, each with how its parts are read (`day`: a bare clock's day). */
+const TIME_FORMATS: Array<[RegExp, (m: string[], day: IsoDate) => TimeParts]> = [
+  [
+    /^(\d{1,2})\.(\d{1,2})\.(\d{4})[ ,T]+(\d{1,2}):(\d{2})(?::(\d{2}))?$/,
+    ([, d, m, y, hour = "", minute = "", second]) => ({
+      date: `${y}-${pad(m)}-${pad(d)}`,
+      hour,
+      minute,
+      second,
+    }),
+  ],
+  [
+    /^(\d{1,2})\/(\d{1,2})\/(\d{4})[ ,]+(\d{1,2}):(\d{2})(?::(\d{2}))?(?:\s*([AaPp])\.?[Mm]\.?)?$/,
+    ([, m, d, y, hour = "", minute = "", second, half]) => ({
+      date: `${y}-${pad(m)}-${pad(d)}`,
+      hour,
+      minute,
+      second,
+      half: half?.toUpperCase(),
+    }),
+  ],
+  [
+    /^(\d{4})-(\d{2})-(\d{2})[ T](\d{1,2}):(\d{2})(?::(\d{2}))?$/,
+    ([, y, m, d, hour = "", minute = "", second]) => ({ date: `${y}-${m}-${d}`, hour, minute, second }),
+  ],
+  [
+    /^(\d{1,2}):(\d{2})(?::(\d{2}))?$/,
+    ([, hour = "", minute = "", second], day) => ({ date: day, hour, minute, second }),
+  ],
+];
 
 /**
  * A time of the report as Berlin wall-clock time: `27.11.2026 10:05[:30]`, Zoom's English
@@ -106,43 +141,33 @@ const pad = (n: string | number) => String(n).padStart(2, "0");
  * or a bare `10:05` on the report's day. Null when it is none of these or no real date and time.
  */
 export function parseReportTime(value: string, day: IsoDate): Date | null {
-  let date: IsoDate;
-  let clock: [string, string, string | undefined];
-  let half: string | undefined;
-  let match: RegExpExecArray | null;
-  if ((match = GERMAN.exec(value))) {
-    const [, d, m, y, h, mi, s] = match as unknown as string[];
-    date = `${y}-${pad(m ?? "")}-${pad(d ?? "")}`;
-    clock = [h ?? "", mi ?? "", s];
-  } else if ((match = US.exec(value))) {
-    const [, m, d, y, h, mi, s, ampm] = match as unknown as string[];
-    date = `${y}-${pad(m ?? "")}-${pad(d ?? "")}`;
-    clock = [h ?? "", mi ?? "", s];
-    half = ampm?.toUpperCase();
-  } else if ((match = ISO.exec(value))) {
-    const [, y, m, d, h, mi, s] = match as unknown as string[];
-    date = `${y}-${m}-${d}`;
-    clock = [h ?? "", mi ?? "", s];
-  } else if ((match = CLOCK.exec(value))) {
-    const [, h, mi, s] = match as unknown as string[];
-    date = day;
-    clock = [h ?? "", mi ?? "", s];
-  } else {
+  let parts: TimeParts | undefined;
+  for (const [pattern, read] of TIME_FORMATS) {
+    const match = pattern.exec(value);
+    if (match) {
+      parts = read(
+        [...match].map((part) => part ?? ""),
+        day,
+      );
+      break;
+    }
+  }
+  if (!parts) {
     return null;
   }
-  let hour = Number(clock[0]);
-  const minute = Number(clock[1]);
-  const second = Number(clock[2] ?? 0);
-  if (half) {
+  let hour = Number(parts.hour);
+  const minute = Number(parts.minute);
+  const second = Number(parts.second || 0);
+  if (parts.half) {
     if (hour < 1 || hour > 12) {
       return null;
     }
-    hour = (hour % 12) + (half === "P" ? 12 : 0);
+    hour = (hour % 12) + (parts.half === "P" ? 12 : 0);
   }
-  if (!isValidIsoDate(date) || hour > 23 || minute > 59 || second > 59) {
+  if (!isValidIsoDate(parts.date) || hour > 23 || minute > 59 || second > 59) {
     return null;
   }
-  return berlinInstant(date, hour, minute, second);
+  return berlinInstant(parts.date, hour, minute, second);
 }
 
 const refuse = (detail: string) =>
@@ -247,7 +272,8 @@ export function parseReport(data: Buffer, day: IsoDate): ReportRow[] {
   }
   if (problems.length > 0) {
     const shown = problems.slice(0, 3);
-    const more = problems.length > shown.length ? [MSG_REPORT.moreProblems(problems.length - shown.length)] : [];
+    const more =
+      problems.length > shown.length ? [MSG_REPORT.moreProblems(problems.length - shown.length)] : [];
     throw refuse([...shown, ...more].join(" "));
   }
   return rows;

@@ -1,5 +1,5 @@
 import { schema } from "@app/db";
-import { MSG, MSG_REPORT, MAX_REPORT_BYTES, REPORT_VIDEO_KEY } from "@app/shared";
+import { MAX_REPORT_BYTES, MSG, MSG_REPORT, REPORT_VIDEO_KEY } from "@app/shared";
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCongress, createUser, participate } from "../../../testing/builders";
@@ -95,7 +95,11 @@ async function webinarWithPeople() {
   // each test its own accounts: the report's addresses with the congress id in them
   const address = (name: string) => `${name}.${suffix}@example.com`;
   const anna = await createUser(db(), { email: address("Anna.Adler"), firstname: "Anna", lastname: "Adler" });
-  const bernd = await createUser(db(), { email: address("bernd.berg"), firstname: "Bernd", lastname: "Berg" });
+  const bernd = await createUser(db(), {
+    email: address("bernd.berg"),
+    firstname: "Bernd",
+    lastname: "Berg",
+  });
   await participate(db(), anna.id, congress.id);
   const own = (report: string) =>
     report
@@ -240,21 +244,25 @@ describe("admin.webinarReports.import", () => {
 
   it("joins a further report with what is there (multirange union) and leaves player watch time alone", async () => {
     const { congress, anna, own } = await webinarWithPeople();
-    await db().insert(watchTime).values({
-      userId: anna.id,
-      congressId: congress.id,
-      day: REPORT_DAY,
-      videoKey: "a".repeat(64),
-      source: "player",
-      played: "{[0,600)}",
-      seconds: 600,
-    });
+    await db()
+      .insert(watchTime)
+      .values({
+        userId: anna.id,
+        congressId: congress.id,
+        day: REPORT_DAY,
+        videoKey: "a".repeat(64),
+        source: "player",
+        played: "{[0,600)}",
+        seconds: 600,
+      });
     await call("import", congress.id, own(ZOOM_GERMAN));
     // 13:00-13:45 is new; 09:30-10:00 was covered already
     const more = `${own(GENERIC).trimEnd()}\n${own("anna.adler@example.com,09:30,10:00")}\n`;
     const res = await call("import", congress.id, more);
     expect(res.data).toEqual({ people: 1, minutes: 45 });
-    const [annaReport] = (await rowsOf(congress.id)).filter((r) => r.userId === anna.id && r.source === "report");
+    const [annaReport] = (await rowsOf(congress.id)).filter(
+      (r) => r.userId === anna.id && r.source === "report",
+    );
     expect(annaReport?.played).toBe(
       `{[${9 * 3600 + 5},${10.5 * 3600}),[${11 * 3600},${11.5 * 3600}),[${13 * 3600},${13.75 * 3600})}`,
     );
