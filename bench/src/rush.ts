@@ -541,6 +541,8 @@ export async function runRush(): Promise<BenchResult> {
       visitor: rushVisitor(data, 5),
     });
     const rushUsage = usage.take();
+    // the rush's high-water mark, before the heartbeat phase (whose own maximum is in the usage table)
+    const apiPeakMiB = peakRssMiB(apiPid);
 
     // 5. heartbeats of the congress's viewers (the first 1,000 visitors, below the first-overview ones)
     // against the API's first overviews, taking turns; then a burst from as many connections as the rush
@@ -574,7 +576,6 @@ export async function runRush(): Promise<BenchResult> {
     const heartbeatErrors =
       heartbeats.runs.reduce((n, r) => n + r.errors, 0) +
       heartbeatCold.filter((s) => s.errors > 0 || s.reused > 0).length;
-    const apiPeakMiB = peakRssMiB(apiPid);
     scraper.stop();
 
     const loginOverRuns = await overRuns("rush", short, "loginRatio", loginRounds.best);
