@@ -166,20 +166,32 @@ function ReportDialog({ congress, onDone }: { congress: ReportCongress; onDone: 
           />
         </div>
         <div className="flex flex-col gap-1">
-          <Label htmlFor={`${id}-file`}>CSV-Datei</Label>
-          <input
-            id={`${id}-file`}
-            type="file"
-            accept=".csv,text/csv,.txt"
-            className="text-sm file:mr-3 file:rounded-md file:border file:border-slate-300 file:bg-white file:px-3 file:py-1.5 file:text-sm hover:file:bg-slate-100"
-            aria-describedby={problem ? `${id}-hint ${id}-problem` : `${id}-hint`}
-            aria-invalid={problem ? true : undefined}
-            onChange={(e) => {
-              setFile(e.target.files?.[0] ?? null);
-              setPreview(null);
-              setProblem(null);
-            }}
-          />
+          <span className="text-sm font-medium text-slate-800">CSV-Datei</span>
+          <div className="flex flex-wrap items-center gap-3">
+            <label
+              htmlFor={`${id}-file`}
+              className="inline-flex cursor-pointer items-center rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100 focus-within:outline-2 focus-within:outline-brand-600"
+            >
+              Datei auswählen …
+              <input
+                id={`${id}-file`}
+                type="file"
+                accept=".csv,text/csv,.txt"
+                className="sr-only"
+                aria-label="CSV-Datei"
+                aria-describedby={problem ? `${id}-hint ${id}-problem` : `${id}-hint`}
+                aria-invalid={problem ? true : undefined}
+                onChange={(e) => {
+                  setFile(e.target.files?.[0] ?? null);
+                  setPreview(null);
+                  setProblem(null);
+                }}
+              />
+            </label>
+            <span className="break-all text-sm text-slate-700">
+              {file ? file.name : "Keine Datei gewählt"}
+            </span>
+          </div>
           <p id={`${id}-hint`} className="text-xs text-slate-600">
             Höchstens 5 MB; Komma oder Semikolon als Trennzeichen.
           </p>
@@ -251,8 +263,8 @@ function PreviewTables({ preview }: { preview: ReportPreview }) {
                   {p.name}
                   {!p.registered && <span className="block text-xs text-slate-600">nicht angemeldet</span>}
                 </TableCell>
-                <TableCell className="break-all">{p.email}</TableCell>
-                <TableCell>
+                <TableCell className="min-w-48 break-all">{p.email}</TableCell>
+                <TableCell className="min-w-40">
                   {p.intervals.map((i) => `${clock(i.from)}–${clock(i.to)}`).join(", ")}
                   {p.rows > 1 && (
                     <span className="block text-xs text-slate-600">{p.rows} Zeilen zusammengeführt</span>
@@ -288,8 +300,8 @@ function PreviewTables({ preview }: { preview: ReportPreview }) {
                 <TableRow key={u.line}>
                   <TableCell className="tabular-nums">{u.line}</TableCell>
                   <TableCell>{u.name || "–"}</TableCell>
-                  <TableCell className="break-all">{u.email || "–"}</TableCell>
-                  <TableCell>{UNMATCHED_REASONS[u.reason]}</TableCell>
+                  <TableCell className="min-w-48 break-all">{u.email || "–"}</TableCell>
+                  <TableCell className="min-w-40">{UNMATCHED_REASONS[u.reason]}</TableCell>
                 </TableRow>
               ))}
             </TableBody>
