@@ -11,6 +11,7 @@ import { addDays, berlinDate } from "@app/shared";
 import { sql } from "drizzle-orm";
 import pidusage from "pidusage";
 import { secretKey, signAccessToken } from "../../apps/api/src/credentials/access-token";
+import { HEARTBEAT_K, perHeartbeat, runHeartbeats } from "./heartbeat";
 import {
   childProcessTimes,
   cpuByThreadName,
@@ -33,11 +34,13 @@ const PASSWORD = "Rush-Passwort-2026!";
 
 interface RushData {
   congressId: number;
+  /** the videos of the congress's first day (every day is shown every day) */
+  videoUrls: string[];
   emails: (i: number) => string;
   users: number;
 }
 
-/** Visitors who all take part in one running free event with three days of videos. */
+/** Visitors who all take part in one running free Fortbildung event with three days of videos. */
 export async function seedRush(db: Db, users: number): Promise<RushData> {
   await seedDemo(db);
   const today = berlinDate();
@@ -49,6 +52,8 @@ export async function seedRush(db: Db, users: number): Promise<RushData> {
       visible: true,
       firstDay: today,
       lastDay: addDays(today, 2),
+      // its players send heartbeats (the heartbeat phase, decision 108)
+      fortbildung: true,
     })
     .returning({ id: schema.congresses.id });
   const congressId = congress?.id ?? 0;
@@ -84,7 +89,12 @@ export async function seedRush(db: Db, users: number): Promise<RushData> {
            u.id, u.email, '{}'::jsonb, 'sent', now()
       FROM users u WHERE u.email LIKE 'besucher.%'`);
   await db.execute(sql`ANALYZE`);
-  return { congressId, emails: (i) => `besucher.${(i % users) + 1}@example.com`, users };
+  return {
+    congressId,
+    videoUrls: videos(6).map((v) => v.url),
+    emails: (i) => `besucher.${(i % users) + 1}@example.com`,
+    users,
+  };
 }
 
 /**
@@ -370,8 +380,9 @@ function scrapeMetrics(url: string, token: string, everyMs: number) {
 
 export async function runRush(): Promise<BenchResult> {
   const short = isShort();
-  // enough visitors that the first-overview rounds never meet one twice
-  const users = short ? 20_000 : 60_000;
+  // enough visitors that the first-overview rounds (against the floor, then against the heartbeats) never
+  // meet one twice
+  const users = short ? 25_000 : 75_000;
   const seconds = short ? 3 : 10;
   const levels = short ? [8, 32, 128] : [1, 4, 16, 32, 64, 128, 256];
   const coldConnections = 16;
@@ -530,13 +541,49 @@ export async function runRush(): Promise<BenchResult> {
       visitor: rushVisitor(data, 5),
     });
     const rushUsage = usage.take();
+    // the rush's high-water mark, before the heartbeat phase (whose own maximum is in the usage table)
     const apiPeakMiB = peakRssMiB(apiPid);
+
+    // 5. heartbeats of the congress's viewers (the first 1,000 visitors, below the first-overview ones)
+    // against the API's first overviews, taking turns; then a burst from as many connections as the rush
+    const heartbeatCold: Awaited<ReturnType<typeof coldOverviews>>[] = [];
+    const heartbeatColdPerRun = Math.min(coldPerRun, Math.floor(firstVisits.length / ROUNDS));
+    const heartbeats = await runHeartbeats({
+      url: server.url,
+      apiPid,
+      postmaster,
+      db: database.handle.db,
+      congressId: data.congressId,
+      videoUrls: data.videoUrls,
+      viewers: await coldOverviewTokens(database.handle.db, jwtSecret, 0, 1_000),
+      firstOverviewRound: async () => {
+        const run = await cpuDuring(apiPid, postmaster, () =>
+          coldOverviews(server.url, firstVisits.splice(0, heartbeatColdPerRun), coldConnections, 120_000),
+        );
+        heartbeatCold.push(run.result);
+        return run.ms / Math.max(1, run.result.count - run.result.errors);
+      },
+      rounds: ROUNDS,
+      heartbeatsPerRound: short ? 2_000 : 6_000,
+      connections: coldConnections,
+      burstConnections: rushConnections,
+      burstMs: (short ? 8 : 20) * 1000,
+    });
+    const heartbeatUsage = usage.take();
+    const { burst } = heartbeats;
+    const heartbeatBestRound = heartbeats.rounds.ratios.indexOf(heartbeats.rounds.best);
+    const heartbeatBest = heartbeats.runs[heartbeatBestRound];
+    const heartbeatErrors =
+      heartbeats.runs.reduce((n, r) => n + r.errors, 0) +
+      heartbeatCold.filter((s) => s.errors > 0 || s.reused > 0).length;
     scraper.stop();
 
     const loginOverRuns = await overRuns("rush", short, "loginRatio", loginRounds.best);
     const coldOverRuns = await overRuns("rush", short, "firstOverviewRatio", coldRounds.best);
     const warmOverRuns = await overRuns("rush", short, "warmOverviewShare", warmRounds.best);
+    const heartbeatOverRuns = await overRuns("rush", short, "heartbeatRatio", heartbeats.rounds.best);
     const x = (n: number) => `${round(n, 2)}x`;
+    const ms = (n: number) => round(n, 2);
     const budgets: Budget[] = [
       {
         name: `API CPU per login besides the hash ≤ ${LOGIN_K}x the floor's (best of ${ROUNDS} rounds)`,
@@ -559,6 +606,16 @@ export async function runRush(): Promise<BenchResult> {
         detail: `${rush.errors} errors${rush.firstErrors.length ? `: ${rush.firstErrors.join(" | ")}` : ""}`,
       },
       {
+        name: `API CPU per heartbeat ≤ ${HEARTBEAT_K}x its CPU per first overview (best of ${ROUNDS} rounds)`,
+        ok: heartbeats.rounds.best <= HEARTBEAT_K && heartbeatErrors === 0,
+        detail: `${x(heartbeats.rounds.best)} (${ms(heartbeats.rounds.ours[heartbeatBestRound] ?? 0)} vs ${ms(heartbeats.rounds.reference[heartbeatBestRound] ?? 0)} ms; rounds ${heartbeats.rounds.ratios.map(x).join(", ")}; ${heartbeatErrors} heartbeat errors or bad first-overview runs)`,
+      },
+      {
+        name: `zero heartbeat errors at ${rushConnections} concurrent connections`,
+        ok: burst.errors === 0 && burst.heartbeats > 0,
+        detail: `${burst.errors} errors in ${burst.heartbeats + burst.errors} heartbeats${burst.result.firstErrors.length ? `: ${burst.result.firstErrors.join(" | ")}` : ""}`,
+      },
+      {
         name: `API peak RSS ≤ 400 MiB at ${rushConnections} connections`,
         ok: apiPeakMiB <= 400,
         detail: `${round(apiPeakMiB)} MiB (VmHWM after the rush)`,
@@ -575,7 +632,6 @@ export async function runRush(): Promise<BenchResult> {
       "API max RSS MiB": round(u.memoryMiB),
       "PostgreSQL MiB (Pss)": round(u.postgresMiB),
     });
-    const ms = (n: number) => round(n, 2);
     const roundRows = (what: string, rounds: Rounds, unit: (n: number) => string) =>
       rounds.ratios.map((ratio, i) => ({
         budget: what,
@@ -585,6 +641,19 @@ export async function runRush(): Promise<BenchResult> {
         ratio: round(ratio, 3),
       }));
     const scrapes = scraper.counts();
+    const heartbeatRow = (run: (typeof heartbeats.runs)[number]) => {
+      const s = summarise(run.result, "heartbeat");
+      return {
+        heartbeats: run.heartbeats,
+        "per s": round(s.rps),
+        "p50 ms": round(s.p50),
+        "p99 ms": round(s.p99),
+        errors: run.errors,
+        "API CPU ms": ms(perHeartbeat(run, run.apiMs)),
+        "PostgreSQL CPU ms": ms(perHeartbeat(run, run.postgresMs)),
+        "WAL bytes": Math.round(perHeartbeat(run, run.walBytes)),
+      };
+    };
     return {
       name: "rush",
       short,
@@ -609,6 +678,11 @@ export async function runRush(): Promise<BenchResult> {
             ...roundRows("login CPU besides the hash vs floor", loginRounds, (n) => `${ms(n)} ms`),
             ...roundRows("first overview CPU vs floor", coldRounds, (n) => `${ms(n)} ms`),
             ...roundRows("overview req/s vs bare Fastify", warmRounds, (n) => `${round(n)}/s`),
+            ...roundRows(
+              "heartbeat CPU vs first overview CPU (both API)",
+              heartbeats.rounds,
+              (n) => `${ms(n)} ms`,
+            ),
           ],
         },
         {
@@ -617,6 +691,14 @@ export async function runRush(): Promise<BenchResult> {
             { ratio: "login: API / floor", values: spreadText(loginOverRuns) },
             { ratio: "first overview: API / floor", values: spreadText(coldOverRuns) },
             { ratio: "overview: API / bare Fastify", values: spreadText(warmOverRuns) },
+            { ratio: "heartbeat / first overview (API CPU)", values: spreadText(heartbeatOverRuns) },
+          ],
+        },
+        {
+          title: `Heartbeats of a Fortbildung day (1,000 viewers; rounds at ${coldConnections} connections, burst at ${rushConnections}), per heartbeat`,
+          rows: [
+            ...heartbeats.runs.map((run, i) => ({ run: `round ${i + 1}`, ...heartbeatRow(run) })),
+            { run: `burst, ${rushConnections} connections`, ...heartbeatRow(burst) },
           ],
         },
         {
@@ -666,6 +748,7 @@ export async function runRush(): Promise<BenchResult> {
             usageRow("first-overview rounds", coldUsage),
             usageRow("overview ladder", overviewUsage),
             usageRow("rush", rushUsage),
+            usageRow("heartbeats", heartbeatUsage),
           ],
         },
       ],
@@ -688,6 +771,16 @@ export async function runRush(): Promise<BenchResult> {
         coldOverviewRps: Math.max(...apiCold.map((s) => s.rps)),
         apiPeakRssMiB: apiPeakMiB,
         metricsScrapeCpuMs: scrapeCpu.ms / 50,
+        heartbeatRatio: heartbeats.rounds.best,
+        heartbeatRounds: heartbeats.rounds.ratios,
+        heartbeatCpuMs: heartbeats.rounds.ours,
+        firstOverviewCpuMsAgainstHeartbeats: heartbeats.rounds.reference,
+        postgresCpuPerHeartbeatMs: heartbeatBest
+          ? perHeartbeat(heartbeatBest, heartbeatBest.postgresMs)
+          : null,
+        walBytesPerHeartbeat: heartbeatBest ? perHeartbeat(heartbeatBest, heartbeatBest.walBytes) : null,
+        walBytesPerHeartbeatBurst: perHeartbeat(burst, burst.walBytes),
+        heartbeatBurstRps: summarise(burst.result, "heartbeat").rps,
       },
     };
   } finally {

@@ -47,6 +47,7 @@ export const AUDIT_ACTION_LABELS = {
   "template.copy": "E-Mail-Templates kopiert",
   "legal-page.save": "Rechtliche Seite gespeichert",
   "mail.resend": "E-Mail erneut gesendet",
+  "watch-time.import": "Teilnehmerbericht übernommen",
   "ipn.payment": "Zahlung gemeldet",
   "ipn.refund": "Erstattung gemeldet",
   "ipn.chargeback": "Rückbuchung gemeldet",
@@ -102,6 +103,12 @@ export const AUDIT_FIELD_LABELS: Record<string, string> = {
   templates: "Templates",
   startedFrom: "Ausgangspunkt",
   attempts: "Versuche",
+  day: "Tag",
+  fileName: "Datei",
+  reportRows: "Zeilen des Berichts",
+  accounts: "Konten angerechnet",
+  minutesAdded: "Minuten hinzugefügt",
+  unmatchedRows: "Zeilen ohne Konto",
 };
 
 /** Personal values (names) are recorded as changed, never with their value: the log outlives accounts. */

@@ -25,3 +25,4 @@ export * from "./privacy-input";
 export * from "./text";
 export * from "./two-factor";
 export * from "./two-factor-input";
+export * from "./webinar-report";

@@ -19,6 +19,7 @@ import {
   ZPaymentNotificationListInput,
   ZUserListInput,
   ZUserUpdateInput,
+  ZWebinarReportUpload,
 } from "@app/shared";
 import { z } from "zod";
 import { listAudit, listAuditActors } from "../services/admin/audit-log";
@@ -39,6 +40,7 @@ import {
 import { deletePackage, listAllPackages, pagePackages, savePackage } from "../services/admin/packages";
 import { getPaymentNotification, listPaymentNotifications } from "../services/admin/payment-notifications";
 import { deleteUser, getUser, listUsers, setUserActive, updateUser } from "../services/admin/users";
+import { applyReport, previewReport } from "../services/admin/webinar-report/import";
 import { fetchVideoDurationsSoon } from "../services/fortbildung/video-durations";
 import { saveLegalPage } from "../services/privacy/legal-pages";
 import type { Context } from "../trpc/context";
@@ -113,6 +115,19 @@ export const adminRouter = router({
      * parsed, and tRPC reads the body only for the input: nobody but an admin gets an upload read.
      */
     upload: adminProcedure.input(ZImageUpload).mutation(({ ctx, input }) => uploadImage(ctx.db, input)),
+  }),
+  /**
+   * A webinar tool's participant report (CSV form data: `file`, `congressId`, `day`) for a day of an event:
+   * `preview` writes nothing, `import` credits the matched accounts (decision 107). The role check runs
+   * before the form is read, as for pictures.
+   */
+  webinarReports: router({
+    preview: adminProcedure
+      .input(ZWebinarReportUpload)
+      .mutation(({ ctx, input }) => previewReport(ctx.db, input)),
+    import: adminProcedure
+      .input(ZWebinarReportUpload)
+      .mutation(({ ctx, input }) => applyReport(ctx, { ...input, actorId: ctx.user.id })),
   }),
   legalPages: router({
     save: adminProcedure

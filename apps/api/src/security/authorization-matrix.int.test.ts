@@ -797,6 +797,28 @@ const participantsOfWebinar: Make = () => ({
   },
 });
 
+/**
+ * A participant report naming `user` for a fresh event's first day, as form data: the preview writes
+ * nothing, the import credits `user`; a refused import leaves no watch time behind.
+ */
+const participantReport = async (): Promise<Call> => {
+  const congress = await freshCongress();
+  const csv = `E-Mail;Beginn;Ende\n${world.user.email};09:00;10:00\n`;
+  return {
+    body: multipart({ congressId: String(congress.id), day: congress.firstDay }, Buffer.from(csv)),
+    check: (a) => {
+      if (a.status === 200) {
+        // the preview lists `user`, the import counts `user`
+        const { people } = a.data.result.data.json;
+        expect(Array.isArray(people) ? people.map((p: { userId: number }) => p.userId) : people).toEqual(
+          Array.isArray(people) ? [world.user.id] : 1,
+        );
+      }
+    },
+    intact: rowsStay(schema.watchTime, eq(schema.watchTime.congressId, congress.id), 0),
+  };
+};
+
 const storedImage: Make = async () => ({ data: { fileName: await storeImage(db(), png) } });
 
 const videoThumbnail: Make = async () => {
@@ -947,6 +969,8 @@ const MATRIX: Record<string, Expectation> = {
   "admin.users.setActive": { access: "admin", call: trpc(deactivation) },
   "admin.users.delete": { access: "admin", call: trpc(existingUser) },
   "admin.images.upload": { access: "admin", call: () => ({ body: multipart({}, png) }) },
+  "admin.webinarReports.preview": { access: "admin", call: participantReport },
+  "admin.webinarReports.import": { access: "admin", call: participantReport },
   "admin.legalPages.save": { access: "admin", call: trpc(legalPageText) },
   "admin.mailTemplates.getCatalogue": { access: "admin" },
   "admin.mailTemplates.list": { access: "admin" },
