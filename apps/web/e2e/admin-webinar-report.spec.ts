@@ -36,6 +36,8 @@ test("an admin previews a Zoom report, takes it over, and the same report again 
     title: data.title("Webinar Traumatherapie"),
     visible: false,
     webinar: true,
+    fortbildung: true,
+    webinarMinutes: 120,
     firstDay: dayFromToday(-1),
     lastDay: dayFromToday(1),
   });
@@ -43,7 +45,8 @@ test("an admin previews a Zoom report, takes it over, and the same report again 
   await login(page, DEMO.admin.email, DEMO.admin.password);
   await expect(page.getByRole("heading", { level: 1, name: /^Hallo / })).toBeVisible();
   await page.getByRole("link", { name: "Administration" }).click();
-  await openAdminSection(page, "Veranstaltungen");
+  await openAdminSection(page, "Fortbildung");
+  await page.goto(`/admin/manage/fortbildung?congress=${congress.id}`);
 
   // a broken row: the file is refused naming the row, nothing is shown to take over
   let dialog = await openReportDialog(page, congress.title);
@@ -85,6 +88,14 @@ test("an admin previews a Zoom report, takes it over, and the same report again 
   await question.getByRole("button", { name: "Übernehmen" }).click();
   await expect(page.getByText(MSG_REPORT.applied(1, 119))).toBeVisible();
   await expect(dialog).toBeHidden();
+  // the section's list of the day credits Anna with the report's minutes
+  await page.getByLabel("Tag").selectOption(today);
+  const row = page
+    .getByRole("table", { name: "Fortbildung" })
+    .getByRole("row")
+    .filter({ hasText: anna.email });
+  await expect(row).toContainText("119 von 120");
+  await expect(row).toContainText("Teilnehmerbericht");
   // the same report again: stored already, nothing new
   dialog = await openReportDialog(page, congress.title);
   await dialog.getByLabel("Tag").selectOption(today);

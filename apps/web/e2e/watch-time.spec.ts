@@ -401,7 +401,7 @@ test("watch time: replaying, a hidden tab, 2x speed and a second tab credit only
     try {
       await organiser.goto("/login");
       await login(organiser, admin.email, admin.password);
-      await expect(organiser.getByRole("heading", { level: 1 })).toBeVisible();
+      await expect(organiser.getByRole("heading", { level: 1, name: /^Hallo / })).toBeVisible();
       await organiser.goto(`/admin/manage/fortbildung?congress=${w.congressId}`);
       const row = organiser
         .getByRole("table", { name: "Fortbildung" })

@@ -65,8 +65,9 @@ export function useWatchTime(
             if (presenceCheck) {
               presenceChecks.offer(presenceCheck);
             }
-            // the page's Fortbildung line counts up with what was credited
-            return queryClient.invalidateQueries({
+            // the page's Fortbildung line counts up with what was credited; the next heartbeat does not
+            // wait for it
+            void queryClient.invalidateQueries({
               queryKey: trpc.fortbildung.getMyDays.queryKey({ congressId }),
             });
           })

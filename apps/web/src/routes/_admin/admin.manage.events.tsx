@@ -10,7 +10,6 @@ import { createFileRoute } from "@tanstack/react-router";
 import { AdminResource, yesNo } from "@/components/admin/admin-resource";
 import { DateRangeField, type IsoRange } from "@/components/admin/date-range-field";
 import { ExportButtons } from "@/components/admin/export-buttons";
-import { ParticipantReportImport } from "@/components/admin/participant-report-import";
 import { PictureField } from "@/components/admin/picture-field";
 import { ResourceEditor, type SchemaForm } from "@/components/admin/resource-editor";
 import { LazySectionError } from "@/components/lazy-route-error";
@@ -181,7 +180,6 @@ function CongressesTab() {
           ),
         },
         // the webinar tool's attendance for a day (decision 107; moves to the Fortbildung section)
-        { header: "Anwesenheit", cell: (e) => <ParticipantReportImport congress={e} /> },
       ]}
       rowName={(e) => e.title}
       create="Neue Veranstaltung"

@@ -11,6 +11,7 @@ import { createFileRoute } from "@tanstack/react-router";
 import { AdminResource } from "@/components/admin/admin-resource";
 import { ExportButtons } from "@/components/admin/export-buttons";
 import { FilterSelect, fromSearch, useFilters } from "@/components/admin/filters";
+import { ParticipantReportImport } from "@/components/admin/participant-report-import";
 import { LazySectionError } from "@/components/lazy-route-error";
 import { optionsOf, optionsOfLabels } from "@/components/ui/select";
 import { StatusText } from "@/components/ui/status-text";
@@ -159,8 +160,9 @@ function FortbildungTab() {
       }
       actions={
         event && (
-          // the import of webinar participant reports (issue 33 item 2) takes its place beside the export
-          <div data-slot="fortbildung-tools" className="flex flex-wrap items-center gap-3">
+          // a webinar held in another tool: its participant report (issue 33 item 2) beside the export
+          <div className="flex flex-wrap items-center gap-3">
+            <ParticipantReportImport congress={event} />
             <ExportButtons
               path={`/api/admin/exports/fortbildung/${event.id}`}
               query={exportQuery}
