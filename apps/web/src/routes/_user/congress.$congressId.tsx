@@ -27,14 +27,20 @@ function refused(error: unknown): Promise<unknown> {
 
 export const Route = createFileRoute("/_user/congress/$congressId")({
   params: idParams("congressId"),
-  loader: ({ context, params, preload }) => {
-    void context.queryClient.prefetchQuery(myFortbildungQuery(context.trpc, params.congressId));
-    return loadOrOverview(
+  loader: ({ context, params, preload }) =>
+    loadOrOverview(
       preload,
-      () => context.queryClient.ensureQueryData(contentQuery(context.trpc, params.congressId)),
+      async () => {
+        const content = await context.queryClient.ensureQueryData(
+          contentQuery(context.trpc, params.congressId),
+        );
+        // the participant's Fortbildung line, once the page is theirs to see: a refused visit asks nothing
+        // more, and the content's refusal is not hidden in a batch with another answer
+        void context.queryClient.prefetchQuery(myFortbildungQuery(context.trpc, params.congressId));
+        return content;
+      },
       refused,
-    );
-  },
+    ),
   pendingComponent: () => (
     <p role="status" className="text-slate-600">
       Die Videos werden geladen …
