@@ -399,9 +399,7 @@ test("watch time: replaying, a hidden tab, 2x speed and a second tab credit only
     const admin = await data.user({ admin: true });
     const organiser = await browser.newPage();
     try {
-      await organiser.goto("/login");
-      await login(organiser, admin.email, admin.password);
-      await expect(organiser.getByRole("heading", { level: 1, name: /^Hallo / })).toBeVisible();
+      await loginAs(organiser, admin);
       await organiser.goto(`/admin/manage/fortbildung?congress=${w.congressId}`);
       const row = organiser
         .getByRole("table", { name: "Fortbildung" })

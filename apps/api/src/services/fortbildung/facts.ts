@@ -10,6 +10,7 @@ import {
 } from "@app/shared";
 import { eq, type SQL, sql } from "drizzle-orm";
 import { AppError } from "../../lib/app-error";
+import { PREVIEW_KEY_SQL } from "../visitor/video-preview";
 
 /**
  * What each participant did on each day of a Fortbildung event (issue 33, decision 105): the day's content,
@@ -79,14 +80,12 @@ interface FactRow extends Record<string, unknown> {
   checks_passed: number;
 }
 
-const URL_KEY = sql`encode(sha256(convert_to(v->>'url', 'UTF8')), 'hex')`;
-
 /**
  * The keys (as `video_previews.key`) of the videos an event shows on `day`, a SQL date: those of its content
  * days with that `exclusive_date` and of the days without one, as the event page shows them that day.
  */
 function dayVideoKeys(congressId: number, day: SQL): SQL {
-  return sql`SELECT ${URL_KEY} AS key
+  return sql`SELECT ${PREVIEW_KEY_SQL} AS key
     FROM congress_contents cc
     CROSS JOIN LATERAL jsonb_array_elements(coalesce(cc.data->'days', '[]'::jsonb)) d
     CROSS JOIN LATERAL jsonb_array_elements(coalesce(d->'videos', '[]'::jsonb)) v

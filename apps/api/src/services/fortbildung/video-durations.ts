@@ -1,6 +1,11 @@
 import { berlinDate } from "@app/shared";
 import { sql } from "drizzle-orm";
-import { fetchAndStore, type PreviewDeps, RETRY_FAILED_AFTER_MS } from "../visitor/video-preview";
+import {
+  fetchAndStore,
+  PREVIEW_KEY_SQL,
+  type PreviewDeps,
+  RETRY_FAILED_AFTER_MS,
+} from "../visitor/video-preview";
 
 /** Videos one run asks the host about at most (one after another; the next run takes the rest). */
 export const DURATIONS_PER_RUN = 200;
@@ -14,7 +19,7 @@ async function videosWithoutDuration(ctx: PreviewDeps, congressId: number | unde
   const now = ctx.clock.now();
   const stale = new Date(now.getTime() - RETRY_FAILED_AFTER_MS);
   const result = await ctx.db.execute<{ url: string; key: string }>(sql`
-    SELECT DISTINCT v->>'url' AS url, encode(sha256(convert_to(v->>'url', 'UTF8')), 'hex') AS key
+    SELECT DISTINCT v->>'url' AS url, ${PREVIEW_KEY_SQL} AS key
       FROM congresses c
       JOIN congress_contents cc ON cc.congress_id = c.id
       CROSS JOIN LATERAL jsonb_array_elements(coalesce(cc.data->'days', '[]'::jsonb)) d
@@ -26,7 +31,7 @@ async function videosWithoutDuration(ctx: PreviewDeps, congressId: number | unde
        AND v->>'url' ~ 'vimeo\\.com/(video/)?[0-9]+|player\\.vimeo\\.com/video/[0-9]+'
        AND NOT EXISTS (
          SELECT 1 FROM video_previews p
-          WHERE p.key = encode(sha256(convert_to(v->>'url', 'UTF8')), 'hex')
+          WHERE p.key = ${PREVIEW_KEY_SQL}
             AND (p.duration_seconds IS NOT NULL OR coalesce(p.failed_at, p.fetched_at) > ${stale}::timestamptz))
      LIMIT ${DURATIONS_PER_RUN}`);
   return result.rows;

@@ -16,6 +16,8 @@ const MAX_THUMBNAIL_BYTES = 2_000_000;
 export const THUMBNAIL_PATH = "/uploads/video-previews/";
 
 export const previewKey = (url: string) => createHash("sha256").update(url).digest("hex");
+/** `previewKey` in SQL, of a content video `v` (an element of a content day's `videos`). */
+export const PREVIEW_KEY_SQL = sql`encode(sha256(convert_to(v->>'url', 'UTF8')), 'hex')`;
 
 const inFlight = new Map<string, Promise<VideoPreview>>();
 
