@@ -21,9 +21,14 @@ export const test = guarded.extend<{ data: TestData }, { testDb: Db }>({
     },
     { scope: "worker" },
   ],
-  data: async ({ testDb }, use) => {
+  data: async ({ testDb, context }, use) => {
     const data = new TestData(testDb);
     await use(data);
+    // the test's pages go first: a request still on its way would meet an account deleted under it (a 401
+    // the browser error guard rightly reports), which no visitor ever sees
+    for (const page of context.pages()) {
+      await page.close();
+    }
     await data.remove();
   },
 });
@@ -78,6 +83,29 @@ export async function login(page: Page, email: string, password: string): Promis
   await form.getByLabel("E-Mail").fill(email);
   await form.getByLabel("Passwort").fill(password);
   await form.getByLabel("Passwort").press("Enter");
+}
+
+/**
+ * Counts the page's requests from now on; `quiet()` waits until none has been on its way for `ms`. Unlike
+ * `waitForLoadState("networkidle")`, which a page reached once stays in, it waits for what a navigation
+ * inside the app (a login, a click) sent, so a test checks the rows after everything the page asked for.
+ */
+export function watchRequests(page: Page): { quiet: (ms?: number) => Promise<void> } {
+  let inFlight = 0;
+  let changedAt = Date.now();
+  const change = (by: number) => () => {
+    inFlight += by;
+    changedAt = Date.now();
+  };
+  page.on("request", change(1));
+  page.on("requestfinished", change(-1));
+  page.on("requestfailed", change(-1));
+  return {
+    quiet: (ms = 500) =>
+      expect
+        .poll(() => inFlight === 0 && Date.now() - changedAt >= ms, { intervals: [100], timeout: 15_000 })
+        .toBe(true),
+  };
 }
 
 /** From now on the app's scripts (a route's code among them) arrive `ms` late, as on a slow line. */

@@ -17,6 +17,7 @@ import {
   type TestUser,
   test,
   watchDialogs,
+  watchRequests,
 } from "./fixtures";
 
 type Role = "user" | "admin";
@@ -111,14 +112,17 @@ async function expectLoginBackTo(page: Page, target: string) {
 
 /**
  * Follows the link `target` logged out: the guard's login page, the login, and `target` as the first address
- * after it (no detour through a participation). Returns every address the page went to after the login.
+ * after it (no detour through a participation), once the page has nothing more on its way. Returns every
+ * address the page went to after the login.
  */
 async function followLoggedOut(page: Page, target: string, user: TestUser): Promise<string[]> {
+  const requests = watchRequests(page);
   await page.goto(target);
   await expectLoginBackTo(page, target);
   const seen = addresses(page);
   await login(page, user.email, user.password);
   await expect.poll(() => seen).toContain(target);
+  await requests.quiet();
   expect(seen[0]).toBe(target);
   return seen;
 }
@@ -135,7 +139,6 @@ for (const route of guardedRoutes()) {
     const before = await data.rowsOf(user.id);
 
     const seen = await followLoggedOut(page, target, user);
-    await page.waitForLoadState("networkidle");
     expect(seen.filter((address) => address.startsWith("/participation/") && address !== target)).toEqual([]);
     expect(await data.rowsOf(user.id)).toEqual(before);
   });
@@ -172,9 +175,10 @@ test("Abmelden on an event's page goes to /login, and the next person to log in 
 
   await page.getByRole("button", { name: "Abmelden" }).click();
   await expect(page).toHaveURL(/\/login$/);
+  const requests = watchRequests(page);
   await login(page, next.email, next.password);
   await expect(page).toHaveURL(/\/$/);
-  await page.waitForLoadState("networkidle");
+  await requests.quiet();
   expect((await data.rowsOf(next.id)).participations).toBe(0);
 });
 
