@@ -81,6 +81,8 @@ export const users = pgTable(
      * account switched off). Access tokens carry the version they were issued under; an older one is refused.
      */
     sessionVersion: integer("session_version").notNull().default(0),
+    /** Einheitliche Fortbildungsnummer (issue 34): 15 digits, the last a Luhn check digit; optional */
+    efn: text("efn"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -96,6 +98,7 @@ export const users = pgTable(
     // the dashboard's registrations per day
     index("users_created_idx").on(t.createdAt),
     check("users_roles_known", sql`${t.roles} <@ ARRAY['ROLE_USER','ROLE_ADMIN']::text[]`),
+    check("users_efn_format", sql`${t.efn} IS NULL OR ${t.efn} ~ '^[0-9]{15}$'`),
   ],
 );
 
@@ -651,5 +654,151 @@ export const auditLog = pgTable(
     index("audit_log_entity_at_idx").on(t.entity, t.at.desc().nullsFirst()),
     index("audit_log_action_at_idx").on(t.action, t.at.desc().nullsFirst()),
     index("audit_log_actor_idx").on(t.actorId),
+  ],
+);
+
+/** The organiser as the certificates name it (issue 34): one row (id 1), set by admins. */
+export const certificateIssuer = pgTable(
+  "certificate_issuer",
+  {
+    id: integer("id").primaryKey().default(1),
+    name: text("name").notNull().default(""),
+    /** postal address, one line per line */
+    address: text("address").notNull().default(""),
+    /** file names under the uploaded images (table images) */
+    logo: text("logo"),
+    signature: text("signature"),
+    /** who signs, printed under the signature */
+    signatory: text("signatory").notNull().default(""),
+    updatedBy: integer("updated_by").references(() => users.id, { onDelete: "set null" }),
+    updatedAt: updatedAt(),
+  },
+  (t) => [check("certificate_issuer_single_row", sql`${t.id} = 1`)],
+);
+
+/**
+ * Learning-success checks for recordings (issue 34): per package, or per day of its recordings, the
+ * multiple-choice questions a buyer answers to have the recording count. Deleted with the package.
+ */
+export const learningChecks = pgTable(
+  "learning_checks",
+  {
+    id: serial("id").primaryKey(),
+    packageId: integer("package_id")
+      .notNull()
+      .references(() => congressPackages.id, { onDelete: "cascade" }),
+    /** the recording day (Berlin) the check covers; null: the whole package */
+    day: date("day", { mode: "string" }),
+    /** the share of correct answers that passes, in percent */
+    passPercent: integer("pass_percent").notNull().default(70),
+    /** the chamber's category of the recording's certificate (e.g. self-study) */
+    category: text("category"),
+    /** points the recording's certificate names; null: as the event's days */
+    points: integer("points"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("learning_checks_package_day_uq").on(
+      t.packageId,
+      sql`coalesce(${t.day}, '0001-01-01'::date)`,
+    ),
+    check("learning_checks_pass_percent_range", sql`${t.passPercent} BETWEEN 1 AND 100`),
+    check("learning_checks_points_range", sql`${t.points} IS NULL OR ${t.points} BETWEEN 0 AND 100`),
+  ],
+);
+
+export interface LearningCheckAnswer {
+  text: string;
+  correct: boolean;
+}
+
+export const learningCheckQuestions = pgTable(
+  "learning_check_questions",
+  {
+    id: serial("id").primaryKey(),
+    checkId: integer("check_id")
+      .notNull()
+      .references(() => learningChecks.id, { onDelete: "cascade" }),
+    position: integer("position").notNull(),
+    question: text("question").notNull(),
+    /** 3 to 5 answers, one or more correct; never sent to a participant before their attempt is submitted */
+    answers: jsonb("answers").$type<LearningCheckAnswer[]>().notNull(),
+    /** shown with the result */
+    explanation: text("explanation").notNull().default(""),
+  },
+  (t) => [index("learning_check_questions_check_idx").on(t.checkId, t.position)],
+);
+
+/** One participant's attempt: what was shown in which order, what they chose, and the result. */
+export const learningCheckAttempts = pgTable(
+  "learning_check_attempts",
+  {
+    id: serial("id").primaryKey(),
+    checkId: integer("check_id")
+      .notNull()
+      .references(() => learningChecks.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** the questions as shown: `[{ questionId, answerOrder }]`, answers by their stored index */
+    shown: jsonb("shown").$type<Array<{ questionId: number; answerOrder: number[] }>>().notNull(),
+    startedAt: timestamp("started_at", { withTimezone: true }).notNull().defaultNow(),
+    submittedAt: timestamp("submitted_at", { withTimezone: true }),
+    /** the chosen answers per question id, by their stored index */
+    chosen: jsonb("chosen").$type<Record<string, number[]>>(),
+    scorePercent: integer("score_percent"),
+    passed: boolean("passed"),
+  },
+  (t) => [index("learning_check_attempts_user_idx").on(t.userId, t.checkId)],
+);
+
+/**
+ * Teilnahmebescheinigungen (issue 34): an event's (the days a participant reached, Fortbildung I) or a
+ * recording's (its learning check passed). `facts` holds exactly what the PDF and the verification page
+ * show, frozen when issued; the PDF is made from them whenever it is asked for. The verification code is
+ * never stored, only its hash. A re-issue revokes the old row and points it to the new one. Deleted with
+ * the account (then the code verifies as unknown) or the event.
+ */
+export const certificates = pgTable(
+  "certificates",
+  {
+    id: serial("id").primaryKey(),
+    /** printed on the certificate, e.g. 2026-000123 */
+    number: text("number").notNull().unique(),
+    /** sha256 (hex) of the verification code */
+    codeHash: text("code_hash").notNull().unique(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    congressId: integer("congress_id")
+      .notNull()
+      .references(() => congresses.id, { onDelete: "cascade" }),
+    /** `event` or `recording` */
+    kind: text("kind").notNull(),
+    /** a recording's certificate: the check passed (null once the check is deleted) */
+    learningCheckId: integer("learning_check_id").references(() => learningChecks.id, {
+      onDelete: "set null",
+    }),
+    facts: jsonb("facts").$type<Record<string, unknown>>().notNull(),
+    issuedAt: timestamp("issued_at", { withTimezone: true }).notNull().defaultNow(),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+    revokedReason: text("revoked_reason"),
+    revokedBy: integer("revoked_by").references(() => users.id, { onDelete: "set null" }),
+    /** the certificate a re-issue made in this one's place */
+    replacedBy: integer("replaced_by"),
+    /** when the delivery job queued its mail (the job's mark that it is done) */
+    mailedAt: timestamp("mailed_at", { withTimezone: true }),
+  },
+  (t) => [
+    check("certificates_kind_known", sql`${t.kind} IN ('event', 'recording')`),
+    uniqueIndex("certificates_event_current_uq")
+      .on(t.userId, t.congressId)
+      .where(sql`${t.kind} = 'event' AND ${t.revokedAt} IS NULL`),
+    uniqueIndex("certificates_recording_current_uq")
+      .on(t.userId, t.learningCheckId)
+      .where(sql`${t.kind} = 'recording' AND ${t.revokedAt} IS NULL`),
+    index("certificates_user_idx").on(t.userId),
+    index("certificates_congress_idx").on(t.congressId),
   ],
 );
