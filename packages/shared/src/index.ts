@@ -7,6 +7,8 @@ export * from "./checkout";
 export * from "./congresses";
 export * from "./constants";
 export * from "./dates";
+export * from "./efn";
+export * from "./efn-input";
 export * from "./errors";
 export * from "./field-text";
 export * from "./fortbildung";

@@ -890,6 +890,8 @@ const MATRIX: Record<string, Expectation> = {
   "account.listConsents": { access: "user", call: trpc(ownConsents) },
   "account.setNewsletter": { access: "user", call: trpc(fixed(() => ({ newsletter: false }))) },
   "account.export": { access: "user", call: trpc(ownExport) },
+  // each caller sets (and so can only ever reach) their own EFN; an empty field clears it
+  "account.setEfn": { access: "user", call: trpc(fixed(() => ({ efn: "" }))) },
   // deleting the shared callers would end the suite: a wrong password shows that every signed-in caller
   // reaches only the password check of their own account (privacy.int.test.ts deletes real accounts)
   "account.delete": {
