@@ -14,6 +14,7 @@ export const MSG_EFN = {
   label: "Einheitliche Fortbildungsnummer (EFN)",
   hint: "15 Ziffern, zu finden auf Ihrem Arztausweis oder den Barcode-Etiketten Ihrer Kammer. Leerzeichen und Bindestriche dürfen Sie mit eingeben.",
   text: "Bitte geben Sie Ihre EFN als Text ein.",
+  missing: "Bitte geben Sie Ihre EFN ein.",
   tooLong: "Die Eingabe ist zu lang für eine EFN (15 Ziffern).",
   notDigits: "Die EFN besteht nur aus Ziffern. Bitte prüfen Sie Ihre Eingabe.",
   length: (count: number) =>
