@@ -33,7 +33,7 @@ async function fortbildungEvent(data: import("./data").TestData) {
   return { congress, user, today };
 }
 
-const fortbildung = (page: Page) => page.getByRole("region", { name: /^Fortbildung$|^Fortbildung VNR/ });
+const fortbildung = (page: Page) => page.getByRole("region", { name: /^Fortbildung/ });
 const efnPrompt = (page: Page) => page.getByRole("region", { name: "Ihre EFN für die Kammer" });
 const EFN_FIELD = "Einheitliche Fortbildungsnummer (EFN)";
 
@@ -97,7 +97,7 @@ test("the organiser lists a day's participants, filters by outcome and exports t
 
   const [file] = await Promise.all([
     page.waitForEvent("download"),
-    page.getByRole("button", { name: /als CSV herunterladen$/ }).click(),
+    page.getByRole("button", { name: `Fortbildung von ${congress.title} als CSV herunterladen` }).click(),
   ]);
   expect(file.suggestedFilename()).toMatch(/^fortbildung-.+\.csv$/);
   const csv = await readFile(await file.path(), "utf8");
