@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { MSG_EFN } from "@app/shared";
 import { expect, type Page } from "@playwright/test";
 import { vimeo } from "./data";
-import { contentDay, dayFromToday, login, type TestUser, test } from "./fixtures";
+import { contentDay, dayFromToday, expectAccessible, login, type TestUser, test } from "./fixtures";
 
 /**
  * Issue 33 items 5 and 6: the participant's line per day and the organiser's section "Fortbildung"; issue 34
@@ -125,6 +125,7 @@ test("the event page asks a participant without EFN for it; the profile changes 
   await expect(prompt.getByRole("alert")).toHaveText(MSG_EFN.checkDigit);
   await expect(field).toHaveAttribute("aria-invalid", "true");
   await expect(field).toBeFocused();
+  await expectAccessible(page, "EFN-Abfrage mit Fehler");
   await field.fill("80-276-090-123456-6");
   await page.keyboard.press("Enter");
   const thanks = page.getByRole("status").filter({ hasText: "Danke! Ihre EFN ist gespeichert." });
@@ -134,7 +135,9 @@ test("the event page asks a participant without EFN for it; the profile changes 
   await expect(fortbildung(page)).toBeVisible();
   await expect(efnPrompt(page)).toHaveCount(0);
 
-  // the profile shows it in its groups; a wrong length is refused there too; empty removes it
+  // the profile (on a phone's width) shows it in its groups; a wrong length is refused there too; empty
+  // removes it
+  await page.setViewportSize({ width: 390, height: 844 });
   await page.goto("/profile");
   const card = page.getByRole("region", { name: "Fortbildungspunkte" });
   const profileField = card.getByLabel(EFN_FIELD);
@@ -142,6 +145,7 @@ test("the event page asks a participant without EFN for it; the profile changes 
   await profileField.fill("80 276 090 12345 6");
   await card.getByRole("button", { name: "EFN speichern" }).click();
   await expect(card.getByRole("alert")).toHaveText(MSG_EFN.length(14));
+  await expectAccessible(page, "Profil mit EFN-Fehler");
   await profileField.fill("");
   await card.getByRole("button", { name: "EFN speichern" }).click();
   await expect(page.getByText(MSG_EFN.cleared)).toBeVisible();

@@ -168,6 +168,7 @@ function FortbildungTab() {
               path={`/api/admin/exports/fortbildung/${event.id}`}
               query={exportQuery}
               what={`Fortbildung von ${event.title}`}
+              caption="Liste:"
             />
             {data?.day && <ChamberReportButtons congressId={event.id} day={data.day} />}
           </div>
