@@ -127,3 +127,13 @@ describe("the EFN in the data export and the account deletion", () => {
     expect(await storedEfn(user.id)).toBeNull();
   });
 });
+
+describe("the privacy page", () => {
+  it("says by default what the EFN is stored for, that it is voluntary, and when it goes", async () => {
+    const page = await trpcQuery(t, "legal.getPage", { slug: "datenschutz" });
+    expect(page.data.html).toContain(
+      "Ihre Einheitliche Fortbildungsnummer (EFN) speichern wir nur, wenn Sie sie angeben",
+    );
+    expect(page.data.html).toContain("Meldung Ihrer Punkte an die Kammer (Art. 6 Abs. 1 lit. b DSGVO)");
+  });
+});
