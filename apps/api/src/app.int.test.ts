@@ -155,6 +155,8 @@ describe("profile", () => {
         lastname: "Profil",
         roles: ["ROLE_USER"],
         newsletter: false,
+        // the account's own EFN (issue 34), none here
+        efn: null,
       });
     }
   });

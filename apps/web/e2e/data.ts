@@ -197,7 +197,13 @@ export class TestData {
 
   /** A confirmed (unless `unconfirmed`), active account (an admin with `admin: true`), signed up for nothing. */
   async user(
-    fields: { admin?: boolean; firstname?: string; lastname?: string; unconfirmed?: boolean } = {},
+    fields: {
+      admin?: boolean;
+      firstname?: string;
+      lastname?: string;
+      unconfirmed?: boolean;
+      efn?: string;
+    } = {},
   ): Promise<TestUser> {
     passwordHash ??= hashPassword(PASSWORD);
     const email = `e2e.${unique()}@example.com`;
@@ -211,6 +217,7 @@ export class TestData {
         roles: fields.admin ? ["ROLE_USER", "ROLE_ADMIN"] : ["ROLE_USER"],
         active: true,
         emailConfirmedAt: fields.unconfirmed ? null : new Date(),
+        efn: fields.efn ?? null,
       })
       .returning({ id: schema.users.id, firstname: schema.users.firstname, lastname: schema.users.lastname });
     if (!user) {

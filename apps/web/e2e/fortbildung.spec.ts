@@ -1,9 +1,13 @@
 import { readFile } from "node:fs/promises";
+import { MSG_EFN } from "@app/shared";
 import { expect, type Page } from "@playwright/test";
 import { vimeo } from "./data";
-import { contentDay, dayFromToday, login, type TestUser, test } from "./fixtures";
+import { contentDay, dayFromToday, expectAccessible, login, type TestUser, test } from "./fixtures";
 
-/** Issue 33 items 5 and 6: the participant's line per day and the organiser's section "Fortbildung". */
+/**
+ * Issue 33 items 5 and 6: the participant's line per day and the organiser's section "Fortbildung"; issue 34
+ * items 1 and 6: the EFN asked on the event page and kept in the profile, and the chamber's report.
+ */
 
 async function loginAs(page: Page, user: TestUser) {
   await page.goto("/login");
@@ -30,6 +34,8 @@ async function fortbildungEvent(data: import("./data").TestData) {
 }
 
 const fortbildung = (page: Page) => page.getByRole("region", { name: /^Fortbildung/ });
+const efnPrompt = (page: Page) => page.getByRole("region", { name: "Ihre EFN für die Kammer" });
+const EFN_FIELD = "Einheitliche Fortbildungsnummer (EFN)";
 
 test("the participant sees per day how many minutes count and from when the certificate comes", async ({
   page,
@@ -62,6 +68,7 @@ test("an event without Fortbildung shows no line and no notice", async ({ page, 
   await expect(page.getByRole("heading", { level: 2, name: "Tag 1" })).toBeVisible();
   await expect(fortbildung(page)).toHaveCount(0);
   await expect(page.getByRole("link", { name: "Mehr dazu in der Datenschutzerklärung" })).toHaveCount(0);
+  await expect(efnPrompt(page)).toHaveCount(0);
 });
 
 test("the organiser lists a day's participants, filters by outcome and exports the list", async ({
@@ -90,9 +97,106 @@ test("the organiser lists a day's participants, filters by outcome and exports t
 
   const [file] = await Promise.all([
     page.waitForEvent("download"),
-    page.getByRole("button", { name: /als CSV herunterladen$/ }).click(),
+    page.getByRole("button", { name: `Fortbildung von ${congress.title} als CSV herunterladen` }).click(),
   ]);
   expect(file.suggestedFilename()).toMatch(/^fortbildung-.+\.csv$/);
   const csv = await readFile(await file.path(), "utf8");
   expect(csv).toContain(`;Fenja Fortbildung;${user.email};37;144;180;0;0;Player;nein;0;2760602026000099`);
+});
+
+test("the event page asks a participant without EFN for it; the profile changes and removes it", async ({
+  page,
+  data,
+}) => {
+  const { congress, user } = await fortbildungEvent(data);
+  await loginAs(page, user);
+  await page.goto(`/congress/${congress.id}`);
+  const prompt = efnPrompt(page);
+  await expect(prompt).toContainText("für die Meldung Ihrer Punkte an die Kammer");
+  // not a dialog: the page stays usable around it
+  await expect(page.getByRole("dialog")).toHaveCount(0);
+  await expect(fortbildung(page)).toContainText("37 von 180 Minuten");
+
+  // by keyboard: a wrong check digit is refused at the field, the right number saved with Enter
+  const field = prompt.getByLabel(EFN_FIELD);
+  await field.focus();
+  await page.keyboard.type("80 276 090 123456 7");
+  await page.keyboard.press("Enter");
+  await expect(prompt.getByRole("alert")).toHaveText(MSG_EFN.checkDigit);
+  await expect(field).toHaveAttribute("aria-invalid", "true");
+  await expect(field).toBeFocused();
+  await expectAccessible(page, "EFN-Abfrage mit Fehler");
+  await field.fill("80-276-090-123456-6");
+  await page.keyboard.press("Enter");
+  const thanks = page.getByRole("status").filter({ hasText: "Danke! Ihre EFN ist gespeichert." });
+  await expect(thanks).toBeFocused();
+  await expect(prompt).toHaveCount(0);
+  await page.reload();
+  await expect(fortbildung(page)).toBeVisible();
+  await expect(efnPrompt(page)).toHaveCount(0);
+
+  // the profile (on a phone's width) shows it in its groups; a wrong length is refused there too; empty
+  // removes it
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto("/profile");
+  const card = page.getByRole("region", { name: "Fortbildungspunkte" });
+  const profileField = card.getByLabel(EFN_FIELD);
+  await expect(profileField).toHaveValue("80 276 090 123456 6");
+  await profileField.fill("80 276 090 12345 6");
+  await card.getByRole("button", { name: "EFN speichern" }).click();
+  await expect(card.getByRole("alert")).toHaveText(MSG_EFN.length(14));
+  await expectAccessible(page, "Profil mit EFN-Fehler");
+  await profileField.fill("");
+  await card.getByRole("button", { name: "EFN speichern" }).click();
+  await expect(page.getByText(MSG_EFN.cleared)).toBeVisible();
+  await page.goto(`/congress/${congress.id}`);
+  await expect(efnPrompt(page)).toBeVisible();
+});
+
+test("the organiser downloads the chamber's report of a day: with EFN, without EFN, and as Excel", async ({
+  page,
+  data,
+}) => {
+  const { congress, today } = await fortbildungEvent(data);
+  // reached with an EFN (check digit worked out in packages/shared/src/efn.test.ts), reached without one
+  const withEfn = await data.user({ firstname: "Ekin", lastname: "Efn", efn: "802760901234566" });
+  const withoutEfn = await data.user({ firstname: "Olga", lastname: "Ohne" });
+  for (const user of [withEfn, withoutEfn]) {
+    await data.participation(user.id, congress.id);
+    await data.watched(user.id, congress.id, today, vimeo(100_000), 90 * 60);
+    await data.watched(user.id, congress.id, today, vimeo(100_001), 60 * 60);
+  }
+  const admin = await data.user({ admin: true });
+  await loginAs(page, admin);
+  await page.goto(`/admin/manage/fortbildung?congress=${congress.id}`);
+  await expect(page.getByRole("status").filter({ hasText: "Teilnehmenden haben" })).toContainText(
+    "2 von 3 Teilnehmenden haben die Voraussetzung erreicht.",
+  );
+  const date = today.split("-").reverse().join(".");
+
+  const [csv] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByRole("button", { name: `Meldung an die Kammer vom ${date} als CSV herunterladen` }).click(),
+  ]);
+  expect(csv.suggestedFilename()).toMatch(new RegExp(`^kammermeldung-.+-${today}\\.csv$`));
+  expect(await readFile(await csv.path(), "utf8")).toBe(
+    `\uFEFFVNR;EFN;Nachname;Vorname;Datum;Punkte\r\n2760602026000099;802760901234566;Efn;Ekin;${date};4\r\n`,
+  );
+
+  const [without] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByRole("button", { name: `Teilnehmende ohne EFN vom ${date} als CSV herunterladen` }).click(),
+  ]);
+  expect(without.suggestedFilename()).toMatch(/^ohne-efn-.+\.csv$/);
+  expect(await readFile(await without.path(), "utf8")).toBe(
+    `\uFEFFVNR;Nachname;Vorname;E-Mail;Datum;Punkte\r\n2760602026000099;Ohne;Olga;${withoutEfn.email};${date};4\r\n`,
+  );
+
+  const [xlsx] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByRole("button", { name: `Meldung an die Kammer vom ${date} als Excel herunterladen` }).click(),
+  ]);
+  expect(xlsx.suggestedFilename()).toMatch(/^kammermeldung-.+\.xlsx$/);
+  // an XLSX file is a zip archive
+  expect((await readFile(await xlsx.path())).subarray(0, 2).toString()).toBe("PK");
 });

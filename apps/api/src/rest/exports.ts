@@ -1,6 +1,7 @@
 import {
   MSG,
   ORDER_KIND_NAMES,
+  ZChamberReportQuery,
   ZFortbildungDayInput,
   ZId,
   ZOrderListInput,
@@ -8,6 +9,7 @@ import {
 } from "@app/shared";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
+import { chamberReport } from "../services/exports/chamber-report";
 import { fortbildungExport } from "../services/exports/fortbildung";
 import { type NamedExport, orderExport, participantsExport, usersExport } from "../services/exports/sources";
 import {
@@ -94,6 +96,18 @@ export const exportRestRoutes: RestRoute[] = [
       const { congressId, format } = ZParticipantsParams.parse(req.params);
       const query = ZFortbildungExportQuery.parse(req.query);
       return download(reply, await fortbildungExport(ctx, { ...query, congressId }, format), format);
+    },
+  },
+  {
+    // the chamber's report of one day (issue 34 item 6): with EFN (CSV: `list=ohne-efn` for the others)
+    method: "GET",
+    url: "/admin/exports/chamber-report/:congressId.:format",
+    role: "admin",
+    service: "chamberReport",
+    handler: async (_caller, req, reply, ctx) => {
+      const { congressId, format } = ZParticipantsParams.parse(req.params);
+      const query = ZChamberReportQuery.parse(req.query);
+      return download(reply, await chamberReport(ctx, { ...query, congressId }, format), format);
     },
   },
   {

@@ -1,6 +1,13 @@
-import { MSG_PRIVACY, ZDeleteAccountInput, ZLegalSlug, ZNewsletterInput } from "@app/shared";
+import {
+  MSG_EFN,
+  MSG_PRIVACY,
+  ZDeleteAccountInput,
+  ZEfnInput,
+  ZLegalSlug,
+  ZNewsletterInput,
+} from "@app/shared";
 import { z } from "zod";
-import { getProfile } from "../services/account";
+import { getProfile, setEfn } from "../services/account";
 import { REFRESH_COOKIE } from "../services/auth/session";
 import {
   consentHistory,
@@ -18,6 +25,11 @@ export const accountRouter = router({
   setNewsletter: userProcedure.input(ZNewsletterInput).mutation(async ({ ctx, input }) => {
     const newsletter = await setNewsletter(ctx, ctx.user.id, input.newsletter, "profile");
     return { newsletter, detail: newsletter ? MSG_PRIVACY.newsletterOn : MSG_PRIVACY.newsletterOff };
+  }),
+  /** the Einheitliche Fortbildungsnummer (issue 34): saved as its 15 digits, or cleared by an empty field */
+  setEfn: userProcedure.input(ZEfnInput).mutation(async ({ ctx, input }) => {
+    const { efn } = await setEfn(ctx.db, ctx.user.id, input.efn);
+    return { efn, detail: efn ? MSG_EFN.saved : MSG_EFN.cleared };
   }),
   export: userProcedure.query(({ ctx }) => exportAccountData(ctx, ctx.user.id)),
   delete: userProcedure.input(ZDeleteAccountInput).mutation(async ({ ctx, input }) => {

@@ -783,6 +783,18 @@ const storedNotification =
     };
   };
 
+/** The chamber's report of the webinar's first day: only an admin gets the file (its header row). */
+const chamberReportOfWebinar: Make = () => ({
+  data: { congressId: world.webinar.id, day: world.webinar.firstDay },
+  check: (a) => {
+    if (a.status === 200) {
+      expect(a.body).toContain("VNR;EFN;Nachname;Vorname;Datum;Punkte");
+    } else {
+      expect(a.body).not.toContain("VNR;EFN");
+    }
+  },
+});
+
 /** The ticketed webinar's participants: only an admin gets the file, and it lists both of them. */
 const participantsOfWebinar: Make = () => ({
   data: { congressId: world.webinar.id },
@@ -890,6 +902,8 @@ const MATRIX: Record<string, Expectation> = {
   "account.listConsents": { access: "user", call: trpc(ownConsents) },
   "account.setNewsletter": { access: "user", call: trpc(fixed(() => ({ newsletter: false }))) },
   "account.export": { access: "user", call: trpc(ownExport) },
+  // each caller sets (and so can only ever reach) their own EFN; an empty field clears it
+  "account.setEfn": { access: "user", call: trpc(fixed(() => ({ efn: "" }))) },
   // deleting the shared callers would end the suite: a wrong password shows that every signed-in caller
   // reaches only the password check of their own account (privacy.int.test.ts deletes real accounts)
   "account.delete": {
@@ -1112,6 +1126,13 @@ const MATRIX: Record<string, Expectation> = {
     service: "fortbildungExport",
     call: rest(participantsOfWebinar, {
       url: (d) => `/api/admin/exports/fortbildung/${d.congressId}.csv?reached=nicht-erreicht`,
+    }),
+  },
+  "GET /api/admin/exports/chamber-report/:congressId.:format": {
+    access: "admin",
+    service: "chamberReport",
+    call: rest(chamberReportOfWebinar, {
+      url: (d) => `/api/admin/exports/chamber-report/${d.congressId}.csv?day=${d.day}`,
     }),
   },
   "GET /api/admin/exports/package-orders.:format": {

@@ -376,6 +376,7 @@ const PLAUSIBLE: Record<string, () => fc.Arbitrary<unknown>> = {
   page: () => fc.integer({ min: 1, max: 3 }),
   dataProtection: () => fc.constant(true),
   newsletter: () => fc.boolean(),
+  efn: () => fc.constantFrom("", "80 276 090 123456 6", "802760901234567"),
   active: () => fc.boolean(),
   admin: () => fc.boolean(),
   visible: () => fc.boolean(),

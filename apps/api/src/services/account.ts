@@ -1,6 +1,6 @@
 import { type DbOrTx, schema } from "@app/db";
 import type { Role } from "@app/shared";
-import { eq } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import { AppError } from "../lib/app-error";
 
 export interface Profile {
@@ -10,6 +10,8 @@ export interface Profile {
   lastname: string;
   roles: Role[];
   newsletter: boolean;
+  /** the Einheitliche Fortbildungsnummer, 15 digits, or null (issue 34) */
+  efn: string | null;
 }
 
 /** The signed-in user's own profile; never the password hash or any token. */
@@ -31,6 +33,7 @@ export async function sessionAccount(
       lastname: users.lastname,
       roles: users.roles,
       newsletter: users.newsletter,
+      efn: users.efn,
       active: users.active,
       sessionVersion: users.sessionVersion,
     })
@@ -47,7 +50,7 @@ export async function sessionAccount(
 export function toProfile(
   row: Pick<
     typeof schema.users.$inferSelect,
-    "id" | "email" | "firstname" | "lastname" | "roles" | "newsletter"
+    "id" | "email" | "firstname" | "lastname" | "roles" | "newsletter" | "efn"
   >,
 ): Profile {
   return {
@@ -57,5 +60,27 @@ export function toProfile(
     lastname: row.lastname,
     roles: row.roles as Role[],
     newsletter: row.newsletter,
+    efn: row.efn,
   };
+}
+
+/**
+ * Saves the account's own EFN (already checked by `ZEfnInput`: 15 digits with a fitting check digit), or
+ * clears it (`null`). Only the signed-in account's row, never anybody else's.
+ */
+export async function setEfn(
+  db: DbOrTx,
+  userId: number,
+  efn: string | null,
+): Promise<{ efn: string | null }> {
+  const { users } = schema;
+  const [row] = await db
+    .update(users)
+    .set({ efn })
+    .where(and(eq(users.id, userId), isNull(users.deletedAt)))
+    .returning({ efn: users.efn });
+  if (!row) {
+    throw new AppError("UNAUTHORIZED", `user ${userId} missing or deleted`);
+  }
+  return row;
 }

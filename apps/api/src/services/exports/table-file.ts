@@ -19,11 +19,19 @@ export interface Column<Row> {
   value: (row: Row) => Cell;
 }
 
-/** One export: a German sheet name, the columns and the rows, batch by batch as they come from the database. */
-export interface TableExport<Row> {
+/** One table: a German sheet name, the columns and the rows, batch by batch as they come from the database. */
+export interface Sheet<Row> {
   sheetName: string;
   columns: Column<Row>[];
   batches: AsyncIterable<Row[]>;
+}
+
+/**
+ * One export. An XLSX file holds `moreSheets` as further sheets after the first; a CSV file is one table,
+ * so it holds only the first (an export that has more offers them as CSV files of their own).
+ */
+export interface TableExport<Row> extends Sheet<Row> {
+  moreSheets?: Sheet<Row>[];
 }
 
 export const CONTENT_TYPES: Record<ExportFormat, string> = {
@@ -125,6 +133,20 @@ async function writeWorkbook<Row>(table: TableExport<Row>, output: PassThrough):
     useStyles: true,
     useSharedStrings: false,
   });
+  for (const sheet of [table, ...(table.moreSheets ?? [])]) {
+    if (!(await writeSheet(workbook, sheet, output))) {
+      return;
+    }
+  }
+  await workbook.commit();
+}
+
+/** One sheet of the workbook, committed; false when the download was closed on the way. */
+async function writeSheet<Row>(
+  workbook: ExcelJS.stream.xlsx.WorkbookWriter,
+  table: Sheet<Row>,
+  output: PassThrough,
+): Promise<boolean> {
   const sheet = workbook.addWorksheet(table.sheetName, { views: [{ state: "frozen", ySplit: 1 }] });
   // a date column's format is set once on the column: every cell added later takes the column's style
   sheet.columns = table.columns.map((c) => ({
@@ -135,7 +157,7 @@ async function writeWorkbook<Row>(table: TableExport<Row>, output: PassThrough):
   sheet.getRow(1).font = { bold: true };
   for await (const rows of table.batches) {
     if (output.destroyed) {
-      return;
+      return false;
     }
     for (const row of rows) {
       const added = sheet.addRow(
@@ -150,7 +172,7 @@ async function writeWorkbook<Row>(table: TableExport<Row>, output: PassThrough):
     await drained(zipInput ? [zipInput, output] : [output], output);
   }
   sheet.commit();
-  await workbook.commit();
+  return true;
 }
 
 /**

@@ -90,6 +90,7 @@ export async function exportAccountData({ db, clock }: Pick<ServiceDeps, "db" | 
       active: users.active,
       newsletter: users.newsletter,
       newsletterConsentAt: users.newsletterConsentAt,
+      efn: users.efn,
       emailConfirmedAt: users.emailConfirmedAt,
       createdAt: users.createdAt,
       updatedAt: users.updatedAt,
@@ -321,6 +322,8 @@ export async function deleteAccount(
         roles: ["ROLE_USER"],
         totpSecret: null,
         totpEnabledAt: null,
+        // the EFN identifies the person for life (issue 34): never kept with the orders
+        efn: null,
         deletedAt: clock.now(),
       })
       .where(eq(users.id, userId))

@@ -44,10 +44,16 @@ export function ExportButtons({
   path,
   query = {},
   what,
+  formats = ["csv", "xlsx"],
+  caption,
 }: {
   path: string;
   query?: Record<string, string>;
   what: string;
+  /** the formats offered (default: both) */
+  formats?: ExportFormat[];
+  /** a visible word before the buttons, where several groups stand side by side */
+  caption?: string;
 }) {
   const [busy, setBusy] = useState<ExportFormat | null>(null);
   const start = async (format: ExportFormat) => {
@@ -66,7 +72,12 @@ export function ExportButtons({
   return (
     // biome-ignore lint/a11y/useSemanticElements: a group of two buttons, not a form's fieldset
     <div role="group" aria-label={`${what} exportieren`} className="flex items-center gap-2">
-      {(["csv", "xlsx"] as const).map((format) => (
+      {caption && (
+        <span aria-hidden="true" className="text-sm text-slate-700">
+          {caption}
+        </span>
+      )}
+      {formats.map((format) => (
         <Button
           key={format}
           type="button"

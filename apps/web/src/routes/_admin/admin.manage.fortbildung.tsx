@@ -9,6 +9,7 @@ import {
 import { useQuery } from "@tanstack/react-query";
 import { createFileRoute } from "@tanstack/react-router";
 import { AdminResource } from "@/components/admin/admin-resource";
+import { ChamberReportButtons } from "@/components/admin/chamber-report-buttons";
 import { ExportButtons } from "@/components/admin/export-buttons";
 import { FilterSelect, fromSearch, useFilters } from "@/components/admin/filters";
 import { ParticipantReportImport } from "@/components/admin/participant-report-import";
@@ -167,7 +168,9 @@ function FortbildungTab() {
               path={`/api/admin/exports/fortbildung/${event.id}`}
               query={exportQuery}
               what={`Fortbildung von ${event.title}`}
+              caption="Liste:"
             />
+            {data?.day && <ChamberReportButtons congressId={event.id} day={data.day} />}
           </div>
         )
       }

@@ -2,6 +2,7 @@ import { formatCongressDates } from "@app/shared";
 import { useSuspenseQuery } from "@tanstack/react-query";
 import { createFileRoute } from "@tanstack/react-router";
 import { Page } from "@/components/layout/page";
+import { EfnPrompt } from "@/components/visitor/efn-form";
 import {
   FortbildungProgress,
   myFortbildungQuery,
@@ -60,6 +61,7 @@ function CongressContent() {
         {formatCongressDates(data.congress.firstDay, data.congress.lastDay)}
       </p>
       {progress && <FortbildungProgress data={progress} />}
+      {progress && <EfnPrompt />}
       <VideoDays
         days={data.days}
         emptyText="Für diese Veranstaltung sind noch keine Videos freigeschaltet."
