@@ -1,0 +1,392 @@
+import { randomInt } from "node:crypto";
+import { type DbOrTx, schema } from "@app/db";
+import {
+  dayOutcome,
+  fillMessage,
+  type IsoDate,
+  LEARNING_CHECK_RETRY_MINUTES,
+  MSG_LEARNING_CHECK,
+  questionCorrect,
+  scoreLearningCheck,
+  type ZLearningCheckSubmitInput,
+} from "@app/shared";
+import { and, asc, desc, eq } from "drizzle-orm";
+import type { z } from "zod";
+import { AppError } from "../../lib/app-error";
+import { loadFortbildungEvent, recordingFacts } from "../fortbildung/facts";
+import { findPackage } from "../visitor/packages";
+import { loadViewer, type ViewerDeps } from "../visitor/viewer";
+
+/**
+ * The participant's side of a learning-success check (issue 34 item 4, decisions 119-121): what the package
+ * page shows, starting an attempt (questions and answers shuffled, stored in `shown`, sent without the
+ * answer key) and submitting it (scored on the server, once).
+ */
+
+const { learningChecks, learningCheckQuestions, learningCheckAttempts } = schema;
+type Ctx = ViewerDeps;
+type Shown = Array<{ questionId: number; answerOrder: number[] }>;
+
+const BERLIN_TIME = new Intl.DateTimeFormat("de-DE", {
+  timeZone: "Europe/Berlin",
+  hour: "2-digit",
+  minute: "2-digit",
+});
+
+function refuse(reason: string, detail: string): AppError {
+  return new AppError(
+    "FORBIDDEN",
+    `learning check refused: ${reason}`,
+    detail,
+    MSG_LEARNING_CHECK.refusedTitle,
+    reason,
+  );
+}
+
+/** Fisher-Yates with the CSPRNG: the order of an attempt cannot be foreseen from earlier ones. */
+function shuffled(n: number): number[] {
+  const order = Array.from({ length: n }, (_, i) => i);
+  for (let i = n - 1; i > 0; i--) {
+    const j = randomInt(i + 1);
+    [order[i], order[j]] = [order[j] as number, order[i] as number];
+  }
+  return order;
+}
+
+interface CheckRow {
+  id: number;
+  packageId: number;
+  day: IsoDate | null;
+  passPercent: number;
+  category: string | null;
+  points: number | null;
+}
+
+interface Standing {
+  bought: boolean;
+  watch: { contentMinutes: number; attendedMinutes: number; requiredMinutes: number; reached: boolean };
+  unknownVideos: number;
+}
+
+/** Whether the caller bought the package (a paid order) and watched enough of the check's recording. */
+async function standingOf(ctx: Ctx, userId: number, check: CheckRow, congressId: number): Promise<Standing> {
+  const viewer = await loadViewer(ctx, userId);
+  const view = await findPackage(ctx, viewer, check.packageId);
+  const event = await loadFortbildungEvent(ctx.db, congressId);
+  const facts = await recordingFacts(ctx.db, {
+    userId,
+    congressId,
+    packageId: check.packageId,
+    day: check.day,
+  });
+  // the event's required share of the recording; presence checks are asked on the event page only
+  const outcome = dayOutcome({ ...event.rules, presenceChecksRequired: 0 }, { ...facts, checksPassed: 0 });
+  return {
+    bought: view.orderStatus === "paid",
+    watch: {
+      contentMinutes: outcome.contentMinutes,
+      attendedMinutes: outcome.attendedMinutes,
+      requiredMinutes: outcome.requiredMinutes,
+      reached: outcome.reached,
+    },
+    unknownVideos: facts.unknownVideos,
+  };
+}
+
+/** The package's checks that are offered: its event has Fortbildung, and the check has questions. */
+async function offeredChecks(ctx: Ctx, packageId: number, userId: number) {
+  const viewer = await loadViewer(ctx, userId);
+  const view = await findPackage(ctx, viewer, packageId);
+  const event = await loadFortbildungEvent(ctx.db, view.congress.id);
+  if (!event.fortbildung) {
+    return { congressId: view.congress.id, checks: [] as (CheckRow & { questionCount: number })[] };
+  }
+  const rows = await ctx.db
+    .select({
+      id: learningChecks.id,
+      packageId: learningChecks.packageId,
+      day: learningChecks.day,
+      passPercent: learningChecks.passPercent,
+      category: learningChecks.category,
+      points: learningChecks.points,
+      questionId: learningCheckQuestions.id,
+    })
+    .from(learningChecks)
+    .innerJoin(learningCheckQuestions, eq(learningCheckQuestions.checkId, learningChecks.id))
+    .where(eq(learningChecks.packageId, packageId))
+    .orderBy(asc(learningChecks.day), asc(learningChecks.id));
+  const checks = new Map<number, CheckRow & { questionCount: number }>();
+  for (const { questionId: _, ...r } of rows) {
+    const entry = checks.get(r.id) ?? { ...r, day: r.day as IsoDate | null, questionCount: 0 };
+    entry.questionCount += 1;
+    checks.set(r.id, entry);
+  }
+  // the whole package's check after the days'
+  const list = [...checks.values()].sort((a, b) => (a.day ?? "9999").localeCompare(b.day ?? "9999"));
+  return { congressId: view.congress.id, checks: list };
+}
+
+async function attemptsOf(db: DbOrTx, userId: number, checkId: number) {
+  return db
+    .select()
+    .from(learningCheckAttempts)
+    .where(and(eq(learningCheckAttempts.userId, userId), eq(learningCheckAttempts.checkId, checkId)))
+    .orderBy(desc(learningCheckAttempts.startedAt), desc(learningCheckAttempts.id));
+}
+type Attempt = Awaited<ReturnType<typeof attemptsOf>>[number];
+
+/** When a new attempt may start after the latest failed one (decision 120); null: now. */
+function retryAt(attempts: Attempt[], now: Date): Date | null {
+  const last = attempts.find((a) => a.submittedAt !== null);
+  if (!last?.submittedAt || last.passed) {
+    return null;
+  }
+  const at = new Date(last.submittedAt.getTime() + LEARNING_CHECK_RETRY_MINUTES * 60_000);
+  return at > now ? at : null;
+}
+
+/** What the package page shows of each offered check, for the signed-in caller. */
+export async function packageLearningChecks(ctx: Ctx, input: { userId: number; packageId: number }) {
+  const { congressId, checks } = await offeredChecks(ctx, input.packageId, input.userId);
+  const now = ctx.clock.now();
+  const out = [];
+  for (const check of checks) {
+    const standing = await standingOf(ctx, input.userId, check, congressId);
+    const attempts = await attemptsOf(ctx.db, input.userId, check.id);
+    const submitted = attempts.filter((a) => a.submittedAt !== null);
+    const passed = submitted.find((a) => a.passed);
+    const last = submitted[0];
+    const wait = retryAt(attempts, now);
+    out.push({
+      id: check.id,
+      day: check.day,
+      passPercent: check.passPercent,
+      category: check.category,
+      points: check.points,
+      questionCount: check.questionCount,
+      bought: standing.bought,
+      watch: standing.watch,
+      attempts: submitted.length,
+      passedAt: passed?.submittedAt?.toISOString() ?? null,
+      lastResult: last ? { scorePercent: last.scorePercent ?? 0, passed: last.passed === true } : null,
+      openAttempt: attempts.some((a) => a.submittedAt === null),
+      retryAt: wait?.toISOString() ?? null,
+      canStart: standing.bought && standing.watch.reached && !passed && wait === null,
+    });
+  }
+  return out;
+}
+
+/** The check, and why the caller may not take it now (in the order a participant meets the reasons). */
+async function requireTakeable(ctx: Ctx, userId: number, checkId: number) {
+  const [check] = await ctx.db.select().from(learningChecks).where(eq(learningChecks.id, checkId));
+  if (!check) {
+    throw new AppError("NOT_FOUND", `learning check ${checkId}`, MSG_LEARNING_CHECK.notFound);
+  }
+  const { congressId, checks } = await offeredChecks(ctx, check.packageId, userId);
+  const offered = checks.find((c) => c.id === checkId);
+  if (!offered) {
+    throw refuse("not-offered", MSG_LEARNING_CHECK.notOffered);
+  }
+  const standing = await standingOf(ctx, userId, offered, congressId);
+  if (!standing.bought) {
+    throw refuse("not-bought", MSG_LEARNING_CHECK.notBought);
+  }
+  if (!standing.watch.reached) {
+    throw refuse("not-watched", MSG_LEARNING_CHECK.notWatched);
+  }
+  return offered;
+}
+
+async function questionsOf(db: DbOrTx, checkId: number) {
+  return db
+    .select()
+    .from(learningCheckQuestions)
+    .where(eq(learningCheckQuestions.checkId, checkId))
+    .orderBy(asc(learningCheckQuestions.position), asc(learningCheckQuestions.id));
+}
+type Question = Awaited<ReturnType<typeof questionsOf>>[number];
+
+/** Whether an attempt's `shown` still fits the check's questions (an admin may have edited them since). */
+function fits(shown: Shown, questions: Question[]): boolean {
+  const byId = new Map(questions.map((q) => [q.id, q]));
+  return (
+    shown.length === questions.length &&
+    shown.every((s) => byId.get(s.questionId)?.answers.length === s.answerOrder.length)
+  );
+}
+
+/**
+ * The attempt as the participant sees it: the questions and their answers in the attempt's order, whether
+ * several answers can be right, and nothing of the answer key (no `correct`, no explanation).
+ */
+function asShown(
+  attempt: { id: number; shown: Shown },
+  check: { id: number; passPercent: number },
+  questions: Question[],
+) {
+  const byId = new Map(questions.map((q) => [q.id, q]));
+  return {
+    attemptId: attempt.id,
+    checkId: check.id,
+    passPercent: check.passPercent,
+    questions: attempt.shown.map((s) => {
+      const q = byId.get(s.questionId) as Question;
+      return {
+        id: q.id,
+        question: q.question,
+        multiple: q.answers.filter((a) => a.correct).length > 1,
+        answers: s.answerOrder.map((i) => q.answers[i]?.text ?? ""),
+      };
+    }),
+  };
+}
+
+/**
+ * Starts an attempt (or returns the caller's open one, so a reload shows the same order): bought, watched
+ * enough, not passed yet, and not within the waiting time after a failed attempt.
+ */
+export async function startLearningCheck(ctx: Ctx, input: { userId: number; checkId: number }) {
+  const check = await requireTakeable(ctx, input.userId, input.checkId);
+  const now = ctx.clock.now();
+  const attempts = await attemptsOf(ctx.db, input.userId, check.id);
+  if (attempts.some((a) => a.passed)) {
+    throw refuse("passed", MSG_LEARNING_CHECK.alreadyPassed);
+  }
+  const questions = await questionsOf(ctx.db, check.id);
+  const open = attempts.find((a) => a.submittedAt === null);
+  if (open && fits(open.shown, questions)) {
+    return asShown(open, check, questions);
+  }
+  const wait = retryAt(attempts, now);
+  if (wait) {
+    throw refuse("wait", fillMessage(MSG_LEARNING_CHECK.wait, { time: BERLIN_TIME.format(wait) }));
+  }
+  const shown: Shown = shuffled(questions.length).map((i) => {
+    const q = questions[i] as Question;
+    return { questionId: q.id, answerOrder: shuffled(q.answers.length) };
+  });
+  const attempt = await ctx.db.transaction(async (tx) => {
+    if (open) {
+      // it no longer fits the questions: it was never submitted, so nothing of it counts
+      await tx.delete(learningCheckAttempts).where(eq(learningCheckAttempts.id, open.id));
+    }
+    const [row] = await tx
+      .insert(learningCheckAttempts)
+      .values({ checkId: check.id, userId: input.userId, shown, startedAt: now })
+      .returning({ id: learningCheckAttempts.id, shown: learningCheckAttempts.shown });
+    return row as { id: number; shown: Shown };
+  });
+  return asShown(attempt, check, questions);
+}
+
+type SubmitInput = z.output<typeof ZLearningCheckSubmitInput> & { userId: number };
+
+/**
+ * Submits the caller's open attempt once: the attempt is locked, checked (the caller's, not submitted, the
+ * answers those of its shown questions), scored (a question counts when exactly its correct answers are
+ * chosen; passed at `score ≥ pass mark`) and stored, in one transaction. The answer names for each question
+ * whether it was right, what was chosen, and the explanation.
+ */
+export async function submitLearningCheck(ctx: Ctx, input: SubmitInput) {
+  const now = ctx.clock.now();
+  const [peek] = await ctx.db
+    .select({ checkId: learningCheckAttempts.checkId })
+    .from(learningCheckAttempts)
+    .where(
+      and(eq(learningCheckAttempts.id, input.attemptId), eq(learningCheckAttempts.userId, input.userId)),
+    );
+  if (!peek) {
+    // another's attempt is answered as an unknown one: its id reveals nothing
+    throw new AppError("NOT_FOUND", `attempt ${input.attemptId}`, MSG_LEARNING_CHECK.attemptNotFound);
+  }
+  const check = await requireTakeable(ctx, input.userId, peek.checkId);
+  return ctx.db.transaction(async (tx) => {
+    const [attempt] = await tx
+      .select()
+      .from(learningCheckAttempts)
+      .where(
+        and(eq(learningCheckAttempts.id, input.attemptId), eq(learningCheckAttempts.userId, input.userId)),
+      )
+      .for("update");
+    if (!attempt) {
+      throw new AppError("NOT_FOUND", `attempt ${input.attemptId}`, MSG_LEARNING_CHECK.attemptNotFound);
+    }
+    if (attempt.submittedAt !== null) {
+      throw new AppError("CONFLICT", `attempt ${attempt.id} submitted`, MSG_LEARNING_CHECK.attemptSubmitted);
+    }
+    const questions = await questionsOf(tx, check.id);
+    if (!fits(attempt.shown, questions)) {
+      throw new AppError("CONFLICT", `attempt ${attempt.id} outdated`, MSG_LEARNING_CHECK.attemptChanged);
+    }
+    const given = new Map<number, number[]>();
+    for (const a of input.answers) {
+      if (given.has(a.questionId)) {
+        throw new AppError("BAD_REQUEST", "question answered twice", MSG_LEARNING_CHECK.answersInvalid);
+      }
+      given.set(a.questionId, [...new Set(a.chosen)]);
+    }
+    const byId = new Map(questions.map((q) => [q.id, q]));
+    if (input.answers.some((a) => !attempt.shown.some((s) => s.questionId === a.questionId))) {
+      throw new AppError("BAD_REQUEST", "answer to a question not shown", MSG_LEARNING_CHECK.answersInvalid);
+    }
+    const results = attempt.shown.map((s) => {
+      const q = byId.get(s.questionId) as Question;
+      const positions = given.get(s.questionId) ?? [];
+      if (positions.length === 0) {
+        throw new AppError("BAD_REQUEST", `question ${q.id} unanswered`, MSG_LEARNING_CHECK.unanswered);
+      }
+      if (positions.some((p) => p >= s.answerOrder.length)) {
+        throw new AppError("BAD_REQUEST", "answer not shown", MSG_LEARNING_CHECK.answersInvalid);
+      }
+      const multiple = q.answers.filter((a) => a.correct).length > 1;
+      if (!multiple && positions.length > 1) {
+        throw new AppError(
+          "BAD_REQUEST",
+          "several answers to a single-choice question",
+          MSG_LEARNING_CHECK.oneAnswer,
+        );
+      }
+      // the stored indexes of the chosen answers, and of the correct ones
+      const chosen = positions.map((p) => s.answerOrder[p] as number).sort((a, b) => a - b);
+      const correct = q.answers.flatMap((a, i) => (a.correct ? [i] : []));
+      return {
+        id: q.id,
+        question: q.question,
+        answers: s.answerOrder.map((i) => q.answers[i]?.text ?? ""),
+        chosen: [...positions].sort((a, b) => a - b),
+        stored: chosen,
+        correct: questionCorrect(correct, chosen),
+        explanation: q.explanation,
+      };
+    });
+    const score = scoreLearningCheck(
+      results.filter((r) => r.correct).length,
+      results.length,
+      check.passPercent,
+    );
+    await tx
+      .update(learningCheckAttempts)
+      .set({
+        submittedAt: now,
+        chosen: Object.fromEntries(results.map((r) => [String(r.id), r.stored])),
+        scorePercent: score.scorePercent,
+        passed: score.passed,
+      })
+      .where(eq(learningCheckAttempts.id, attempt.id));
+    if (score.passed) {
+      // issue the recording certificate here (issue 34 item 4, wired at merge):
+      // await issueRecordingCertificate(tx, { userId: input.userId, learningCheckId: check.id });
+    }
+    return {
+      attemptId: attempt.id,
+      checkId: check.id,
+      passPercent: check.passPercent,
+      ...score,
+      retryAt: score.passed
+        ? null
+        : new Date(now.getTime() + LEARNING_CHECK_RETRY_MINUTES * 60_000).toISOString(),
+      questions: results.map(({ stored: _, ...r }) => r),
+    };
+  });
+}
