@@ -11,7 +11,13 @@ async function signInAsAdmin(page: Page) {
 
 /** The sections' names per group, as the navigation lists them. */
 const GROUPS: Record<string, string[]> = {
-  "Veranstaltungen & Inhalte": ["Veranstaltungen", "Kongresspakete", "Videoinhalte", "Fortbildung"],
+  "Veranstaltungen & Inhalte": [
+    "Veranstaltungen",
+    "Kongresspakete",
+    "Videoinhalte",
+    "Fortbildung",
+    "Lernerfolgskontrollen",
+  ],
   Verkauf: ["Paketbestellungen", "Ticketbestellungen", "Zahlungsmeldungen"],
   Personen: ["Benutzer:innen"],
   Kommunikation: ["E-Mail-Templates", "E-Mail-Versand"],
