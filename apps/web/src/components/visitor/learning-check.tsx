@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { CircleCheckIcon, CircleXIcon } from "lucide-react";
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
+import { dayLabel } from "@/components/visitor/fortbildung-progress";
 import { showError } from "@/lib/alerts";
 import { trpc, trpcClient } from "@/lib/trpc";
 import type { RouterOutputs } from "@/lib/types";
@@ -16,13 +17,11 @@ type Check = RouterOutputs["learningChecks"]["listForPackage"][number];
 type Attempt = RouterOutputs["learningChecks"]["start"];
 type Result = RouterOutputs["learningChecks"]["submit"];
 
-const WEEKDAY = new Intl.DateTimeFormat("de-DE", { weekday: "long", timeZone: "UTC" });
 const TIME = new Intl.DateTimeFormat("de-DE", {
   timeZone: "Europe/Berlin",
   hour: "2-digit",
   minute: "2-digit",
 });
-const dayLabel = (day: string) => `${WEEKDAY.format(new Date(`${day}T00:00:00Z`))}, ${formatGermanDate(day)}`;
 const de = (n: number) => n.toLocaleString("de-DE");
 
 /** Moves the focus to an element once it is shown (a heading with tabIndex -1). */

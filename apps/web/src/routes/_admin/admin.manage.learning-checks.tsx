@@ -21,6 +21,7 @@ import { Input } from "@/components/ui/input";
 import { Select } from "@/components/ui/select";
 import { SelectField, TextField } from "@/components/ui/text-field";
 import { Textarea } from "@/components/ui/textarea";
+import { dayLabel } from "@/components/visitor/fortbildung-progress";
 import { alerts } from "@/lib/alerts";
 import { pageSearch } from "@/lib/search";
 import { trpc, trpcClient } from "@/lib/trpc";
@@ -35,9 +36,6 @@ import {
 
 type Row = RouterOutputs["admin"]["learningChecks"]["getPage"]["items"][number];
 type CheckForm = SchemaForm<LearningCheckForm, typeof ZLearningCheckInput>;
-
-const WEEKDAY = new Intl.DateTimeFormat("de-DE", { weekday: "long", timeZone: "UTC" });
-const dayLabel = (day: string) => `${WEEKDAY.format(new Date(`${day}T00:00:00Z`))}, ${formatGermanDate(day)}`;
 
 function ErrorText({ id, message }: { id?: string; message: string | undefined }) {
   return message ? (
