@@ -98,6 +98,14 @@ test("an admin writes a learning check with a question of several correct answer
   await expect(row).toContainText("Ganzes Paket");
   await expect(row).toContainText("70 %");
   await expect(row.getByRole("cell").nth(2)).toHaveText("2");
+
+  // deleting asks first
+  await row.getByRole("button", { name: /löschen$/ }).click();
+  const question = page.getByRole("alertdialog");
+  await expect(question).toContainText("wird mit ihren Fragen und allen Versuchen gelöscht");
+  await question.getByRole("button", { name: "Ja, ich bin mir sicher" }).click();
+  await expect(page.getByText("Die Lernerfolgskontrolle wurde gelöscht.")).toBeVisible();
+  await expect(row).toHaveCount(0);
 });
 
 test("a buyer who watched enough passes; the answer key is not in the quiz's answer", async ({
@@ -146,6 +154,8 @@ test("a fail shows the result without passing; unanswered questions are named fi
   page,
   data,
 }) => {
+  // on a phone
+  await page.setViewportSize({ width: 390, height: 844 });
   const scene = await recording(data);
   await data.learningCheck(scene.pkg.id, QUESTIONS);
   const user = await buyer(data, scene);
@@ -166,6 +176,7 @@ test("a fail shows the result without passing; unanswered questions are named fi
   await expect(section(page)).not.toContainText("Bestanden am");
   await expect(section(page)).toContainText("Letzter Versuch: 0 % (nicht bestanden).");
   await expect(section(page).getByRole("button", { name: /Lernerfolgskontrolle/ })).toHaveCount(0);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 });
 
 test("a buyer below the watch share cannot start; a package without Fortbildung shows no check", async ({
@@ -181,4 +192,15 @@ test("a buyer below the watch share cannot start; a package without Fortbildung 
     "Angesehen: 10 von 20 Minuten · Lernerfolgskontrolle ab 16 Minuten",
   );
   await expect(section(page).getByRole("button", { name: /Lernerfolgskontrolle/ })).toHaveCount(0);
+
+  // the same check on a package of an event without Fortbildung is not offered
+  const plain = await data.congress({ firstDay: dayFromToday(-10), lastDay: dayFromToday(-10) });
+  await data.content(plain.id, [contentDay("Tag 1", 1)]);
+  const plainPackage = await data.package(plain.id, { name: data.title("Ohne Fortbildung") });
+  await data.learningCheck(plainPackage.id, QUESTIONS);
+  await data.packageOrder(user.id, plainPackage.id);
+  await page.goto(`/congress-package/${plainPackage.id}`);
+  await expect(page.getByRole("heading", { level: 1, name: plainPackage.name })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 2, name: "Tag 1" })).toBeVisible();
+  await expect(section(page)).toHaveCount(0);
 });
