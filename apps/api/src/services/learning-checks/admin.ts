@@ -39,9 +39,9 @@ export async function pageLearningChecks(db: DbOrTx, input: { page: number }) {
       passPercent: learningChecks.passPercent,
       category: learningChecks.category,
       points: learningChecks.points,
-      questionCount: sql<number>`(SELECT count(*)::int FROM ${learningCheckQuestions} q WHERE q.check_id = ${learningChecks.id})`,
-      attemptCount: sql<number>`(SELECT count(*)::int FROM ${learningCheckAttempts} a WHERE a.check_id = ${learningChecks.id} AND a.submitted_at IS NOT NULL)`,
-      passedCount: sql<number>`(SELECT count(DISTINCT a.user_id)::int FROM ${learningCheckAttempts} a WHERE a.check_id = ${learningChecks.id} AND a.passed)`,
+      questionCount: sql<number>`(SELECT count(*)::int FROM ${learningCheckQuestions} q WHERE q.check_id = learning_checks.id)`,
+      attemptCount: sql<number>`(SELECT count(*)::int FROM ${learningCheckAttempts} a WHERE a.check_id = learning_checks.id AND a.submitted_at IS NOT NULL)`,
+      passedCount: sql<number>`(SELECT count(DISTINCT a.user_id)::int FROM ${learningCheckAttempts} a WHERE a.check_id = learning_checks.id AND a.passed)`,
     })
     .from(learningChecks)
     .innerJoin(congressPackages, eq(congressPackages.id, learningChecks.packageId))

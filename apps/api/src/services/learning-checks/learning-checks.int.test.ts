@@ -197,6 +197,13 @@ describe("scoring", () => {
     const failed = await submit(b.data.attemptId, await answersWith(b.data.attemptId, 6), six.token);
     expect(failed.data).toMatchObject({ correctCount: 6, scorePercent: 60, passed: false });
 
+    // the admin's table counts questions, submitted attempts and who passed
+    const page = await trpcQuery(t, "admin.learningChecks.getPage", { page: 1 }, { token: admin.adminToken });
+    expect(page.data.items.find((r: { id: number }) => r.id === s.checkId)).toMatchObject({
+      questionCount: 10,
+      attemptCount: 2,
+      passedCount: 1,
+    });
     const stored = await db()
       .select({ userId: schema.learningCheckAttempts.userId, passed: schema.learningCheckAttempts.passed })
       .from(schema.learningCheckAttempts)

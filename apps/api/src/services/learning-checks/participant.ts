@@ -10,7 +10,7 @@ import {
   scoreLearningCheck,
   type ZLearningCheckSubmitInput,
 } from "@app/shared";
-import { and, asc, desc, eq } from "drizzle-orm";
+import { and, asc, desc, eq, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { AppError } from "../../lib/app-error";
 import { loadFortbildungEvent, recordingFacts } from "../fortbildung/facts";
@@ -99,8 +99,9 @@ async function offeredChecks(ctx: Ctx, packageId: number, userId: number) {
   const view = await findPackage(ctx, viewer, packageId);
   const event = await loadFortbildungEvent(ctx.db, view.congress.id);
   if (!event.fortbildung) {
-    return { congressId: view.congress.id, checks: [] as (CheckRow & { questionCount: number })[] };
+    return { congressId: view.congress.id, checks: [] };
   }
+  const questionCount = sql<number>`(SELECT count(*)::int FROM ${learningCheckQuestions} q WHERE q.check_id = learning_checks.id)`;
   const rows = await ctx.db
     .select({
       id: learningChecks.id,
@@ -109,21 +110,16 @@ async function offeredChecks(ctx: Ctx, packageId: number, userId: number) {
       passPercent: learningChecks.passPercent,
       category: learningChecks.category,
       points: learningChecks.points,
-      questionId: learningCheckQuestions.id,
+      questionCount,
     })
     .from(learningChecks)
-    .innerJoin(learningCheckQuestions, eq(learningCheckQuestions.checkId, learningChecks.id))
-    .where(eq(learningChecks.packageId, packageId))
-    .orderBy(asc(learningChecks.day), asc(learningChecks.id));
-  const checks = new Map<number, CheckRow & { questionCount: number }>();
-  for (const { questionId: _, ...r } of rows) {
-    const entry = checks.get(r.id) ?? { ...r, day: r.day as IsoDate | null, questionCount: 0 };
-    entry.questionCount += 1;
-    checks.set(r.id, entry);
-  }
-  // the whole package's check after the days'
-  const list = [...checks.values()].sort((a, b) => (a.day ?? "9999").localeCompare(b.day ?? "9999"));
-  return { congressId: view.congress.id, checks: list };
+    .where(and(eq(learningChecks.packageId, packageId), sql`${questionCount} > 0`))
+    // the days' checks first, the whole package's last
+    .orderBy(sql`${learningChecks.day} ASC NULLS LAST`, asc(learningChecks.id));
+  return {
+    congressId: view.congress.id,
+    checks: rows.map((r) => ({ ...r, day: r.day as IsoDate | null })),
+  };
 }
 
 async function attemptsOf(db: DbOrTx, userId: number, checkId: number) {
