@@ -12,11 +12,8 @@ import {
   pageLearningChecks,
   saveLearningCheck,
 } from "../services/learning-checks/admin";
-import {
-  packageLearningChecks,
-  startLearningCheck,
-  submitLearningCheck,
-} from "../services/learning-checks/participant";
+import { packageLearningChecks, startLearningCheck } from "../services/learning-checks/participant";
+import { submitLearningCheck } from "../services/learning-checks/submit";
 import { adminProcedure, router, userProcedure } from "../trpc/init";
 
 const byId = z.object({ id: ZId });
