@@ -300,18 +300,48 @@ export class TestData {
       .onConflictDoUpdate({ target: schema.videoPreviews.key, set: { durationSeconds: seconds } });
   }
 
-  /** Fortbildung: `seconds` of `url` credited to the user on `day` (as the player's heartbeats would). */
-  async watched(userId: number, congressId: number, day: IsoDate, url: string, seconds: number) {
+  /**
+   * Fortbildung: `seconds` of `url` credited to the user on `day` (as the player's heartbeats would), on the
+   * package page `packageId` when given (a recording, issue 34).
+   */
+  async watched(
+    userId: number,
+    congressId: number,
+    day: IsoDate,
+    url: string,
+    seconds: number,
+    packageId?: number,
+  ) {
     const videoKey = createHash("sha256").update(url).digest("hex");
     await this.db.insert(schema.watchTime).values({
       userId,
       congressId,
       day,
       videoKey,
+      packageId: packageId ?? null,
       source: "player",
       played: `{[0,${seconds})}`,
       seconds,
     });
+  }
+
+  /** A learning-success check of a package (issue 34 item 4), deleted with the package's event. */
+  async learningCheck(
+    packageId: number,
+    questions: { question: string; answers: { text: string; correct: boolean }[]; explanation?: string }[],
+    fields: Partial<typeof schema.learningChecks.$inferInsert> = {},
+  ) {
+    const [check] = await this.db
+      .insert(schema.learningChecks)
+      .values({ packageId, ...fields })
+      .returning();
+    if (!check) {
+      throw new Error("learning check not created");
+    }
+    await this.db
+      .insert(schema.learningCheckQuestions)
+      .values(questions.map((q, position) => ({ checkId: check.id, position, explanation: "", ...q })));
+    return check;
   }
 
   async remove(): Promise<void> {

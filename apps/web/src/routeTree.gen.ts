@@ -36,6 +36,7 @@ import { Route as AdminAdminManageContentsRouteImport } from './routes/_admin/ad
 import { Route as AdminAdminManageEventsRouteImport } from './routes/_admin/admin.manage.events'
 import { Route as AdminAdminManageFortbildungRouteImport } from './routes/_admin/admin.manage.fortbildung'
 import { Route as AdminAdminManageKnowledgeRouteImport } from './routes/_admin/admin.manage.knowledge'
+import { Route as AdminAdminManageLearningChecksRouteImport } from './routes/_admin/admin.manage.learning-checks'
 import { Route as AdminAdminManageLegalPagesRouteImport } from './routes/_admin/admin.manage.legal-pages'
 import { Route as AdminAdminManageMailOutboxRouteImport } from './routes/_admin/admin.manage.mail-outbox'
 import { Route as AdminAdminManageMailTemplatesRouteImport } from './routes/_admin/admin.manage.mail-templates'
@@ -189,6 +190,12 @@ const AdminAdminManageKnowledgeRoute =
     path: '/knowledge',
     getParentRoute: () => AdminAdminManageRoute,
   } as any)
+const AdminAdminManageLearningChecksRoute =
+  AdminAdminManageLearningChecksRouteImport.update({
+    id: '/learning-checks',
+    path: '/learning-checks',
+    getParentRoute: () => AdminAdminManageRoute,
+  } as any)
 const AdminAdminManageLegalPagesRoute =
   AdminAdminManageLegalPagesRouteImport.update({
     id: '/legal-pages',
@@ -276,6 +283,7 @@ export interface FileRoutesByFullPath {
   '/admin/manage/events': typeof AdminAdminManageEventsRoute
   '/admin/manage/fortbildung': typeof AdminAdminManageFortbildungRoute
   '/admin/manage/knowledge': typeof AdminAdminManageKnowledgeRoute
+  '/admin/manage/learning-checks': typeof AdminAdminManageLearningChecksRoute
   '/admin/manage/legal-pages': typeof AdminAdminManageLegalPagesRoute
   '/admin/manage/mail-outbox': typeof AdminAdminManageMailOutboxRoute
   '/admin/manage/mail-templates': typeof AdminAdminManageMailTemplatesRoute
@@ -312,6 +320,7 @@ export interface FileRoutesByTo {
   '/admin/manage/events': typeof AdminAdminManageEventsRoute
   '/admin/manage/fortbildung': typeof AdminAdminManageFortbildungRoute
   '/admin/manage/knowledge': typeof AdminAdminManageKnowledgeRoute
+  '/admin/manage/learning-checks': typeof AdminAdminManageLearningChecksRoute
   '/admin/manage/legal-pages': typeof AdminAdminManageLegalPagesRoute
   '/admin/manage/mail-outbox': typeof AdminAdminManageMailOutboxRoute
   '/admin/manage/mail-templates': typeof AdminAdminManageMailTemplatesRoute
@@ -352,6 +361,7 @@ export interface FileRoutesById {
   '/_admin/admin/manage/events': typeof AdminAdminManageEventsRoute
   '/_admin/admin/manage/fortbildung': typeof AdminAdminManageFortbildungRoute
   '/_admin/admin/manage/knowledge': typeof AdminAdminManageKnowledgeRoute
+  '/_admin/admin/manage/learning-checks': typeof AdminAdminManageLearningChecksRoute
   '/_admin/admin/manage/legal-pages': typeof AdminAdminManageLegalPagesRoute
   '/_admin/admin/manage/mail-outbox': typeof AdminAdminManageMailOutboxRoute
   '/_admin/admin/manage/mail-templates': typeof AdminAdminManageMailTemplatesRoute
@@ -391,6 +401,7 @@ export interface FileRouteTypes {
     | '/admin/manage/events'
     | '/admin/manage/fortbildung'
     | '/admin/manage/knowledge'
+    | '/admin/manage/learning-checks'
     | '/admin/manage/legal-pages'
     | '/admin/manage/mail-outbox'
     | '/admin/manage/mail-templates'
@@ -427,6 +438,7 @@ export interface FileRouteTypes {
     | '/admin/manage/events'
     | '/admin/manage/fortbildung'
     | '/admin/manage/knowledge'
+    | '/admin/manage/learning-checks'
     | '/admin/manage/legal-pages'
     | '/admin/manage/mail-outbox'
     | '/admin/manage/mail-templates'
@@ -466,6 +478,7 @@ export interface FileRouteTypes {
     | '/_admin/admin/manage/events'
     | '/_admin/admin/manage/fortbildung'
     | '/_admin/admin/manage/knowledge'
+    | '/_admin/admin/manage/learning-checks'
     | '/_admin/admin/manage/legal-pages'
     | '/_admin/admin/manage/mail-outbox'
     | '/_admin/admin/manage/mail-templates'
@@ -687,6 +700,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AdminAdminManageKnowledgeRouteImport
       parentRoute: typeof AdminAdminManageRoute
     }
+    '/_admin/admin/manage/learning-checks': {
+      id: '/_admin/admin/manage/learning-checks'
+      path: '/learning-checks'
+      fullPath: '/admin/manage/learning-checks'
+      preLoaderRoute: typeof AdminAdminManageLearningChecksRouteImport
+      parentRoute: typeof AdminAdminManageRoute
+    }
     '/_admin/admin/manage/legal-pages': {
       id: '/_admin/admin/manage/legal-pages'
       path: '/legal-pages'
@@ -766,6 +786,7 @@ interface AdminAdminManageRouteChildren {
   AdminAdminManageEventsRoute: typeof AdminAdminManageEventsRoute
   AdminAdminManageFortbildungRoute: typeof AdminAdminManageFortbildungRoute
   AdminAdminManageKnowledgeRoute: typeof AdminAdminManageKnowledgeRoute
+  AdminAdminManageLearningChecksRoute: typeof AdminAdminManageLearningChecksRoute
   AdminAdminManageLegalPagesRoute: typeof AdminAdminManageLegalPagesRoute
   AdminAdminManageMailOutboxRoute: typeof AdminAdminManageMailOutboxRoute
   AdminAdminManageMailTemplatesRoute: typeof AdminAdminManageMailTemplatesRoute
@@ -783,6 +804,7 @@ const AdminAdminManageRouteChildren: AdminAdminManageRouteChildren = {
   AdminAdminManageEventsRoute: AdminAdminManageEventsRoute,
   AdminAdminManageFortbildungRoute: AdminAdminManageFortbildungRoute,
   AdminAdminManageKnowledgeRoute: AdminAdminManageKnowledgeRoute,
+  AdminAdminManageLearningChecksRoute: AdminAdminManageLearningChecksRoute,
   AdminAdminManageLegalPagesRoute: AdminAdminManageLegalPagesRoute,
   AdminAdminManageMailOutboxRoute: AdminAdminManageMailOutboxRoute,
   AdminAdminManageMailTemplatesRoute: AdminAdminManageMailTemplatesRoute,

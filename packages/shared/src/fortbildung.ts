@@ -134,7 +134,7 @@ export const MSG_FORTBILDUNG = {
 } as const;
 
 /** A whole number typed in a form field ("12") or sent as JSON (12), from `min` to `max`. */
-const wholeNumber = (min: number, max: number, message: string) =>
+export const wholeNumber = (min: number, max: number, message: string) =>
   z
     .union(
       [
@@ -150,7 +150,7 @@ const wholeNumber = (min: number, max: number, message: string) =>
     .pipe(z.number({ error: message }).int(message).min(min, message).max(max, message));
 
 /** The same, where an empty field (or `null`) means "none". */
-const optionalWholeNumber = (min: number, max: number, message: string) =>
+export const optionalWholeNumber = (min: number, max: number, message: string) =>
   z
     .union([z.null({ error: message }), z.literal("", { error: message }), wholeNumber(min, max, message)], {
       error: message,

@@ -16,6 +16,7 @@ export * from "./fortbildung";
 export * from "./gated-input";
 export * from "./ids";
 export * from "./images";
+export * from "./learning-checks";
 export * from "./messages";
 export * from "./orders";
 export * from "./overview";

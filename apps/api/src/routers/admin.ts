@@ -46,6 +46,7 @@ import { saveLegalPage } from "../services/privacy/legal-pages";
 import type { Context } from "../trpc/context";
 import { adminProcedure, router } from "../trpc/init";
 import { adminFortbildungRouter } from "./fortbildung";
+import { adminLearningChecksRouter } from "./learning-checks";
 import { twoFactorRouter } from "./two-factor";
 
 const templateDraft = z.object({
@@ -167,6 +168,7 @@ export const adminRouter = router({
   }),
   twoFactor: twoFactorRouter,
   fortbildung: adminFortbildungRouter,
+  learningChecks: adminLearningChecksRouter,
   /** read only: no procedure changes or deletes an entry */
   audit: router({
     list: adminProcedure.input(ZAuditListInput).query(({ ctx, input }) => listAudit(ctx.db, input)),

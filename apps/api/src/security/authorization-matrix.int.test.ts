@@ -611,6 +611,115 @@ const existingPackage: Make = async () => {
   return { data: { id }, intact: rowsStay(congressPackages, eq(congressPackages.id, id), 1) };
 };
 
+/**
+ * A learning check of a past Fortbildung event's package (issue 34 item 4): `user` paid for the package and
+ * watched its recording there; three questions, the first answer of each correct.
+ */
+async function learningCheckOfPaidPackage() {
+  const congress = await freshCongress({ fortbildung: true, firstDay: relDay(-30), lastDay: relDay(-30) });
+  const url = videoUrl();
+  await db()
+    .insert(schema.videoPreviews)
+    .values({ key: previewKey(url), url, durationSeconds: 600 });
+  await createContent(db(), congress.id, [{ urls: [url] }]);
+  const pkg = await createPackage(db(), congress.id);
+  await packageOrder(db(), world.user.id, pkg.id, "paid");
+  await db()
+    .insert(schema.watchTime)
+    .values({
+      userId: world.user.id,
+      congressId: congress.id,
+      day: relDay(-1),
+      videoKey: previewKey(url),
+      packageId: pkg.id,
+      source: "player",
+      played: "{[0,600)}",
+      seconds: 600,
+    });
+  const [check] = await db()
+    .insert(schema.learningChecks)
+    .values({ packageId: pkg.id })
+    .returning({ id: schema.learningChecks.id });
+  const checkId = check?.id ?? 0;
+  const questions = await db()
+    .insert(schema.learningCheckQuestions)
+    .values(
+      [1, 2, 3].map((position) => ({
+        checkId,
+        position,
+        question: `Frage ${position}`,
+        answers: [
+          { text: "Richtig", correct: true },
+          { text: "Falsch", correct: false },
+          { text: "Auch falsch", correct: false },
+        ],
+      })),
+    )
+    .returning({ id: schema.learningCheckQuestions.id });
+  return { pkg, checkId, questionIds: questions.map((q) => q.id) };
+}
+
+/** Starting the check: only `user` (paid, watched) gets an attempt. */
+const learningCheckStart: Make = async () => {
+  const { checkId } = await learningCheckOfPaidPackage();
+  return {
+    data: { checkId },
+    intact: rowsStay(schema.learningCheckAttempts, eq(schema.learningCheckAttempts.checkId, checkId), 0),
+  };
+};
+
+/** `user`'s open attempt: nobody else can submit it (it does not exist for them). */
+const learningCheckAttemptOfUser: Make = async () => {
+  const { checkId, questionIds } = await learningCheckOfPaidPackage();
+  const [attempt] = await db()
+    .insert(schema.learningCheckAttempts)
+    .values({
+      checkId,
+      userId: world.user.id,
+      shown: questionIds.map((questionId) => ({ questionId, answerOrder: [0, 1, 2] })),
+    })
+    .returning({ id: schema.learningCheckAttempts.id });
+  const id = attempt?.id ?? 0;
+  return {
+    data: { attemptId: id, answers: questionIds.map((questionId) => ({ questionId, chosen: [0] })) },
+    intact: rowsStay(
+      schema.learningCheckAttempts,
+      and(eq(schema.learningCheckAttempts.id, id), isNull(schema.learningCheckAttempts.submittedAt)),
+      1,
+    ),
+  };
+};
+
+const newLearningCheck: Make = async () => {
+  const pkg = await createPackage(db(), world.congress.id);
+  return {
+    data: {
+      packageId: pkg.id,
+      day: null,
+      passPercent: 70,
+      questions: [
+        {
+          question: "Frage?",
+          answers: [
+            { text: "Ja", correct: true },
+            { text: "Nein", correct: false },
+            { text: "Vielleicht", correct: false },
+          ],
+        },
+      ],
+    },
+    intact: rowsStay(schema.learningChecks, eq(schema.learningChecks.packageId, pkg.id), 0),
+  };
+};
+
+const existingLearningCheck: Make = async () => {
+  const { checkId } = await learningCheckOfPaidPackage();
+  return {
+    data: { id: checkId },
+    intact: rowsStay(schema.learningChecks, eq(schema.learningChecks.id, checkId), 1),
+  };
+};
+
 /** A user or otherUser tries to make themselves admin; the admin promotes a fresh account. */
 const promotion: Make = async (s) => {
   const target = s.me && s.caller !== "admin" ? s.me : await freshUser();
@@ -969,6 +1078,13 @@ const MATRIX: Record<string, Expectation> = {
   "admin.getDashboard": { access: "admin" },
   "admin.fortbildung.getDay": { access: "admin", call: trpc(participantsOfWebinar) },
   "fortbildung.getMyDays": { access: "user", call: trpc(fixed(() => ({ congressId: world.congress.id }))) },
+  "learningChecks.listForPackage": { access: "user", call: trpc(fixed(() => ({ packageId: world.pkg.id }))) },
+  "learningChecks.start": { access: "paid", call: trpc(learningCheckStart) },
+  "learningChecks.submit": { access: "owner", call: trpc(learningCheckAttemptOfUser) },
+  "admin.learningChecks.getPage": { access: "admin", call: trpc(fixed(() => ({ page: 1 }))) },
+  "admin.learningChecks.get": { access: "admin", call: trpc(existingLearningCheck) },
+  "admin.learningChecks.save": { access: "admin", call: trpc(newLearningCheck) },
+  "admin.learningChecks.delete": { access: "admin", call: trpc(existingLearningCheck) },
   "admin.congresses.list": { access: "admin" },
   "admin.congresses.getPage": { access: "admin", call: trpc(fixed(() => ({ page: 1 }))) },
   "admin.congresses.save": { access: "admin", call: trpc(newCongress) },

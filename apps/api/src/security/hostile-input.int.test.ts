@@ -171,6 +171,9 @@ const WATCHED: Record<string, string> = {
   mail_outbox: "id",
   images: "id",
   audit_log: "id",
+  learning_checks: "id",
+  learning_check_questions: "id",
+  learning_check_attempts: "id",
 };
 
 async function snapshot(): Promise<Record<string, string>> {
@@ -351,6 +354,9 @@ const PLAUSIBLE: Record<string, () => fc.Arbitrary<unknown>> = {
   congressId: existingId,
   packageId: existingId,
   participationId: existingId,
+  checkId: existingId,
+  attemptId: existingId,
+  questionId: existingId,
   userId: existingId,
   congress: existingId,
   congressPackage: existingId,

@@ -11,6 +11,7 @@ import {
   videoRouter,
 } from "../routers/congress";
 import { fortbildungRouter } from "../routers/fortbildung";
+import { learningChecksRouter } from "../routers/learning-checks";
 import { ordersRouter } from "../routers/orders";
 import { systemRouter } from "../routers/system";
 import { createCallerFactory, router } from "./init";
@@ -24,6 +25,7 @@ export const appRouter = router({
   congress: congressRouter,
   fortbildung: fortbildungRouter,
   gated: gatedRouter,
+  learningChecks: learningChecksRouter,
   legal: legalRouter,
   orders: ordersRouter,
   packages: packagesRouter,

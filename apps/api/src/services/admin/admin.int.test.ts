@@ -164,6 +164,25 @@ function packageForm(congressId: number, values: Record<string, unknown> = {}): 
   };
 }
 
+/** The learning-check editor (issue 34 item 4) for a fresh package, and a stored check. */
+async function learningCheckForm(): Promise<Record<string, unknown>> {
+  const pkg = await createPackage(db(), (await createCongress(db())).id);
+  const answers = [
+    { text: "Ja", correct: true },
+    { text: "Nein", correct: false },
+    { text: "Weiß nicht", correct: false },
+  ];
+  return { packageId: pkg.id, day: "", passPercent: "70", questions: [{ question: "Frage?", answers }] };
+}
+async function learningCheck(): Promise<number> {
+  const pkg = await createPackage(db(), (await createCongress(db())).id);
+  const [row] = await db()
+    .insert(schema.learningChecks)
+    .values({ packageId: pkg.id })
+    .returning({ id: schema.learningChecks.id });
+  return row?.id ?? 0;
+}
+
 /** The template edit dialog (`mailTemplateData`). */
 const templateForm = (congressId: number | null) => ({
   name: "participation-confirmation",
@@ -436,6 +455,10 @@ describe("access", () => {
     },
     { path: "getDashboard", type: "query", input: async () => undefined },
     { path: "fortbildung.getDay", type: "query", input: async () => ({ page: 1 }) },
+    { path: "learningChecks.getPage", type: "query", input: async () => ({ page: 1 }) },
+    { path: "learningChecks.get", type: "query", input: async () => ({ id: await learningCheck() }) },
+    { path: "learningChecks.save", type: "mutation", input: async () => learningCheckForm() },
+    { path: "learningChecks.delete", type: "mutation", input: async () => ({ id: await learningCheck() }) },
     {
       path: "legalPages.save",
       type: "mutation",

@@ -83,14 +83,18 @@ interface FactRow extends Record<string, unknown> {
 /**
  * The keys (as `video_previews.key`) of the videos an event shows on `day`, a SQL date: those of its content
  * days with that `exclusive_date` and of the days without one, as the event page shows them that day.
+ * Without a day: every video of the event (a package's whole recording, decision 119).
  */
-function dayVideoKeys(congressId: number, day: SQL): SQL {
+function dayVideoKeys(congressId: number, day: SQL | null): SQL {
+  const shownThatDay =
+    day === null
+      ? sql``
+      : sql` AND coalesce(d->>'exclusive_date', '') IN ('', to_char(${day}, 'DD.MM.YYYY'))`;
   return sql`SELECT ${PREVIEW_KEY_SQL} AS key
     FROM congress_contents cc
     CROSS JOIN LATERAL jsonb_array_elements(coalesce(cc.data->'days', '[]'::jsonb)) d
     CROSS JOIN LATERAL jsonb_array_elements(coalesce(d->'videos', '[]'::jsonb)) v
-   WHERE cc.congress_id = ${congressId}::int AND jsonb_typeof(v->'url') = 'string'
-     AND coalesce(d->>'exclusive_date', '') IN ('', to_char(${day}, 'DD.MM.YYYY'))`;
+   WHERE cc.congress_id = ${congressId}::int AND jsonb_typeof(v->'url') = 'string'${shownThatDay}`;
 }
 
 /** A webinar's day lasts its set length; other days last as long as their videos known lengths. */
@@ -200,4 +204,50 @@ export async function participantDays(
       outcome: dayOutcome(event.rules, facts),
     };
   });
+}
+
+export interface RecordingFacts {
+  /** the known lengths of the recording's videos */
+  contentSeconds: number;
+  /** the distinct media seconds of those videos watched on the package's page, on any day */
+  attendedSeconds: number;
+  unknownVideos: number;
+}
+
+/**
+ * How much of a package's recording a buyer watched (issue 34 item 4, decision 119): the videos of one day
+ * of the event (`dayVideoKeys`, as the event page shows them that day) or of the whole event, their known
+ * lengths, and per video the union of the positions the player credited on this package's page on any day
+ * (a recording is watched after the event), clipped to the video's length. `dayOutcome` with the event's
+ * required share decides whether it is enough, as for a congress day.
+ */
+export async function recordingFacts(
+  db: DbOrTx,
+  input: { userId: number; congressId: number; packageId: number; day: IsoDate | null },
+): Promise<RecordingFacts> {
+  const day = input.day === null ? null : sql`${input.day}::date`;
+  const result = await db.execute<{
+    content_seconds: number;
+    unknown_videos: number;
+    attended_seconds: number;
+  }>(sql`
+    WITH keys AS (SELECT DISTINCT key FROM (${dayVideoKeys(input.congressId, day)}) k),
+    videos AS (
+      SELECT k.key, p.duration_seconds AS seconds FROM keys k LEFT JOIN video_previews p ON p.key = k.key
+    ), watched AS (
+      SELECT multirange_seconds(range_agg(w.played) * int4multirange(int4range(0, v.seconds))) AS seconds
+        FROM watch_time w JOIN videos v ON v.key = w.video_key AND v.seconds > 0
+       WHERE w.user_id = ${input.userId}::int AND w.congress_id = ${input.congressId}::int
+         AND w.package_id = ${input.packageId}::int AND w.source = 'player'
+       GROUP BY w.video_key, v.seconds
+    )
+    SELECT coalesce((SELECT sum(seconds) FILTER (WHERE seconds > 0) FROM videos), 0)::int AS content_seconds,
+      (SELECT count(*) FILTER (WHERE coalesce(seconds, 0) = 0) FROM videos)::int AS unknown_videos,
+      coalesce((SELECT sum(seconds) FROM watched), 0)::int AS attended_seconds`);
+  const row = result.rows[0];
+  return {
+    contentSeconds: row?.content_seconds ?? 0,
+    attendedSeconds: row?.attended_seconds ?? 0,
+    unknownVideos: row?.unknown_videos ?? 0,
+  };
 }

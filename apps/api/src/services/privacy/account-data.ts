@@ -191,6 +191,22 @@ export async function exportAccountData({ db, clock }: Pick<ServiceDeps, "db" | 
         .orderBy(asc(presenceChecks.day), asc(presenceChecks.seq)),
     ],
   );
+  const { learningCheckAttempts, learningChecks } = schema;
+  // learning-success checks (issue 34 item 4): what was scored, not the questions' answer key
+  const learningCheckResults = await db
+    .select({
+      congressPackage: congressPackages.name,
+      day: learningChecks.day,
+      startedAt: learningCheckAttempts.startedAt,
+      submittedAt: learningCheckAttempts.submittedAt,
+      scorePercent: learningCheckAttempts.scorePercent,
+      passed: learningCheckAttempts.passed,
+    })
+    .from(learningCheckAttempts)
+    .innerJoin(learningChecks, eq(learningChecks.id, learningCheckAttempts.checkId))
+    .innerJoin(congressPackages, eq(congressPackages.id, learningChecks.packageId))
+    .where(eq(learningCheckAttempts.userId, userId))
+    .orderBy(asc(learningCheckAttempts.startedAt));
   return {
     exportedAt: clock.now(),
     account,
@@ -201,6 +217,7 @@ export async function exportAccountData({ db, clock }: Pick<ServiceDeps, "db" | 
     attendance: attended,
     watchTime: watched,
     presenceChecks: checks,
+    learningChecks: learningCheckResults,
     consents,
     mails,
   };
@@ -302,6 +319,7 @@ export async function deleteAccount(
       attendances,
       watchTime,
       presenceChecks,
+      schema.learningCheckAttempts,
       recoveryCodes,
     ]) {
       await tx.delete(table).where(eq(table.userId, userId));

@@ -130,6 +130,21 @@ describe("data export", () => {
       // a moment not come yet is the server's secret, not data about the participant
       { userId: user.id, congressId: congress.id, day: "2026-11-22", seq: 2, dueAtSeconds: 3000 },
     ]);
+    const [check] = await t.db.db
+      .insert(schema.learningChecks)
+      .values({ packageId: pkg.id })
+      .returning({ id: schema.learningChecks.id });
+    const submittedAt = new Date("2026-11-23T09:00:00Z");
+    await t.db.db.insert(schema.learningCheckAttempts).values({
+      checkId: check?.id ?? 0,
+      userId: user.id,
+      shown: [],
+      startedAt: new Date("2026-11-23T08:50:00Z"),
+      submittedAt,
+      chosen: {},
+      scorePercent: 80,
+      passed: true,
+    });
     await t.db.db.insert(schema.mailOutbox).values({
       idempotencyKey: `export-test-${user.id}`,
       templateName: "participation-confirmation",
@@ -164,6 +179,9 @@ describe("data export", () => {
     ]);
     expect(data.presenceChecks).toEqual([
       { congress: "Export-Kongress", day: "2026-11-22", askedAt: asked.toISOString(), answeredAt: null },
+    ]);
+    expect(data.learningChecks).toEqual([
+      expect.objectContaining({ congressPackage: "Export-Paket", day: null, scorePercent: 80, passed: true }),
     ]);
     expect(data.consents).toEqual([expect.objectContaining({ kind: "newsletter", granted: true })]);
     expect(data.mails).toEqual([
@@ -239,6 +257,13 @@ describe("account deletion", () => {
     await t.db.db
       .insert(schema.presenceChecks)
       .values({ userId: user.id, congressId: congress.id, day: "2026-11-23", seq: 1, dueAtSeconds: 60 });
+    const [check] = await t.db.db
+      .insert(schema.learningChecks)
+      .values({ packageId: pkg.id })
+      .returning({ id: schema.learningChecks.id });
+    await t.db.db
+      .insert(schema.learningCheckAttempts)
+      .values({ checkId: check?.id ?? 0, userId: user.id, shown: [] });
     await trpcMutation(t, "account.setNewsletter", { newsletter: true }, { token });
     await t.db.db.insert(schema.mailOutbox).values({
       idempotencyKey: `delete-test-${user.id}`,
@@ -288,6 +313,7 @@ describe("account deletion", () => {
       "attendances",
       "watch_time",
       "presence_checks",
+      "learning_check_attempts",
     ]) {
       expect(await count(table, user.id), table).toBe(0);
     }

@@ -8,7 +8,9 @@ import type { WatchEvent } from "@/lib/watch-time/use-watch-time";
 type MyFortbildung = NonNullable<RouterOutputs["fortbildung"]["getMyDays"]>;
 
 const WEEKDAY = new Intl.DateTimeFormat("de-DE", { weekday: "long", timeZone: "UTC" });
-const dayLabel = (day: string) => `${WEEKDAY.format(new Date(`${day}T00:00:00Z`))}, ${formatGermanDate(day)}`;
+/** "Montag, 12.10.2026" */
+export const dayLabel = (day: string) =>
+  `${WEEKDAY.format(new Date(`${day}T00:00:00Z`))}, ${formatGermanDate(day)}`;
 
 /**
  * The participant's Fortbildung per day (issue 33 item 5), on the event and package pages. Refreshed after

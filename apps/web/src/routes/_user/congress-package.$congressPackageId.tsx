@@ -5,6 +5,7 @@ import { Page } from "@/components/layout/page";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { FortbildungProgress, useMyFortbildung } from "@/components/visitor/fortbildung-progress";
+import { LearningChecks } from "@/components/visitor/learning-check";
 import { VideoDays } from "@/components/visitor/video-days";
 import { alerts } from "@/lib/alerts";
 import { useRecordAttendance } from "@/lib/attendance";
@@ -100,6 +101,7 @@ function PackagePage() {
             }
             watch={watch}
           />
+          <LearningChecks packageId={pkg.id} />
         </>
       )}
       {pkg.crosssell && <Crosssell description={pkg.crosssell.description} link={pkg.crosssell.link} />}

@@ -5,6 +5,7 @@ import {
   ZAdminTicketOrderInput,
   ZCongressInput,
   ZContentInput,
+  ZLearningCheckInput,
   ZMailTemplateInput,
   ZPackageInput,
   ZUserUpdateInput,
@@ -14,11 +15,14 @@ import { schemaResolver } from "@/lib/schema-form";
 import {
   type AdminCongress,
   type AdminPackage,
+  congressDays,
   congressToForm,
   contentToForm,
   emptyCongressForm,
+  emptyLearningCheckForm,
   emptyOrderForm,
   emptyPackageForm,
+  learningCheckToForm,
   newContentForm,
   orderFieldOf,
   packageToForm,
@@ -310,5 +314,40 @@ describe("the order form", () => {
       const result = await resolve({ ...emptyOrderForm(), users }, undefined, resolverOptions);
       expect(Object.keys(result.errors)).toEqual(["product"]);
     }
+  });
+});
+
+describe("learning-check form", () => {
+  it("lists an event's calendar days and turns a stored check into the schema's input", () => {
+    expect(congressDays("2026-10-30", "2026-11-01")).toEqual(["2026-10-30", "2026-10-31", "2026-11-01"]);
+    expect(congressDays("2026-10-30", null)).toEqual(["2026-10-30"]);
+    const answers = [
+      { text: "A", correct: true },
+      { text: "B", correct: false },
+      { text: "C", correct: true },
+    ];
+    const form = learningCheckToForm({
+      id: 4,
+      packageId: 9,
+      day: null,
+      passPercent: 70,
+      category: null,
+      points: null,
+      questions: [{ id: 11, question: "Frage?", answers, explanation: "" }],
+    });
+    expect(ZLearningCheckInput.parse(form)).toEqual({
+      id: 4,
+      packageId: 9,
+      day: null,
+      passPercent: 70,
+      category: null,
+      points: null,
+      questions: [{ id: 11, question: "Frage?", answers, explanation: "" }],
+    });
+    // a new check starts with the default pass mark and one question of three empty answers
+    expect(emptyLearningCheckForm()).toMatchObject({
+      passPercent: "70",
+      questions: [{ answers: [{}, {}, {}] }],
+    });
   });
 });

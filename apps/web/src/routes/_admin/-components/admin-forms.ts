@@ -6,9 +6,13 @@
  * without a browser in admin-forms.test.ts.
  */
 import {
+  addDays,
+  DEFAULT_PASS_PERCENT,
   DEFAULT_REQUIRED_PERCENT,
   formatGermanDate,
+  type IsoDate,
   type TCongressInput,
+  type TLearningCheckInput,
   type TMailTemplateInput,
   type TPackageInput,
 } from "@app/shared";
@@ -246,3 +250,69 @@ export const toOrderInput =
   });
 
 export const orderFieldOf = { congressPackage: "product", congress: "product" } as const;
+
+// ---- learning checks (issue 34 item 4): the schema's input, numbers as text, "" for the whole package
+
+export type AdminLearningCheck = Admin["learningChecks"]["get"];
+
+export interface LearningCheckForm extends TLearningCheckInput {
+  packageId: string;
+  /** JJJJ-MM-TT of a day of the package's event, or "" for the whole package */
+  day: string;
+  passPercent: string;
+  category: string;
+  points: string;
+  questions: {
+    id?: number;
+    question: string;
+    answers: { text: string; correct: boolean }[];
+    explanation: string;
+  }[];
+}
+
+export const newLearningQuestion = (): LearningCheckForm["questions"][number] => ({
+  question: "",
+  answers: [
+    { text: "", correct: false },
+    { text: "", correct: false },
+    { text: "", correct: false },
+  ],
+  explanation: "",
+});
+
+export const emptyLearningCheckForm = (): LearningCheckForm => ({
+  packageId: "",
+  day: "",
+  passPercent: String(DEFAULT_PASS_PERCENT),
+  category: "",
+  points: "",
+  questions: [newLearningQuestion()],
+});
+
+export const learningCheckToForm = (c: AdminLearningCheck): LearningCheckForm => ({
+  id: c.id,
+  packageId: String(c.packageId),
+  day: c.day ?? "",
+  passPercent: String(c.passPercent),
+  category: c.category ?? "",
+  points: c.points === null ? "" : String(c.points),
+  questions: c.questions.map((q) => ({
+    id: q.id,
+    question: q.question,
+    answers: q.answers.map((a) => ({ text: a.text, correct: a.correct })),
+    explanation: q.explanation,
+  })),
+});
+
+/** The calendar days of an event, first to last (JJJJ-MM-TT). */
+export function congressDays(firstDay: string, lastDay: string | null): string[] {
+  const days: string[] = [];
+  for (
+    let day = firstDay;
+    day <= (lastDay ?? firstDay) && days.length < 366;
+    day = addDays(day as IsoDate, 1)
+  ) {
+    days.push(day);
+  }
+  return days;
+}
