@@ -21,6 +21,7 @@ export const AUDIT_ENTITY_LABELS = {
   "legal-page": "Rechtliche Seite",
   "payment-notification": "Zahlungsbenachrichtigung",
   mail: "E-Mail",
+  certificate: "Bescheinigung",
 } as const;
 export type AuditEntity = keyof typeof AUDIT_ENTITY_LABELS;
 export const AUDIT_ENTITIES = Object.keys(AUDIT_ENTITY_LABELS) as AuditEntity[];
@@ -48,6 +49,9 @@ export const AUDIT_ACTION_LABELS = {
   "legal-page.save": "Rechtliche Seite gespeichert",
   "mail.resend": "E-Mail erneut gesendet",
   "watch-time.import": "Teilnehmerbericht übernommen",
+  "certificate.issuer": "Aussteller der Bescheinigungen gespeichert",
+  "certificate.revoke": "Bescheinigung widerrufen",
+  "certificate.reissue": "Bescheinigung neu ausgestellt",
   "ipn.payment": "Zahlung gemeldet",
   "ipn.refund": "Erstattung gemeldet",
   "ipn.chargeback": "Rückbuchung gemeldet",
@@ -109,6 +113,13 @@ export const AUDIT_FIELD_LABELS: Record<string, string> = {
   accounts: "Konten angerechnet",
   minutesAdded: "Minuten hinzugefügt",
   unmatchedRows: "Zeilen ohne Konto",
+  number: "Bescheinigungsnummer",
+  reason: "Grund",
+  replacedBy: "Ersetzt durch",
+  address: "Anschrift",
+  signatory: "Unterzeichnende Person",
+  logo: "Logo",
+  signature: "Unterschrift",
 };
 
 /** Personal values (names) are recorded as changed, never with their value: the log outlives accounts. */

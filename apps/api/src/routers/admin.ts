@@ -45,6 +45,7 @@ import { fetchVideoDurationsSoon } from "../services/fortbildung/video-durations
 import { saveLegalPage } from "../services/privacy/legal-pages";
 import type { Context } from "../trpc/context";
 import { adminProcedure, router } from "../trpc/init";
+import { adminCertificatesRouter } from "./certificates";
 import { adminFortbildungRouter } from "./fortbildung";
 import { twoFactorRouter } from "./two-factor";
 
@@ -167,6 +168,7 @@ export const adminRouter = router({
   }),
   twoFactor: twoFactorRouter,
   fortbildung: adminFortbildungRouter,
+  certificates: adminCertificatesRouter,
   /** read only: no procedure changes or deletes an entry */
   audit: router({
     list: adminProcedure.input(ZAuditListInput).query(({ ctx, input }) => listAudit(ctx.db, input)),
