@@ -2,7 +2,9 @@ import jsQR from "jsqr";
 import { extractImages, extractText, getDocumentProxy } from "unpdf";
 
 // pdf.js decodes images with ArrayBuffer.prototype.transferToFixedLength (Node 21+); CI also runs Node 20
-const buffers = ArrayBuffer.prototype as ArrayBuffer & { transferToFixedLength?: (length?: number) => ArrayBuffer };
+const buffers = ArrayBuffer.prototype as ArrayBuffer & {
+  transferToFixedLength?: (length?: number) => ArrayBuffer;
+};
 buffers.transferToFixedLength ??= function (this: ArrayBuffer, length?: number) {
   const copy = new ArrayBuffer(length ?? this.byteLength);
   new Uint8Array(copy).set(new Uint8Array(this, 0, Math.min(copy.byteLength, this.byteLength)));

@@ -14,8 +14,8 @@ import {
   trpcMutation,
   trpcQuery,
 } from "../../testing/builders";
-import { pdfText } from "../../testing/pdf";
 import { createTestApp, type TestApp } from "../../testing/harness";
+import { pdfText } from "../../testing/pdf";
 
 let t: TestApp;
 beforeAll(async () => {

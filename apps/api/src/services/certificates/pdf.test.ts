@@ -32,7 +32,9 @@ const facts = (name: string, efn: string | null): CertificateFacts => ({
 });
 
 const picture = (color: string) =>
-  sharp({ create: { width: 120, height: 40, channels: 3, background: color } }).png().toBuffer();
+  sharp({ create: { width: 120, height: 40, channels: 3, background: color } })
+    .png()
+    .toBuffer();
 
 describe("the certificate PDF", () => {
   it("prints names in Polish, Turkish, Vietnamese and Greek and every field, read back from its text", async () => {
