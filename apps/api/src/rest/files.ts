@@ -27,4 +27,15 @@ export const fileRestRoutes: RestRoute[] = [
       return Buffer.from(file.base64, "base64");
     },
   },
+  {
+    // a participant's own Teilnahmebescheinigung (issue 34); another's is "not found"
+    method: "GET",
+    url: "/certificates/:id.pdf",
+    role: "user",
+    handler: async (caller, req, reply) => {
+      const file = await caller.certificate.getPdf({ id: req.params.id });
+      reply.type("application/pdf").header("content-disposition", `attachment; filename="${file.fileName}"`);
+      return Buffer.from(file.base64, "base64");
+    },
+  },
 ];

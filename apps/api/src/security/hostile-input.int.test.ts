@@ -171,6 +171,8 @@ const WATCHED: Record<string, string> = {
   mail_outbox: "id",
   images: "id",
   audit_log: "id",
+  certificates: "id",
+  certificate_issuer: "id",
 };
 
 async function snapshot(): Promise<Record<string, string>> {

@@ -1,5 +1,9 @@
 import { randomUUID } from "node:crypto";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { schema } from "@app/db";
+import { hashPassword } from "@app/db/password";
 import { berlinDate, CERTIFICATE_CODE_PATTERN } from "@app/shared";
 import { and, eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -10,6 +14,7 @@ import {
   createUser,
   participate,
   relDay,
+  ticketOrder,
   trpcMutation,
   trpcQuery,
   videoUrl,
@@ -446,5 +451,61 @@ describe("the issuer's pictures", () => {
       },
       adminId,
     );
+  });
+});
+
+describe("privacy", () => {
+  it("puts the certificates in the data export and deletes them with the account (orders kept), so the code is unknown", async () => {
+    const password = "sicheres-Passwort-1";
+    const { congress, reached } = await endedEvent();
+    await db()
+      .update(schema.users)
+      .set({ passwordHash: await hashPassword(password) })
+      .where(eq(schema.users.id, reached.user.id));
+    await ticketOrder(db(), reached.user.id, congress.id, "paid");
+    const [entry] = (await trpcQuery(t, "certificate.listMine", undefined, { token: reached.token })).data;
+    const exported = await trpcQuery(t, "account.export", undefined, { token: reached.token });
+    expect(exported.data.certificates).toEqual([
+      expect.objectContaining({
+        number: entry.number,
+        kind: "event",
+        facts: expect.objectContaining({ points: 4 }),
+      }),
+    ]);
+    const deleted = await trpcMutation(
+      t,
+      "account.delete",
+      { password },
+      { token: reached.token, ip: nextIp() },
+    );
+    expect(deleted.status).toBe(200);
+    expect(await certificatesOf(reached.user.id)).toEqual([]);
+    const check = await trpcQuery(
+      t,
+      "certificate.verify",
+      { code: codeFromUrl(entry.verifyUrl) },
+      { ip: nextIp() },
+    );
+    expect(check.data).toEqual({ status: "unknown" });
+  });
+});
+
+describe("the verification page", () => {
+  it("is served with noindex and without a Referer; other pages are not marked", async () => {
+    const webDist = await mkdtemp(join(tmpdir(), "web-dist-"));
+    await writeFile(join(webDist, "index.html"), '<!doctype html><html lang="de"><body>APP</body></html>');
+    const web = await createTestApp({ webDistDir: webDist, sameDatabaseAs: t });
+    try {
+      const page = await web.app.inject(`/bescheinigung/${"x".repeat(24)}`);
+      expect(page.statusCode).toBe(200);
+      expect(page.body).toContain("APP");
+      expect(page.headers["x-robots-tag"]).toBe("noindex, nofollow");
+      expect(page.headers["referrer-policy"]).toBe("no-referrer");
+      const other = await web.app.inject("/profile");
+      expect(other.headers["x-robots-tag"]).toBeUndefined();
+    } finally {
+      await web.close();
+      await rm(webDist, { recursive: true, force: true });
+    }
   });
 });

@@ -190,6 +190,19 @@ export async function exportAccountData({ db, clock }: Pick<ServiceDeps, "db" | 
         .orderBy(asc(presenceChecks.day), asc(presenceChecks.seq)),
     ],
   );
+  const { certificates } = schema;
+  const issued = await db
+    .select({
+      number: certificates.number,
+      kind: certificates.kind,
+      facts: certificates.facts,
+      issuedAt: certificates.issuedAt,
+      revokedAt: certificates.revokedAt,
+      mailedAt: certificates.mailedAt,
+    })
+    .from(certificates)
+    .where(eq(certificates.userId, userId))
+    .orderBy(asc(certificates.issuedAt));
   return {
     exportedAt: clock.now(),
     account,
@@ -202,6 +215,7 @@ export async function exportAccountData({ db, clock }: Pick<ServiceDeps, "db" | 
     presenceChecks: checks,
     consents,
     mails,
+    certificates: issued,
   };
 }
 export type AccountExport = Awaited<ReturnType<typeof exportAccountData>>;
@@ -302,6 +316,8 @@ export async function deleteAccount(
       watchTime,
       presenceChecks,
       recoveryCodes,
+      // their codes then verify as unknown (decision 116)
+      schema.certificates,
     ]) {
       await tx.delete(table).where(eq(table.userId, userId));
     }
