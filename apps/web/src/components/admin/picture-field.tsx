@@ -10,16 +10,18 @@ import { uploadImage } from "@/lib/upload";
 export function PictureField<V extends FieldValues>({
   control,
   name,
+  label = "Bild",
 }: {
   // biome-ignore lint/suspicious/noExplicitAny: the form's parsed output type does not matter here
   control: Control<V, any, any>;
   name: FieldPathByValue<V, string | null>;
+  label?: string;
 }) {
   return (
     <Controller
       control={control}
       name={name}
-      render={({ field }) => <PictureUpload value={field.value} onChange={field.onChange} />}
+      render={({ field }) => <PictureUpload value={field.value} onChange={field.onChange} label={label} />}
     />
   );
 }
@@ -28,9 +30,11 @@ export function PictureField<V extends FieldValues>({
 function PictureUpload({
   value,
   onChange,
+  label,
 }: {
   value: string | null;
   onChange: (fileName: string | null) => void;
+  label: string;
 }) {
   const id = useId();
   const [progress, setProgress] = useState<number | null>(null);
@@ -57,13 +61,13 @@ function PictureUpload({
   return (
     <div className="flex flex-col gap-2">
       <span className="text-sm font-medium text-slate-800" id={`${id}-label`}>
-        Bild
+        {label}
       </span>
       <div className="flex items-center gap-4">
         {value ? (
           <img
             src={`/uploads/images/${value}`}
-            alt="Vorschau des Bildes"
+            alt={`Vorschau: ${label}`}
             className="h-20 w-32 rounded object-cover"
           />
         ) : (

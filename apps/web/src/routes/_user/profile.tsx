@@ -24,6 +24,7 @@ import {
 import { FormField, InlineField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Switch } from "@/components/ui/switch";
+import { MyCertificates } from "@/components/visitor/my-certificates";
 import { alerts, errorBody, showError } from "@/lib/alerts";
 import { signOutEverywhere } from "@/lib/auth";
 import { loginPage } from "@/lib/guards";
@@ -54,6 +55,7 @@ function Profile() {
             <dd className="break-all">{profile.email}</dd>
           </dl>
         </Card>
+        <MyCertificates />
         <Newsletter subscribed={profile.newsletter} />
         <DataDownload />
         <DeleteAccount />
