@@ -16,6 +16,8 @@ test("a participant who met the rule downloads the certificate, it verifies, and
   browser,
   data,
 }) => {
+  // two logins, a PDF and three pages: long on two busy cores
+  test.slow();
   await data.certificateIssuer();
   const first = dayFromToday(-2);
   const congress = await data.congress({
@@ -42,7 +44,7 @@ test("a participant who met the rule downloads the certificate, it verifies, and
   await expect(mine).toContainText(congress.title);
   await expect(mine).toContainText("6 Punkte");
   const download = page.waitForEvent("download");
-  await mine.getByRole("button", { name: `PDF herunterladen: ${congress.title}` }).click();
+  await mine.getByRole("button", { name: /^PDF herunterladen/ }).click();
   const file = await download;
   expect(file.suggestedFilename()).toMatch(/^teilnahmebescheinigung-\d{4}-\d{6}\.pdf$/);
   expect((await readFile(await file.path())).subarray(0, 5).toString()).toBe("%PDF-");
