@@ -11,7 +11,13 @@ async function signInAsAdmin(page: Page) {
 
 /** The sections' names per group, as the navigation lists them. */
 const GROUPS: Record<string, string[]> = {
-  "Veranstaltungen & Inhalte": ["Veranstaltungen", "Kongresspakete", "Videoinhalte", "Fortbildung"],
+  "Veranstaltungen & Inhalte": [
+    "Veranstaltungen",
+    "Kongresspakete",
+    "Videoinhalte",
+    "Fortbildung",
+    "Bescheinigungen",
+  ],
   Verkauf: ["Paketbestellungen", "Ticketbestellungen", "Zahlungsmeldungen"],
   Personen: ["Benutzer:innen"],
   Kommunikation: ["E-Mail-Templates", "E-Mail-Versand"],
@@ -144,7 +150,7 @@ test.describe("on a phone", () => {
 
     await menu.click();
     await expect(menu).toHaveAttribute("aria-expanded", "true");
-    await expect(nav.getByRole("link")).toHaveCount(14);
+    await expect(nav.getByRole("link")).toHaveCount(15);
     await expect(nav.getByRole("link", { name: "Veranstaltungen", exact: true })).toHaveAttribute(
       "aria-current",
       "page",

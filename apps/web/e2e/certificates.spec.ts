@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { expect, type Page } from "@playwright/test";
 import { vimeo } from "./data";
-import { dayFromToday, login, type TestUser, test } from "./fixtures";
+import { dayFromToday, expectAccessible, login, type TestUser, test } from "./fixtures";
 
 /** Issue 34 items 2, 3 and 5: the certificate in the profile, its verification page, and a revoke. */
 
@@ -43,6 +43,7 @@ test("a participant who met the rule downloads the certificate, it verifies, and
   const mine = page.getByRole("region", { name: "Meine Bescheinigungen" });
   await expect(mine).toContainText(congress.title);
   await expect(mine).toContainText("6 Punkte");
+  await expectAccessible(page, "Meine Bescheinigungen");
   const download = page.waitForEvent("download");
   await mine.getByRole("button", { name: /^PDF herunterladen/ }).click();
   const file = await download;
@@ -58,6 +59,7 @@ test("a participant who met the rule downloads the certificate, it verifies, and
   await expect(check.getByText("Łukasz Nguyễn")).toBeVisible();
   await expect(check.getByText("2760602026000123")).toBeVisible();
   await expect(check.locator('meta[name="robots"]')).toHaveAttribute("content", "noindex, nofollow");
+  await expectAccessible(check, "Prüfseite einer Bescheinigung");
 
   const adminContext = await browser.newContext();
   const admin = await adminContext.newPage();
@@ -69,10 +71,12 @@ test("a participant who met the rule downloads the certificate, it verifies, and
     .filter({ hasText: user.email });
   await expect(row).toContainText("Łukasz Nguyễn");
   await expect(row).toContainText("Gültig");
+  await expectAccessible(admin, "Bescheinigungen (Administration)");
   await row.getByRole("button", { name: /^Widerrufen/ }).click();
   const dialog = admin.getByRole("dialog");
   await dialog.getByRole("button", { name: "Widerrufen" }).click();
   await expect(dialog.getByText("Bitte geben Sie einen Grund für den Widerruf an.")).toBeVisible();
+  await expectAccessible(admin, "Widerruf einer Bescheinigung");
   await dialog.getByLabel("Grund des Widerrufs").fill("Teilnahme nachträglich aberkannt");
   await dialog.getByRole("button", { name: "Widerrufen" }).click();
   await expect(dialog).toHaveCount(0);
