@@ -160,6 +160,16 @@ export async function myCertificates(
 /** How long after an event's last day its certificates are issued automatically (job and profile). */
 export const ISSUE_WINDOW_DAYS = 60;
 
+/** Fortbildung events whose last day is over, at most `ISSUE_WINDOW_DAYS` ago. */
+const endedWithinWindow = (today: IsoDate) => {
+  const lastDay = sql`coalesce(${congresses.lastDay}, ${congresses.firstDay})`;
+  return and(
+    eq(congresses.fortbildung, true),
+    sql`${lastDay} < ${today}::date`,
+    sql`${lastDay} >= ${today}::date - ${ISSUE_WINDOW_DAYS}::int`,
+  );
+};
+
 /** The participant's ended Fortbildung events of the window without an event certificate yet. */
 async function issueDueForUser(deps: CertificateDeps, userId: number): Promise<void> {
   const today = berlinDate(deps.clock.now());
@@ -168,9 +178,7 @@ async function issueDueForUser(deps: CertificateDeps, userId: number): Promise<v
     .from(congresses)
     .where(
       and(
-        eq(congresses.fortbildung, true),
-        sql`coalesce(${congresses.lastDay}, ${congresses.firstDay}) < ${today}::date`,
-        sql`coalesce(${congresses.lastDay}, ${congresses.firstDay}) >= ${today}::date - ${ISSUE_WINDOW_DAYS}::int`,
+        endedWithinWindow(today),
         sql`(EXISTS (SELECT 1 FROM ${participations} p WHERE p.congress_id = ${congresses.id} AND p.user_id = ${userId})
           OR EXISTS (SELECT 1 FROM ${watchTime} w WHERE w.congress_id = ${congresses.id} AND w.user_id = ${userId}))`,
         sql`NOT EXISTS (SELECT 1 FROM ${certificates} c WHERE c.congress_id = ${congresses.id}
@@ -184,16 +192,7 @@ async function issueDueForUser(deps: CertificateDeps, userId: number): Promise<v
 
 /** The ended Fortbildung events of the window: the delivery job issues their due certificates. */
 export async function endedFortbildungEvents(db: DbOrTx, today: IsoDate): Promise<number[]> {
-  const rows = await db
-    .select({ id: congresses.id })
-    .from(congresses)
-    .where(
-      and(
-        eq(congresses.fortbildung, true),
-        sql`coalesce(${congresses.lastDay}, ${congresses.firstDay}) < ${today}::date`,
-        sql`coalesce(${congresses.lastDay}, ${congresses.firstDay}) >= ${today}::date - ${ISSUE_WINDOW_DAYS}::int`,
-      ),
-    );
+  const rows = await db.select({ id: congresses.id }).from(congresses).where(endedWithinWindow(today));
   return rows.map((r) => r.id);
 }
 
