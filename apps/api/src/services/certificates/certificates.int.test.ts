@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { schema } from "@app/db";
 import { hashPassword } from "@app/db/password";
-import { berlinDate, CERTIFICATE_CODE_PATTERN } from "@app/shared";
+import { berlinDate, CERTIFICATE_CODE_PATTERN, MSG_CERTIFICATE } from "@app/shared";
 import { and, eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -25,6 +25,7 @@ import { deleteOrphanedImages } from "../admin/images";
 import { previewKey } from "../visitor/video-preview";
 import { certificateCode } from "./code";
 import { deliverCertificates } from "./delivery";
+import { myCertificateFile, myCertificates } from "./files";
 import { issueEventCertificates, issueRecordingCertificate } from "./issue";
 import { saveIssuer } from "./issuer";
 
@@ -507,5 +508,25 @@ describe("the verification page", () => {
       await web.close();
       await rm(webDist, { recursive: true, force: true });
     }
+  });
+});
+
+describe("a changed CERTIFICATE_SECRET", () => {
+  it("never hands out a PDF whose QR code would not verify; the old code still verifies", async () => {
+    const { reached } = await endedEvent();
+    const [entry] = (await trpcQuery(t, "certificate.listMine", undefined, { token: reached.token })).data;
+    const changed = { ...t.env, CERTIFICATE_SECRET: "ein-anderer-schluessel-mit-mindestens-32-zeichen" };
+    await expect(
+      myCertificateFile({ db: db(), env: changed }, { userId: reached.user.id, id: entry.id }),
+    ).rejects.toMatchObject({ userMessage: MSG_CERTIFICATE.codeSecretChanged });
+    const [listed] = await myCertificates({ db: db(), env: changed, clock: t.clock }, reached.user.id);
+    expect(listed?.verifyUrl).toBeNull();
+    const check = await trpcQuery(
+      t,
+      "certificate.verify",
+      { code: codeFromUrl(entry.verifyUrl) },
+      { ip: nextIp() },
+    );
+    expect(check.data.status).toBe("valid");
   });
 });

@@ -46,6 +46,15 @@ function codeOf(env: Pick<Env, "CERTIFICATE_SECRET">, row: Pick<StoredCertificat
   return code;
 }
 
+/** The verification address of a stored certificate; null when its code cannot be made again (the list stays). */
+function currentVerifyUrl(
+  env: Pick<Env, "CERTIFICATE_SECRET" | "APP_URL">,
+  row: Pick<StoredCertificate, "id" | "codeHash">,
+) {
+  const code = certificateCode(env.CERTIFICATE_SECRET, row.id);
+  return codeHash(code) === row.codeHash ? verifyUrl(env.APP_URL, code) : null;
+}
+
 /** The PDF of a stored certificate, made from its frozen facts (in the profile, by mail, for admins). */
 export async function certificatePdf(
   deps: { db: DbOrTx; env: Pick<Env, "CERTIFICATE_SECRET" | "APP_URL"> },
@@ -152,7 +161,7 @@ export async function myCertificates(
         points: r.facts.points,
         issuedOn: r.facts.issuedOn,
         revokedOn: r.revokedAt ? berlinDate(r.revokedAt) : null,
-        verifyUrl: r.revokedAt ? null : verifyUrl(deps.env.APP_URL, codeOf(deps.env, r)),
+        verifyUrl: r.revokedAt ? null : currentVerifyUrl(deps.env, r),
       }))
   );
 }
