@@ -3,6 +3,9 @@ import { expect, type Page } from "@playwright/test";
 import { vimeo } from "./data";
 import { dayFromToday, expectAccessible, login, type TestUser, test } from "./fixtures";
 
+const PIXEL_PNG =
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+
 /** Issue 34 items 2, 3 and 5: the certificate in the profile, its verification page, and a revoke. */
 
 async function loginAs(page: Page, user: TestUser) {
@@ -91,4 +94,29 @@ test("a participant who met the rule downloads the certificate, it verifies, and
   await expect(check.getByRole("heading", { level: 1, name: "Keine gültige Bescheinigung" })).toBeVisible();
   await check.context().close();
   await adminContext.close();
+});
+
+test("an admin sets the issuer's signatory and logo in the section Bescheinigungen", async ({
+  page,
+  data,
+}) => {
+  const admin = await data.user({ admin: true });
+  await loginAs(page, admin);
+  await page.goto("/admin/manage/certificates");
+  const issuer = page.getByRole("region", { name: "Aussteller" });
+  await expect(issuer.getByLabel("Name des Veranstalters")).not.toHaveValue("");
+  const signatory = `Dr. Zofia Wójcik ${Date.now()}`;
+  await issuer.getByLabel("Unterzeichnende Person").fill(signatory);
+  await issuer.getByLabel("Bild auswählen …: Logo").setInputFiles({
+    name: "logo.png",
+    mimeType: "image/png",
+    buffer: Buffer.from(PIXEL_PNG, "base64"),
+  });
+  await expect(issuer.getByRole("img", { name: "Vorschau: Logo" })).toBeVisible();
+  await issuer.getByRole("button", { name: "Aussteller speichern" }).click();
+  await expect(page.getByText("Der Aussteller ist gespeichert.", { exact: false })).toBeVisible();
+  await page.reload();
+  await expect(issuer.getByLabel("Unterzeichnende Person")).toHaveValue(signatory);
+  await expect(issuer.getByRole("img", { name: "Vorschau: Logo" })).toBeVisible();
+  await expect(issuer.getByRole("img", { name: "Vorschau: Unterschrift" })).toHaveCount(0);
 });

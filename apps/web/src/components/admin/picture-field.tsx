@@ -37,6 +37,8 @@ function PictureUpload({
   label: string;
 }) {
   const id = useId();
+  // a form with more than one picture (the certificates' logo and signature) names each one
+  const named = label !== "Bild";
   const [progress, setProgress] = useState<number | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const onFile = async (file: File | undefined) => {
@@ -67,7 +69,7 @@ function PictureUpload({
         {value ? (
           <img
             src={`/uploads/images/${value}`}
-            alt={`Vorschau: ${label}`}
+            alt={named ? `Vorschau: ${label}` : "Vorschau des Bildes"}
             className="h-20 w-32 rounded object-cover"
           />
         ) : (
@@ -80,7 +82,7 @@ function PictureUpload({
             htmlFor={id}
             className="inline-flex cursor-pointer items-center rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100 focus-within:outline-2 focus-within:outline-brand-600"
           >
-            Bild auswählen …
+            Bild auswählen …{named && <span className="sr-only">: {label}</span>}
             <input
               id={id}
               type="file"
@@ -98,6 +100,7 @@ function PictureUpload({
           {value && (
             <Button type="button" variant="ghost" size="sm" onClick={() => onChange(null)}>
               <XIcon aria-hidden="true" className="size-4" /> Bild entfernen
+              {named && <span className="sr-only">: {label}</span>}
             </Button>
           )}
         </div>
