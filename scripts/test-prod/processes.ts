@@ -163,6 +163,7 @@ export function ownSecrets(): Record<string, string> {
   return {
     JWT_SECRET: secret(),
     DIGISTORE_IPN_PASSPHRASE: secret(),
+    CERTIFICATE_SECRET: secret(),
     GATED_PATH_COUPLE_THERAPY: `/pt-${secret()}`,
     GATED_PASSWORD_COUPLE_THERAPY: secret(),
     GATED_PATH_DEATH_CONGRESS: `/ts-${secret()}`,

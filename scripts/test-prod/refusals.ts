@@ -4,6 +4,7 @@ import { expectThat, isReady, ownSecrets, sleep, startBundle, stopBundle } from 
 const SECRETS = [
   "JWT_SECRET",
   "DIGISTORE_IPN_PASSPHRASE",
+  "CERTIFICATE_SECRET",
   "GATED_PATH_COUPLE_THERAPY",
   "GATED_PASSWORD_COUPLE_THERAPY",
   "GATED_PATH_DEATH_CONGRESS",

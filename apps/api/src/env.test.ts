@@ -1,11 +1,19 @@
 import { describe, expect, it } from "vitest";
-import { DEV_GATED, DEV_IPN_PASSPHRASE, DEV_JWT_SECRET, isLoopbackHost, loadEnv } from "./env";
+import {
+  DEV_CERTIFICATE_SECRET,
+  DEV_GATED,
+  DEV_IPN_PASSPHRASE,
+  DEV_JWT_SECRET,
+  isLoopbackHost,
+  loadEnv,
+} from "./env";
 import { OWN_SECRETS } from "./testing/own-secrets";
 
 /** Every variable that must have its own value outside loopback-only development (decision 53). */
 const SECRET_KEYS = [
   "JWT_SECRET",
   "DIGISTORE_IPN_PASSPHRASE",
+  "CERTIFICATE_SECRET",
   "GATED_PATH_COUPLE_THERAPY",
   "GATED_PASSWORD_COUPLE_THERAPY",
   "GATED_PATH_DEATH_CONGRESS",
@@ -15,6 +23,7 @@ const SECRET_KEYS = [
 const DEV_SECRETS = {
   JWT_SECRET: DEV_JWT_SECRET,
   DIGISTORE_IPN_PASSPHRASE: DEV_IPN_PASSPHRASE,
+  CERTIFICATE_SECRET: DEV_CERTIFICATE_SECRET,
   GATED_PATH_COUPLE_THERAPY: DEV_GATED.couplePath,
   GATED_PASSWORD_COUPLE_THERAPY: DEV_GATED.couplePassword,
   GATED_PATH_DEATH_CONGRESS: DEV_GATED.deathPath,

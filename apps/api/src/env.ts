@@ -5,6 +5,7 @@ import { z } from "zod";
 /** Placeholder secrets of .env.example; production refuses to start with them. */
 export const DEV_JWT_SECRET = "dev-only-jwt-secret-change-me-0123456789abcdef";
 export const DEV_IPN_PASSPHRASE = "dev-only-ipn-passphrase";
+export const DEV_CERTIFICATE_SECRET = "dev-only-certificate-secret-change-me-0123456789";
 export const DEV_GATED = {
   couplePath: "/paartherapie-aufzeichnung-demo",
   couplePassword: "demo-paartherapie",
@@ -117,6 +118,11 @@ const EnvSchema = z.object({
    */
   DATABASE_QUERY_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
   JWT_SECRET: z.string().min(32, "mindestens 32 Zeichen").default(DEV_JWT_SECRET),
+  /**
+   * derives each certificate's verification code (HMAC, decision 116): never change it once certificates
+   * are issued, or their PDFs can no longer be made (their codes still verify); 32+ characters
+   */
+  CERTIFICATE_SECRET: z.string().min(32, "mindestens 32 Zeichen").default(DEV_CERTIFICATE_SECRET),
   /** public base URL used in mails and redirects */
   APP_URL: z.string().url().default("http://localhost:5173"),
   SMTP_URL: z.string().default("smtp://127.0.0.1:1025"),
@@ -182,6 +188,7 @@ export class EnvError extends Error {}
 const DEV_SECRETS: Record<string, string> = {
   JWT_SECRET: DEV_JWT_SECRET,
   DIGISTORE_IPN_PASSPHRASE: DEV_IPN_PASSPHRASE,
+  CERTIFICATE_SECRET: DEV_CERTIFICATE_SECRET,
   GATED_PATH_COUPLE_THERAPY: DEV_GATED.couplePath,
   GATED_PASSWORD_COUPLE_THERAPY: DEV_GATED.couplePassword,
   GATED_PATH_DEATH_CONGRESS: DEV_GATED.deathPath,

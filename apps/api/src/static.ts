@@ -1,4 +1,4 @@
-import { MSG } from "@app/shared";
+import { CERTIFICATE_VERIFY_PATH, MSG } from "@app/shared";
 import fastifyStatic from "@fastify/static";
 import type { FastifyInstance } from "fastify";
 
@@ -25,6 +25,11 @@ export async function registerWebApp(app: FastifyInstance, root: string): Promis
   app.setNotFoundHandler((req, reply) => {
     const isApi = API_PREFIXES.some((prefix) => req.url.startsWith(prefix));
     if ((req.method === "GET" || req.method === "HEAD") && !isApi) {
+      if (req.url.startsWith(CERTIFICATE_VERIFY_PATH)) {
+        // a certificate's verification page: never in a search index, and its address (the code) never
+        // handed on to another site in a Referer (decision 117)
+        reply.header("x-robots-tag", "noindex, nofollow").header("referrer-policy", "no-referrer");
+      }
       return reply.header("cache-control", "no-cache").type("text/html").sendFile("index.html");
     }
     return reply.status(404).send({ title: MSG.notFoundTitle, detail: MSG.notFoundDetail });

@@ -17,6 +17,7 @@ const GROUPS: Record<string, string[]> = {
     "Videoinhalte",
     "Fortbildung",
     "Lernerfolgskontrollen",
+    "Bescheinigungen",
   ],
   Verkauf: ["Paketbestellungen", "Ticketbestellungen", "Zahlungsmeldungen"],
   Personen: ["Benutzer:innen"],

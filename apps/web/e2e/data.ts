@@ -344,6 +344,14 @@ export class TestData {
     return check;
   }
 
+  /** Certificates (issue 34): an issuer, unless one is set already (one row, shared by every test). */
+  async certificateIssuer() {
+    await this.db
+      .insert(schema.certificateIssuer)
+      .values({ id: 1, name: "E2E-Institut für Fortbildung", address: "Teststraße 1\n10115 Berlin" })
+      .onConflictDoNothing();
+  }
+
   async remove(): Promise<void> {
     const pool = this.db.$client;
     const client = await pool.connect();

@@ -19,6 +19,7 @@ import { Route as ImpressumRouteImport } from './routes/impressum'
 import { Route as KongresspaketRouteImport } from './routes/kongresspaket'
 import { Route as UserIndexRouteImport } from './routes/_user/index'
 import { Route as UserProfileRouteImport } from './routes/_user/profile'
+import { Route as BescheinigungCodeRouteImport } from './routes/bescheinigung.$code'
 import { Route as LoginLinkTokenRouteImport } from './routes/login-link.$token'
 import { Route as ResetPasswordIndexRouteImport } from './routes/resetPassword.index'
 import { Route as ResetPasswordTokenRouteImport } from './routes/resetPassword.$token'
@@ -32,6 +33,7 @@ import { Route as UserParticipationCongressIdRouteImport } from './routes/_user/
 import { Route as LoginChar123CongressIdChar125Char123ShowVideoChar125RouteImport } from './routes/login.{-$congressId}.{-$showVideo}'
 import { Route as AdminAdminManageIndexRouteImport } from './routes/_admin/admin.manage.index'
 import { Route as AdminAdminManageAuditRouteImport } from './routes/_admin/admin.manage.audit'
+import { Route as AdminAdminManageCertificatesRouteImport } from './routes/_admin/admin.manage.certificates'
 import { Route as AdminAdminManageContentsRouteImport } from './routes/_admin/admin.manage.contents'
 import { Route as AdminAdminManageEventsRouteImport } from './routes/_admin/admin.manage.events'
 import { Route as AdminAdminManageFortbildungRouteImport } from './routes/_admin/admin.manage.fortbildung'
@@ -95,6 +97,11 @@ const UserProfileRoute = UserProfileRouteImport.update({
   id: '/profile',
   path: '/profile',
   getParentRoute: () => UserRoute,
+} as any)
+const BescheinigungCodeRoute = BescheinigungCodeRouteImport.update({
+  id: '/bescheinigung/$code',
+  path: '/bescheinigung/$code',
+  getParentRoute: () => rootRouteImport,
 } as any)
 const LoginLinkTokenRoute = LoginLinkTokenRouteImport.update({
   id: '/login-link/$token',
@@ -167,6 +174,12 @@ const AdminAdminManageAuditRoute = AdminAdminManageAuditRouteImport.update({
   path: '/audit',
   getParentRoute: () => AdminAdminManageRoute,
 } as any)
+const AdminAdminManageCertificatesRoute =
+  AdminAdminManageCertificatesRouteImport.update({
+    id: '/certificates',
+    path: '/certificates',
+    getParentRoute: () => AdminAdminManageRoute,
+  } as any)
 const AdminAdminManageContentsRoute =
   AdminAdminManageContentsRouteImport.update({
     id: '/contents',
@@ -267,6 +280,7 @@ export interface FileRoutesByFullPath {
   '/impressum': typeof ImpressumRoute
   '/kongresspaket': typeof KongresspaketRoute
   '/profile': typeof UserProfileRoute
+  '/bescheinigung/$code': typeof BescheinigungCodeRoute
   '/login-link/$token': typeof LoginLinkTokenRoute
   '/resetPassword/$token': typeof ResetPasswordTokenRoute
   '/resetPassword/': typeof ResetPasswordIndexRoute
@@ -279,6 +293,7 @@ export interface FileRoutesByFullPath {
   '/participation/$congressId': typeof UserParticipationCongressIdRoute
   '/login/{-$congressId}/{-$showVideo}': typeof LoginChar123CongressIdChar125Char123ShowVideoChar125Route
   '/admin/manage/audit': typeof AdminAdminManageAuditRoute
+  '/admin/manage/certificates': typeof AdminAdminManageCertificatesRoute
   '/admin/manage/contents': typeof AdminAdminManageContentsRoute
   '/admin/manage/events': typeof AdminAdminManageEventsRoute
   '/admin/manage/fortbildung': typeof AdminAdminManageFortbildungRoute
@@ -305,6 +320,7 @@ export interface FileRoutesByTo {
   '/impressum': typeof ImpressumRoute
   '/kongresspaket': typeof KongresspaketRoute
   '/profile': typeof UserProfileRoute
+  '/bescheinigung/$code': typeof BescheinigungCodeRoute
   '/login-link/$token': typeof LoginLinkTokenRoute
   '/resetPassword/$token': typeof ResetPasswordTokenRoute
   '/resetPassword': typeof ResetPasswordIndexRoute
@@ -316,6 +332,7 @@ export interface FileRoutesByTo {
   '/participation/$congressId': typeof UserParticipationCongressIdRoute
   '/login/{-$congressId}/{-$showVideo}': typeof LoginChar123CongressIdChar125Char123ShowVideoChar125Route
   '/admin/manage/audit': typeof AdminAdminManageAuditRoute
+  '/admin/manage/certificates': typeof AdminAdminManageCertificatesRoute
   '/admin/manage/contents': typeof AdminAdminManageContentsRoute
   '/admin/manage/events': typeof AdminAdminManageEventsRoute
   '/admin/manage/fortbildung': typeof AdminAdminManageFortbildungRoute
@@ -344,6 +361,7 @@ export interface FileRoutesById {
   '/impressum': typeof ImpressumRoute
   '/kongresspaket': typeof KongresspaketRoute
   '/_user/profile': typeof UserProfileRoute
+  '/bescheinigung/$code': typeof BescheinigungCodeRoute
   '/login-link/$token': typeof LoginLinkTokenRoute
   '/resetPassword/$token': typeof ResetPasswordTokenRoute
   '/_user/': typeof UserIndexRoute
@@ -357,6 +375,7 @@ export interface FileRoutesById {
   '/_user/participation/$congressId': typeof UserParticipationCongressIdRoute
   '/login/{-$congressId}/{-$showVideo}': typeof LoginChar123CongressIdChar125Char123ShowVideoChar125Route
   '/_admin/admin/manage/audit': typeof AdminAdminManageAuditRoute
+  '/_admin/admin/manage/certificates': typeof AdminAdminManageCertificatesRoute
   '/_admin/admin/manage/contents': typeof AdminAdminManageContentsRoute
   '/_admin/admin/manage/events': typeof AdminAdminManageEventsRoute
   '/_admin/admin/manage/fortbildung': typeof AdminAdminManageFortbildungRoute
@@ -385,6 +404,7 @@ export interface FileRouteTypes {
     | '/impressum'
     | '/kongresspaket'
     | '/profile'
+    | '/bescheinigung/$code'
     | '/login-link/$token'
     | '/resetPassword/$token'
     | '/resetPassword/'
@@ -397,6 +417,7 @@ export interface FileRouteTypes {
     | '/participation/$congressId'
     | '/login/{-$congressId}/{-$showVideo}'
     | '/admin/manage/audit'
+    | '/admin/manage/certificates'
     | '/admin/manage/contents'
     | '/admin/manage/events'
     | '/admin/manage/fortbildung'
@@ -423,6 +444,7 @@ export interface FileRouteTypes {
     | '/impressum'
     | '/kongresspaket'
     | '/profile'
+    | '/bescheinigung/$code'
     | '/login-link/$token'
     | '/resetPassword/$token'
     | '/resetPassword'
@@ -434,6 +456,7 @@ export interface FileRouteTypes {
     | '/participation/$congressId'
     | '/login/{-$congressId}/{-$showVideo}'
     | '/admin/manage/audit'
+    | '/admin/manage/certificates'
     | '/admin/manage/contents'
     | '/admin/manage/events'
     | '/admin/manage/fortbildung'
@@ -461,6 +484,7 @@ export interface FileRouteTypes {
     | '/impressum'
     | '/kongresspaket'
     | '/_user/profile'
+    | '/bescheinigung/$code'
     | '/login-link/$token'
     | '/resetPassword/$token'
     | '/_user/'
@@ -474,6 +498,7 @@ export interface FileRouteTypes {
     | '/_user/participation/$congressId'
     | '/login/{-$congressId}/{-$showVideo}'
     | '/_admin/admin/manage/audit'
+    | '/_admin/admin/manage/certificates'
     | '/_admin/admin/manage/contents'
     | '/_admin/admin/manage/events'
     | '/_admin/admin/manage/fortbildung'
@@ -501,6 +526,7 @@ export interface RootRouteChildren {
   ForgotPasswordRoute: typeof ForgotPasswordRoute
   ImpressumRoute: typeof ImpressumRoute
   KongresspaketRoute: typeof KongresspaketRoute
+  BescheinigungCodeRoute: typeof BescheinigungCodeRoute
   LoginLinkTokenRoute: typeof LoginLinkTokenRoute
   ResetPasswordTokenRoute: typeof ResetPasswordTokenRoute
   ResetPasswordIndexRoute: typeof ResetPasswordIndexRoute
@@ -580,6 +606,13 @@ declare module '@tanstack/react-router' {
       fullPath: '/profile'
       preLoaderRoute: typeof UserProfileRouteImport
       parentRoute: typeof UserRoute
+    }
+    '/bescheinigung/$code': {
+      id: '/bescheinigung/$code'
+      path: '/bescheinigung/$code'
+      fullPath: '/bescheinigung/$code'
+      preLoaderRoute: typeof BescheinigungCodeRouteImport
+      parentRoute: typeof rootRouteImport
     }
     '/login-link/$token': {
       id: '/login-link/$token'
@@ -670,6 +703,13 @@ declare module '@tanstack/react-router' {
       path: '/audit'
       fullPath: '/admin/manage/audit'
       preLoaderRoute: typeof AdminAdminManageAuditRouteImport
+      parentRoute: typeof AdminAdminManageRoute
+    }
+    '/_admin/admin/manage/certificates': {
+      id: '/_admin/admin/manage/certificates'
+      path: '/certificates'
+      fullPath: '/admin/manage/certificates'
+      preLoaderRoute: typeof AdminAdminManageCertificatesRouteImport
       parentRoute: typeof AdminAdminManageRoute
     }
     '/_admin/admin/manage/contents': {
@@ -782,6 +822,7 @@ declare module '@tanstack/react-router' {
 
 interface AdminAdminManageRouteChildren {
   AdminAdminManageAuditRoute: typeof AdminAdminManageAuditRoute
+  AdminAdminManageCertificatesRoute: typeof AdminAdminManageCertificatesRoute
   AdminAdminManageContentsRoute: typeof AdminAdminManageContentsRoute
   AdminAdminManageEventsRoute: typeof AdminAdminManageEventsRoute
   AdminAdminManageFortbildungRoute: typeof AdminAdminManageFortbildungRoute
@@ -800,6 +841,7 @@ interface AdminAdminManageRouteChildren {
 
 const AdminAdminManageRouteChildren: AdminAdminManageRouteChildren = {
   AdminAdminManageAuditRoute: AdminAdminManageAuditRoute,
+  AdminAdminManageCertificatesRoute: AdminAdminManageCertificatesRoute,
   AdminAdminManageContentsRoute: AdminAdminManageContentsRoute,
   AdminAdminManageEventsRoute: AdminAdminManageEventsRoute,
   AdminAdminManageFortbildungRoute: AdminAdminManageFortbildungRoute,
@@ -867,6 +909,7 @@ const rootRouteChildren: RootRouteChildren = {
   ForgotPasswordRoute: ForgotPasswordRoute,
   ImpressumRoute: ImpressumRoute,
   KongresspaketRoute: KongresspaketRoute,
+  BescheinigungCodeRoute: BescheinigungCodeRoute,
   LoginLinkTokenRoute: LoginLinkTokenRoute,
   ResetPasswordTokenRoute: ResetPasswordTokenRoute,
   ResetPasswordIndexRoute: ResetPasswordIndexRoute,

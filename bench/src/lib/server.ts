@@ -78,6 +78,7 @@ export async function startProductionServer(
       SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
       LOG_LEVEL: "warn",
       DIGISTORE_IPN_PASSPHRASE: secret(),
+      CERTIFICATE_SECRET: secret(),
       GATED_PATH_COUPLE_THERAPY: `/bench-${secret()}`,
       GATED_PASSWORD_COUPLE_THERAPY: secret(),
       GATED_PATH_DEATH_CONGRESS: `/bench-${secret()}`,

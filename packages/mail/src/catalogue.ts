@@ -28,6 +28,7 @@ export const MAIL_NAMES = [
   "order-ticket",
   "order-ticket-package",
   "order-admin",
+  "certificate",
 ] as const;
 export type MailName = (typeof MAIL_NAMES)[number];
 
@@ -193,5 +194,31 @@ export const MAIL_CATALOGUE: Record<MailName, MailDefinition> = {
     defaultSubject: "Für Sie freigeschaltet: {{productName}}",
     defaultContent:
       '<p>Hallo {{userFullName}},</p><p>unser Team hat für Sie Folgendes freigeschaltet: {{productKind}} <strong>{{productName}}</strong>. Sie finden es in Ihrer Übersicht.</p><p><a href="{{url}}" class="button">Zur Übersicht</a></p>',
+  },
+  certificate: {
+    name: "certificate",
+    description:
+      "Nach dem letzten Tag einer Fortbildungsveranstaltung (bzw. nach bestandener Lernerfolgskontrolle einer Aufzeichnung): die Teilnahmebescheinigung als PDF im Anhang.",
+    variables: {
+      ...COMMON_VARIABLES,
+      congressTitle: "Titel der Veranstaltung",
+      packageName: "Name des Kongresspakets (nur bei einer Aufzeichnung)",
+      recording: "wahr bei der Bescheinigung einer Aufzeichnung ({{#if recording}} … {{/if}})",
+      certificateNumber: "Bescheinigungsnummer",
+      points: "Fortbildungspunkte",
+      url: "Link zum Profil (Meine Bescheinigungen)",
+    },
+    sample: {
+      ...COMMON_SAMPLE,
+      congressTitle: "Online-Kongress Beziehung & Bindung",
+      packageName: "",
+      recording: false,
+      certificateNumber: "2026-000123",
+      points: 8,
+      url: "https://example.com/profile",
+    },
+    defaultSubject: "Ihre Teilnahmebescheinigung: {{congressTitle}}",
+    defaultContent:
+      '<p>Hallo {{userFullName}},</p><p>vielen Dank für Ihre Teilnahme{{#if recording}} an der Aufzeichnung {{packageName}}{{/if}}: Im Anhang finden Sie Ihre Teilnahmebescheinigung für <strong>{{congressTitle}}</strong> (Nr. {{certificateNumber}}, {{points}} Fortbildungspunkte).</p><p>Der QR-Code auf der Bescheinigung führt zu einer Seite, auf der jede Stelle ihre Echtheit prüfen kann. Alle Ihre Bescheinigungen finden Sie auch in Ihrem Profil.</p><p><a href="{{url}}" class="button">Meine Bescheinigungen</a></p>',
   },
 };

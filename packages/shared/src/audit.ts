@@ -22,6 +22,7 @@ export const AUDIT_ENTITY_LABELS = {
   "payment-notification": "Zahlungsbenachrichtigung",
   mail: "E-Mail",
   "learning-check": "Lernerfolgskontrolle",
+  certificate: "Bescheinigung",
 } as const;
 export type AuditEntity = keyof typeof AUDIT_ENTITY_LABELS;
 export const AUDIT_ENTITIES = Object.keys(AUDIT_ENTITY_LABELS) as AuditEntity[];
@@ -52,6 +53,9 @@ export const AUDIT_ACTION_LABELS = {
   "learning-check.create": "Lernerfolgskontrolle angelegt",
   "learning-check.save": "Lernerfolgskontrolle geändert",
   "learning-check.delete": "Lernerfolgskontrolle gelöscht",
+  "certificate.issuer": "Aussteller der Bescheinigungen gespeichert",
+  "certificate.revoke": "Bescheinigung widerrufen",
+  "certificate.reissue": "Bescheinigung neu ausgestellt",
   "ipn.payment": "Zahlung gemeldet",
   "ipn.refund": "Erstattung gemeldet",
   "ipn.chargeback": "Rückbuchung gemeldet",
@@ -118,6 +122,13 @@ export const AUDIT_FIELD_LABELS: Record<string, string> = {
   fortbildungCategory: "Kategorie",
   points: "Punkte",
   questions: "Fragen",
+  number: "Bescheinigungsnummer",
+  reason: "Grund",
+  replacedBy: "Ersetzt durch",
+  address: "Anschrift",
+  signatory: "Unterzeichnende Person",
+  logo: "Logo",
+  signature: "Unterschrift",
 };
 
 /** Personal values (names) are recorded as changed, never with their value: the log outlives accounts. */

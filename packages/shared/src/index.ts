@@ -3,6 +3,7 @@ export * from "./attendance";
 export * from "./attendance-input";
 export * from "./audit";
 export * from "./auth";
+export * from "./certificates";
 export * from "./chamber-report";
 export * from "./checkout";
 export * from "./congresses";

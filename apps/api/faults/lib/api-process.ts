@@ -12,10 +12,12 @@ const secret = () => randomBytes(24).toString("hex");
 export interface ApiSecrets {
   jwtSecret: string;
   ipnPassphrase: string;
+  /** the same on every instance of a test: each makes the certificates' codes (decision 116) */
+  certificateSecret?: string;
 }
 
 export function newSecrets(): ApiSecrets {
-  return { jwtSecret: secret(), ipnPassphrase: secret() };
+  return { jwtSecret: secret(), ipnPassphrase: secret(), certificateSecret: secret() };
 }
 
 export interface ApiProcess {
@@ -67,6 +69,7 @@ export async function startApi(options: StartApiOptions): Promise<ApiProcess> {
       APP_URL: url,
       JWT_SECRET: options.secrets.jwtSecret,
       DIGISTORE_IPN_PASSPHRASE: options.secrets.ipnPassphrase,
+      CERTIFICATE_SECRET: options.secrets.certificateSecret ?? secret(),
       // a closed port unless the test runs an SMTP server: mails stay in the outbox
       SMTP_URL: options.smtpUrl ?? "smtp://127.0.0.1:1",
       LOG_LEVEL: "warn",

@@ -9,6 +9,7 @@ import { deliverOutboxMail } from "../mail-delivery/deliver";
 import type { DeferredMail, MailDispatcher } from "../mail-delivery/outbox";
 import { queuePasswordResetMail } from "../services/auth/password";
 import { queueSignInLinkMail } from "../services/auth/sign-in-link";
+import { deliverCertificates } from "../services/certificates/delivery";
 import { type Clock, systemClock } from "../services/deps";
 import { fetchVideoDurations } from "../services/fortbildung/video-durations";
 import { queueTodaysCongressDayMails } from "../services/mail/congress-day";
@@ -20,6 +21,7 @@ export const CONGRESS_DAY_QUEUE = "event-day";
 export const RETENTION_QUEUE = "privacy-retention";
 export const DEFERRED_MAIL_QUEUE = "deferred-mail";
 export const VIDEO_DURATIONS_QUEUE = "video-durations";
+export const CERTIFICATES_QUEUE = "certificate-delivery";
 /** the daily privacy clean-up, at a quiet hour (Berlin time) */
 export const RETENTION_CRON = "30 3 * * *";
 /** outbox mails still queued after this long get a new job (lost dispatch, exhausted retries) */
@@ -95,6 +97,7 @@ export async function startJobs(options: JobsOptions): Promise<Jobs> {
             options.mailFrom,
             job.data.outboxId,
             options.appUrl,
+            options.env.CERTIFICATE_SECRET,
           );
           log.info({ outboxId: job.data.outboxId, result }, "mail delivery");
         } catch (error) {
@@ -183,6 +186,20 @@ export async function startJobs(options: JobsOptions): Promise<Jobs> {
   await boss.work(VIDEO_DURATIONS_QUEUE, { pollingIntervalSeconds }, durations);
   await boss.schedule(VIDEO_DURATIONS_QUEUE, "*/10 * * * *", {}, { tz: "Europe/Berlin" });
   await boss.send(VIDEO_DURATIONS_QUEUE, {});
+
+  // the certificates of events whose last day is over, issued and mailed (decision 118): hourly, and once
+  // at start-up through the queue; idempotent, so every instance may run it
+  const certificates = async () => {
+    const { issued, queued } = await deliverCertificates({ db, env: options.env, clock });
+    if (issued > 0 || queued.length > 0) {
+      log.info({ issued, queued: queued.length }, "certificates issued and mailed");
+    }
+    await dispatch(queued);
+  };
+  await boss.createQueue(CERTIFICATES_QUEUE, { name: CERTIFICATES_QUEUE, policy: "singleton" });
+  await boss.work(CERTIFICATES_QUEUE, { pollingIntervalSeconds }, certificates);
+  await boss.schedule(CERTIFICATES_QUEUE, "7 * * * *", {}, { tz: "Europe/Berlin" });
+  await boss.send(CERTIFICATES_QUEUE, {});
 
   return {
     boss,

@@ -36,6 +36,8 @@ export const LIMITS = {
   migrationPerIp: { max: 30, windowSeconds: QUARTER_HOUR },
   gatedPerIp: { max: 30, windowSeconds: QUARTER_HOUR },
   gatedPerAccount: { max: 10, windowSeconds: QUARTER_HOUR },
+  /** the public verification of certificates (decision 117): a few checks are honest, a scan is not */
+  certificateVerifyPerIp: { max: 30, windowSeconds: QUARTER_HOUR },
 } satisfies Record<string, Limit>;
 
 export type LimitCheck = [key: string, limit: Limit];

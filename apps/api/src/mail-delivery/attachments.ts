@@ -1,6 +1,7 @@
 import type { Db } from "@app/db";
 import type { MailName } from "@app/mail";
 import { congressCalendar } from "../services/calendar/congress-calendar";
+import { anyCertificateFile } from "../services/certificates/files";
 
 /** Mails that confirm a place at an event carry its calendar file. */
 const CALENDAR_MAILS: ReadonlySet<string> = new Set<MailName>([
@@ -11,7 +12,7 @@ const CALENDAR_MAILS: ReadonlySet<string> = new Set<MailName>([
 
 export interface MailAttachment {
   filename: string;
-  content: string;
+  content: string | Buffer;
   contentType: string;
 }
 
@@ -31,7 +32,16 @@ const wantsCalendar = (mail: OutboxMail) =>
  * Attachments built at send time from the outbox row, so a retried mail carries the event as it is then
  * (and the webinar link only if the recipient may see it now). Test mails of the editor get none.
  */
-export async function mailAttachments(db: Db, appUrl: string, mail: OutboxMail): Promise<MailAttachment[]> {
+export async function mailAttachments(
+  db: Db,
+  appUrl: string,
+  mail: OutboxMail,
+  /** CERTIFICATE_SECRET: a certificate's PDF is made at send time from its stored facts (decision 118) */
+  certificateSecret?: string,
+): Promise<MailAttachment[]> {
+  if (mail.templateName === "certificate" && !mail.variables.__template) {
+    return certificateAttachment(db, appUrl, mail, certificateSecret);
+  }
   if (mail.variables.__template || mail.congressId === null || mail.userId === null || !wantsCalendar(mail)) {
     return [];
   }
@@ -53,4 +63,24 @@ export async function mailAttachments(db: Db, appUrl: string, mail: OutboxMail):
       contentType: "text/calendar; charset=utf-8; method=PUBLISH",
     },
   ];
+}
+
+async function certificateAttachment(
+  db: Db,
+  appUrl: string,
+  mail: OutboxMail,
+  secret: string | undefined,
+): Promise<MailAttachment[]> {
+  const id = Number(mail.variables.certificateId);
+  if (!secret) {
+    // a configuration error, retried like a failed delivery: the mail is never sent without its PDF
+    throw new Error("certificate mail without CERTIFICATE_SECRET");
+  }
+  const file = Number.isInteger(id)
+    ? await anyCertificateFile({ db, env: { CERTIFICATE_SECRET: secret, APP_URL: appUrl } }, id)
+    : null;
+  if (!file) {
+    throw new Error(`certificate ${mail.variables.certificateId} of an outbox mail is gone`);
+  }
+  return [{ filename: file.fileName, content: Buffer.from(file.bytes), contentType: "application/pdf" }];
 }

@@ -48,6 +48,8 @@ export async function deliverOutboxMail(
   outboxId: number,
   /** public address of the web app, for the links in attached calendar files */
   appUrl: string,
+  /** makes the verification codes of attached certificates (decision 118) */
+  certificateSecret?: string,
 ): Promise<DeliveryResult> {
   const { mailOutbox } = schema;
   try {
@@ -70,7 +72,7 @@ export async function deliverOutboxMail(
         subject: rendered.subject,
         html: rendered.html,
         text: rendered.text,
-        attachments: await mailAttachments(db, appUrl, mail),
+        attachments: await mailAttachments(db, appUrl, mail, certificateSecret),
         // the same mail keeps its Message-ID across retries, so receivers can drop a rare duplicate
         messageId: `<${mail.idempotencyKey.replace(/[^\w.-]/g, "-")}.${mail.id}@kongress-plattform>`,
       });

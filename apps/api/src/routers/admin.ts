@@ -45,6 +45,7 @@ import { fetchVideoDurationsSoon } from "../services/fortbildung/video-durations
 import { saveLegalPage } from "../services/privacy/legal-pages";
 import type { Context } from "../trpc/context";
 import { adminProcedure, router } from "../trpc/init";
+import { adminCertificatesRouter } from "./certificates";
 import { adminFortbildungRouter } from "./fortbildung";
 import { adminLearningChecksRouter } from "./learning-checks";
 import { twoFactorRouter } from "./two-factor";
@@ -169,6 +170,7 @@ export const adminRouter = router({
   twoFactor: twoFactorRouter,
   fortbildung: adminFortbildungRouter,
   learningChecks: adminLearningChecksRouter,
+  certificates: adminCertificatesRouter,
   /** read only: no procedure changes or deletes an entry */
   audit: router({
     list: adminProcedure.input(ZAuditListInput).query(({ ctx, input }) => listAudit(ctx.db, input)),

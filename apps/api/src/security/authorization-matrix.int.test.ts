@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashToken, newToken } from "../lib/tokens";
 import { storeImage } from "../services/admin/images";
 import { newTotpSecret, totpFor } from "../services/auth/totp";
+import { insertCertificate } from "../services/certificates/issue";
 import { digistoreSignature } from "../services/commerce/signature";
 import { previewKey } from "../services/visitor/video-preview";
 import {
@@ -954,6 +955,106 @@ const videoThumbnail: Make = async () => {
 // turning a fixture into a tRPC or a REST call
 
 /** The fixture's data as the procedure's input. */
+
+// --- certificates (issue 34): the participant's own, and the admin's section
+
+/** A certificate of `user` (or of `owner`), with its facts as issued; its code is derived as the PDF's. */
+async function certificateOf(
+  userId: number,
+  kind: "event" | "recording" = "event",
+  learning: { checkId: number; congressId: number } | null = null,
+) {
+  // one current certificate per person and event (or check): each call its own event
+  const congress = learning ? { id: learning.congressId } : await freshCongress();
+  const learningCheckId = learning?.checkId ?? null;
+  const made = await insertCertificate(
+    { db: db(), env: t.env, clock: t.clock },
+    {
+      userId,
+      congressId: congress.id,
+      kind,
+      learningCheckId,
+      facts: {
+        kind,
+        issuedOn: relDay(0),
+        participant: { name: "Ulla Matrix", efn: null },
+        issuer: { name: "Matrix-Institut", address: "", signatory: "", logo: null, signature: null },
+        congress: {
+          title: world.congress.title,
+          firstDay: world.congress.firstDay,
+          lastDay: world.congress.lastDay,
+        },
+        vnr: null,
+        category: null,
+        days: [],
+        points: 0,
+        recording: null,
+      },
+    },
+  );
+  if (!made) {
+    throw new Error("certificate not made");
+  }
+  return made;
+}
+
+const ownCertificate: Make = async (s) => {
+  const { id } = await certificateOf(world.user.id);
+  return {
+    data: { id },
+    check: (a) => {
+      if (s.caller === "user") {
+        const pdf = a.data?.base64 ? Buffer.from(a.data.base64, "base64").toString("latin1") : a.body;
+        expect(pdf.startsWith("%PDF-")).toBe(true);
+      } else {
+        expect(a.body).not.toContain("Ulla Matrix");
+      }
+    },
+  };
+};
+
+/** Any participant's certificate: only an admin gets its PDF. */
+const someCertificate: Make = async (s) => {
+  const { id } = await certificateOf(world.otherUser.id);
+  return {
+    data: { id },
+    check: (a) => {
+      if (s.caller === "admin") {
+        expect(Buffer.from(a.data.base64, "base64").toString("latin1").startsWith("%PDF-")).toBe(true);
+      }
+    },
+  };
+};
+
+/** A current certificate the admin revokes; nobody else's call leaves a trace. */
+const currentCertificate: Make = async () => {
+  const { id } = await certificateOf(world.user.id);
+  const current = and(eq(schema.certificates.id, id), isNull(schema.certificates.revokedAt));
+  return { data: { id, reason: "Matrix" }, intact: rowsStay(schema.certificates, current, 1) };
+};
+
+/** A recording's certificate with its passed learning check, which a re-issue can make again. */
+const reissuableCertificate: Make = async () => {
+  const congress = await freshCongress();
+  const pkg = await createPackage(db(), congress.id);
+  const [check] = await db().insert(schema.learningChecks).values({ packageId: pkg.id }).returning();
+  const checkId = check?.id ?? 0;
+  await db()
+    .insert(schema.learningCheckAttempts)
+    .values({ checkId, userId: world.user.id, shown: [], submittedAt: new Date(), passed: true });
+  const { id } = await certificateOf(world.user.id, "recording", { checkId, congressId: congress.id });
+  const current = and(eq(schema.certificates.id, id), isNull(schema.certificates.replacedBy));
+  return { data: { id }, intact: rowsStay(schema.certificates, current, 1) };
+};
+
+const issuerDraft: Make = () => {
+  const name = `Matrix-Institut ${unique()}`;
+  return {
+    data: { name, address: "Weg 1", signatory: "Dr. M." },
+    intact: rowsStay(schema.certificateIssuer, eq(schema.certificateIssuer.name, name), 0),
+  };
+};
+
 const trpc =
   (make: Make) =>
   async (s: Scene): Promise<Call> => {
@@ -1085,6 +1186,18 @@ const MATRIX: Record<string, Expectation> = {
   "admin.learningChecks.get": { access: "admin", call: trpc(existingLearningCheck) },
   "admin.learningChecks.save": { access: "admin", call: trpc(newLearningCheck) },
   "admin.learningChecks.delete": { access: "admin", call: trpc(existingLearningCheck) },
+  "certificate.listMine": { access: "user" },
+  "certificate.getPdf": { access: "owner", call: trpc(ownCertificate) },
+  "certificate.verify": { access: "public", call: trpc(fixed(() => ({ code: "x".repeat(24) }))) },
+  "admin.certificates.getIssuer": { access: "admin" },
+  "admin.certificates.saveIssuer": { access: "admin", call: trpc(issuerDraft) },
+  "admin.certificates.list": {
+    access: "admin",
+    call: trpc(fixed(() => ({ congressId: world.congress.id, page: 1 }))),
+  },
+  "admin.certificates.getPdf": { access: "admin", call: trpc(someCertificate) },
+  "admin.certificates.revoke": { access: "admin", call: trpc(currentCertificate) },
+  "admin.certificates.reissue": { access: "admin", call: trpc(reissuableCertificate) },
   "admin.congresses.list": { access: "admin" },
   "admin.congresses.getPage": { access: "admin", call: trpc(fixed(() => ({ page: 1 }))) },
   "admin.congresses.save": { access: "admin", call: trpc(newCongress) },
@@ -1161,6 +1274,10 @@ const MATRIX: Record<string, Expectation> = {
   "GET /api/congress/:id/attendance-confirmation.pdf": {
     access: "paid",
     call: rest(attendedCongress, { url: (d) => `/api/congress/${d.congressId}/attendance-confirmation.pdf` }),
+  },
+  "GET /api/certificates/:id.pdf": {
+    access: "owner",
+    call: rest(ownCertificate, { url: (d) => `/api/certificates/${d.id}.pdf` }),
   },
   "DELETE /api/participation/:id": {
     access: "owner",

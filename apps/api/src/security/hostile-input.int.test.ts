@@ -174,6 +174,8 @@ const WATCHED: Record<string, string> = {
   learning_checks: "id",
   learning_check_questions: "id",
   learning_check_attempts: "id",
+  certificates: "id",
+  certificate_issuer: "id",
 };
 
 async function snapshot(): Promise<Record<string, string>> {

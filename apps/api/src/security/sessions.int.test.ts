@@ -144,6 +144,7 @@ describe("production", () => {
         NODE_ENV: "production",
         JWT_SECRET: randomBytes(32).toString("hex"),
         DIGISTORE_IPN_PASSPHRASE: randomBytes(16).toString("hex"),
+        CERTIFICATE_SECRET: randomBytes(32).toString("hex"),
         GATED_PATH_COUPLE_THERAPY: "/geheim-a",
         GATED_PASSWORD_COUPLE_THERAPY: randomBytes(8).toString("hex"),
         GATED_PATH_DEATH_CONGRESS: "/geheim-b",

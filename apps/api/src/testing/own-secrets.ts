@@ -5,6 +5,7 @@
 export const OWN_SECRETS = {
   JWT_SECRET: "a-real-secret-of-at-least-32-characters!!",
   DIGISTORE_IPN_PASSPHRASE: "eine-echte-passphrase",
+  CERTIFICATE_SECRET: "ein-eigener-schluessel-fuer-bescheinigungen",
   GATED_PATH_COUPLE_THERAPY: "/pt-9f8e7d6c5b",
   GATED_PASSWORD_COUPLE_THERAPY: "geheim-1",
   GATED_PATH_DEATH_CONGRESS: "/ts-1a2b3c4d5e",

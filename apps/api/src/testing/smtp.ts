@@ -7,7 +7,7 @@ export interface CapturedMail {
   html: string;
   text: string;
   messageId: string;
-  attachments: Array<{ filename: string; contentType: string; content: string }>;
+  attachments: Array<{ filename: string; contentType: string; content: string; data: Buffer }>;
 }
 
 /** A real SMTP server in the test process; mails are parsed and kept in `mails`. Can be stopped and restarted. */
@@ -48,6 +48,7 @@ export class TestSmtpServer {
                 filename: a.filename ?? "",
                 contentType: a.contentType,
                 content: a.content.toString("utf8"),
+                data: a.content,
               })),
             });
             for (const wake of this.waiters.splice(0)) {

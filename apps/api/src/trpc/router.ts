@@ -2,6 +2,7 @@ import { accountRouter, legalRouter } from "../routers/account";
 import { adminRouter } from "../routers/admin";
 import { attendanceRouter } from "../routers/attendance";
 import { authRouter } from "../routers/auth";
+import { certificateRouter } from "../routers/certificates";
 import {
   checkoutRouter,
   congressRouter,
@@ -21,6 +22,7 @@ export const appRouter = router({
   admin: adminRouter,
   attendance: attendanceRouter,
   auth: authRouter,
+  certificate: certificateRouter,
   checkout: checkoutRouter,
   congress: congressRouter,
   fortbildung: fortbildungRouter,

@@ -4,6 +4,7 @@ import { sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { hashPassword } from "../password";
 import {
+  certificateIssuer,
   congressContents,
   congresses,
   congressPackageOrders,
@@ -116,6 +117,17 @@ export async function seedDemo(db: Db, today: IsoDate = berlinDate()): Promise<S
           congressId: null,
         })),
       )
+      .onConflictDoNothing();
+
+    // the organiser the demo's Teilnahmebescheinigungen name (issue 34); an admin's own stays
+    await tx
+      .insert(certificateIssuer)
+      .values({
+        id: 1,
+        name: "Kongress-Plattform (Demo)",
+        address: "Musterstraße 1\n10115 Berlin",
+        signatory: "Dr. Erika Mustermann, Fortbildungsleitung",
+      })
       .onConflictDoNothing();
 
     return { userIds };

@@ -59,7 +59,8 @@ export const ORPHANED_IMAGE_GRACE_HOURS = 24;
 /**
  * Deletes the pictures nothing refers to, uploaded more than `ORPHANED_IMAGE_GRACE_HOURS` ago. Referred
  * to: an event's or package's picture, and any text the rich-text editor or an admin writes HTML into
- * (event and package descriptions, mail templates, legal pages, contents), where the file name is looked for
+ * (event and package descriptions, mail templates, legal pages, contents), the certificates' issuer and the
+ * issuer frozen in each issued certificate (decision 115), where the file name is looked for
  * anywhere (an absolute `https://…/uploads/images/<name>` as the editor inserts it, a relative one, …):
  * a name that merely looks referred to keeps its picture, never the other way round.
  */
@@ -78,6 +79,13 @@ export async function deleteOrphanedImages(db: DbOrTx): Promise<number> {
                         WHERE ${named(mailTemplates.content)} OR ${named(mailTemplates.description)}
                            OR ${named(mailTemplates.subject)})
        AND NOT EXISTS (SELECT 1 FROM ${legalPages} WHERE ${named(legalPages.html)})
-       AND NOT EXISTS (SELECT 1 FROM ${congressContents} WHERE ${named(sql`${congressContents.data}::text`)})`);
+       AND NOT EXISTS (SELECT 1 FROM ${congressContents} WHERE ${named(sql`${congressContents.data}::text`)})
+       AND NOT EXISTS (SELECT 1 FROM certificate_issuer ci
+                        WHERE ${images.fileName} IN (ci.logo, ci.signature))
+       AND ${images.fileName} NOT IN (
+             -- the pictures frozen in issued certificates: their PDF is made again whenever asked for
+             SELECT name FROM certificates c,
+               LATERAL (VALUES (c.facts->'issuer'->>'logo'), (c.facts->'issuer'->>'signature')) AS p(name)
+              WHERE name IS NOT NULL)`);
   return result.rowCount ?? 0;
 }

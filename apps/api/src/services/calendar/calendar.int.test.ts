@@ -228,7 +228,7 @@ describe("calendar file in the participation mail", () => {
     for (const name of ["order-ticket", "order-ticket-package"]) {
       const [attachment, ...more] = await mail(name);
       expect(more).toHaveLength(0);
-      expect(unfold(attachment?.content ?? "").join("")).toContain(webinarUrl);
+      expect(unfold(String(attachment?.content ?? "")).join("")).toContain(webinarUrl);
       expect(attachment?.content).toContain(`DTSTART;TZID=Europe/Berlin:${compact(relDay(4))}T091500`);
     }
     expect(await mail("order-admin", { productKind: "Ticket" })).toHaveLength(1);

@@ -179,6 +179,10 @@ describe("the answer key never leaves the server before submission", () => {
 describe("scoring", () => {
   it("passes at the boundary: 7 of 10 at 70% passes, 6 of 10 fails", async () => {
     const s = await scene();
+    await db()
+      .insert(schema.certificateIssuer)
+      .values({ id: 1, name: "Institut für Fortbildung" })
+      .onConflictDoNothing();
     const seven = await buyer(s);
     const a = await start(s, seven.token);
     const passed = await submit(a.data.attemptId, await answersWith(a.data.attemptId, 7), seven.token);
@@ -214,6 +218,12 @@ describe("scoring", () => {
         { userId: six.user.id, passed: false },
       ]),
     );
+    // passing issued the recording's certificate (issue 34 item 4), failing none
+    const issued = await db()
+      .select({ userId: schema.certificates.userId, kind: schema.certificates.kind })
+      .from(schema.certificates)
+      .where(eq(schema.certificates.learningCheckId, s.checkId));
+    expect(issued).toEqual([{ userId: seven.user.id, kind: "recording" }]);
   });
 
   it("counts a question with several correct answers only when exactly those are chosen", async () => {

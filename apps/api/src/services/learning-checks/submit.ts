@@ -9,6 +9,7 @@ import {
 import { and, eq } from "drizzle-orm";
 import type { z } from "zod";
 import { AppError } from "../../lib/app-error";
+import { issueRecordingCertificate } from "../certificates/issue";
 import { type Ctx, fits, type Question, questionsOf, requireTakeable } from "./participant";
 
 /** Submitting an attempt of a learning-success check (issue 34 item 4, decision 120). */
@@ -110,8 +111,11 @@ export async function submitLearningCheck(ctx: Ctx, input: SubmitInput) {
       })
       .where(eq(learningCheckAttempts.id, attempt.id));
     if (score.passed) {
-      // issue the recording certificate here (issue 34 item 4, wired at merge):
-      // await issueRecordingCertificate(tx, { userId: input.userId, learningCheckId: check.id });
+      // the recording's certificate, with the attempt it rests on
+      await issueRecordingCertificate(
+        { ...ctx, db: tx },
+        { userId: input.userId, learningCheckId: check.id },
+      );
     }
     return {
       attemptId: attempt.id,

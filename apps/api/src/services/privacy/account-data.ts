@@ -207,6 +207,19 @@ export async function exportAccountData({ db, clock }: Pick<ServiceDeps, "db" | 
     .innerJoin(congressPackages, eq(congressPackages.id, learningChecks.packageId))
     .where(eq(learningCheckAttempts.userId, userId))
     .orderBy(asc(learningCheckAttempts.startedAt));
+  const { certificates } = schema;
+  const issued = await db
+    .select({
+      number: certificates.number,
+      kind: certificates.kind,
+      facts: certificates.facts,
+      issuedAt: certificates.issuedAt,
+      revokedAt: certificates.revokedAt,
+      mailedAt: certificates.mailedAt,
+    })
+    .from(certificates)
+    .where(eq(certificates.userId, userId))
+    .orderBy(asc(certificates.issuedAt));
   return {
     exportedAt: clock.now(),
     account,
@@ -220,6 +233,7 @@ export async function exportAccountData({ db, clock }: Pick<ServiceDeps, "db" | 
     learningChecks: learningCheckResults,
     consents,
     mails,
+    certificates: issued,
   };
 }
 export type AccountExport = Awaited<ReturnType<typeof exportAccountData>>;
@@ -321,6 +335,8 @@ export async function deleteAccount(
       presenceChecks,
       schema.learningCheckAttempts,
       recoveryCodes,
+      // their codes then verify as unknown (decision 116)
+      schema.certificates,
     ]) {
       await tx.delete(table).where(eq(table.userId, userId));
     }

@@ -10,16 +10,18 @@ import { uploadImage } from "@/lib/upload";
 export function PictureField<V extends FieldValues>({
   control,
   name,
+  label = "Bild",
 }: {
   // biome-ignore lint/suspicious/noExplicitAny: the form's parsed output type does not matter here
   control: Control<V, any, any>;
   name: FieldPathByValue<V, string | null>;
+  label?: string;
 }) {
   return (
     <Controller
       control={control}
       name={name}
-      render={({ field }) => <PictureUpload value={field.value} onChange={field.onChange} />}
+      render={({ field }) => <PictureUpload value={field.value} onChange={field.onChange} label={label} />}
     />
   );
 }
@@ -28,11 +30,15 @@ export function PictureField<V extends FieldValues>({
 function PictureUpload({
   value,
   onChange,
+  label,
 }: {
   value: string | null;
   onChange: (fileName: string | null) => void;
+  label: string;
 }) {
   const id = useId();
+  // a form with more than one picture (the certificates' logo and signature) names each one
+  const named = label !== "Bild";
   const [progress, setProgress] = useState<number | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const onFile = async (file: File | undefined) => {
@@ -57,13 +63,13 @@ function PictureUpload({
   return (
     <div className="flex flex-col gap-2">
       <span className="text-sm font-medium text-slate-800" id={`${id}-label`}>
-        Bild
+        {label}
       </span>
       <div className="flex items-center gap-4">
         {value ? (
           <img
             src={`/uploads/images/${value}`}
-            alt="Vorschau des Bildes"
+            alt={named ? `Vorschau: ${label}` : "Vorschau des Bildes"}
             className="h-20 w-32 rounded object-cover"
           />
         ) : (
@@ -76,7 +82,7 @@ function PictureUpload({
             htmlFor={id}
             className="inline-flex cursor-pointer items-center rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100 focus-within:outline-2 focus-within:outline-brand-600"
           >
-            Bild auswählen …
+            Bild auswählen …{named && <span className="sr-only">: {label}</span>}
             <input
               id={id}
               type="file"
@@ -94,6 +100,7 @@ function PictureUpload({
           {value && (
             <Button type="button" variant="ghost" size="sm" onClick={() => onChange(null)}>
               <XIcon aria-hidden="true" className="size-4" /> Bild entfernen
+              {named && <span className="sr-only">: {label}</span>}
             </Button>
           )}
         </div>

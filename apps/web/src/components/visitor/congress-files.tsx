@@ -7,7 +7,8 @@ import { showError } from "@/lib/alerts";
 import { base64ToBytes, saveFile } from "@/lib/download";
 import { trpc } from "@/lib/trpc";
 
-function useDownload(fetchFile: () => Promise<void>) {
+/** Runs a download, busy meanwhile; a failure shows the error dialog. */
+export function useDownload(fetchFile: () => Promise<void>) {
   const [busy, setBusy] = useState(false);
   const run = async () => {
     setBusy(true);

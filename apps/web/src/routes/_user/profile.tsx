@@ -25,6 +25,7 @@ import { FormField, InlineField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Switch } from "@/components/ui/switch";
 import { EfnCard } from "@/components/visitor/efn-form";
+import { MyCertificates } from "@/components/visitor/my-certificates";
 import { alerts, errorBody, showError } from "@/lib/alerts";
 import { signOutEverywhere } from "@/lib/auth";
 import { loginPage } from "@/lib/guards";
@@ -56,6 +57,7 @@ function Profile() {
           </dl>
         </Card>
         <EfnCard stored={profile.efn} />
+        <MyCertificates />
         <Newsletter subscribed={profile.newsletter} />
         <DataDownload />
         <DeleteAccount />

@@ -1,0 +1,39 @@
+import jsQR from "jsqr";
+import { extractImages, extractText, getDocumentProxy } from "unpdf";
+
+// pdf.js decodes images with ArrayBuffer.prototype.transferToFixedLength (Node 21+); CI also runs Node 20
+const buffers = ArrayBuffer.prototype as ArrayBuffer & {
+  transferToFixedLength?: (length?: number) => ArrayBuffer;
+};
+buffers.transferToFixedLength ??= function (this: ArrayBuffer, length?: number) {
+  const copy = new ArrayBuffer(length ?? this.byteLength);
+  new Uint8Array(copy).set(new Uint8Array(this, 0, Math.min(copy.byteLength, this.byteLength)));
+  return copy;
+};
+
+/** The text of a PDF's pages as a reader's program extracts it (pdf.js through unpdf), one string. */
+export async function pdfText(bytes: Uint8Array): Promise<string> {
+  const pdf = await getDocumentProxy(new Uint8Array(bytes));
+  const { text } = await extractText(pdf, { mergePages: true });
+  return text;
+}
+
+/** Every QR code among the images of the PDF's first page, decoded (jsQR on the raw pixels). */
+export async function pdfQrCodes(bytes: Uint8Array): Promise<string[]> {
+  const pdf = await getDocumentProxy(new Uint8Array(bytes));
+  const found: string[] = [];
+  for (const image of await extractImages(pdf, 1)) {
+    const rgba = new Uint8ClampedArray(image.width * image.height * 4);
+    for (let i = 0; i < image.width * image.height; i++) {
+      for (let c = 0; c < 3; c++) {
+        rgba[i * 4 + c] = image.data[i * image.channels + (image.channels >= 3 ? c : 0)] ?? 0;
+      }
+      rgba[i * 4 + 3] = 255;
+    }
+    const code = jsQR(rgba, image.width, image.height);
+    if (code) {
+      found.push(code.data);
+    }
+  }
+  return found;
+}
