@@ -391,7 +391,9 @@ describe("a recording's certificate", () => {
     });
     await db().update(schema.certificateIssuer).set({ name: "" });
     try {
-      expect(await issueRecordingCertificate(deps(), { userId: user.id, learningCheckId: checkId })).toBeNull();
+      expect(
+        await issueRecordingCertificate(deps(), { userId: user.id, learningCheckId: checkId }),
+      ).toBeNull();
       expect(await certificatesOf(user.id)).toEqual([]);
     } finally {
       await db().update(schema.certificateIssuer).set({ name: "Institut für Fortbildung" });
