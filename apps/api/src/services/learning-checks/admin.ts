@@ -140,7 +140,7 @@ export async function saveLearningCheck(db: Db, input: CheckInput, actorId: numb
     const [saved] = input.id
       ? await tx
           .update(learningChecks)
-          .set({ ...values, updatedAt: new Date() })
+          .set(values)
           .where(eq(learningChecks.id, input.id))
           .returning({ id: learningChecks.id })
       : await tx.insert(learningChecks).values(values).returning({ id: learningChecks.id });
