@@ -343,6 +343,8 @@ test("watch time: replaying, a hidden tab, 2x speed and a second tab credit only
     await w.answer();
     await expect(w.prompt.getByRole("status")).toHaveText(MSG_PRESENCE.passed);
     expect(await w.checks()).toEqual([{ asked: true, answered: true, late: false }]);
+    // the page's line counts the answer at once, before any further heartbeat (the clock stands still)
+    await expect.poll(() => w.fortbildungLine()).toContain("Anwesenheitsabfragen: 1 von 1");
     await w.prompt.getByRole("button", { name: MSG_PRESENCE.close }).click();
     await expect(w.prompt).toHaveCount(0);
     await w.runTo(3 * MINUTE);

@@ -1,5 +1,5 @@
 import { MSG_PRESENCE, type PresenceCheckAsked } from "@app/shared";
-import { useMutation } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useId, useRef } from "react";
 import { Button } from "@/components/ui/button";
 import { trpc } from "@/lib/trpc";
@@ -26,7 +26,17 @@ function Prompt({ check }: { check: PresenceCheckAsked }) {
   const answerButton = useRef<HTMLButtonElement>(null);
   const closeButton = useRef<HTMLButtonElement>(null);
   const returnFocus = useRef<Element | null>(null);
-  const answer = useMutation(trpc.attendance.answerPresenceCheck.mutationOptions());
+  const queryClient = useQueryClient();
+  const answer = useMutation(
+    trpc.attendance.answerPresenceCheck.mutationOptions({
+      // the page's Fortbildung line counts the answer at once, not with the next heartbeat (there is none
+      // when the check came after the last second played)
+      onSuccess: () =>
+        queryClient.invalidateQueries({
+          queryKey: trpc.fortbildung.getMyDays.queryKey({ congressId: check.congressId }),
+        }),
+    }),
+  );
 
   useEffect(() => {
     returnFocus.current = document.activeElement;

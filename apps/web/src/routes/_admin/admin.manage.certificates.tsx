@@ -37,7 +37,7 @@ export const Route = createFileRoute("/_admin/admin/manage/certificates")({
     adminSection: {
       label: "Bescheinigungen",
       group: "Veranstaltungen & Inhalte",
-      position: 3.6,
+      position: 3.7,
       what: "Die Bescheinigungen",
     },
   },
