@@ -52,6 +52,29 @@ export interface Jobs extends MailDispatcher {
   stop(): Promise<void>;
 }
 
+/** The advisory lock under which instances create the queues (any number that nothing else takes). */
+const QUEUE_SETUP_LOCK = 7_340_034;
+
+/**
+ * Runs `work` while no other instance runs it: pg-boss' `create_queue` makes a queue's partition table, and
+ * two instances starting together on a new queue deadlock there (PostgreSQL 40P01, found by the fault suite's
+ * two instances). A session lock on a connection of our own pool makes them take turns; the second then
+ * finds the queue made.
+ */
+async function inTurnAcrossInstances<T>(db: Db, work: () => Promise<T>): Promise<T> {
+  const client = await db.$client.connect();
+  try {
+    await client.query("SELECT pg_advisory_lock($1)", [QUEUE_SETUP_LOCK]);
+    try {
+      return await work();
+    } finally {
+      await client.query("SELECT pg_advisory_unlock($1)", [QUEUE_SETUP_LOCK]);
+    }
+  } finally {
+    client.release();
+  }
+}
+
 /** pg-boss on our PostgreSQL: durable queues, retries with backoff, cron; every instance may work jobs. */
 export async function startJobs(options: JobsOptions): Promise<Jobs> {
   const { db, log } = options;
@@ -63,15 +86,17 @@ export async function startJobs(options: JobsOptions): Promise<Jobs> {
   });
   boss.on("error", (error) => log.warn({ err: error }, "job queue error"));
   await boss.start();
+  const createQueue = (name: string, queue: Parameters<PgBoss["createQueue"]>[1]) =>
+    inTurnAcrossInstances(db, () => boss.createQueue(name, queue));
 
-  await boss.createQueue(MAIL_SEND_QUEUE, {
+  await createQueue(MAIL_SEND_QUEUE, {
     name: MAIL_SEND_QUEUE,
     policy: "stately",
     retryLimit: 10,
     retryDelay: options.fast ? 1 : 15,
     retryBackoff: true,
   });
-  await boss.createQueue(MAIL_SWEEP_QUEUE, { name: MAIL_SWEEP_QUEUE, policy: "singleton" });
+  await createQueue(MAIL_SWEEP_QUEUE, { name: MAIL_SWEEP_QUEUE, policy: "singleton" });
 
   const pollingIntervalSeconds = options.fast ? 0.5 : 2;
   let stopping = false;
@@ -119,7 +144,7 @@ export async function startJobs(options: JobsOptions): Promise<Jobs> {
   };
 
   // mail work after the answer (a reset request for an address that may or may not have an account)
-  await boss.createQueue(DEFERRED_MAIL_QUEUE, {
+  await createQueue(DEFERRED_MAIL_QUEUE, {
     name: DEFERRED_MAIL_QUEUE,
     retryLimit: 10,
     retryDelay: options.fast ? 1 : 15,
@@ -157,7 +182,7 @@ export async function startJobs(options: JobsOptions): Promise<Jobs> {
     log.info({ queued: ids.length }, "event-day mails queued");
     await dispatch(ids);
   };
-  await boss.createQueue(CONGRESS_DAY_QUEUE, { name: CONGRESS_DAY_QUEUE, policy: "singleton" });
+  await createQueue(CONGRESS_DAY_QUEUE, { name: CONGRESS_DAY_QUEUE, policy: "singleton" });
   await boss.work(CONGRESS_DAY_QUEUE, { pollingIntervalSeconds }, congressDay);
   await boss.schedule(CONGRESS_DAY_QUEUE, "0 0 * * *", {}, { tz: "Europe/Berlin" });
   // a run missed while the server was down is caught up at start-up on the same day
@@ -168,7 +193,7 @@ export async function startJobs(options: JobsOptions): Promise<Jobs> {
     const counts = await runRetention(db);
     log.info(counts, "privacy retention done");
   };
-  await boss.createQueue(RETENTION_QUEUE, { name: RETENTION_QUEUE, policy: "singleton" });
+  await createQueue(RETENTION_QUEUE, { name: RETENTION_QUEUE, policy: "singleton" });
   await boss.work(RETENTION_QUEUE, { pollingIntervalSeconds }, retention);
   await boss.schedule(RETENTION_QUEUE, RETENTION_CRON, {}, { tz: "Europe/Berlin" });
   // idempotent: a run missed while the server was down happens at start-up
@@ -182,7 +207,7 @@ export async function startJobs(options: JobsOptions): Promise<Jobs> {
       log.info({ asked }, "video durations fetched");
     }
   };
-  await boss.createQueue(VIDEO_DURATIONS_QUEUE, { name: VIDEO_DURATIONS_QUEUE, policy: "singleton" });
+  await createQueue(VIDEO_DURATIONS_QUEUE, { name: VIDEO_DURATIONS_QUEUE, policy: "singleton" });
   await boss.work(VIDEO_DURATIONS_QUEUE, { pollingIntervalSeconds }, durations);
   await boss.schedule(VIDEO_DURATIONS_QUEUE, "*/10 * * * *", {}, { tz: "Europe/Berlin" });
   await boss.send(VIDEO_DURATIONS_QUEUE, {});
@@ -196,7 +221,7 @@ export async function startJobs(options: JobsOptions): Promise<Jobs> {
     }
     await dispatch(queued);
   };
-  await boss.createQueue(CERTIFICATES_QUEUE, { name: CERTIFICATES_QUEUE, policy: "singleton" });
+  await createQueue(CERTIFICATES_QUEUE, { name: CERTIFICATES_QUEUE, policy: "singleton" });
   await boss.work(CERTIFICATES_QUEUE, { pollingIntervalSeconds }, certificates);
   await boss.schedule(CERTIFICATES_QUEUE, "7 * * * *", {}, { tz: "Europe/Berlin" });
   await boss.send(CERTIFICATES_QUEUE, {});
