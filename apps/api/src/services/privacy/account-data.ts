@@ -100,126 +100,142 @@ export async function exportAccountData({ db, clock }: Pick<ServiceDeps, "db" | 
   if (!account) {
     throw new AppError("UNAUTHORIZED", `user ${userId} missing`);
   }
-  const { attendances, watchTime, videoPreviews, presenceChecks } = schema;
-  const [signUps, tickets, packages, unlocks, consents, mails, attended, watched, checks] = await Promise.all(
-    [
-      db
-        .select({
-          congressId: congresses.id,
-          congress: congresses.title,
-          firstDay: congresses.firstDay,
-          lastDay: congresses.lastDay,
-          signedUpAt: participations.createdAt,
-        })
-        .from(participations)
-        .innerJoin(congresses, eq(congresses.id, participations.congressId))
-        .where(eq(participations.userId, userId))
-        .orderBy(asc(participations.createdAt)),
-      db
-        .select({
-          orderNumber: congressTicketOrders.externalId,
-          congress: congresses.title,
-          status: congressTicketOrders.status,
-          createdAt: congressTicketOrders.createdAt,
-          updatedAt: congressTicketOrders.updatedAt,
-        })
-        .from(congressTicketOrders)
-        .innerJoin(congresses, eq(congresses.id, congressTicketOrders.congressId))
-        .where(eq(congressTicketOrders.userId, userId))
-        .orderBy(asc(congressTicketOrders.createdAt)),
-      db
-        .select({
-          orderNumber: congressPackageOrders.externalId,
-          congressPackage: congressPackages.name,
-          status: congressPackageOrders.status,
-          createdAt: congressPackageOrders.createdAt,
-          updatedAt: congressPackageOrders.updatedAt,
-        })
-        .from(congressPackageOrders)
-        .innerJoin(congressPackages, eq(congressPackages.id, congressPackageOrders.congressPackageId))
-        .where(eq(congressPackageOrders.userId, userId))
-        .orderBy(asc(congressPackageOrders.createdAt)),
-      db
-        .select({ congressPackage: congressPackages.name, unlockedAt: packageUnlocks.createdAt })
-        .from(packageUnlocks)
-        .innerJoin(congressPackages, eq(congressPackages.id, packageUnlocks.congressPackageId))
-        .where(eq(packageUnlocks.userId, userId)),
-      consentHistory(db, userId),
-      db
-        .select({
-          template: mailOutbox.templateName,
-          to: mailOutbox.toEmail,
-          status: mailOutbox.status,
-          createdAt: mailOutbox.createdAt,
-          sentAt: mailOutbox.sentAt,
-        })
-        .from(mailOutbox)
-        .where(eq(mailOutbox.userId, userId))
-        .orderBy(asc(mailOutbox.createdAt)),
-      db
-        .select({ congress: congresses.title, day: attendances.day, firstSeenAt: attendances.firstSeenAt })
-        .from(attendances)
-        .innerJoin(congresses, eq(congresses.id, attendances.congressId))
-        .where(eq(attendances.userId, userId))
-        .orderBy(asc(attendances.day)),
-      db
-        .select({
-          congress: congresses.title,
-          day: watchTime.day,
-          video: videoPreviews.url,
-          source: watchTime.source,
-          seconds: watchTime.seconds,
-          positions: watchTime.played,
-          updatedAt: watchTime.updatedAt,
-        })
-        .from(watchTime)
-        .innerJoin(congresses, eq(congresses.id, watchTime.congressId))
-        .leftJoin(videoPreviews, eq(videoPreviews.key, watchTime.videoKey))
-        .where(eq(watchTime.userId, userId))
-        .orderBy(asc(watchTime.day), asc(watchTime.updatedAt)),
-      db
-        .select({
-          congress: congresses.title,
-          day: presenceChecks.day,
-          askedAt: presenceChecks.askedAt,
-          answeredAt: presenceChecks.answeredAt,
-        })
-        .from(presenceChecks)
-        .innerJoin(congresses, eq(congresses.id, presenceChecks.congressId))
-        // the moments drawn but not yet asked stay out: knowing them would defeat the checks
-        .where(and(eq(presenceChecks.userId, userId), isNotNull(presenceChecks.askedAt)))
-        .orderBy(asc(presenceChecks.day), asc(presenceChecks.seq)),
-    ],
-  );
-  const { learningCheckAttempts, learningChecks } = schema;
-  // learning-success checks (issue 34 item 4): what was scored, not the questions' answer key
-  const learningCheckResults = await db
-    .select({
-      congressPackage: congressPackages.name,
-      day: learningChecks.day,
-      startedAt: learningCheckAttempts.startedAt,
-      submittedAt: learningCheckAttempts.submittedAt,
-      scorePercent: learningCheckAttempts.scorePercent,
-      passed: learningCheckAttempts.passed,
-    })
-    .from(learningCheckAttempts)
-    .innerJoin(learningChecks, eq(learningChecks.id, learningCheckAttempts.checkId))
-    .innerJoin(congressPackages, eq(congressPackages.id, learningChecks.packageId))
-    .where(eq(learningCheckAttempts.userId, userId))
-    .orderBy(asc(learningCheckAttempts.startedAt));
-  const { certificates } = schema;
-  const issued = await db
-    .select({
-      number: certificates.number,
-      kind: certificates.kind,
-      facts: certificates.facts,
-      issuedAt: certificates.issuedAt,
-      revokedAt: certificates.revokedAt,
-      mailedAt: certificates.mailedAt,
-    })
-    .from(certificates)
-    .where(eq(certificates.userId, userId))
-    .orderBy(asc(certificates.issuedAt));
+  const {
+    attendances,
+    watchTime,
+    videoPreviews,
+    presenceChecks,
+    learningCheckAttempts,
+    learningChecks,
+    certificates,
+  } = schema;
+  const [
+    signUps,
+    tickets,
+    packages,
+    unlocks,
+    consents,
+    mails,
+    attended,
+    watched,
+    checks,
+    learningCheckResults,
+    issued,
+  ] = await Promise.all([
+    db
+      .select({
+        congressId: congresses.id,
+        congress: congresses.title,
+        firstDay: congresses.firstDay,
+        lastDay: congresses.lastDay,
+        signedUpAt: participations.createdAt,
+      })
+      .from(participations)
+      .innerJoin(congresses, eq(congresses.id, participations.congressId))
+      .where(eq(participations.userId, userId))
+      .orderBy(asc(participations.createdAt)),
+    db
+      .select({
+        orderNumber: congressTicketOrders.externalId,
+        congress: congresses.title,
+        status: congressTicketOrders.status,
+        createdAt: congressTicketOrders.createdAt,
+        updatedAt: congressTicketOrders.updatedAt,
+      })
+      .from(congressTicketOrders)
+      .innerJoin(congresses, eq(congresses.id, congressTicketOrders.congressId))
+      .where(eq(congressTicketOrders.userId, userId))
+      .orderBy(asc(congressTicketOrders.createdAt)),
+    db
+      .select({
+        orderNumber: congressPackageOrders.externalId,
+        congressPackage: congressPackages.name,
+        status: congressPackageOrders.status,
+        createdAt: congressPackageOrders.createdAt,
+        updatedAt: congressPackageOrders.updatedAt,
+      })
+      .from(congressPackageOrders)
+      .innerJoin(congressPackages, eq(congressPackages.id, congressPackageOrders.congressPackageId))
+      .where(eq(congressPackageOrders.userId, userId))
+      .orderBy(asc(congressPackageOrders.createdAt)),
+    db
+      .select({ congressPackage: congressPackages.name, unlockedAt: packageUnlocks.createdAt })
+      .from(packageUnlocks)
+      .innerJoin(congressPackages, eq(congressPackages.id, packageUnlocks.congressPackageId))
+      .where(eq(packageUnlocks.userId, userId)),
+    consentHistory(db, userId),
+    db
+      .select({
+        template: mailOutbox.templateName,
+        to: mailOutbox.toEmail,
+        status: mailOutbox.status,
+        createdAt: mailOutbox.createdAt,
+        sentAt: mailOutbox.sentAt,
+      })
+      .from(mailOutbox)
+      .where(eq(mailOutbox.userId, userId))
+      .orderBy(asc(mailOutbox.createdAt)),
+    db
+      .select({ congress: congresses.title, day: attendances.day, firstSeenAt: attendances.firstSeenAt })
+      .from(attendances)
+      .innerJoin(congresses, eq(congresses.id, attendances.congressId))
+      .where(eq(attendances.userId, userId))
+      .orderBy(asc(attendances.day)),
+    db
+      .select({
+        congress: congresses.title,
+        day: watchTime.day,
+        video: videoPreviews.url,
+        source: watchTime.source,
+        seconds: watchTime.seconds,
+        positions: watchTime.played,
+        updatedAt: watchTime.updatedAt,
+      })
+      .from(watchTime)
+      .innerJoin(congresses, eq(congresses.id, watchTime.congressId))
+      .leftJoin(videoPreviews, eq(videoPreviews.key, watchTime.videoKey))
+      .where(eq(watchTime.userId, userId))
+      .orderBy(asc(watchTime.day), asc(watchTime.updatedAt)),
+    db
+      .select({
+        congress: congresses.title,
+        day: presenceChecks.day,
+        askedAt: presenceChecks.askedAt,
+        answeredAt: presenceChecks.answeredAt,
+      })
+      .from(presenceChecks)
+      .innerJoin(congresses, eq(congresses.id, presenceChecks.congressId))
+      // the moments drawn but not yet asked stay out: knowing them would defeat the checks
+      .where(and(eq(presenceChecks.userId, userId), isNotNull(presenceChecks.askedAt)))
+      .orderBy(asc(presenceChecks.day), asc(presenceChecks.seq)),
+    // learning-success checks (issue 34 item 4): what was scored, not the questions' answer key
+    db
+      .select({
+        congressPackage: congressPackages.name,
+        day: learningChecks.day,
+        startedAt: learningCheckAttempts.startedAt,
+        submittedAt: learningCheckAttempts.submittedAt,
+        scorePercent: learningCheckAttempts.scorePercent,
+        passed: learningCheckAttempts.passed,
+      })
+      .from(learningCheckAttempts)
+      .innerJoin(learningChecks, eq(learningChecks.id, learningCheckAttempts.checkId))
+      .innerJoin(congressPackages, eq(congressPackages.id, learningChecks.packageId))
+      .where(eq(learningCheckAttempts.userId, userId))
+      .orderBy(asc(learningCheckAttempts.startedAt)),
+    db
+      .select({
+        number: certificates.number,
+        kind: certificates.kind,
+        facts: certificates.facts,
+        issuedAt: certificates.issuedAt,
+        revokedAt: certificates.revokedAt,
+        mailedAt: certificates.mailedAt,
+      })
+      .from(certificates)
+      .where(eq(certificates.userId, userId))
+      .orderBy(asc(certificates.issuedAt)),
+  ]);
   return {
     exportedAt: clock.now(),
     account,
