@@ -316,8 +316,26 @@ test("an admin edits a template with bold text and a link button, previews it, s
   await data.template(source.id, "participation-confirmation");
   await loginAs(page, DEMO.admin);
   await openAdmin(page, "E-Mail-Templates");
+  // while the chosen event's templates load, the general ones still on screen cannot be opened: a quick
+  // click would edit the general template under the event's name (the cause of this test's old flake)
+  let release!: () => void;
+  const answered = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route("**/trpc/*admin.mailTemplates.getPage*", async (route) => {
+    await answered;
+    await route.continue();
+  });
+  const templates = page.getByRole("table", { name: "E-Mail-Templates" });
+  const edit = page.getByRole("button", { name: "participation-confirmation bearbeiten" });
   await page.getByLabel("Veranstaltung", { exact: true }).selectOption({ label: source.title });
-  await page.getByRole("button", { name: "participation-confirmation bearbeiten" }).click();
+  await expect(templates).toHaveAttribute("aria-busy", "true");
+  await expect(edit.click({ timeout: 1_000 })).rejects.toThrow();
+  await expect(page.getByRole("dialog")).toHaveCount(0);
+  release();
+  await expect(templates).toHaveAttribute("aria-busy", "false");
+  await expect(templates.getByRole("row").nth(1)).toContainText(source.title);
+  await edit.click();
   const dialog = page.getByRole("dialog");
   const subject = `Test-Betreff ${Date.now()}`;
   await dialog.getByLabel("Betreff").fill(subject);
@@ -349,7 +367,7 @@ test("an admin edits a template with bold text and a link button, previews it, s
 
   await dialog.getByRole("button", { name: "Speichern" }).click();
   await expect(page.getByText("E-Mail Template wurde erfolgreich gespeichert.")).toBeVisible();
-  await expect(page.getByRole("table", { name: "E-Mail-Templates" }).getByText(subject)).toBeVisible();
+  await expect(templates.getByText(subject)).toBeVisible();
 
   // copy: the general templates are not an event's; copying between two events needs a source with templates
   // the spec asks with the browser's own confirmation before copying

@@ -7,6 +7,7 @@ import {
   useQuery,
   useQueryClient,
 } from "@tanstack/react-query";
+import { useRouterState } from "@tanstack/react-router";
 import { PencilIcon, PlusIcon, Trash2Icon } from "lucide-react";
 import { createContext, type ReactNode, use, useState } from "react";
 import { Button } from "@/components/ui/button";
@@ -89,6 +90,9 @@ export function AdminResource<Row extends { id: number }>(props: AdminResourcePr
   const { page, setPage } = props.paging ?? filters ?? ownPaging;
   const list = props.list(page);
   const query = useQuery({ ...list, placeholderData: keepPreviousData });
+  // while a new filter or page loads (the section's loader, then the query), the rows on screen are the old
+  // answer's: a click on them would edit another record than the one the filter now names
+  const navigating = useRouterState({ select: (state) => state.status === "pending" });
   const { rows, pager } = pageView(query.data, setPage);
   const [editing, setEditing] = useState<{ row: Row | null } | null>(null);
   const deletion = useMutation({ mutationFn: (row: Row) => (remove ? remove.run(row) : Promise.resolve()) });
@@ -158,6 +162,7 @@ export function AdminResource<Row extends { id: number }>(props: AdminResourcePr
       <DataTable
         label={label}
         loading={query.isPending}
+        stale={navigating || query.isPlaceholderData}
         empty={props.empty ?? emptyText(items, filters !== undefined)}
         rows={rows}
         columns={withActions}

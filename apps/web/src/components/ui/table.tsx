@@ -34,7 +34,9 @@ export function Table({ className, ...props }: ComponentProps<"table">) {
 export const TableHeader = (props: ComponentProps<"thead">) => (
   <thead className="border-b bg-slate-50" {...props} />
 );
-export const TableBody = (props: ComponentProps<"tbody">) => <tbody className="divide-y" {...props} />;
+export const TableBody = ({ className, ...props }: ComponentProps<"tbody">) => (
+  <tbody className={cn("divide-y", className)} {...props} />
+);
 export const TableRow = ({ className, ...props }: ComponentProps<"tr">) => (
   <tr className={cn("hover:bg-slate-50", className)} {...props} />
 );
@@ -66,17 +68,20 @@ export function DataTable<T extends { id: number }>({
   columns,
   rows,
   loading,
+  stale = false,
   empty,
 }: {
   label: string;
   columns: Column<T>[];
   rows: T[];
   loading: boolean;
+  /** the rows are the last answer while another loads (a new filter): shown dimmed, their controls inert */
+  stale?: boolean;
   empty: string;
 }) {
   return (
     <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
-      <Table aria-label={label} aria-busy={loading}>
+      <Table aria-label={label} aria-busy={loading || stale}>
         <TableHeader>
           <TableRow>
             {columns.map((c) => (
@@ -86,7 +91,7 @@ export function DataTable<T extends { id: number }>({
             ))}
           </TableRow>
         </TableHeader>
-        <TableBody>
+        <TableBody inert={stale} className={cn(stale && "opacity-60")}>
           {loading && <TableMessage colSpan={columns.length}>Wird geladen …</TableMessage>}
           {!loading && rows.length === 0 && <TableMessage colSpan={columns.length}>{empty}</TableMessage>}
           {rows.map((row) => (
