@@ -750,7 +750,13 @@ export const learningCheckAttempts = pgTable(
     scorePercent: integer("score_percent"),
     passed: boolean("passed"),
   },
-  (t) => [index("learning_check_attempts_user_idx").on(t.userId, t.checkId)],
+  (t) => [
+    index("learning_check_attempts_user_idx").on(t.userId, t.checkId),
+    // one open attempt per person and check: two starts at once (a double click, a second tab) get the same
+    uniqueIndex("learning_check_attempts_open_uq")
+      .on(t.userId, t.checkId)
+      .where(sql`${t.submittedAt} IS NULL`),
+  ],
 );
 
 /**

@@ -262,6 +262,24 @@ describe("scoring", () => {
 });
 
 describe("attempts", () => {
+  it("started eight times at once (a double click, a second tab) is one open attempt, shown to every start", async () => {
+    const s = await scene();
+    const me = await buyer(s);
+    const starts = await Promise.all(Array.from({ length: 8 }, () => start(s, me.token)));
+    for (const started of starts) {
+      expect(started.status, started.body).toBe(200);
+    }
+    expect(new Set(starts.map((started) => started.data.attemptId)).size).toBe(1);
+    expect(starts.every((started) => JSON.stringify(started.data) === JSON.stringify(starts[0]?.data))).toBe(
+      true,
+    );
+    const rows = await db()
+      .select()
+      .from(schema.learningCheckAttempts)
+      .where(eq(schema.learningCheckAttempts.userId, me.user.id));
+    expect(rows).toHaveLength(1);
+  });
+
   it("are shuffled per attempt and the order is stored; a new one waits after a failure; none after a pass", async () => {
     const s = await scene();
     const me = await buyer(s);

@@ -7,7 +7,7 @@ import {
   LEARNING_CHECK_RETRY_MINUTES,
   MSG_LEARNING_CHECK,
 } from "@app/shared";
-import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { and, asc, desc, eq, isNull, sql } from "drizzle-orm";
 import { AppError } from "../../lib/app-error";
 import { loadFortbildungEvent, recordingFacts } from "../fortbildung/facts";
 import { findPackage } from "../visitor/packages";
@@ -266,8 +266,17 @@ export async function startLearningCheck(ctx: Ctx, input: { userId: number; chec
     const [row] = await tx
       .insert(learningCheckAttempts)
       .values({ checkId: check.id, userId: input.userId, shown, startedAt: now })
+      .onConflictDoNothing({
+        target: [learningCheckAttempts.userId, learningCheckAttempts.checkId],
+        where: isNull(learningCheckAttempts.submittedAt),
+      })
       .returning({ id: learningCheckAttempts.id, shown: learningCheckAttempts.shown });
-    return row as { id: number; shown: Shown };
+    return row;
   });
-  return asShown(attempt, check, questions);
+  if (attempt) {
+    return asShown(attempt, check, questions);
+  }
+  // a start at the same moment (a double click, a second tab) made the open attempt first: from the top, this
+  // start returns that one (or, had it been submitted since, says why no new one starts)
+  return startLearningCheck(ctx, input);
 }

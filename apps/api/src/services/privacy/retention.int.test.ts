@@ -9,7 +9,7 @@ import { createMailTransport } from "../../mail-delivery/transport";
 import { createCongress, createPackage, createUser, packageOrder, ticketOrder } from "../../testing/builders";
 import { createTestApp, type TestApp } from "../../testing/harness";
 import { ORPHANED_IMAGE_GRACE_HOURS, storeImage } from "../admin/images";
-import { runRetention } from "./retention";
+import { FORTBILDUNG_RECORD_YEARS, OPEN_ATTEMPT_DAYS, runRetention } from "./retention";
 
 const {
   users,
@@ -272,6 +272,53 @@ describe("privacy retention", () => {
     expect(left.map((row) => row.fileName).sort()).toEqual([...referred, ...recent, again].sort());
   });
 
+  it("keeps submitted learning-check attempts five years and open ones 30 days", async () => {
+    const user = await createUser(db());
+    const pkg = await createPackage(db(), (await createCongress(db())).id);
+    const [check] = await db().insert(schema.learningChecks).values({ packageId: pkg.id }).returning();
+    const years = (n: number) => {
+      const at = new Date();
+      at.setFullYear(at.getFullYear() - n);
+      return at;
+    };
+    const attempt = (startedAt: Date, submittedAt: Date | null) => ({
+      checkId: check?.id ?? 0,
+      userId: user.id,
+      shown: [],
+      startedAt,
+      submittedAt,
+    });
+    const rows = await db()
+      .insert(schema.learningCheckAttempts)
+      .values([
+        attempt(years(FORTBILDUNG_RECORD_YEARS), new Date(years(FORTBILDUNG_RECORD_YEARS).getTime() - DAY)),
+        attempt(years(FORTBILDUNG_RECORD_YEARS), new Date(years(FORTBILDUNG_RECORD_YEARS).getTime() + DAY)),
+        attempt(ago(60 * DAY), ago(60 * DAY)),
+      ])
+      .returning({ id: schema.learningCheckAttempts.id });
+    // one open attempt per person and check (a unique index): the old and the recent one of two checks
+    const [other] = await db()
+      .insert(schema.learningChecks)
+      .values({ packageId: (await createPackage(db(), pkg.congressId)).id })
+      .returning();
+    const open = await db()
+      .insert(schema.learningCheckAttempts)
+      .values([
+        attempt(ago((OPEN_ATTEMPT_DAYS + 1) * DAY), null),
+        { ...attempt(ago((OPEN_ATTEMPT_DAYS - 1) * DAY), null), checkId: other?.id ?? 0 },
+      ])
+      .returning({ id: schema.learningCheckAttempts.id });
+    const counts = await runRetention(db());
+    expect(counts.learningCheckAttempts).toBe(2);
+    const left = await db()
+      .select({ id: schema.learningCheckAttempts.id })
+      .from(schema.learningCheckAttempts)
+      .where(eq(schema.learningCheckAttempts.userId, user.id));
+    expect(left.map((row) => row.id).sort((a, b) => a - b)).toEqual(
+      [rows[1]?.id, rows[2]?.id, open[1]?.id].sort((a, b) => (a ?? 0) - (b ?? 0)),
+    );
+  });
+
   it("is harmless when run again", async () => {
     expect(await runRetention(db())).toEqual({
       unconfirmedAccounts: 0,
@@ -283,6 +330,7 @@ describe("privacy retention", () => {
       sentMailContents: 0,
       paymentNotifications: 0,
       fortbildungRecords: 0,
+      learningCheckAttempts: 0,
       orphanedImages: 0,
     });
   });

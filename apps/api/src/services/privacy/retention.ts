@@ -21,6 +21,8 @@ export const PAYMENT_NOTIFICATION_PERSONAL_DAYS = 90;
 export const FORTBILDUNG_RECORD_YEARS = 5;
 /** The same records of an event without Fortbildung (switched off, or sent by hand) go after this many days. */
 export const NON_FORTBILDUNG_RECORD_DAYS = 30;
+/** A learning-check attempt started and never submitted goes after this many days (decision 122). */
+export const OPEN_ATTEMPT_DAYS = 30;
 
 export interface RetentionCounts {
   unconfirmedAccounts: number;
@@ -32,6 +34,7 @@ export interface RetentionCounts {
   sentMailContents: number;
   paymentNotifications: number;
   fortbildungRecords: number;
+  learningCheckAttempts: number;
   orphanedImages: number;
 }
 
@@ -156,6 +159,27 @@ export async function deleteOldFortbildungRecords(db: DbOrTx): Promise<number> {
 }
 
 /**
+ * Learning-check attempts past their time (decision 122): a submitted one is part of the proof of a
+ * recording's points and stays as long as watch time does (five years after its submission); one never
+ * submitted proves nothing and goes after 30 days.
+ */
+export async function deleteOldLearningCheckAttempts(db: DbOrTx): Promise<number> {
+  const { learningCheckAttempts: attempts } = schema;
+  const result = await db
+    .delete(attempts)
+    .where(
+      or(
+        lt(attempts.submittedAt, sql`now() - make_interval(years => ${FORTBILDUNG_RECORD_YEARS})`),
+        and(
+          isNull(attempts.submittedAt),
+          lt(attempts.startedAt, sql`now() - make_interval(days => ${OPEN_ATTEMPT_DAYS})`),
+        ),
+      ),
+    );
+  return result.rowCount ?? 0;
+}
+
+/**
  * The daily clean-up (jobs/boss.ts): personal data past its time, and pictures nothing uses any more;
  * idempotent, so every instance may run it at any time.
  */
@@ -166,6 +190,7 @@ export async function runRetention(db: DbOrTx): Promise<RetentionCounts> {
     ...(await deleteExpiredTokens(db)),
     ...(await stripOldPersonalData(db)),
     fortbildungRecords: await deleteOldFortbildungRecords(db),
+    learningCheckAttempts: await deleteOldLearningCheckAttempts(db),
     orphanedImages: await deleteOrphanedImages(db),
   };
 }
