@@ -1,4 +1,5 @@
 export * from "./admin";
+export * from "./advisory-lock";
 export * from "./client";
 export * from "./embedded";
 export * from "./local-database";

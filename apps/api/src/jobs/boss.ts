@@ -1,4 +1,4 @@
-import { type Db, schema } from "@app/db";
+import { type Db, inTurn, schema } from "@app/db";
 import { and, eq, lt, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { Transporter } from "nodemailer";
@@ -52,28 +52,13 @@ export interface Jobs extends MailDispatcher {
   stop(): Promise<void>;
 }
 
-/** The advisory lock under which instances create the queues (any number that nothing else takes). */
-const QUEUE_SETUP_LOCK = 7_340_034;
-
 /**
- * Runs `work` while no other instance runs it: pg-boss' `create_queue` makes a queue's partition table, and
- * two instances starting together on a new queue deadlock there (PostgreSQL 40P01, found by the fault suite's
- * two instances). A session lock on a connection of our own pool makes them take turns; the second then
- * finds the queue made.
+ * The advisory lock under which instances create the queues (any number that nothing else takes): pg-boss'
+ * `create_queue` makes a queue's partition table, and two instances starting together on a new queue
+ * deadlock there (PostgreSQL 40P01, found by the fault suite's two instances); in turns, the second finds the
+ * queue made.
  */
-async function inTurnAcrossInstances<T>(db: Db, work: () => Promise<T>): Promise<T> {
-  const client = await db.$client.connect();
-  try {
-    await client.query("SELECT pg_advisory_lock($1)", [QUEUE_SETUP_LOCK]);
-    try {
-      return await work();
-    } finally {
-      await client.query("SELECT pg_advisory_unlock($1)", [QUEUE_SETUP_LOCK]);
-    }
-  } finally {
-    client.release();
-  }
-}
+const QUEUE_SETUP_LOCK = 7_340_034;
 
 /** pg-boss on our PostgreSQL: durable queues, retries with backoff, cron; every instance may work jobs. */
 export async function startJobs(options: JobsOptions): Promise<Jobs> {
@@ -87,7 +72,7 @@ export async function startJobs(options: JobsOptions): Promise<Jobs> {
   boss.on("error", (error) => log.warn({ err: error }, "job queue error"));
   await boss.start();
   const createQueue = (name: string, queue: Parameters<PgBoss["createQueue"]>[1]) =>
-    inTurnAcrossInstances(db, () => boss.createQueue(name, queue));
+    inTurn(db.$client, QUEUE_SETUP_LOCK, () => boss.createQueue(name, queue));
 
   await createQueue(MAIL_SEND_QUEUE, {
     name: MAIL_SEND_QUEUE,
