@@ -83,7 +83,10 @@ export async function startJobs(options: JobsOptions): Promise<Jobs> {
   });
   await createQueue(MAIL_SWEEP_QUEUE, { name: MAIL_SWEEP_QUEUE, policy: "singleton" });
 
+  // mails wait at most this long for a worker; the scheduled jobs (a minute's sweep, daily, hourly) need no
+  // quicker start than `scheduledPolling`, and each poll is a query of every instance
   const pollingIntervalSeconds = options.fast ? 0.5 : 2;
+  const scheduledPolling = { pollingIntervalSeconds: options.fast ? 0.5 : 30 };
   let stopping = false;
   // A worker fetches one batch per polling interval: with pg-boss' default of one job that drained a
   // backlog (after an SMTP outage, the event-day mails) at one mail per interval.
@@ -145,7 +148,7 @@ export async function startJobs(options: JobsOptions): Promise<Jobs> {
     await boss.send(DEFERRED_MAIL_QUEUE, request);
   };
 
-  await boss.work(MAIL_SWEEP_QUEUE, { pollingIntervalSeconds }, async () => {
+  await boss.work(MAIL_SWEEP_QUEUE, scheduledPolling, async () => {
     const { mailOutbox } = schema;
     const stale = await db
       .select({ id: mailOutbox.id })
@@ -168,7 +171,7 @@ export async function startJobs(options: JobsOptions): Promise<Jobs> {
     await dispatch(ids);
   };
   await createQueue(CONGRESS_DAY_QUEUE, { name: CONGRESS_DAY_QUEUE, policy: "singleton" });
-  await boss.work(CONGRESS_DAY_QUEUE, { pollingIntervalSeconds }, congressDay);
+  await boss.work(CONGRESS_DAY_QUEUE, scheduledPolling, congressDay);
   await boss.schedule(CONGRESS_DAY_QUEUE, "0 0 * * *", {}, { tz: "Europe/Berlin" });
   // a run missed while the server was down is caught up at start-up on the same day
   await congressDay().catch((error: unknown) => log.error({ err: error }, "event-day catch-up failed"));
@@ -179,7 +182,7 @@ export async function startJobs(options: JobsOptions): Promise<Jobs> {
     log.info(counts, "privacy retention done");
   };
   await createQueue(RETENTION_QUEUE, { name: RETENTION_QUEUE, policy: "singleton" });
-  await boss.work(RETENTION_QUEUE, { pollingIntervalSeconds }, retention);
+  await boss.work(RETENTION_QUEUE, scheduledPolling, retention);
   await boss.schedule(RETENTION_QUEUE, RETENTION_CRON, {}, { tz: "Europe/Berlin" });
   // idempotent: a run missed while the server was down happens at start-up
   await retention().catch((error: unknown) => log.error({ err: error }, "privacy retention catch-up failed"));
@@ -193,7 +196,7 @@ export async function startJobs(options: JobsOptions): Promise<Jobs> {
     }
   };
   await createQueue(VIDEO_DURATIONS_QUEUE, { name: VIDEO_DURATIONS_QUEUE, policy: "singleton" });
-  await boss.work(VIDEO_DURATIONS_QUEUE, { pollingIntervalSeconds }, durations);
+  await boss.work(VIDEO_DURATIONS_QUEUE, scheduledPolling, durations);
   await boss.schedule(VIDEO_DURATIONS_QUEUE, "*/10 * * * *", {}, { tz: "Europe/Berlin" });
   await boss.send(VIDEO_DURATIONS_QUEUE, {});
 
@@ -207,7 +210,7 @@ export async function startJobs(options: JobsOptions): Promise<Jobs> {
     await dispatch(queued);
   };
   await createQueue(CERTIFICATES_QUEUE, { name: CERTIFICATES_QUEUE, policy: "singleton" });
-  await boss.work(CERTIFICATES_QUEUE, { pollingIntervalSeconds }, certificates);
+  await boss.work(CERTIFICATES_QUEUE, scheduledPolling, certificates);
   await boss.schedule(CERTIFICATES_QUEUE, "7 * * * *", {}, { tz: "Europe/Berlin" });
   await boss.send(CERTIFICATES_QUEUE, {});
 
