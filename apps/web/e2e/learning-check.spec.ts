@@ -1,6 +1,15 @@
+import { MSG_LEARNING_CHECK } from "@app/shared";
 import { expect, type Page } from "@playwright/test";
 import { type TestData, vimeo } from "./data";
-import { contentDay, dayFromToday, expectAccessible, login, type TestUser, test } from "./fixtures";
+import {
+  contentDay,
+  dayFromToday,
+  expectAccessible,
+  failedRequest,
+  login,
+  type TestUser,
+  test,
+} from "./fixtures";
 
 /** Issue 34 item 4: the admin writes a learning-success check; a buyer who watched enough takes it. */
 
@@ -60,12 +69,14 @@ test("an admin writes a learning check with a question of several correct answer
   data,
 }) => {
   const { pkg } = await recording(data);
+  const day = dayFromToday(-10);
   const admin = await data.user({ admin: true });
   await loginAs(page, admin);
   await page.goto("/admin/manage/learning-checks");
   await page.getByRole("button", { name: "Neue Lernerfolgskontrolle" }).click();
   const dialog = page.getByRole("dialog", { name: "Neue Lernerfolgskontrolle" });
   await dialog.getByLabel("Kongresspaket *").selectOption(String(pkg.id));
+  await dialog.getByLabel("Gilt für").selectOption(day);
   await expect(dialog.getByLabel("Bestehensgrenze in % *")).toHaveValue("70");
   await dialog.getByLabel("Kategorie").fill("I");
   await dialog.getByLabel("Fragetext *").fill("Welche Angaben stehen auf der Bescheinigung?");
@@ -95,9 +106,18 @@ test("an admin writes a learning check with a question of several correct answer
     .getByRole("table", { name: "Lernerfolgskontrollen" })
     .getByRole("row")
     .filter({ hasText: pkg.name });
-  await expect(row).toContainText("Ganzes Paket");
+  await expect(row).not.toContainText("Ganzes Paket");
   await expect(row).toContainText("70 %");
   await expect(row.getByRole("cell").nth(2)).toHaveText("2");
+
+  // opened on a fresh page (the package and event lists not loaded yet), the editor shows the stored package
+  // and day, not "Bitte wählen …" and the whole package
+  await page.reload();
+  await row.getByRole("button", { name: /bearbeiten$/ }).click();
+  const editor = page.getByRole("dialog", { name: "Lernerfolgskontrolle bearbeiten" });
+  await expect(editor.getByLabel("Kongresspaket *")).toHaveValue(String(pkg.id));
+  await expect(editor.getByLabel("Gilt für")).toHaveValue(day);
+  await editor.getByRole("button", { name: "Abbrechen" }).click();
 
   // deleting asks first
   await row.getByRole("button", { name: /löschen$/ }).click();
@@ -177,6 +197,38 @@ test("a fail shows the result without passing; unanswered questions are named fi
   await expect(section(page)).toContainText("Letzter Versuch: 0 % (nicht bestanden).");
   await expect(section(page).getByRole("button", { name: /Lernerfolgskontrolle/ })).toHaveCount(0);
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+});
+
+test("submitted in a second tab, the first tab's quiz gives way to the result instead of failing again", async ({
+  page,
+  data,
+  browserErrors,
+}) => {
+  const scene = await recording(data);
+  // one question: "1 Frage", not "1 Fragen"
+  await data.learningCheck(scene.pkg.id, QUESTIONS.slice(0, 1));
+  const user = await buyer(data, scene);
+  await loginAs(page, user);
+  await page.goto(`/congress-package/${scene.pkg.id}`);
+  await expect(section(page)).toContainText("1 Frage · bestanden ab 70 %");
+  await section(page).getByRole("button", { name: "Lernerfolgskontrolle beginnen" }).click();
+  await expect(section(page).getByRole("heading", { name: /^1 Frage ·/ })).toBeFocused();
+  const other = await page.context().newPage();
+  await other.goto(`/congress-package/${scene.pkg.id}`);
+  await section(other).getByRole("button", { name: "Lernerfolgskontrolle fortsetzen" }).click();
+  await section(other).getByLabel("45 Minuten").check();
+  await section(other).getByRole("button", { name: "Antworten abgeben" }).click();
+  await expect(section(other).getByRole("status")).toContainText("Bestanden: 1 von 1 Frage richtig (100 %)");
+
+  browserErrors.expect(failedRequest(409, "/trpc/learningChecks.submit"));
+  await section(page).getByLabel("30 Minuten").check();
+  await section(page).getByRole("button", { name: "Antworten abgeben" }).click();
+  const refusal = page.getByRole("alertdialog");
+  await expect(refusal).toContainText(MSG_LEARNING_CHECK.attemptSubmitted);
+  await refusal.getByRole("button", { name: "OK" }).click();
+  await expect(section(page).getByRole("button", { name: "Antworten abgeben" })).toHaveCount(0);
+  await expect(section(page)).toContainText(/Bestanden am \d\d\.\d\d\.\d{4}\./);
+  await other.close();
 });
 
 test("a buyer below the watch share cannot start; a package without Fortbildung shows no check", async ({

@@ -25,7 +25,7 @@ export function Table({ className, ...props }: ComponentProps<"table">) {
       ref={frame}
       // focused, the frame is announced by the table's name
       {...(scrolls && { tabIndex: 0, role: "group", "aria-label": props["aria-label"] })}
-      className="w-full overflow-x-auto focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600"
+      className="relative w-full overflow-x-auto focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600"
     >
       <table className={cn("w-full caption-bottom text-sm", className)} {...props} />
     </div>

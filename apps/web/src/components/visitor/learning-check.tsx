@@ -1,10 +1,10 @@
-import { formatGermanDate, MSG_LEARNING_CHECK } from "@app/shared";
+import { countOf, formatGermanDate, MSG_LEARNING_CHECK } from "@app/shared";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { CircleCheckIcon, CircleXIcon } from "lucide-react";
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { dayLabel } from "@/components/visitor/fortbildung-progress";
-import { showError } from "@/lib/alerts";
+import { isOutdated, showError } from "@/lib/alerts";
 import { trpc, trpcClient } from "@/lib/trpc";
 import type { RouterOutputs } from "@/lib/types";
 
@@ -64,7 +64,16 @@ function Standing({ check }: { check: Check }) {
   );
 }
 
-function Quiz({ attempt, onDone }: { attempt: Attempt; onDone: (result: Result) => void }) {
+function Quiz({
+  attempt,
+  onDone,
+  onOutdated,
+}: {
+  attempt: Attempt;
+  onDone: (result: Result) => void;
+  /** the attempt was submitted (another tab) or its questions changed: the card shows the current state */
+  onOutdated: () => void;
+}) {
   const heading = useFocusOnShow<HTMLHeadingElement>();
   const [chosen, setChosen] = useState<Record<number, number[]>>({});
   const [missing, setMissing] = useState<number[]>([]);
@@ -96,12 +105,16 @@ function Quiz({ attempt, onDone }: { attempt: Attempt; onDone: (result: Result) 
       onDone(await submit.mutateAsync());
     } catch (error) {
       await showError(error);
+      if (isOutdated(error)) {
+        onOutdated();
+      }
     }
   };
   return (
     <form onSubmit={(event) => void onSubmit(event)} noValidate className="mt-4 flex flex-col gap-5">
       <h3 ref={heading} tabIndex={-1} className="text-base font-semibold text-slate-900 outline-none">
-        {attempt.questions.length} Fragen · bestanden ab {attempt.passPercent} % richtigen Antworten
+        {countOf(attempt.questions.length, "Frage", "Fragen")} · bestanden ab {attempt.passPercent} %
+        richtigen Antworten
       </h3>
       {missing.length > 0 && (
         <p role="alert" className="text-sm font-medium text-red-700">
@@ -164,7 +177,7 @@ function Quiz({ attempt, onDone }: { attempt: Attempt; onDone: (result: Result) 
 
 function ResultView({ result }: { result: Result }) {
   const heading = useFocusOnShow<HTMLHeadingElement>();
-  const summary = `${result.passed ? "Bestanden" : "Nicht bestanden"}: ${result.correctCount} von ${result.total} Fragen richtig (${result.scorePercent} %), bestanden ab ${result.passPercent} %.`;
+  const summary = `${result.passed ? "Bestanden" : "Nicht bestanden"}: ${result.correctCount} von ${countOf(result.total, "Frage", "Fragen")} richtig (${result.scorePercent} %), bestanden ab ${result.passPercent} %.`;
   return (
     <div className="mt-4">
       <h3 ref={heading} tabIndex={-1} className="text-base font-semibold text-slate-900 outline-none">
@@ -241,7 +254,8 @@ function CheckCard({ check, packageId }: { check: Check; packageId: number }) {
     <li className="rounded-lg border border-slate-200 p-4">
       <h3 className="font-semibold text-slate-900">{title}</h3>
       <p className="text-sm text-slate-600">
-        {check.questionCount} Fragen · bestanden ab {check.passPercent} %{extras && ` · ${extras}`}
+        {countOf(check.questionCount, "Frage", "Fragen")} · bestanden ab {check.passPercent} %
+        {extras && ` · ${extras}`}
       </p>
       <Standing check={check} />
       {attempt && !result ? (
@@ -249,6 +263,10 @@ function CheckCard({ check, packageId }: { check: Check; packageId: number }) {
           attempt={attempt}
           onDone={(r) => {
             setResult(r);
+            setAttempt(null);
+            void refresh();
+          }}
+          onOutdated={() => {
             setAttempt(null);
             void refresh();
           }}

@@ -37,6 +37,11 @@ export function isUnauthorized(error: unknown): boolean {
   return error instanceof TRPCClientError && error.data?.httpStatus === 401;
 }
 
+/** Whether the record a call acted on is gone or changed under it (404, 409): what is shown is out of date. */
+export function isOutdated(error: unknown): boolean {
+  return error instanceof TRPCClientError && [404, 409].includes(error.data?.httpStatus);
+}
+
 /** Shows the error dialog for a failed call. */
 export function showError(error: unknown): Promise<boolean> {
   return alerts.error(errorBody(error));

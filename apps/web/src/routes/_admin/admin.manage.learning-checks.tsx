@@ -266,7 +266,13 @@ function CheckEditor({ row }: { row: Row | null }) {
     ...trpc.admin.learningChecks.get.queryOptions({ id: row?.id ?? 0 }),
     enabled: row !== null,
   });
-  const defaultValues = row ? stored.data && learningCheckToForm(stored.data) : emptyLearningCheckForm();
+  // the package and day selects take their stored values only once their options are there: a select
+  // without its option would show "Bitte wählen …" (and the whole package) for a stored check
+  const packages = useQuery(trpc.admin.packages.list.queryOptions());
+  const congresses = useQuery(trpc.admin.congresses.list.queryOptions());
+  const listsLoaded = packages.data !== undefined && congresses.data !== undefined;
+  const values = row ? stored.data && learningCheckToForm(stored.data) : emptyLearningCheckForm();
+  const defaultValues = listsLoaded ? values : undefined;
   return (
     <ResourceEditor
       title={row ? "Lernerfolgskontrolle bearbeiten" : "Neue Lernerfolgskontrolle"}
