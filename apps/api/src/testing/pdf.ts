@@ -18,6 +18,26 @@ export async function pdfText(bytes: Uint8Array): Promise<string> {
   return text;
 }
 
+/** The first page's pieces of text with where they start and how wide they are (points from the left). */
+export async function pdfTextItems(
+  bytes: Uint8Array,
+): Promise<{ text: string; x: number; y: number; width: number }[]> {
+  const pdf = await getDocumentProxy(new Uint8Array(bytes));
+  const content = await (await pdf.getPage(1)).getTextContent();
+  return content.items.flatMap((item) =>
+    "str" in item && item.str.trim() !== ""
+      ? [
+          {
+            text: item.str,
+            x: item.transform[4] as number,
+            y: item.transform[5] as number,
+            width: item.width,
+          },
+        ]
+      : [],
+  );
+}
+
 /** Every QR code among the images of the PDF's first page, decoded (jsQR on the raw pixels). */
 export async function pdfQrCodes(bytes: Uint8Array): Promise<string[]> {
   const pdf = await getDocumentProxy(new Uint8Array(bytes));

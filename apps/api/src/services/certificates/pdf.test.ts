@@ -1,7 +1,7 @@
 import { type CertificateFacts, certificateDayLine, certificateRows } from "@app/shared";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { pdfQrCodes, pdfText } from "../../testing/pdf";
+import { pdfQrCodes, pdfText, pdfTextItems } from "../../testing/pdf";
 import { renderAttendancePdf, renderCertificatePdf } from "./pdf";
 
 /** Issue 34 item 2: the certificate carries every field, in every script, and a QR code that scans. */
@@ -37,6 +37,7 @@ const picture = (color: string) =>
     .toBuffer();
 
 describe("the certificate PDF", () => {
+  // four documents with embedded fonts, pictures and a QR code to decode: seconds on a busy machine
   it("prints names in Polish, Turkish, Vietnamese and Greek and every field, read back from its text", async () => {
     for (const name of NAMES) {
       const data = facts(name, "123456789012344");
@@ -68,6 +69,29 @@ describe("the certificate PDF", () => {
       expect(text).toContain("2026-000123");
       expect(text).toContain(VERIFY);
       expect(await pdfQrCodes(pdf)).toEqual([VERIFY]);
+    }
+  }, 30_000);
+
+  it("keeps every label clear of its value, also the long ones of a recording's certificate", async () => {
+    const data: CertificateFacts = {
+      ...facts("Łukasz Żółć", null),
+      kind: "recording",
+      recording: { packageName: "Aufzeichnung Körper & Seele", day: "2026-11-23", passedOn: "2026-11-28" },
+    };
+    const items = await pdfTextItems(
+      await renderCertificatePdf(data, {
+        number: "2026-000124",
+        verifyUrl: VERIFY,
+        pictures: { logo: null, signature: null },
+      }),
+    );
+    expect(items.some((item) => item.text.includes("Lernerfolgskontrolle"))).toBe(true);
+    for (const a of items) {
+      for (const b of items) {
+        if (a !== b && Math.abs(a.y - b.y) < 1 && a.x < b.x) {
+          expect(a.x + a.width, `"${a.text}" runs into "${b.text}"`).toBeLessThanOrEqual(b.x);
+        }
+      }
     }
   });
 

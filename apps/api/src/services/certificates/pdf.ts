@@ -65,6 +65,9 @@ function wrap(font: PDFFont, text: string, size: number, width: number): string[
 }
 
 /** A page written from the top down. */
+/** the least space between a label and its value in a row */
+const LABEL_GAP = 10;
+
 class Sheet {
   y: number;
   readonly width: number;
@@ -87,14 +90,19 @@ class Sheet {
     this.y -= options.gap ?? 6;
   }
 
-  /** "Label: value" with the label in the muted colour, the value wrapped beside it */
+  /**
+   * "Label: value" with the label in the muted colour, the value beside it; each wraps within its column
+   * ("Lernerfolgskontrolle bestanden am" is wider than the label column and takes two lines)
+   */
   row(label: string, value: string) {
     const size = 11;
     const labelWidth = 190;
-    const lines = wrap(this.bold, value.normalize("NFC"), size, this.width - labelWidth);
-    this.page.drawText(label, { x: LEFT, y: this.y - size, size, font: this.regular, color: MUTED });
-    for (const line of lines.length ? lines : [""]) {
-      this.page.drawText(line, { x: LEFT + labelWidth, y: this.y - size, size, font: this.bold, color: INK });
+    const labels = wrap(this.regular, label, size, labelWidth - LABEL_GAP);
+    const values = wrap(this.bold, value.normalize("NFC"), size, this.width - labelWidth);
+    for (let i = 0; i < Math.max(labels.length, values.length, 1); i++) {
+      const y = this.y - size;
+      this.page.drawText(labels[i] ?? "", { x: LEFT, y, size, font: this.regular, color: MUTED });
+      this.page.drawText(values[i] ?? "", { x: LEFT + labelWidth, y, size, font: this.bold, color: INK });
       this.y -= size * 1.4;
     }
     this.y -= 2;
