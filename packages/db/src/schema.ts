@@ -752,7 +752,7 @@ export const learningCheckAttempts = pgTable(
   },
   (t) => [
     index("learning_check_attempts_user_idx").on(t.userId, t.checkId),
-    // one open attempt per person and check: two starts at once (a double click, a second tab) get the same
+    // one open attempt per person and check: two starts at once (a double click, a second tab) get the same one
     uniqueIndex("learning_check_attempts_open_uq")
       .on(t.userId, t.checkId)
       .where(sql`${t.submittedAt} IS NULL`),

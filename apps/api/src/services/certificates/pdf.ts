@@ -64,10 +64,10 @@ function wrap(font: PDFFont, text: string, size: number, width: number): string[
   return lines;
 }
 
-/** A page written from the top down. */
 /** the least space between a label and its value in a row */
 const LABEL_GAP = 10;
 
+/** A page written from the top down. */
 class Sheet {
   y: number;
   readonly width: number;
