@@ -11,12 +11,14 @@ export interface ProductionServer {
   stop(): Promise<void>;
 }
 
-const serverBundle = resolve(repoRoot, "apps/api/dist/server.mjs");
+/** BENCH_API_BUNDLE: another build's bundle to measure instead of this checkout's (an A/B of two commits) */
+const otherBundle = process.env.BENCH_API_BUNDLE;
+const serverBundle = otherBundle ? resolve(otherBundle) : resolve(repoRoot, "apps/api/dist/server.mjs");
 
 /** Builds API and web app (turbo answers from its cache when nothing changed), once per run. */
 let built = false;
 export function ensureProductionBuild(): void {
-  if (built) {
+  if (built || otherBundle) {
     return;
   }
   execFileSync("pnpm", ["build"], {

@@ -58,8 +58,12 @@ export async function adminPage<Q extends PgSelect>(
   map: (row: RowOf<Q>) => unknown = (row) => row,
 ): Promise<AdminPage<unknown>> {
   const offset = (query.page - 1) * ADMIN_PAGE_SIZE;
-  const { total, exact } = await boundedCount(db, query.table, query.where, offset);
-  const items: RowOf<Q>[] = await rows.limit(ADMIN_PAGE_SIZE).offset(offset);
+  // both at once (two connections of the pool, or one after the other in a transaction): a deep page's
+  // count and rows each read past the rows before it
+  const [{ total, exact }, items] = await Promise.all([
+    boundedCount(db, query.table, query.where, offset),
+    rows.limit(ADMIN_PAGE_SIZE).offset(offset) as Promise<RowOf<Q>[]>,
+  ]);
   return { items: items.map(map), total, totalExact: exact, page: query.page, pageSize: ADMIN_PAGE_SIZE };
 }
 

@@ -145,3 +145,94 @@ describe("GET queries answered without tRPC's fetch adapter", () => {
     expect(body.error.json.data.stack ?? undefined).toBeUndefined();
   });
 });
+
+describe("JSON POST mutations answered without tRPC's fetch adapter", () => {
+  const json = (value: unknown) => JSON.stringify(superjson.serialize(value));
+  const batchJson = (...values: unknown[]) =>
+    JSON.stringify(Object.fromEntries(values.map((v, i) => [i, superjson.serialize(v)])));
+  const heartbeat = () => ({ congressId, videoUrl: "https://vimeo.com/1", ranges: [{ start: 0, end: 60 }] });
+
+  /** ours, then tRPC's own handler: one after the other, since a mutation writes */
+  async function bothPost(url: string, body: string, options: { authorised?: boolean; type?: string } = {}) {
+    const headers = {
+      "content-type": options.type ?? "application/json",
+      ...(options.authorised !== false && { authorization: `Bearer ${token}` }),
+    };
+    const ours = await t.app.inject({ method: "POST", url, headers, body });
+    const theirs = await reference.inject({ method: "POST", url, headers, body });
+    return { ours, theirs };
+  }
+
+  const cases: [string, string, () => string, { authorised?: boolean; type?: string }?][] = [
+    ["a mutation", "/trpc/account.setNewsletter", () => json({ newsletter: false })],
+    [
+      "a mutation with a charset in the media type",
+      "/trpc/account.setNewsletter",
+      () => json({ newsletter: false }),
+      { type: "application/json; charset=utf-8" },
+    ],
+    [
+      "an unauthorised call (401)",
+      "/trpc/account.setNewsletter",
+      () => json({ newsletter: true }),
+      { authorised: false },
+    ],
+    ["input the schema refuses (400)", "/trpc/account.setNewsletter", () => json({ newsletter: "ja" })],
+    ["a refused heartbeat (403: not signed up)", "/trpc/attendance.heartbeat", () => json(heartbeat())],
+    [
+      "a batch with one failing call (207)",
+      "/trpc/account.setNewsletter,account.setNewsletter?batch=1",
+      () => batchJson({ newsletter: false }, { newsletter: 3 }),
+    ],
+    // left to tRPC: malformed, empty or not a mutation
+    ["a body that is not JSON", "/trpc/account.setNewsletter", () => "{nope"],
+    ["an empty body", "/trpc/account.setNewsletter", () => ""],
+    ["a query by POST", "/trpc/congress.getOverview", () => json(undefined)],
+    ["an unknown procedure", "/trpc/account.nothing", () => json({})],
+    ["a batch with input that is not an object", "/trpc/account.setNewsletter?batch=1", () => "3"],
+  ];
+
+  it.each(cases)("%s", async (_name, url, body, options) => {
+    const { ours, theirs } = await bothPost(url, body(), options);
+    expect(ours.statusCode).toBe(theirs.statusCode);
+    expect(String(ours.headers["content-type"]).split(";")[0]).toBe(theirs.headers["content-type"]);
+    expect(ours.json()).toEqual(theirs.json());
+  });
+
+  it("covers success and each kind of failure", async () => {
+    const statuses: number[] = [];
+    for (const [, url, body, options] of cases) {
+      statuses.push((await bothPost(url, body(), options)).ours.statusCode);
+    }
+    expect(new Set(statuses)).toEqual(new Set([200, 207, 400, 401, 403, 404, 405]));
+  });
+
+  it("calls the procedure as a mutation: a visitor's mutation drops their kept overview (userProcedure)", async () => {
+    // an instance that keeps overviews (off in the other tests, whose answers must be tRPC's)
+    const keeping = await createTestApp({ env: { OVERVIEW_CACHE_MS: "600000" }, sameDatabaseAs: t });
+    try {
+      await keeping.app.overviewCacheReady;
+      const visitor = await createUser(t.db.db);
+      const headers = { authorization: `Bearer ${await t.tokenFor(visitor.id)}` };
+      const overview = await keeping.app.inject({
+        method: "GET",
+        url: "/trpc/congress.getOverview",
+        headers,
+      });
+      expect(overview.statusCode).toBe(200);
+      expect(keeping.app.overviewCache.size).toBe(1);
+      // refused by the schema, so nothing is written and no change notification drops the answer: only
+      // the middleware's drop after a call of type "mutation" does
+      const res = await keeping.app.inject({
+        method: "POST",
+        url: "/trpc/account.setNewsletter",
+        headers: { ...headers, "content-type": "application/json" },
+        body: json({ newsletter: "ja" }),
+      });
+      expect(res.statusCode).toBe(400);
+      expect(keeping.app.overviewCache.size).toBe(0);
+    } finally {
+      await keeping.close();
+    }
+  });
+});

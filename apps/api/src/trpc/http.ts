@@ -34,11 +34,21 @@ export interface TrpcHttpOptions {
   };
 }
 
-interface QueryCall {
+interface DirectCall {
   path: string;
   procedure: AnyProcedure;
   input: unknown;
 }
+
+interface DirectCalls {
+  batch: boolean;
+  type: "query" | "mutation";
+  calls: DirectCall[];
+}
+
+/** A JSON body as tRPC's JSON content handler tells it (`application/json`, with or without parameters). */
+const isJson = (contentType: string | undefined) =>
+  contentType?.toLowerCase().split(";", 1)[0]?.trim() === "application/json";
 
 /** A successful answer whose data is already serialised (a kept overview), or any other answer. */
 type Answer = TRPCResponse | { serialisedData: string };
@@ -52,12 +62,13 @@ type Answer = TRPCResponse | { serialisedData: string };
 export const TRPC_CHECKED_VERSION = "11.22.1";
 
 /**
- * The tRPC endpoint under `/trpc`. Plain GET queries (single or batched, the bulk of the traffic: the
- * overview refresh of every visitor) are answered here directly: the same procedures, the same wire
- * format, but without building a WHATWG Request and AbortSignal per call, which cost more than the
- * overview's query itself (docs/performance.md). Everything else (mutations, form data, streaming,
- * malformed calls) goes to tRPC's own request handling (`resolveResponse`, as in its Fastify adapter), so
- * its error answers stay tRPC's.
+ * The tRPC endpoint under `/trpc`. Plain GET queries and JSON POST mutations (single or batched: the
+ * bulk of the traffic, the overview refresh of every visitor and the players' heartbeats) are answered
+ * here directly: the same procedures, the same wire format, but without building a WHATWG Request, its
+ * body stream and an AbortSignal per call, which cost more than the overview's query itself
+ * (docs/performance.md). Everything else (form data, streaming, an empty body, a method the procedure
+ * does not take, malformed calls) goes to tRPC's own request handling (`resolveResponse`, as in its
+ * Fastify adapter), so its error answers stay tRPC's.
  */
 /** The most calls one batch may carry (the web app's link sends at most this many). */
 export const MAX_BATCH_CALLS = 20;
@@ -92,31 +103,51 @@ export async function trpcHttp(app: FastifyInstance, options: TrpcHttpOptions) {
   app.removeContentTypeParser("multipart/form-data");
   app.addContentTypeParser("multipart/form-data", {}, (_req, body, done) => done(null, body));
 
-  /** The calls of a GET request this endpoint can answer itself, or null to leave it to tRPC. */
-  function queryCalls(
-    req: FastifyRequest<{ Params: { path: string } }>,
-  ): { batch: boolean; calls: QueryCall[] } | null {
-    if (req.method !== "GET" || req.headers["trpc-accept"] !== undefined) {
+  /**
+   * The calls of a request this endpoint can answer itself, or null to leave it to tRPC: queries by GET
+   * (their input in the query string) and mutations by POST with a JSON body (already read and limited
+   * by Fastify), single or batched, read as tRPC reads them.
+   */
+  function directCalls(req: FastifyRequest<{ Params: { path: string } }>): DirectCalls | null {
+    if (req.headers["trpc-accept"] !== undefined) {
       return null;
     }
     const query = req.query as Record<string, string | string[] | undefined>;
-    const batch = query.batch === "1";
-    const paths = batch ? req.params.path.split(",") : [req.params.path];
-    const rawInput = query.input;
-    if (Array.isArray(rawInput) || Array.isArray(query.batch)) {
+    if (Array.isArray(query.batch)) {
       return null;
     }
+    let type: "query" | "mutation";
+    let rawInput: string | undefined;
+    if (req.method === "GET") {
+      if (Array.isArray(query.input)) {
+        return null;
+      }
+      type = "query";
+      rawInput = query.input;
+    } else if (
+      req.method === "POST" &&
+      typeof req.body === "string" &&
+      req.body !== "" &&
+      isJson(req.headers["content-type"])
+    ) {
+      type = "mutation";
+      rawInput = req.body;
+    } else {
+      return null;
+    }
+    const batch = query.batch === "1";
+    const paths = batch ? req.params.path.split(",") : [req.params.path];
     try {
       const inputs: unknown = rawInput ? JSON.parse(rawInput) : undefined;
       if (batch && inputs !== undefined && (typeof inputs !== "object" || inputs === null)) {
         return null;
       }
-      const calls: QueryCall[] = [];
+      const calls: DirectCall[] = [];
       for (const [index, path] of paths.entries()) {
         const procedure = Object.hasOwn(router._def.procedures, path)
           ? (router._def.procedures[path] as AnyProcedure)
           : undefined;
-        if (procedure?._def.type !== "query") {
+        if (procedure?._def.type !== type) {
           return null;
         }
         const raw = batch ? (inputs as Record<string, unknown> | undefined)?.[index] : inputs;
@@ -126,7 +157,7 @@ export async function trpcHttp(app: FastifyInstance, options: TrpcHttpOptions) {
           input: raw === undefined ? undefined : transformer.input.deserialize(raw),
         });
       }
-      return { batch, calls };
+      return { batch, type, calls };
     } catch {
       return null;
     }
@@ -144,8 +175,8 @@ export async function trpcHttp(app: FastifyInstance, options: TrpcHttpOptions) {
         .header("content-type", "application/json")
         .send(JSON.stringify(shapes.map((shape) => transformTRPCResponse(config, shape))));
     }
-    const query = queryCalls(req);
-    if (!query) {
+    const direct = directCalls(req);
+    if (!direct) {
       // as tRPC's fastifyRequestHandler, but with a limit on what a body may stream (it sets none): JSON
       // bodies arrive as strings Fastify has already limited, form data is streamed on demand
       const raw = req.raw as typeof req.raw & { body?: string };
@@ -162,7 +193,7 @@ export async function trpcHttp(app: FastifyInstance, options: TrpcHttpOptions) {
       });
       return reply.send(response);
     }
-    const { batch, calls } = query;
+    const { batch, type, calls } = direct;
     let ctx: Context | undefined;
     const asksOverview = overview !== undefined && calls.some((call) => call.path === overview.path);
     const answers: Answer[] = await createContext(req, reply, { overview: asksOverview }).then(
@@ -175,7 +206,7 @@ export async function trpcHttp(app: FastifyInstance, options: TrpcHttpOptions) {
                 call.procedure({
                   ctx: created,
                   path: call.path,
-                  type: "query",
+                  type,
                   getRawInput: async () => call.input,
                   signal: undefined,
                   batchIndex,
@@ -212,11 +243,11 @@ export async function trpcHttp(app: FastifyInstance, options: TrpcHttpOptions) {
       (cause) => calls.map((call) => failed(cause, call)),
     );
 
-    function failed(cause: unknown, call: QueryCall): TRPCResponse {
+    function failed(cause: unknown, call: DirectCall): TRPCResponse {
       const error = getTRPCErrorFromUnknown(cause);
       onError({ error, path: call.path, req });
       return {
-        error: getErrorShape({ config, error, type: "query", path: call.path, input: call.input, ctx }),
+        error: getErrorShape({ config, error, type, path: call.path, input: call.input, ctx }),
       };
     }
 

@@ -1,6 +1,11 @@
 import type { AttendanceSource, IsoDate } from "@app/shared";
 import { type SQL, sql } from "drizzle-orm";
+import type { Param } from "../../lib/prepared-statement";
 import type { ServiceDeps } from "../deps";
+
+/** The staff whitelist (STAFF_EMAILS) as the JSON array `congressAccess` takes. */
+export const staffList = (env: Pick<ServiceDeps["env"], "STAFF_EMAILS">): string =>
+  JSON.stringify(env.STAFF_EMAILS);
 
 /**
  * The access rules of an event's content as two common table expressions, for statements that check and
@@ -9,13 +14,13 @@ import type { ServiceDeps } from "../deps";
  * participating, a paid ticket if the event sells tickets; webinar sources only for webinars).
  */
 export function congressAccess(
-  ctx: Pick<ServiceDeps, "env">,
-  input: { userId: number; congressId: number; source: AttendanceSource },
-  today: IsoDate,
+  staff: Param<string>,
+  input: { userId: Param<number>; congressId: Param<number>; source: Param<AttendanceSource> },
+  today: Param<IsoDate>,
 ): SQL {
   return sql`viewer AS (
       SELECT u.id, lower(u.email) IN (
-        SELECT jsonb_array_elements_text(${JSON.stringify(ctx.env.STAFF_EMAILS)}::jsonb)) AS staff
+        SELECT jsonb_array_elements_text(${staff}::jsonb)) AS staff
       FROM users u WHERE u.id = ${input.userId} AND u.active
     ), target AS (
       SELECT c.id, v.id AS user_id, v.staff,

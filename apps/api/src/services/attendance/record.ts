@@ -4,7 +4,7 @@ import { asc, eq, sql } from "drizzle-orm";
 import { AppError } from "../../lib/app-error";
 import { deathCongressClosedUntil, findPackage } from "../visitor/packages";
 import { loadViewer, type ViewerDeps } from "../visitor/viewer";
-import { congressAccess } from "./access";
+import { congressAccess, staffList } from "./access";
 
 const { attendances, congresses } = schema;
 
@@ -39,7 +39,7 @@ async function recordCongressAttendance(
   today: IsoDate,
 ): Promise<boolean> {
   const result = await ctx.db.execute<{ active: boolean; allowed: boolean; inserted: boolean }>(sql`
-    WITH ${congressAccess(ctx, input, today)}, inserted AS (
+    WITH ${congressAccess(staffList(ctx.env), input, today)}, inserted AS (
       INSERT INTO attendances (user_id, congress_id, day, source)
       SELECT user_id, id, ${today}::date, ${input.source} FROM target WHERE counts
       ON CONFLICT DO NOTHING

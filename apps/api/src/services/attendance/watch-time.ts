@@ -1,9 +1,9 @@
-import { createHash } from "node:crypto";
 import {
   berlinDate,
   berlinSecondOfDay,
   formatGermanDate,
   HEARTBEAT_MAX_CREDIT_SECONDS,
+  type IsoDate,
   MAX_MEDIA_SECONDS,
   MSG_ATTENDANCE,
   MSG_WATCH,
@@ -11,17 +11,18 @@ import {
   type ZHeartbeatInput,
 } from "@app/shared";
 import { type SQL, sql } from "drizzle-orm";
-import { PgDialect } from "drizzle-orm/pg-core";
 import type { z } from "zod";
 import { AppError } from "../../lib/app-error";
+import { type Param, type Placeholders, preparedStatement } from "../../lib/prepared-statement";
 import type { ServiceDeps } from "../deps";
 import { deathCongressClosedUntil, findPackage } from "../visitor/packages";
 import { previewKey } from "../visitor/video-preview";
 import { loadViewer } from "../visitor/viewer";
-import { congressAccess } from "./access";
+import { congressAccess, staffList } from "./access";
 import {
   askedCheck,
   type CheckScope,
+  type CheckScopeParams,
   drawPresenceChecks,
   type PresenceAskRow,
   presenceAsk,
@@ -46,71 +47,58 @@ export function positionsLiteral(ranges: HeartbeatInput["ranges"]): string {
   return `{${parts.join(",")}}`;
 }
 
+/** What a heartbeat's statement takes per call (`creditHeartbeat`); each shape uses some of them. */
+interface CreditValues {
+  userId: number;
+  congressId: number;
+  /** the package page the recording plays on; null on the event page */
+  packageId: number | null;
+  today: IsoDate;
+  /** today as the event's days name theirs (`exclusive_date`, dd.mm.yyyy) */
+  germanToday: string;
+  now: Date;
+  /** the video's key (`previewKey`) and its URL as the event's content lists it */
+  key: string;
+  videoUrl: string;
+  /** the staff whitelist (`staffList`) */
+  staff: string;
+  /** a recording: the played media seconds (`positionsLiteral`) */
+  positions: string;
+  /** a live stream: Berlin's second of the day now, and how many seconds before it the player reports */
+  second: number;
+  liveSeconds: number;
+}
+
+type CreditRow = {
+  active: boolean;
+  allowed: boolean;
+  known: boolean;
+  seconds: number | null;
+} & PresenceAskRow;
+
 /**
  * The positions this heartbeat reports: for a recording its played media seconds within the video's length
  * (once oEmbed told it); for a live stream the last `liveSeconds` of the wall clock in Berlin seconds of
  * the day, so two tabs of one stream report the same seconds.
  */
-function reported(input: HeartbeatInput, key: string, now: Date): SQL {
-  if (input.live) {
-    const second = berlinSecondOfDay(now);
-    return sql`int4multirange(int4range(greatest(0, ${second}::int - ${Math.round(input.liveSeconds)}::int), ${second}::int))`;
+function reported(p: Placeholders<CreditValues>, live: boolean): SQL {
+  if (live) {
+    return sql`int4multirange(int4range(greatest(0, ${p.second}::int - ${p.liveSeconds}::int), ${p.second}::int))`;
   }
-  return sql`(${positionsLiteral(input.ranges)}::int4multirange * coalesce(
-      (SELECT int4multirange(int4range(0, p.duration_seconds)) FROM video_previews p
-        WHERE p.key = ${key} AND p.duration_seconds > 0),
+  return sql`(${p.positions}::int4multirange * coalesce(
+      (SELECT int4multirange(int4range(0, v.duration_seconds)) FROM video_previews v
+        WHERE v.key = ${p.key} AND v.duration_seconds > 0),
       int4multirange(int4range(0, ${MAX_MEDIA_SECONDS}::int))))`;
 }
 
-/**
- * Credits a heartbeat in one statement (decision 104): the seconds not credited before (`reported − played`),
- * earliest first and at most the wall-clock seconds since the previous heartbeat of the same video (at most
- * HEARTBEAT_MAX_CREDIT_SECONDS; the first one of a day at most that), join `played`. The conflict update
- * runs on the locked row, so two heartbeats at once cannot both credit the same seconds. `ctes` define
- * `viewer`, `target` (user_id, id, staff, counts: the access rule) and `known` (video: one of the event's).
- * The same statement asks a due presence check on the event page (`presenceAsk`, decision 109).
- */
-function creditStatement(
-  input: HeartbeatInput,
-  key: string,
-  now: Date,
-  ctes: SQL,
-  packageId: number | null,
-): SQL {
-  const checks: CheckScope = { userId: input.userId, congressId: input.congressId, day: berlinDate(now) };
-  const budgetSince = (last: SQL) =>
-    sql`greatest(0, least(${HEARTBEAT_MAX_CREDIT_SECONDS}::int,
-      coalesce(floor(extract(epoch FROM ${now}::timestamptz - ${last}))::int, ${HEARTBEAT_MAX_CREDIT_SECONDS}::int)))`;
-  return sql`
-    WITH ${ctes}, beat AS (SELECT ${reported(input, key, now)} AS positions),
-    credited AS (
-      INSERT INTO watch_time AS w
-        (user_id, congress_id, day, video_key, package_id, source, played, seconds, last_beat_at)
-      SELECT t.user_id, t.id, ${berlinDate(now)}::date, ${key}, ${packageId}::int, 'player', f.played,
-        multirange_seconds(f.played), ${now}::timestamptz
-      FROM target t CROSS JOIN LATERAL (
-        SELECT multirange_take((SELECT positions FROM beat), ${HEARTBEAT_MAX_CREDIT_SECONDS}::int) AS played
-      ) f
-      WHERE t.counts AND (SELECT video FROM known)
-      ON CONFLICT (user_id, congress_id, day, video_key, source) DO UPDATE SET
-        (played, seconds, last_beat_at, updated_at) = (
-          SELECT n.played, multirange_seconds(n.played), greatest(w.last_beat_at, ${now}::timestamptz), ${now}::timestamptz
-          FROM (SELECT w.played + multirange_take((SELECT positions FROM beat) - w.played,
-            ${budgetSince(sql`w.last_beat_at`)}) AS played) n
-        )
-      RETURNING seconds
-    ), ${presenceAsk(checks, key, now, packageId === null)}
-    SELECT EXISTS (SELECT 1 FROM viewer) AS active,
-      EXISTS (SELECT 1 FROM target WHERE counts OR staff) AS allowed,
-      (SELECT video FROM known) AS known,
-      (SELECT seconds FROM credited) AS seconds,
-      ${presenceAskColumns(checks)}`;
-}
-
 /** Whether the video is one of the event's (on a day shown today, for the event page). */
-function videoOfCongress(congressId: number, url: string, today: string | null): SQL {
+function videoOfCongress(
+  congressId: Param<number>,
+  url: Param<string>,
+  germanToday: Param<string> | null,
+): SQL {
   const dayShown =
-    today === null ? sql`true` : sql`coalesce(d->>'exclusive_date', '') IN ('', ${formatGermanDate(today)})`;
+    germanToday === null ? sql`true` : sql`coalesce(d->>'exclusive_date', '') IN ('', ${germanToday})`;
   return sql`EXISTS (
     SELECT 1 FROM congress_contents cc
       CROSS JOIN LATERAL jsonb_array_elements(cc.data->'days') d
@@ -118,19 +106,60 @@ function videoOfCongress(congressId: number, url: string, today: string | null):
     WHERE cc.congress_id = ${congressId} AND v->>'url' = ${url} AND ${dayShown})`;
 }
 
-const dialect = new PgDialect();
-
 /**
- * Runs a heartbeat's statement as a prepared statement named by its text (decision 108): every value is a
- * parameter, so the few shapes (event or package page, recording or live stream) are a few names per
- * connection, and PostgreSQL parses each once instead of on each of the day's hottest writes.
+ * Credits a heartbeat in one statement (decision 104): the seconds not credited before (`reported − played`),
+ * earliest first and at most the wall-clock seconds since the previous heartbeat of the same video (at most
+ * HEARTBEAT_MAX_CREDIT_SECONDS; the first one of a day at most that), join `played`. The conflict update
+ * runs on the locked row, so two heartbeats at once cannot both credit the same seconds. `viewer`,
+ * `target` (user_id, id, staff, counts) and `known` (video: one of the event's) are the access rule: on
+ * the event page attendance's (`congressAccess`) and a video the event shows today; on a package page the
+ * package's rules, checked before (`creditHeartbeat`), and any of the event's videos. The same statement
+ * asks a due presence check on the event page (`presenceAsk`, decision 109).
  */
-async function runPrepared<T>(db: WatchDeps["db"], statement: SQL): Promise<T | undefined> {
-  const { sql: text, params } = dialect.sqlToQuery(statement);
-  const name = `watch_time_${createHash("sha1").update(text).digest("hex").slice(0, 16)}`;
-  const { rows } = await db.$client.query({ name, text, values: params as unknown[] });
-  return rows[0] as T | undefined;
+function creditStatement(p: Placeholders<CreditValues>, live: boolean, eventPage: boolean): SQL {
+  const ctes = eventPage
+    ? sql`${congressAccess(p.staff, { userId: p.userId, congressId: p.congressId, source: "video" }, p.today)},
+      known AS (SELECT ${videoOfCongress(p.congressId, p.videoUrl, p.germanToday)} AS video)`
+    : sql`viewer AS (SELECT ${p.userId}::int AS id), target AS (
+      SELECT ${p.congressId}::int AS id, ${p.userId}::int AS user_id, false AS staff, true AS counts),
+      known AS (SELECT ${videoOfCongress(p.congressId, p.videoUrl, null)} AS video)`;
+  const checks: CheckScopeParams = { userId: p.userId, congressId: p.congressId, day: p.today };
+  const budgetSince = (last: SQL) =>
+    sql`greatest(0, least(${HEARTBEAT_MAX_CREDIT_SECONDS}::int,
+      coalesce(floor(extract(epoch FROM ${p.now}::timestamptz - ${last}))::int, ${HEARTBEAT_MAX_CREDIT_SECONDS}::int)))`;
+  return sql`
+    WITH ${ctes}, beat AS (SELECT ${reported(p, live)} AS positions),
+    credited AS (
+      INSERT INTO watch_time AS w
+        (user_id, congress_id, day, video_key, package_id, source, played, seconds, last_beat_at)
+      SELECT t.user_id, t.id, ${p.today}::date, ${p.key}, ${p.packageId}::int, 'player', f.played,
+        multirange_seconds(f.played), ${p.now}::timestamptz
+      FROM target t CROSS JOIN LATERAL (
+        SELECT multirange_take((SELECT positions FROM beat), ${HEARTBEAT_MAX_CREDIT_SECONDS}::int) AS played
+      ) f
+      WHERE t.counts AND (SELECT video FROM known)
+      ON CONFLICT (user_id, congress_id, day, video_key, source) DO UPDATE SET
+        (played, seconds, last_beat_at, updated_at) = (
+          SELECT n.played, multirange_seconds(n.played), greatest(w.last_beat_at, ${p.now}::timestamptz), ${p.now}::timestamptz
+          FROM (SELECT w.played + multirange_take((SELECT positions FROM beat) - w.played,
+            ${budgetSince(sql`w.last_beat_at`)}) AS played) n
+        )
+      RETURNING seconds
+    ), ${presenceAsk(checks, p.key, p.now, eventPage)}
+    SELECT EXISTS (SELECT 1 FROM viewer) AS active,
+      EXISTS (SELECT 1 FROM target WHERE counts OR staff) AS allowed,
+      (SELECT video FROM known) AS known,
+      (SELECT seconds FROM credited) AS seconds,
+      ${presenceAskColumns(checks)}`;
 }
+
+const creditShape = (live: boolean, eventPage: boolean) =>
+  preparedStatement<CreditValues, CreditRow>((p) => creditStatement(p, live, eventPage));
+/** the statement's four shapes (decision 108): event page or package page, a recording or a live stream */
+const CREDIT = {
+  event: { recording: creditShape(false, true), live: creditShape(true, true) },
+  package: { recording: creditShape(false, false), live: creditShape(true, false) },
+};
 
 function refuse(reason: string): AppError {
   return new AppError(
@@ -151,12 +180,7 @@ function refuse(reason: string): AppError {
 export async function creditHeartbeat(ctx: WatchDeps, input: HeartbeatInput): Promise<HeartbeatAnswer> {
   const now = ctx.clock.now();
   const today = berlinDate(now);
-  const key = previewKey(input.videoUrl);
-  let ctes: SQL;
-  if (input.packageId === undefined) {
-    ctes = sql`${congressAccess(ctx, { ...input, source: "video" }, today)}, known AS (
-      SELECT ${videoOfCongress(input.congressId, input.videoUrl, today)} AS video)`;
-  } else {
+  if (input.packageId !== undefined) {
     const viewer = await loadViewer(ctx, input.userId);
     const view = await findPackage(ctx, viewer, input.packageId);
     if (
@@ -166,18 +190,22 @@ export async function creditHeartbeat(ctx: WatchDeps, input: HeartbeatInput): Pr
     ) {
       throw refuse("package");
     }
-    ctes = sql`viewer AS (SELECT ${viewer.id}::int AS id), target AS (
-      SELECT ${input.congressId}::int AS id, ${viewer.id}::int AS user_id, false AS staff, true AS counts),
-      known AS (SELECT ${videoOfCongress(input.congressId, input.videoUrl, null)} AS video)`;
   }
-  const row = await runPrepared<
-    {
-      active: boolean;
-      allowed: boolean;
-      known: boolean;
-      seconds: number | null;
-    } & PresenceAskRow
-  >(ctx.db, creditStatement(input, key, now, ctes, input.packageId ?? null));
+  const shapes = input.packageId === undefined ? CREDIT.event : CREDIT.package;
+  const row = await (input.live ? shapes.live : shapes.recording)(ctx.db, {
+    userId: input.userId,
+    congressId: input.congressId,
+    packageId: input.packageId ?? null,
+    today,
+    germanToday: formatGermanDate(today),
+    now,
+    key: previewKey(input.videoUrl),
+    videoUrl: input.videoUrl,
+    staff: staffList(ctx.env),
+    positions: positionsLiteral(input.ranges),
+    second: berlinSecondOfDay(now),
+    liveSeconds: Math.round(input.liveSeconds),
+  });
   if (!row?.active) {
     throw new AppError("UNAUTHORIZED", `user ${input.userId} missing or inactive`);
   }
