@@ -1,3 +1,4 @@
+import { schema } from "@app/db";
 import { createTestDatabase, type TestDatabase } from "@app/db/testing";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -42,6 +43,24 @@ describe("preparedStatement", () => {
     } finally {
       client.release();
     }
+  });
+
+  it("fills a placeholder drizzle bound to a column (a query builder's values) through its encoder", async () => {
+    const insert = preparedStatement<
+      { email: string; at: Date },
+      { email: string; email_confirmed_at: Date }
+    >((p) =>
+      t.db
+        .insert(schema.users)
+        .values({ email: p.email, firstname: "P", lastname: "H", emailConfirmedAt: p.at })
+        .returning({ email: schema.users.email, confirmed: schema.users.emailConfirmedAt })
+        .getSQL(),
+    );
+    const at = new Date("2026-11-28T09:00:00Z");
+    const row = await insert(t.db, { email: "platzhalter@example.com", at });
+    expect(row?.email).toBe("platzhalter@example.com");
+    // the row as PostgreSQL names its columns: the statement is run by pg, not read back by drizzle
+    expect(row?.email_confirmed_at?.toISOString()).toBe(at.toISOString());
   });
 
   it("refuses a call without a value for one of its placeholders", async () => {

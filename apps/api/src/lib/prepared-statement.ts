@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Db } from "@app/db";
-import { is, Placeholder, type SQL, sql } from "drizzle-orm";
+import { Param as DrizzleParam, is, Placeholder, type SQL, sql } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 
 /** A value of a statement built once: the value itself, or the placeholder each call fills in. */
@@ -11,8 +11,25 @@ export type Placeholders<Values> = { [K in keyof Values]-?: Placeholder<K & stri
 
 const dialect = new PgDialect();
 
-/** one parameter of the rendered statement: a value fixed when it was built, or a placeholder's name */
-type Slot = { fixed: unknown } | { name: string };
+/**
+ * One parameter of the rendered statement: a value fixed when it was built, or a placeholder's name (with
+ * the column's encoder when drizzle bound it to a column, e.g. in `eq(column, placeholder)`).
+ */
+type Slot = { fixed: unknown } | { name: string; encode?: (value: unknown) => unknown };
+
+function slotOf(param: unknown): Slot {
+  if (is(param, Placeholder)) {
+    return { name: param.name };
+  }
+  if (is(param, DrizzleParam) && is(param.value, Placeholder)) {
+    const { encoder } = param;
+    return {
+      name: param.value.name,
+      encode: (value) => (value === null ? null : encoder.mapToDriverValue(value)),
+    };
+  }
+  return { fixed: param };
+}
 
 /**
  * A statement of one shape for the hottest writes (decision 108, docs/performance.md "Heartbeats"): built
@@ -31,7 +48,7 @@ export function preparedStatement<Values extends object, Row>(
     return {
       name: `shape_${createHash("sha1").update(text).digest("hex").slice(0, 16)}`,
       text,
-      slots: params.map((param): Slot => (is(param, Placeholder) ? { name: param.name } : { fixed: param })),
+      slots: params.map(slotOf),
     };
   };
   return async (db, values) => {
@@ -48,7 +65,7 @@ export function preparedStatement<Values extends object, Row>(
         if (!(slot.name in given)) {
           throw new Error(`no value for placeholder ${slot.name}`);
         }
-        return given[slot.name];
+        return slot.encode ? slot.encode(given[slot.name]) : given[slot.name];
       }),
     });
     return rows[0] as Row | undefined;
