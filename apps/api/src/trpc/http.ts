@@ -61,15 +61,6 @@ type Answer = TRPCResponse | { serialisedData: string };
  */
 export const TRPC_CHECKED_VERSION = "11.22.1";
 
-/**
- * The tRPC endpoint under `/trpc`. Plain GET queries and JSON POST mutations (single or batched: the
- * bulk of the traffic, the overview refresh of every visitor and the players' heartbeats) are answered
- * here directly: the same procedures, the same wire format, but without building a WHATWG Request, its
- * body stream and an AbortSignal per call, which cost more than the overview's query itself
- * (docs/performance.md). Everything else (form data, streaming, an empty body, a method the procedure
- * does not take, malformed calls) goes to tRPC's own request handling (`resolveResponse`, as in its
- * Fastify adapter), so its error answers stay tRPC's.
- */
 /** The most calls one batch may carry (the web app's link sends at most this many). */
 export const MAX_BATCH_CALLS = 20;
 
@@ -92,6 +83,15 @@ function refusedBatch(req: FastifyRequest<{ Params: { path: string } }>): AppErr
   return null;
 }
 
+/**
+ * The tRPC endpoint under `/trpc`. Plain GET queries and JSON POST mutations (single or batched: the
+ * bulk of the traffic, the overview refresh of every visitor and the players' heartbeats) are answered
+ * here directly: the same procedures, the same wire format, but without building a WHATWG Request, its
+ * body stream and an AbortSignal per call, which cost more than the overview's query itself
+ * (docs/performance.md). Everything else (form data, streaming, an empty body, a method the procedure
+ * does not take, malformed calls) goes to tRPC's own request handling (`resolveResponse`, as in its
+ * Fastify adapter), so its error answers stay tRPC's.
+ */
 export async function trpcHttp(app: FastifyInstance, options: TrpcHttpOptions) {
   const { router, createContext, onError, overview, maxFormBytes } = options;
   const config = router._def._config;
