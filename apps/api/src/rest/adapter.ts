@@ -69,14 +69,12 @@ type CreateContext = (req: FastifyRequest, reply: FastifyReply) => Promise<Conte
  * The one role check of the REST paths: the role the route declares, checked in `onRequest`, before
  * Fastify reads the body (a JSON or form body is parsed before `preHandler`), so nobody but that role gets
  * a form parsed or an upload read. A path under /api that declares no role is refused to everybody (and
- * the authorisation matrix fails). The context it builds is the one the handler uses.
+ * the authorisation matrix fails). The context it builds is the one the handler uses. Public paths do not
+ * get this hook (`registerRestRoutes`): they have nothing to check.
  */
 export function roleCheck(createContext: CreateContext, contexts: WeakMap<FastifyRequest, Context>) {
   return async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const role = req.routeOptions.config.role;
-    if (role === "public") {
-      return;
-    }
     if (role === undefined) {
       throw new AppError("INTERNAL", `${req.method} ${req.routeOptions.url} declares no role`);
     }

@@ -52,9 +52,12 @@ afterAll(async () => {
   await t.close();
 });
 
-const input = (value: unknown) => encodeURIComponent(JSON.stringify(superjson.serialize(value)));
-const batchInput = (...values: unknown[]) =>
-  encodeURIComponent(JSON.stringify(Object.fromEntries(values.map((v, i) => [i, superjson.serialize(v)]))));
+/** a call's input as the web app's link sends it: a POST body, or URI-encoded in a GET's query string */
+const json = (value: unknown) => JSON.stringify(superjson.serialize(value));
+const batchJson = (...values: unknown[]) =>
+  JSON.stringify(Object.fromEntries(values.map((v, i) => [i, superjson.serialize(v)])));
+const input = (value: unknown) => encodeURIComponent(json(value));
+const batchInput = (...values: unknown[]) => encodeURIComponent(batchJson(...values));
 
 async function both(url: string, authorised = true) {
   const headers = authorised ? { authorization: `Bearer ${token}` } : {};
@@ -147,9 +150,6 @@ describe("GET queries answered without tRPC's fetch adapter", () => {
 });
 
 describe("JSON POST mutations answered without tRPC's fetch adapter", () => {
-  const json = (value: unknown) => JSON.stringify(superjson.serialize(value));
-  const batchJson = (...values: unknown[]) =>
-    JSON.stringify(Object.fromEntries(values.map((v, i) => [i, superjson.serialize(v)])));
   const heartbeat = () => ({ congressId, videoUrl: "https://vimeo.com/1", ranges: [{ start: 0, end: 60 }] });
 
   /** ours, then tRPC's own handler: one after the other, since a mutation writes */
