@@ -389,7 +389,7 @@ function scrapeMetrics(url: string, token: string, everyMs: number) {
 export async function runRush(): Promise<BenchResult> {
   const short = isShort();
   // enough visitors that the first-overview rounds (against the floor, then against the heartbeats) never
-  // meet one twice; as many seen before the rush as with three rounds of 2,500 (8,000), so the memory
+  // meet one twice; about as many seen before the rush as with three rounds of 2,500 (8,000), so the memory
   // budget measures the same caches
   const users = short ? 25_000 : 75_000;
   const seconds = short ? 3 : 10;
