@@ -5,10 +5,19 @@
  * database ten times the large one and reports each query's growth from large to xl (nightly, not in CI).
  */
 import type { DbHandle } from "@app/db";
+import { ADMIN_PAGE_SIZE } from "@app/shared";
+import { COUNT_AHEAD } from "../../apps/api/src/lib/paging";
 import { type BenchDatabase, startBenchDatabase } from "./lib/database";
 import { explainSlowest } from "./lib/explain";
 import { type BenchResult, type Budget, isShort, type Row } from "./lib/report";
-import { findFixtures, type ScaleQuery, scaleQueries, type Timing, timePair } from "./lib/scale-queries";
+import {
+  DEEP_PAGE,
+  findFixtures,
+  type ScaleQuery,
+  scaleQueries,
+  type Timing,
+  timePair,
+} from "./lib/scale-queries";
 import { type ScaleSize, type SeedStep, seedScale } from "./lib/scale-seed";
 
 const MEDIAN_LIMIT_MS = 50;
@@ -29,10 +38,22 @@ const sized = (users: number, congresses: number): ScaleSize => ({
 });
 
 /**
- * The small database keeps the proportions except for events: 50, not 10, so that one of its users can take
- * part in 50 events like the overview's user on the large one.
+ * Orders of each kind that the order lists' deep page needs to do on a database the work it does on any
+ * larger one: the rows before it and its own, and the count's look-ahead past it.
  */
-const SMALL = sized(1_000, 50);
+const DEEP_PAGE_ORDERS = DEEP_PAGE * ADMIN_PAGE_SIZE + COUNT_AHEAD;
+
+/**
+ * The small database keeps the proportions except for two things. Events: 50, not 10, so that one of its
+ * users can take part in 50 events like the overview's user on the large one. Orders: 5,990 of each kind (six
+ * per user, not 1.5), so that its page 500 exists. Past the end, page 500 is an empty page that reads no rows
+ * and counts only 1,500: a shorter path, which made the ratio measure the missing rows, not the data's growth.
+ */
+const SMALL: ScaleSize = {
+  ...sized(1_000, 50),
+  packageOrders: DEEP_PAGE_ORDERS,
+  ticketOrders: DEEP_PAGE_ORDERS,
+};
 const LARGE = isShort() ? sized(10_000, 100) : sized(100_000, 1_000);
 /** `pnpm bench:scale --size xl`: ten times the large database, for the growth factor of every query */
 const XL = process.env.BENCH_SIZE === "xl" ? sized(LARGE.users * 10, LARGE.congresses * 10) : null;

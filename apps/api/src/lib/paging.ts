@@ -4,7 +4,7 @@ import { count, type SQL, sql } from "drizzle-orm";
 import type { PgSelect, PgTable } from "drizzle-orm/pg-core";
 
 /** Counting stops this many rows past the requested page: exact totals cost as much as the table is large. */
-const COUNT_AHEAD = 1_000;
+export const COUNT_AHEAD = 1_000;
 
 /**
  * The number of rows of `table` matching `where`, counted only up to `COUNT_AHEAD` rows past the requested
