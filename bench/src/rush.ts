@@ -350,11 +350,12 @@ async function coldOverviews(url: string, tokens: string[], connections: number,
 }
 
 /**
- * k of the first-overview budget (decision 102): the API's CPU per first overview over the floor's as
- * measured when the budget was set, plus 15%: 1.79 (best round, 2026-11-27, on a host at load 20) x 1.15;
- * on a quiet host on 2026-11-28 the judged ratio was 1.58-1.77 over four runs (1.77 x 1.15 = 2.04).
+ * k of the first-overview budget (decisions 102 and 125): the API's CPU per first overview over the floor's,
+ * judged on all rounds together, as measured when the budget was set plus 15%: 2.19-2.54 over seven runs
+ * on a quiet host on 2026-11-28, median 2.35, x 1.15 = 2.7. The best round (1.28-2.22 in ten runs) was
+ * whichever round held the floor's garbage collection, not a measure of our code.
  */
-export const FIRST_OVERVIEW_K = 2.06;
+export const FIRST_OVERVIEW_K = 2.7;
 /**
  * The login budget: API CPU per login besides the hash over the floor's. The issue's 1.5x did not hold on
  * a quiet host for today's code nor for session 12's (judged 1.51-1.84): the same rule as the first
@@ -366,6 +367,12 @@ export const LOGIN_K = 2;
  * up to threefold between rounds of one run on a quiet host, so the best of three still broke now and then.
  */
 const ROUNDS = 5;
+/**
+ * Turns of the API and the floor within one round of first overviews (decision 125): a round of 1,500 takes
+ * about half a second per side, and the host's spells of noise (a fixed loop's CPU time moved 1.7x between
+ * runs of 150 ms on an idle machine) fell on one side of a pair more often than on both.
+ */
+const COLD_TURNS = 5;
 
 /** Scrapes the API's /metrics every `everyMs` during the benchmark, as Prometheus would (more often). */
 function scrapeMetrics(url: string, token: string, everyMs: number) {
@@ -389,14 +396,18 @@ function scrapeMetrics(url: string, token: string, everyMs: number) {
 export async function runRush(): Promise<BenchResult> {
   const short = isShort();
   // enough visitors that the first-overview rounds (against the floor, then against the heartbeats) never
-  // meet one twice; about as many seen before the rush as with three rounds of 2,500 (8,000), so the memory
-  // budget measures the same caches
-  const users = short ? 25_000 : 75_000;
+  // meet one twice; the API sees about as many before the rush as with three rounds of 2,500 (8,000), so the
+  // memory budget measures the same caches
+  const users = short ? 28_000 : 80_000;
   const seconds = short ? 3 : 10;
   const levels = short ? [8, 32, 128] : [1, 4, 16, 32, 64, 128, 256];
   const coldConnections = 16;
   const coldPerRun = short ? 1_500 : 5_000;
   const coldWarmUp = 1_000;
+  // the floor has sat idle since it started (the login phase, about a minute); after 1,000 visitors its
+  // turns still cost up to twice its later ones, round after round, while the API (busy all along) stayed
+  // level: the best round was the floor's slowest (decision 125)
+  const floorWarmUp = 4_000;
   const rushConnections = 500;
   const database = await startBenchDatabase("rush");
   const stops: Array<() => Promise<void> | void> = [() => database.stop()];
@@ -491,13 +502,14 @@ export async function runRush(): Promise<BenchResult> {
       return run.ms / Math.max(1, run.result.count - run.result.errors);
     };
     await coldRun(server.url, apiPid, coldWarmUp)();
-    await coldRun(floorOverview.url, floorOverview.pid, coldWarmUp)();
+    await coldRun(floorOverview.url, floorOverview.pid, floorWarmUp)();
     usage.take();
     const coldRounds = await interleaved(
       ROUNDS,
       "lower",
-      coldRun(server.url, apiPid, coldPerRun),
-      coldRun(floorOverview.url, floorOverview.pid, coldPerRun),
+      coldRun(server.url, apiPid, coldPerRun / COLD_TURNS),
+      coldRun(floorOverview.url, floorOverview.pid, coldPerRun / COLD_TURNS),
+      COLD_TURNS,
     );
     const coldUsage = usage.take();
     const apiCold = coldResults.filter((_, i) => i >= 2 && i % 2 === 0);
@@ -588,7 +600,7 @@ export async function runRush(): Promise<BenchResult> {
     scraper.stop();
 
     const loginOverRuns = await overRuns("rush", short, "loginRatio", loginRounds.best);
-    const coldOverRuns = await overRuns("rush", short, "firstOverviewRatio", coldRounds.best);
+    const coldOverRuns = await overRuns("rush", short, "firstOverviewOverall", coldRounds.overall);
     const warmOverRuns = await overRuns("rush", short, "warmOverviewShare", warmRounds.best);
     const heartbeatOverRuns = await overRuns("rush", short, "heartbeatRatio", heartbeats.rounds.best);
     const x = (n: number) => `${round(n, 2)}x`;
@@ -600,9 +612,9 @@ export async function runRush(): Promise<BenchResult> {
         detail: `${x(loginRounds.best)} (${round(cpu.nonHashMs, 2)} vs ${round(floor.nonHashMs, 2)} ms; rounds ${loginRounds.ratios.map(x).join(", ")}; ${loginErrors} errors)`,
       },
       {
-        name: `API CPU per first overview ≤ ${FIRST_OVERVIEW_K}x the floor's (best of ${ROUNDS} rounds)`,
-        ok: coldRounds.best <= FIRST_OVERVIEW_K && coldBadRuns.length === 0 && apiBytes === floorBytes,
-        detail: `${x(coldRounds.best)} (rounds ${coldRounds.ratios.map(x).join(", ")}; ${coldBadRuns.length} runs with errors or visitors met twice; floor's answer ${apiBytes === floorBytes ? "the API's bytes" : "DIFFERS from the API's"})`,
+        name: `API CPU per first overview ≤ ${FIRST_OVERVIEW_K}x the floor's (all ${ROUNDS} rounds together)`,
+        ok: coldRounds.overall <= FIRST_OVERVIEW_K && coldBadRuns.length === 0 && apiBytes === floorBytes,
+        detail: `${x(coldRounds.overall)} (rounds ${coldRounds.ratios.map(x).join(", ")}; ${coldBadRuns.length} runs with errors or visitors met twice; floor's answer ${apiBytes === floorBytes ? "the API's bytes" : "DIFFERS from the API's"})`,
       },
       {
         name: `overview throughput ≥ 30% of bare Fastify (best of ${ROUNDS} rounds)`,
@@ -682,7 +694,8 @@ export async function runRush(): Promise<BenchResult> {
           })),
         },
         {
-          title: "Rounds: the API and its reference taking turns (judged on the best round)",
+          title:
+            "Rounds: the API and its reference taking turns (judged on the best round; first overviews on all rounds together)",
           rows: [
             ...roundRows("login CPU besides the hash vs floor", loginRounds, (n) => `${ms(n)} ms`),
             ...roundRows("first overview CPU vs floor", coldRounds, (n) => `${ms(n)} ms`),
@@ -698,7 +711,7 @@ export async function runRush(): Promise<BenchResult> {
           title: "Judged ratios over runs (this run and the earlier ones in bench-results/)",
           rows: [
             { ratio: "login: API / floor", values: spreadText(loginOverRuns) },
-            { ratio: "first overview: API / floor", values: spreadText(coldOverRuns) },
+            { ratio: "first overview: API / floor (all rounds)", values: spreadText(coldOverRuns) },
             { ratio: "overview: API / bare Fastify", values: spreadText(warmOverRuns) },
             { ratio: "heartbeat / first overview (API CPU)", values: spreadText(heartbeatOverRuns) },
           ],
@@ -711,9 +724,9 @@ export async function runRush(): Promise<BenchResult> {
           ],
         },
         {
-          title: `First overviews (${coldConnections} connections, ${coldPerRun} visitors per run)`,
+          title: `First overviews (${coldConnections} connections, ${coldPerRun / COLD_TURNS} visitors per turn, ${COLD_TURNS} turns per round)`,
           rows: apiCold.map((s, i) => ({
-            round: i + 1,
+            turn: i + 1,
             "API req/s": round(s.rps),
             "p50 ms": round(s.p50),
             "p99 ms": round(s.p99),
@@ -767,6 +780,7 @@ export async function runRush(): Promise<BenchResult> {
         sessionsPerSecond: rush.sessions / rush.durationSeconds,
         loginRatio: loginRounds.best,
         loginRounds: loginRounds.ratios,
+        firstOverviewOverall: coldRounds.overall,
         firstOverviewRatio: coldRounds.best,
         firstOverviewRounds: coldRounds.ratios,
         warmOverviewShare: warmRounds.best,

@@ -15,6 +15,8 @@ export interface Rounds {
   ratios: number[];
   /** the judged ratio: the lowest for a cost, the highest for a throughput */
   best: number;
+  /** the ratio of the sums over all rounds (each round the same amount of work): its own costs amortised */
+  overall: number;
 }
 
 export async function interleaved(
@@ -22,16 +24,29 @@ export async function interleaved(
   better: "lower" | "higher",
   ours: () => Promise<number>,
   reference: () => Promise<number>,
+  /**
+   * Turns of each side within a round (ours, reference, ours, ...), a round's figure being the mean of its
+   * turns: short turns let both sides see the same spells of the host's noise, which last longer than one
+   * turn and shorter than a round.
+   */
+  turns = 1,
 ): Promise<Rounds> {
   const a: number[] = [];
   const b: number[] = [];
   for (let i = 0; i < rounds; i++) {
-    a.push(await ours());
-    b.push(await reference());
+    let sumA = 0;
+    let sumB = 0;
+    for (let t = 0; t < turns; t++) {
+      sumA += await ours();
+      sumB += await reference();
+    }
+    a.push(sumA / turns);
+    b.push(sumB / turns);
   }
   const ratios = a.map((value, i) => value / (b[i] ?? Number.NaN));
   const best = better === "lower" ? Math.min(...ratios) : Math.max(...ratios);
-  return { ours: a, reference: b, ratios, best };
+  const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
+  return { ours: a, reference: b, ratios, best, overall: sum(a) / sum(b) };
 }
 
 /**
