@@ -352,8 +352,9 @@ async function coldOverviews(url: string, tokens: string[], connections: number,
 /**
  * k of the first-overview budget (decisions 102 and 125): the API's CPU per first overview over the floor's,
  * judged on all rounds together, as measured when the budget was set plus 15%: 2.19-2.54 over seven runs
- * on a quiet host on 2026-11-28, median 2.35, x 1.15 = 2.7. The best round (1.28-2.22 in ten runs) was
- * whichever round held the floor's garbage collection, not a measure of our code.
+ * on a quiet host on 2026-11-28, median 2.35, x 1.15 = 2.7 (1.80-2.31 in the five runs after the turns and
+ * the floor's longer warm-up). The best round (1.28-2.22 in ten runs) was whichever round held the floor's
+ * garbage collection, not a measure of our code.
  */
 export const FIRST_OVERVIEW_K = 2.7;
 /**

@@ -45,7 +45,7 @@ const DEEP_PAGE_ORDERS = DEEP_PAGE * ADMIN_PAGE_SIZE + COUNT_AHEAD;
 
 /**
  * The small database keeps the proportions except for two things. Events: 50, not 10, so that one of its
- * users can take part in 50 events like the overview's user on the large one. Orders: 5,990 of each kind (six
+ * users can take part in 50 events like the overview's user on the large one. Orders: 6,000 of each kind (six
  * per user, not 1.5), so that its page 500 exists. Past the end, page 500 is an empty page that reads no rows
  * and counts only 1,500: a shorter path, which made the ratio measure the missing rows, not the data's growth.
  */
