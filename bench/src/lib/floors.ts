@@ -1,4 +1,5 @@
 import { fork } from "node:child_process";
+import { rmSync } from "node:fs";
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { freePort } from "@app/db";
@@ -60,5 +61,12 @@ export async function startBareFastify(body: unknown): Promise<ReferenceServer> 
   const dir = await mkdtemp(resolve(repoRoot, ".data/bench-bare-"));
   const file = resolve(dir, "overview.json");
   await writeFile(file, JSON.stringify(body));
-  return forkServer("bare Fastify", "bare-server.mjs", [file], process.execArgv);
+  const server = await forkServer("bare Fastify", "bare-server.mjs", [file], process.execArgv);
+  return {
+    ...server,
+    stop: () => {
+      server.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
