@@ -364,7 +364,7 @@ export const FIRST_OVERVIEW_K = 2.7;
  */
 export const LOGIN_K = 2;
 /**
- * Turns of each CPU comparison (decision 102; five since decision 124): each server's CPU per request moved
+ * Rounds of each CPU comparison (decision 102; five since decision 124): each server's CPU per request moved
  * up to threefold between rounds of one run on a quiet host, so the best of three still broke now and then.
  */
 const ROUNDS = 5;
