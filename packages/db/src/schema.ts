@@ -481,6 +481,8 @@ export const videoPreviews = pgTable("video_previews", {
   title: text("title"),
   /** whole seconds from the oEmbed answer; null for a live stream (Vimeo says 0) or when not known */
   durationSeconds: integer("duration_seconds"),
+  /** Vimeo says it is a live stream (oEmbed `duration` 0): credited by the clock, not by positions */
+  live: boolean("live").notNull().default(false),
   thumbnail: bytea("thumbnail"),
   thumbnailType: text("thumbnail_type"),
   /** when the host could not be reached; retried after a while */
@@ -593,6 +595,27 @@ export const watchTime = pgTable(
     check("watch_time_source_known", sql`${t.source} IN ('player', 'report')`),
     check("watch_time_seconds_not_negative", sql`${t.seconds} >= 0`),
   ],
+);
+
+/**
+ * A person's clock of one Berlin day (decision 126): the wall-clock time their heartbeats may credit, over
+ * every video, event, tab and device together. `lastBeatAt` is the latest heartbeat that reported playing;
+ * `granted` the seconds the last heartbeat could credit (its wall-clock time since the one before, at most
+ * one interval); `wall` the wall-clock stretches (elapsed seconds since Berlin midnight) those heartbeats
+ * covered, which bound the day's credit together with an imported participant report. Kept two days.
+ */
+export const watchClocks = pgTable(
+  "watch_clocks",
+  {
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    day: date("day", { mode: "string" }).notNull(),
+    lastBeatAt: timestamp("last_beat_at", { withTimezone: true }).notNull(),
+    granted: integer("granted").notNull().default(0),
+    wall: int4multirange("wall").notNull().default("{}"),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.day] }), index("watch_clocks_day_idx").on(t.day)],
 );
 
 /**

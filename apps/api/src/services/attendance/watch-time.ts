@@ -1,5 +1,6 @@
 import {
   berlinDate,
+  berlinInstant,
   berlinSecondOfDay,
   formatGermanDate,
   HEARTBEAT_MAX_CREDIT_SECONDS,
@@ -38,6 +39,14 @@ export interface HeartbeatAnswer {
 }
 type WatchDeps = Pick<ServiceDeps, "db" | "env" | "clock">;
 
+/** The seconds the ranges cover (a video the server knows as live though the player took it for a recording). */
+function playedSeconds(ranges: HeartbeatInput["ranges"]): number {
+  return Math.min(
+    HEARTBEAT_MAX_CREDIT_SECONDS,
+    ranges.reduce((sum, { start, end }) => sum + Math.max(0, end - start), 0),
+  );
+}
+
 /** `{[0,60),[120,180)}`: the reported positions as whole seconds (rounded), for an int4multirange. */
 export function positionsLiteral(ranges: HeartbeatInput["ranges"]): string {
   const parts = ranges
@@ -64,9 +73,13 @@ interface CreditValues {
   staff: string;
   /** a recording: the played media seconds (`positionsLiteral`) */
   positions: string;
-  /** a live stream: Berlin's second of the day now, and how many seconds before it the player reports */
+  /** whether the player took the video for a live stream (followed only where the server does not know) */
+  clientLive: boolean;
+  /** a live stream: Berlin's second of the day now, and how many seconds before it the player played */
   second: number;
   liveSeconds: number;
+  /** the person's clock: elapsed seconds since Berlin midnight now */
+  elapsed: number;
 }
 
 type CreditRow = {
@@ -77,18 +90,57 @@ type CreditRow = {
 } & PresenceAskRow;
 
 /**
- * The positions this heartbeat reports: for a recording its played media seconds within the video's length
- * (once oEmbed told it); for a live stream the last `liveSeconds` of the wall clock in Berlin seconds of
- * the day, so two tabs of one stream report the same seconds.
+ * What the video is, as the server knows it (decision 126): a recording once its length is known, a live
+ * stream when Vimeo says so; only a video of which neither is known is taken as the player reports it (the
+ * person's clock bounds it either way).
  */
-function reported(p: Placeholders<CreditValues>, live: boolean): SQL {
-  if (live) {
-    return sql`int4multirange(int4range(greatest(0, ${p.second}::int - ${p.liveSeconds}::int), ${p.second}::int))`;
-  }
-  return sql`(${p.positions}::int4multirange * coalesce(
-      (SELECT int4multirange(int4range(0, v.duration_seconds)) FROM video_previews v
-        WHERE v.key = ${p.key} AND v.duration_seconds > 0),
-      int4multirange(int4range(0, ${MAX_MEDIA_SECONDS}::int))))`;
+function videoKind(p: Placeholders<CreditValues>): SQL {
+  return sql`kind AS (
+      SELECT l.length, CASE WHEN l.length IS NOT NULL THEN false
+        WHEN EXISTS (SELECT 1 FROM video_previews v WHERE v.key = ${p.key} AND v.live) THEN true
+        ELSE ${p.clientLive}::boolean END AS live
+      FROM (SELECT (SELECT v.duration_seconds FROM video_previews v
+        WHERE v.key = ${p.key} AND v.duration_seconds > 0) AS length) l
+    )`;
+}
+
+/**
+ * The positions this heartbeat reports: for a recording its played media seconds within the video's length
+ * (or the longest we count); for a live stream the last `liveSeconds` of the wall clock in Berlin seconds
+ * of the day, so two tabs of one stream report the same seconds.
+ */
+function reported(p: Placeholders<CreditValues>): SQL {
+  return sql`beat AS (
+      SELECT CASE WHEN k.live
+        THEN int4multirange(int4range(greatest(0, ${p.second}::int - ${p.liveSeconds}::int), ${p.second}::int))
+        ELSE ${p.positions}::int4multirange * int4multirange(int4range(0, coalesce(k.length, ${MAX_MEDIA_SECONDS}::int)))
+      END AS positions FROM kind k
+    )`;
+}
+
+/**
+ * The person's clock of the day (decision 126), moved first, so that it is the lock every heartbeat of the
+ * person waits for: a heartbeat may credit (`granted`) the wall-clock seconds since the person's previous
+ * heartbeat that reported playing (of any video, event, tab or device), at most HEARTBEAT_MAX_CREDIT_SECONDS;
+ * the day's first credits nothing. A heartbeat that reports nothing played (the web app's at `play`) leaves
+ * the clock where it is, so starting a second video does not take the minute of the first.
+ */
+function personClock(p: Placeholders<CreditValues>, allowed: SQL): SQL {
+  const sinceLast = sql`least(${HEARTBEAT_MAX_CREDIT_SECONDS}::int, greatest(0,
+    floor(extract(epoch FROM ${p.now}::timestamptz)) - floor(extract(epoch FROM c.last_beat_at))))::int`;
+  return sql`clock AS (
+      INSERT INTO watch_clocks AS c (user_id, day, last_beat_at, granted, wall)
+      SELECT ${p.userId}::int, ${p.today}::date, ${p.now}::timestamptz, 0, '{}' WHERE ${allowed}
+      ON CONFLICT (user_id, day) DO UPDATE SET (last_beat_at, granted, wall) = (
+        SELECT CASE WHEN g.playing THEN greatest(c.last_beat_at, ${p.now}::timestamptz) ELSE c.last_beat_at END,
+          g.granted,
+          CASE WHEN g.playing AND g.granted > 0
+            THEN c.wall + int4multirange(int4range(greatest(0, ${p.elapsed}::int - g.granted), ${p.elapsed}::int))
+            ELSE c.wall END
+        FROM (SELECT (SELECT positions FROM beat) <> '{}'::int4multirange AS playing, ${sinceLast} AS granted) g
+      )
+      RETURNING granted
+    )`;
 }
 
 /** Whether the video is one of the event's (on a day shown today, for the event page). */
@@ -107,42 +159,41 @@ function videoOfCongress(
 }
 
 /**
- * Credits a heartbeat in one statement (decision 104): the seconds not credited before (`reported − played`),
- * earliest first and at most the wall-clock seconds since the previous heartbeat of the same video (at most
- * HEARTBEAT_MAX_CREDIT_SECONDS; the first one of a day at most that), join `played`. The conflict update
- * runs on the locked row, so two heartbeats at once cannot both credit the same seconds. `viewer`,
- * `target` (user_id, id, staff, counts) and `known` (video: one of the event's) are the access rule: on
- * the event page attendance's (`congressAccess`) and a video the event shows today; on a package page the
- * package's rules, checked before (`creditHeartbeat`), and any of the event's videos. The same statement
- * asks a due presence check on the event page (`presenceAsk`, decision 109).
+ * Credits a heartbeat in one statement (decision 126): the seconds of the video not credited before
+ * (`reported − played`), earliest first, at most what the person's clock grants, join `played`. The clock's
+ * row is written first and locked until the end, so heartbeats of one person (any video, tab or device) run
+ * one after the other, and two at once cannot both spend the same wall-clock seconds; the video's conflict
+ * update runs on the locked row, so they cannot credit the same positions either. `viewer`, `target`
+ * (user_id, id, staff, counts) and `known` (video: one of the event's) are the access rule: on the event
+ * page attendance's (`congressAccess`) and a video the event shows today; on a package page the package's
+ * rules, checked before (`creditHeartbeat`), and any of the event's videos. The same statement asks a due
+ * presence check on the event page (`presenceAsk`, decision 109).
  */
-function creditStatement(p: Placeholders<CreditValues>, live: boolean, eventPage: boolean): SQL {
+function creditStatement(p: Placeholders<CreditValues>, eventPage: boolean): SQL {
   const ctes = eventPage
     ? sql`${congressAccess(p.staff, { userId: p.userId, congressId: p.congressId, source: "video" }, p.today)},
       known AS (SELECT ${videoOfCongress(p.congressId, p.videoUrl, p.germanToday)} AS video)`
     : sql`viewer AS (SELECT ${p.userId}::int AS id), target AS (
       SELECT ${p.congressId}::int AS id, ${p.userId}::int AS user_id, false AS staff, true AS counts),
       known AS (SELECT ${videoOfCongress(p.congressId, p.videoUrl, null)} AS video)`;
+  const allowed = sql`EXISTS (SELECT 1 FROM target WHERE counts) AND (SELECT video FROM known)`;
   const checks: CheckScopeParams = { userId: p.userId, congressId: p.congressId, day: p.today };
-  const budgetSince = (last: SQL) =>
-    sql`greatest(0, least(${HEARTBEAT_MAX_CREDIT_SECONDS}::int,
-      coalesce(floor(extract(epoch FROM ${p.now}::timestamptz - ${last}))::int, ${HEARTBEAT_MAX_CREDIT_SECONDS}::int)))`;
   return sql`
-    WITH ${ctes}, beat AS (SELECT ${reported(p, live)} AS positions),
+    WITH ${ctes}, ${videoKind(p)}, ${reported(p)}, ${personClock(p, allowed)},
     credited AS (
       INSERT INTO watch_time AS w
         (user_id, congress_id, day, video_key, package_id, source, played, seconds, last_beat_at)
       SELECT t.user_id, t.id, ${p.today}::date, ${p.key}, ${p.packageId}::int, 'player', f.played,
         multirange_seconds(f.played), ${p.now}::timestamptz
-      FROM target t CROSS JOIN LATERAL (
-        SELECT multirange_take((SELECT positions FROM beat), ${HEARTBEAT_MAX_CREDIT_SECONDS}::int) AS played
+      FROM target t CROSS JOIN clock CROSS JOIN LATERAL (
+        SELECT multirange_take((SELECT positions FROM beat), clock.granted) AS played
       ) f
-      WHERE t.counts AND (SELECT video FROM known)
+      WHERE t.counts
       ON CONFLICT (user_id, congress_id, day, video_key, source) DO UPDATE SET
         (played, seconds, last_beat_at, updated_at) = (
           SELECT n.played, multirange_seconds(n.played), greatest(w.last_beat_at, ${p.now}::timestamptz), ${p.now}::timestamptz
           FROM (SELECT w.played + multirange_take((SELECT positions FROM beat) - w.played,
-            ${budgetSince(sql`w.last_beat_at`)}) AS played) n
+            (SELECT granted FROM clock)) AS played) n
         )
       RETURNING seconds
     ), ${presenceAsk(checks, p.key, p.now, eventPage)}
@@ -153,13 +204,10 @@ function creditStatement(p: Placeholders<CreditValues>, live: boolean, eventPage
       ${presenceAskColumns(checks)}`;
 }
 
-const creditShape = (live: boolean, eventPage: boolean) =>
-  preparedStatement<CreditValues, CreditRow>((p) => creditStatement(p, live, eventPage));
-/** the statement's four shapes (decision 108): event page or package page, a recording or a live stream */
-const CREDIT = {
-  event: { recording: creditShape(false, true), live: creditShape(true, true) },
-  package: { recording: creditShape(false, false), live: creditShape(true, false) },
-};
+const creditShape = (eventPage: boolean) =>
+  preparedStatement<CreditValues, CreditRow>((p) => creditStatement(p, eventPage));
+/** the statement's two shapes (decision 108): the event page or a package page */
+const CREDIT = { event: creditShape(true), package: creditShape(false) };
 
 function refuse(reason: string): AppError {
   return new AppError(
@@ -191,8 +239,8 @@ export async function creditHeartbeat(ctx: WatchDeps, input: HeartbeatInput): Pr
       throw refuse("package");
     }
   }
-  const shapes = input.packageId === undefined ? CREDIT.event : CREDIT.package;
-  const row = await (input.live ? shapes.live : shapes.recording)(ctx.db, {
+  const statement = input.packageId === undefined ? CREDIT.event : CREDIT.package;
+  const row = await statement(ctx.db, {
     userId: input.userId,
     congressId: input.congressId,
     packageId: input.packageId ?? null,
@@ -203,8 +251,10 @@ export async function creditHeartbeat(ctx: WatchDeps, input: HeartbeatInput): Pr
     videoUrl: input.videoUrl,
     staff: staffList(ctx.env),
     positions: positionsLiteral(input.ranges),
+    clientLive: input.live,
     second: berlinSecondOfDay(now),
-    liveSeconds: Math.round(input.liveSeconds),
+    liveSeconds: Math.round(input.live ? input.liveSeconds : playedSeconds(input.ranges)),
+    elapsed: Math.floor((now.getTime() - berlinInstant(today).getTime()) / 1000),
   });
   if (!row?.active) {
     throw new AppError("UNAUTHORIZED", `user ${input.userId} missing or inactive`);

@@ -128,6 +128,31 @@ describe("the facts of a participant's day", () => {
     expect(row?.outcome).toMatchObject({ attendedMinutes: 90, requiredMinutes: 96, reached: false });
   });
 
+  it("count a report and recordings played at the same hour only once (the person's wall clock)", async () => {
+    const day = relDay(0);
+    const congress = await createCongress(db(), { fortbildung: true, firstDay: day, lastDay: day });
+    const talk = await video(7200);
+    await createContent(db(), congress.id, [{ urls: [talk] }]);
+    const cleo = await createUser(db());
+    // in the Zoom panel 10:00-11:00, and at the same hour the recording's first hour played in a window
+    await watched(cleo.id, congress.id, day, "webinar", "{[36000,39600)}", "report");
+    await watched(cleo.id, congress.id, day, previewKey(talk), minutes(60));
+    await db()
+      .insert(schema.watchClocks)
+      .values({ userId: cleo.id, day, lastBeatAt: new Date(), wall: "{[36000,39600)}" });
+    // a second person watched the recording 12:00-13:00 instead: both hours count
+    const dora = await createUser(db());
+    await watched(dora.id, congress.id, day, "webinar", "{[36000,39600)}", "report");
+    await watched(dora.id, congress.id, day, previewKey(talk), minutes(60));
+    await db()
+      .insert(schema.watchClocks)
+      .values({ userId: dora.id, day, lastBeatAt: new Date(), wall: "{[43200,46800)}" });
+    const rows = await participantDays(db(), await loadFortbildungEvent(db(), congress.id));
+    const attended = Object.fromEntries(rows.map((r) => [r.userId, r.attendedSeconds]));
+    expect(attended[cleo.id]).toBe(3600);
+    expect(attended[dora.id]).toBe(7200);
+  });
+
   it("list everyone signed up or with watch time, one day or one person on request, in one statement", async () => {
     const day = relDay(0);
     const congress = await createCongress(db(), {

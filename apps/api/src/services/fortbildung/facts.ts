@@ -114,7 +114,8 @@ export function contentSecondsOfDay(congressId: number, day: IsoDate): SQL {
  *   `exclusive_date` and of the days without one (as the event page shows them that day);
  * - its content is the sum of their lengths (oEmbed), or for a webinar with a set length that length;
  * - attended are the distinct seconds per video of the day (and the webinar), the player's and an imported
- *   report's together (the union of their positions, so nothing counts twice), summed over the videos;
+ *   report's together (the union of their positions, so nothing counts twice), summed over the videos, and
+ *   no more than the wall-clock time the person's heartbeats and the report cover together;
  * - presence checks count when answered within 120 s of being asked;
  * - participants are those signed up and anybody with watch time or checks (a package's buyer).
  */
@@ -146,9 +147,18 @@ function factsStatement(congressId: number, day: IsoDate | null, userId: number 
          AND (w.video_key = 'webinar'
            OR EXISTS (SELECT 1 FROM day_videos dv WHERE dv.day = w.day AND dv.key = w.video_key))
        GROUP BY w.user_id, w.day, w.video_key
-    ), attended AS (
+    ), summed AS (
       SELECT user_id, day, sum(seconds) AS seconds, bool_or(player) AS player, bool_or(report) AS report
         FROM per_video GROUP BY user_id, day
+    ), attended AS (
+      -- player and report together count no more than the wall-clock time the two cover (decision 126)
+      SELECT s.user_id, s.day, s.player, s.report, CASE WHEN s.player AND s.report AND k.wall IS NOT NULL
+          THEN least(s.seconds, multirange_seconds(k.wall + coalesce(r.played, '{}'::int4multirange)))
+          ELSE s.seconds END AS seconds
+        FROM summed s
+        LEFT JOIN watch_clocks k ON k.user_id = s.user_id AND k.day = s.day
+        LEFT JOIN watch_time r ON r.user_id = s.user_id AND r.day = s.day AND r.congress_id = ${congressId}
+          AND r.video_key = 'webinar' AND r.source = 'report'
     ), checks AS (
       SELECT pc.user_id, pc.day, count(*) FILTER (WHERE pc.answered_at <= pc.asked_at
           + make_interval(secs => ${PRESENCE_CHECK_ANSWER_SECONDS})) AS passed

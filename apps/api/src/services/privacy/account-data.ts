@@ -103,6 +103,7 @@ export async function exportAccountData({ db, clock }: Pick<ServiceDeps, "db" | 
   const {
     attendances,
     watchTime,
+    watchClocks,
     videoPreviews,
     presenceChecks,
     learningCheckAttempts,
@@ -118,6 +119,7 @@ export async function exportAccountData({ db, clock }: Pick<ServiceDeps, "db" | 
     mails,
     attended,
     watched,
+    clocks,
     checks,
     learningCheckResults,
     issued,
@@ -196,6 +198,12 @@ export async function exportAccountData({ db, clock }: Pick<ServiceDeps, "db" | 
       .leftJoin(videoPreviews, eq(videoPreviews.key, watchTime.videoKey))
       .where(eq(watchTime.userId, userId))
       .orderBy(asc(watchTime.day), asc(watchTime.updatedAt)),
+    // the wall-clock stretches (seconds since Berlin midnight) that bound a day's watch time (decision 126)
+    db
+      .select({ day: watchClocks.day, wallClock: watchClocks.wall, lastHeartbeatAt: watchClocks.lastBeatAt })
+      .from(watchClocks)
+      .where(eq(watchClocks.userId, userId))
+      .orderBy(asc(watchClocks.day)),
     db
       .select({
         congress: congresses.title,
@@ -245,6 +253,7 @@ export async function exportAccountData({ db, clock }: Pick<ServiceDeps, "db" | 
     packageUnlocks: unlocks,
     attendance: attended,
     watchTime: watched,
+    watchClocks: clocks,
     presenceChecks: checks,
     learningChecks: learningCheckResults,
     consents,

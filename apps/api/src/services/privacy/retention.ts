@@ -155,7 +155,11 @@ export async function deleteOldFortbildungRecords(db: DbOrTx): Promise<number> {
            ELSE ${today} - make_interval(days => ${NON_FORTBILDUNG_RECORD_DAYS}) END`);
     deleted += result.rowCount ?? 0;
   }
-  return deleted;
+  // a person's clock of a day bounds that day's watch time (decision 126) and goes with the last of it
+  const clocks = await db.execute(sql`
+    DELETE FROM watch_clocks k WHERE k.day < ${today} - 1
+       AND NOT EXISTS (SELECT 1 FROM watch_time w WHERE w.user_id = k.user_id AND w.day = k.day)`);
+  return deleted + (clocks.rowCount ?? 0);
 }
 
 /**

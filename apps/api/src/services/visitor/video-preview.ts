@@ -40,11 +40,13 @@ async function fetchPreview(oembedUrl: string, url: string) {
   }
   const data = (await response.json()) as { title?: unknown; thumbnail_url?: unknown; duration?: unknown };
   const title = typeof data.title === "string" ? data.title.slice(0, 300) : null;
-  // whole seconds; Vimeo answers 0 for a live stream, which has no length (decision 104)
+  // whole seconds; Vimeo answers 0 for a live stream, which has no length and is credited by the clock
+  // (decisions 104, 126); a private video answers without a duration, which says neither
   const durationSeconds =
     typeof data.duration === "number" && Number.isFinite(data.duration) && data.duration >= 1
       ? Math.min(MAX_MEDIA_SECONDS, Math.round(data.duration))
       : null;
+  const live = data.duration === 0;
   let thumbnail: Buffer | null = null;
   let thumbnailType: string | null = null;
   if (typeof data.thumbnail_url === "string") {
@@ -58,7 +60,7 @@ async function fetchPreview(oembedUrl: string, url: string) {
       }
     }
   }
-  return { title, durationSeconds, thumbnail, thumbnailType };
+  return { title, durationSeconds, live, thumbnail, thumbnailType };
 }
 
 export type PreviewDeps = Pick<ServiceDeps, "db" | "env" | "log" | "clock">;
