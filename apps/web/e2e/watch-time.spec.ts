@@ -21,13 +21,23 @@ async function loginAs(page: Page, user: TestUser) {
 
 /**
  * The browser runs on Playwright's clock, the production server on the system's: a heartbeat's credit is
- * bounded by the wall-clock time since the video's previous heartbeat (decision 104), which here passes in
- * milliseconds. Every tRPC call carries the browser's time (an init script stamps it), and before a
- * heartbeat reaches the server the bridge sets that one stamp the bound reads (`watch_time.last_beat_at`
- * of this user and video) to what the browser's clock says has passed, in whole seconds; before an answer
- * to a presence check, `asked_at` to as long ago as the browser's clock says the check was offered. These
- * calls go one at a time (each waits for the previous one's answer), as two tabs' would on a slow line.
+ * bounded by the wall-clock time since the person's previous heartbeat that reported playing (decision
+ * 126), which here passes in milliseconds. Every tRPC call carries the browser's time (an init script
+ * stamps it), and before heartbeats reach the server the bridge sets the one stamp the bound reads (the
+ * person's `watch_clocks.last_beat_at`) to what the browser's clock says has passed since, in whole
+ * seconds; before an answer to a presence check, `asked_at` to as long ago as the browser's clock says the
+ * check was offered. These calls go one at a time (each waits for the previous one's answer), as several
+ * tabs' would on a slow line.
  */
+/** Whether a heartbeat reports something played (whole seconds, as the server counts them). */
+function played(input: Record<string, unknown>): boolean {
+  const ranges = (input.ranges ?? []) as Array<{ start: number; end: number }>;
+  return (
+    Math.round(Number(input.liveSeconds ?? 0)) > 0 ||
+    ranges.some(({ start, end }) => Math.round(end) > Math.round(start))
+  );
+}
+
 async function bridgeServerTime(context: BrowserContext, db: Db, userId: number) {
   await context.addInitScript(() => {
     const original = window.fetch;
@@ -45,7 +55,8 @@ async function bridgeServerTime(context: BrowserContext, db: Db, userId: number)
       return original(input, { ...init, headers });
     };
   });
-  const lastBeat = new Map<string, number>();
+  /** the browser's time of the person's last heartbeat that moved their clock (the day's first, or one that played) */
+  let lastPlaying: number | undefined;
   /** when (browser time) a presence check was first offered, by `congressId/day/seq` */
   const offered = new Map<string, number>();
   let queue = Promise.resolve();
@@ -64,16 +75,17 @@ async function bridgeServerTime(context: BrowserContext, db: Db, userId: number)
             const input = body[String(i)]?.json;
             return procedure === name && input ? [input] : [];
           });
-        // a batch of several heartbeats of one video: the time passed since the previous request, once
-        for (const url of new Set(calls("attendance.heartbeat").map((input) => String(input.videoUrl)))) {
-          const previous = lastBeat.get(url);
-          lastBeat.set(url, at);
-          if (previous !== undefined) {
+        // heartbeats (of any videos and tabs) at one moment: the time passed since the last one that played
+        const heartbeats = calls("attendance.heartbeat");
+        if (heartbeats.length > 0) {
+          if (lastPlaying !== undefined) {
             await db.$client.query(
-              `UPDATE watch_time SET last_beat_at = now() - make_interval(secs => $1)
-               WHERE user_id = $2 AND video_key = $3 AND source = 'player'`,
-              [Math.round((at - previous) / 1000), userId, createHash("sha256").update(url).digest("hex")],
+              "UPDATE watch_clocks SET last_beat_at = now() - make_interval(secs => $1) WHERE user_id = $2",
+              [Math.round((at - lastPlaying) / 1000), userId],
             );
+          }
+          if (lastPlaying === undefined || heartbeats.some(played)) {
+            lastPlaying = at;
           }
         }
         // an answer: the check was asked as long ago as the browser's clock says it was offered
@@ -180,7 +192,10 @@ interface Fixtures {
  * to attend: the check's moment lies within 9-171 credited seconds) with the event page open in two tabs,
  * the clock paused and the video just started in the first tab (autoplay after the consent click).
  */
-async function startWatching({ page, context, data, testDb }: Fixtures) {
+async function startWatching(
+  { page, context, data, testDb }: Fixtures,
+  { videos = 1, tabs = 2 }: { videos?: number; tabs?: number } = {},
+) {
   const user = await data.user();
   const congress = await data.congress({
     firstDay: dayFromToday(0),
@@ -190,21 +205,28 @@ async function startWatching({ page, context, data, testDb }: Fixtures) {
     presenceChecksRequired: 1,
     requiredPercent: 30,
   });
-  const videoId = 700_000_000 + Math.floor(Math.random() * 99_000_000);
-  const url = vimeo(videoId);
+  const firstId = 700_000_000 + Math.floor(Math.random() * 99_000_000);
+  const videoIds = Array.from({ length: videos }, (_, i) => firstId + i);
+  const urls = videoIds.map((id) => vimeo(id));
   await data.content(congress.id, [
-    { name: "Tag 1: Bindung", exclusive_date: "", videos: [{ url, comment: "Vortrag am Morgen" }] },
+    {
+      name: "Tag 1: Bindung",
+      exclusive_date: "",
+      videos: urls.map((url, i) => ({ url, comment: i === 0 ? "Vortrag am Morgen" : `Vortrag ${i + 1}` })),
+    },
   ]);
   await data.participation(user.id, congress.id);
-  // the length oEmbed tells (the e2e's fake oEmbed answer has none): 10 minutes
-  const key = createHash("sha256").update(url).digest("hex");
-  await data.videoLength(url, 600);
+  // the length oEmbed tells (the e2e's fake oEmbed answer has none): 10 minutes each
+  const keys = urls.map((url) => createHash("sha256").update(url).digest("hex"));
+  for (const url of urls) {
+    await data.videoLength(url, 600);
+  }
   const cleanUp = async () => {
     await context.unrouteAll({ behavior: "ignoreErrors" });
-    await testDb.$client.query("DELETE FROM video_previews WHERE key = $1", [key]);
+    await testDb.$client.query("DELETE FROM video_previews WHERE key = ANY($1)", [keys]);
   };
 
-  await fakeVimeoPlayer(context, { [String(videoId)]: 600 });
+  await fakeVimeoPlayer(context, Object.fromEntries(videoIds.map((id) => [String(id), 600])));
   const bridge = await bridgeServerTime(context, testDb, user.id);
   await countPlayerMessages(context);
   await context.clock.install();
@@ -212,11 +234,15 @@ async function startWatching({ page, context, data, testDb }: Fixtures) {
   await loginAs(page, user);
   await page.goto(`/congress/${congress.id}`);
   await expect(page.getByRole("heading", { level: 1, name: congress.title })).toBeVisible();
-  // the second tab opens now, while the clock runs, and plays later
-  const second = await context.newPage();
-  await second.goto(`/congress/${congress.id}`);
-  await expect(second.getByRole("button", { name: /^Video abspielen/ })).toBeVisible();
-  const pages = [page, second];
+  // the other tabs open now, while the clock runs, and play later
+  const pages = [page];
+  while (pages.length < tabs) {
+    const tab = await context.newPage();
+    await tab.goto(`/congress/${congress.id}`);
+    await expect(tab.getByRole("button", { name: /^Video abspielen/ }).first()).toBeVisible();
+    pages.push(tab);
+  }
+  const second = pages[1] ?? page;
 
   // from here on the time moves only when the test moves it; `t` counts from the first play
   const zero = Math.ceil((await page.evaluate(() => Date.now())) / 1000) * 1000 + 1000;
@@ -282,7 +308,10 @@ async function startWatching({ page, context, data, testDb }: Fixtures) {
   };
 
   // the consent click: the player loads and plays at once (autoplay); the SDK connects and reports it
-  await page.getByRole("button", { name: /^Video abspielen/ }).click();
+  await page
+    .getByRole("button", { name: /^Video abspielen/ })
+    .first()
+    .click();
   await expect(page.locator("iframe[data-ready=true]")).toHaveCount(1);
   await expect
     .poll(async () => {
@@ -299,6 +328,7 @@ async function startWatching({ page, context, data, testDb }: Fixtures) {
       return page.getByRole("region", { name: /^Fortbildung/ }).textContent();
     },
     second,
+    pages,
     /** the clock, in ms since the first play */
     now: () => t,
     runTo,
@@ -413,6 +443,41 @@ test("watch time: replaying, a hidden tab, 2x speed and a second tab credit only
     } finally {
       await organiser.close();
     }
+  } finally {
+    await w.cleanUp();
+  }
+});
+
+test("six windows playing six videos of one day credit the person's time once", async ({
+  page,
+  context,
+  data,
+  testDb,
+}) => {
+  test.setTimeout(240_000);
+  const w = await startWatching({ page, context, data, testDb }, { videos: 6, tabs: 6 });
+  try {
+    // the first window plays the first video; each other window starts a video of its own
+    for (const [i, tab] of w.pages.entries()) {
+      if (i > 0) {
+        await tab
+          .getByRole("button", { name: /^Video abspielen/ })
+          .nth(i)
+          .click();
+        await expect(tab.locator("iframe[data-ready=true]")).toHaveCount(1);
+      }
+    }
+    await w.flush();
+    await w.runTo(3 * MINUTE);
+    for (const tab of w.pages) {
+      await expect(w.player(tab).locator("#time")).not.toHaveText("0");
+      await w.player(tab).getByRole("button", { name: "Pause" }).click();
+    }
+    await w.flush();
+    // three minutes of six videos played side by side: three minutes of one person
+    const credited = await w.credited();
+    expect(credited).toBeGreaterThanOrEqual(179);
+    expect(credited).toBeLessThanOrEqual(181);
   } finally {
     await w.cleanUp();
   }
