@@ -182,8 +182,17 @@ export async function coldOverviewTokens(
   return Promise.all(
     rows.map(
       async (row) =>
-        (await signAccessToken({ id: row.id, roles: ["ROLE_USER"], sessionVersion: row.sessionVersion }, key))
-          .token,
+        (
+          await signAccessToken(
+            {
+              id: row.id,
+              roles: ["ROLE_USER"],
+              sessionVersion: row.sessionVersion,
+              sessionId: "test-session",
+            },
+            key,
+          )
+        ).token,
     ),
   );
 }

@@ -12,7 +12,7 @@ import {
 } from "./access-token";
 
 const key = secretKey("a-test-secret-of-at-least-32-characters!");
-const user = { id: 42, roles: ["ROLE_USER" as const], sessionVersion: 3 };
+const user = { id: 42, roles: ["ROLE_USER" as const], sessionVersion: 3, sessionId: "c0ffee" };
 
 describe("verifyAccessToken", () => {
   afterEach(() => {
@@ -46,7 +46,11 @@ describe("signAccessToken", () => {
       key,
       now,
     );
-    const jose = await new SignJWT({ roles: ["ROLE_USER", "ROLE_ADMIN"], sv: user.sessionVersion })
+    const jose = await new SignJWT({
+      roles: ["ROLE_USER", "ROLE_ADMIN"],
+      sv: user.sessionVersion,
+      sid: user.sessionId,
+    })
       .setProtectedHeader({ alg: "HS256", typ: "JWT" })
       .setSubject(String(user.id))
       .setIssuedAt(Math.floor(now / 1000))

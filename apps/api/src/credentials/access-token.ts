@@ -8,6 +8,8 @@ export interface SessionUser {
   roles: Role[];
   /** the account's session version the token was issued under (see `SessionStates`) */
   sessionVersion: number;
+  /** the session (refresh-token family) it belongs to: ended by "Abmelden" (see `SessionStates`) */
+  sessionId: string;
 }
 
 const ALGORITHM = "HS256";
@@ -15,6 +17,7 @@ const ClaimsSchema = z.object({
   sub: z.string().regex(/^\d+$/),
   roles: z.array(z.enum(ROLES)),
   sv: z.number().int().nonnegative(),
+  sid: z.string().min(1).max(100),
 });
 
 export function secretKey(secret: string): Uint8Array {
@@ -65,6 +68,7 @@ export async function signAccessToken(
   const claims = {
     roles: user.roles,
     sv: user.sessionVersion,
+    sid: user.sessionId,
     sub: String(user.id),
     iat: Math.floor(now / 1000),
     exp: Math.floor(expiresAt / 1000),
@@ -175,7 +179,12 @@ export async function verifyAccessToken(token: string, key: Uint8Array): Promise
   if (!payload || !claims.success || payload.exp === undefined) {
     return null;
   }
-  const user = { id: Number(claims.data.sub), roles: claims.data.roles, sessionVersion: claims.data.sv };
+  const user = {
+    id: Number(claims.data.sub),
+    roles: claims.data.roles,
+    sessionVersion: claims.data.sv,
+    sessionId: claims.data.sid,
+  };
   remember(key, token, user, payload.exp);
   return user;
 }

@@ -1,18 +1,27 @@
-import { type Db, schema } from "@app/db";
-import { eq } from "drizzle-orm";
+import type { Db } from "@app/db";
 import { UserCache, type UserCacheOptions } from "../lib/user-cache";
 import type { SessionUser } from "./access-token";
 
 export interface SessionState {
   active: boolean;
   sessionVersion: number;
+  /** the account's sessions ended by a logout or a reused refresh token (refresh-token families) */
+  endedSessions: string[];
 }
 
 /**
- * Whether an access token still stands for a live session: its account exists, is active, and the token
+ * The sessions of account `u` that were ended while refresh tokens of theirs still exist (a revoked
+ * family's access tokens expire long before its refresh tokens, which the daily retention deletes).
+ */
+export const ENDED_SESSIONS_SQL = `coalesce((SELECT json_agg(DISTINCT r.family_id) FROM refresh_tokens r
+      WHERE r.user_id = u.id AND r.revoked_at IS NOT NULL), '[]')`;
+
+/**
+ * Whether an access token still stands for a live session: its account exists, is active, the token
  * was issued under the account's current session version (raised by a password reset, a two-factor
- * switch, a deactivation: `endAllSessions`). Checked on every authenticated call, so what ends sessions
- * ends them at once, not when the token expires.
+ * switch, a deactivation: `endAllSessions`), and its own session was not ended ("Abmelden", or its
+ * refresh token reused). Checked on every authenticated call, so what ends sessions ends them at once,
+ * not when the token expires.
  *
  * Cheap on the hot path: each instance keeps the states it has read and drops them on the same database
  * change notifications as the overview's kept answers (every write to `users` announces its ids,
@@ -30,7 +39,8 @@ export class SessionStates extends UserCache<SessionState | null> {
    * Whether the token's session is still valid. A state not kept is read with `read` when given: a
    * statement the request runs anyway and that reads the account's row in the same snapshot (the
    * overview's), so the check costs no round trip of its own; it must answer exactly the row's `active`
-   * and `session_version`, or null when there is no row.
+   * and `session_version` and the account's ended sessions (`ENDED_SESSIONS_SQL`), or null when there is
+   * no row.
    */
   async valid(user: SessionUser, read?: (userId: number) => Promise<SessionState | null>): Promise<boolean> {
     let state = await this.#state(user.id, read);
@@ -39,7 +49,11 @@ export class SessionStates extends UserCache<SessionState | null> {
       this.drop([user.id]);
       state = await this.#state(user.id, read);
     }
-    return state?.active === true && state.sessionVersion === user.sessionVersion;
+    return (
+      state?.active === true &&
+      state.sessionVersion === user.sessionVersion &&
+      !state.endedSessions.includes(user.sessionId)
+    );
   }
 
   async #state(
@@ -52,17 +66,24 @@ export class SessionStates extends UserCache<SessionState | null> {
     }
     return this.keep(userId, async () => {
       const state = await read(userId);
-      // only the two fields are kept, whatever else the statement read
-      return state && { active: state.active, sessionVersion: state.sessionVersion };
+      // only these fields are kept, whatever else the statement read
+      return (
+        state && {
+          active: state.active,
+          sessionVersion: state.sessionVersion,
+          endedSessions: state.endedSessions,
+        }
+      );
     });
   }
 
   async #read(userId: number): Promise<SessionState | null> {
-    const { users } = schema;
-    const [row] = await this.db
-      .select({ active: users.active, sessionVersion: users.sessionVersion })
-      .from(users)
-      .where(eq(users.id, userId));
-    return row ?? null;
+    const { rows } = await this.db.$client.query<SessionState>({
+      name: "session_state",
+      text: `SELECT u.active, u.session_version AS "sessionVersion", ${ENDED_SESSIONS_SQL} AS "endedSessions"
+        FROM users u WHERE u.id = $1`,
+      values: [userId],
+    });
+    return rows[0] ?? null;
   }
 }

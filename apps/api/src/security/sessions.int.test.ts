@@ -45,7 +45,7 @@ describe("access tokens", () => {
       await sign(claims, { alg: "HS256" }, secretKey(randomBytes(32).toString("hex"))),
       (
         await signAccessToken(
-          { id: userId, roles: ["ROLE_USER"], sessionVersion: 0 },
+          { id: userId, roles: ["ROLE_USER"], sessionVersion: 0, sessionId: "test-session" },
           secretKey(DEV_JWT_SECRET),
         )
       ).token,
@@ -59,7 +59,7 @@ describe("access tokens", () => {
 
   it("refuses an expired token and one with forged claims", async () => {
     const expired = await signAccessToken(
-      { id: userId, roles: ["ROLE_USER"], sessionVersion: 0 },
+      { id: userId, roles: ["ROLE_USER"], sessionVersion: 0, sessionId: "test-session" },
       secretKey(secret),
       Date.now() - ACCESS_TOKEN_LIFETIME_MS - 60_000,
     );

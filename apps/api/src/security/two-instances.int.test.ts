@@ -66,6 +66,40 @@ describe("two API instances on one database", () => {
     expect(again.statusCode).toBe(200);
   });
 
+  it("a logout on one instance ends its access token on every instance, also one keeping session states", async () => {
+    // a third instance that keeps what it read of sessions, as in production (it hears the database's
+    // announcements of changes)
+    const c = await createTestApp({ sameDatabaseAs: a, env: { SESSION_STATE_CACHE_MS: "600000" } });
+    try {
+      const { email } = await account();
+      const { token, refreshToken } = (await login(a, email)).json() as {
+        token: string;
+        refreshToken: string;
+      };
+      const other = (await login(b, email, PASSWORD, "10.0.0.2")).json() as { token: string };
+      const profile = (app: TestApp, bearer = token) =>
+        app.app.inject({ url: "/api/account/profile", headers: { authorization: `Bearer ${bearer}` } });
+      const overview = (app: TestApp, bearer = token) =>
+        app.app.inject({ url: "/trpc/congress.getOverview", headers: { authorization: `Bearer ${bearer}` } });
+      for (const app of [a, b, c]) {
+        expect((await profile(app)).statusCode).toBe(200);
+        expect((await overview(app)).statusCode).toBe(200);
+      }
+      const out = await a.app.inject({ method: "POST", url: "/api/auth/logout", payload: { refreshToken } });
+      expect(out.statusCode).toBe(200);
+      await expect.poll(async () => (await profile(c)).statusCode, { timeout: 5000 }).toBe(401);
+      for (const app of [a, b, c]) {
+        expect((await profile(app)).statusCode).toBe(401);
+        expect((await overview(app)).statusCode).toBe(401);
+        // the other session of the same account goes on
+        expect((await profile(app, other.token)).statusCode).toBe(200);
+        expect((await overview(app, other.token)).statusCode).toBe(200);
+      }
+    } finally {
+      await c.close();
+    }
+  });
+
   it("a picture uploaded to one instance is served by the other", async () => {
     const admin = await createUser(a.db.db, { roles: ["ROLE_USER", "ROLE_ADMIN"], active: true });
     const png = await sharp(randomBytes(8 * 8 * 3), { raw: { width: 8, height: 8, channels: 3 } })

@@ -105,8 +105,12 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
         .select({ sessionVersion: schema.users.sessionVersion })
         .from(schema.users)
         .where(eq(schema.users.id, userId));
-      return (await signAccessToken({ id: userId, roles, sessionVersion: account?.sessionVersion ?? 0 }, key))
-        .token;
+      return (
+        await signAccessToken(
+          { id: userId, roles, sessionVersion: account?.sessionVersion ?? 0, sessionId: "test-session" },
+          key,
+        )
+      ).token;
     },
     close: async () => {
       await app.close();

@@ -43,7 +43,9 @@ describe("role procedures", () => {
   });
 
   it("reject users without ROLE_ADMIN with FORBIDDEN", async () => {
-    const caller = createCaller(ctx({ id: 1, roles: ["ROLE_USER"], sessionVersion: 0 }));
+    const caller = createCaller(
+      ctx({ id: 1, roles: ["ROLE_USER"], sessionVersion: 0, sessionId: "test-session" }),
+    );
     expect(await caller.mine()).toBe(1);
     await expect(caller.admin()).rejects.toMatchObject({ code: "FORBIDDEN" });
   });
@@ -55,7 +57,9 @@ describe("role procedures", () => {
     const keep = (userId: number) => cache.fill(userId, day, async () => `overview ${userId}`);
     await keep(1);
     await keep(2);
-    const caller = createCaller(ctx({ id: 1, roles: ["ROLE_USER"], sessionVersion: 0 }, cache));
+    const caller = createCaller(
+      ctx({ id: 1, roles: ["ROLE_USER"], sessionVersion: 0, sessionId: "test-session" }, cache),
+    );
 
     await caller.mine();
     expect(cache.get(1, day)).toBe("overview 1");

@@ -275,7 +275,7 @@ export async function issueSession(
 ): Promise<Session> {
   const refreshToken = newToken();
   const [{ token, expiresAt }] = await Promise.all([
-    signAccessToken({ id: user.id, roles: user.roles, sessionVersion }, ctx.jwtKey),
+    signAccessToken({ id: user.id, roles: user.roles, sessionVersion, sessionId: familyId }, ctx.jwtKey),
     ctx.db.$client.query({
       ...INSERT_REFRESH_TOKEN,
       values: [
@@ -365,19 +365,24 @@ export async function endAllSessions(tx: DbOrTx, userId: number, now: Date): Pro
     .where(and(eq(signInLinks.userId, userId), isNull(signInLinks.usedAt)));
 }
 
-/** Ends the session the refresh token belongs to (all its rotations). */
+/**
+ * Ends the session the refresh token belongs to (all its rotations) and its access tokens: this instance
+ * forgets the account's session state at once, the others when the database announces the revocation
+ * (migration 0019), so the token is refused everywhere from the next call on (`SessionStates`).
+ */
 export async function logout(
-  ctx: Pick<SessionDeps, "db" | "clock">,
+  ctx: Pick<SessionDeps, "db" | "clock" | "sessionStates">,
   refreshToken: string | undefined,
 ): Promise<void> {
   if (!refreshToken) {
     return;
   }
   const [row] = await ctx.db
-    .select({ familyId: schema.refreshTokens.familyId })
+    .select({ familyId: schema.refreshTokens.familyId, userId: schema.refreshTokens.userId })
     .from(schema.refreshTokens)
     .where(eq(schema.refreshTokens.tokenHash, hashToken(refreshToken)));
   if (row) {
     await revokeFamily(ctx, row.familyId);
+    ctx.sessionStates.drop([row.userId]);
   }
 }

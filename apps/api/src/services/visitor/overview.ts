@@ -1,5 +1,6 @@
 import type { Db } from "@app/db";
 import { berlinDate, chooseOverviewCongresses, OVERVIEW_MAX_PACKAGES } from "@app/shared";
+import { ENDED_SESSIONS_SQL } from "../../credentials/session-states";
 import { AppError } from "../../lib/app-error";
 import type { Fill } from "../../lib/user-cache";
 import { type CongressView, toCongressView } from "./congresses";
@@ -25,7 +26,7 @@ export interface Overview {
 const VIEWER_STATE = {
   name: "overview_viewer_state",
   text: `SELECT u.id, u.email, u.firstname, u.lastname, u.digistore_hash AS "digistoreHash", u.active,
-    u.session_version AS "sessionVersion",
+    u.session_version AS "sessionVersion", ${ENDED_SESSIONS_SQL} AS "endedSessions",
     coalesce((SELECT json_agg(json_build_array(p.congress_id, p.id)) FROM participations p
       WHERE p.user_id = u.id), '[]') AS participations,
     coalesce((SELECT json_agg(DISTINCT t.congress_id) FROM congress_ticket_orders t
@@ -45,6 +46,7 @@ export interface ViewerState {
   digistoreHash: string;
   active: boolean;
   sessionVersion: number;
+  endedSessions: string[];
   /** all of the visitor's, also of events the overview does not show */
   participations: [congressId: number, participationId: number][];
   tickets: number[];
