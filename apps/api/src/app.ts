@@ -8,7 +8,7 @@ import type { inferRouterOutputs } from "@trpc/server";
 import Fastify, { type FastifyInstance, type FastifyServerOptions, type HTTPMethods } from "fastify";
 import { secretKey } from "./credentials/access-token";
 import { SessionStates } from "./credentials/session-states";
-import type { Env } from "./env";
+import { type Env, envWarnings } from "./env";
 import { registerHealth } from "./health";
 import { trustProxyOption } from "./lib/client-address";
 import { privateLoggerOptions } from "./lib/log-privacy";
@@ -102,6 +102,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     trustProxy: trustProxyOption(env.TRUST_PROXY),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 5000 },
   });
+
+  // settings that validate but are likely wrong, once per start (env.ts)
+  for (const warning of envWarnings(env)) {
+    app.log.warn(warning);
+  }
 
   // Every route as registered (the hook runs for plugins registered later too), so the authorisation
   // matrix test (security/authorization-matrix.int.test.ts) enumerates the real routes, not a hand-kept list.

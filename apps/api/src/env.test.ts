@@ -1,12 +1,16 @@
+import Fastify from "fastify";
 import { describe, expect, it } from "vitest";
 import {
   DEV_CERTIFICATE_SECRET,
   DEV_GATED,
   DEV_IPN_PASSPHRASE,
   DEV_JWT_SECRET,
+  EnvError,
+  envWarnings,
   isLoopbackHost,
   loadEnv,
 } from "./env";
+import { trustProxyOption } from "./lib/client-address";
 import { OWN_SECRETS } from "./testing/own-secrets";
 
 /** Every variable that must have its own value outside loopback-only development (decision 53). */
@@ -156,6 +160,72 @@ describe("loadEnv", () => {
         /^ {2}TRUST_PROXY: erwartet die Zahl der Proxys .*TRUST_PROXY=1.*TRUST_PROXY=10\.0\.0\.0\/8,127\.0\.0\.1/m,
       );
     }
+  });
+
+  it("refuses a network of every address (/0) with a German message instead of proxy-addr's TypeError", () => {
+    const production = { NODE_ENV: "production", DATABASE_URL: "postgres://db.example/k", ...OWN_SECRETS };
+    for (const everyone of [
+      "0.0.0.0/0",
+      "::/0",
+      "::0/0",
+      "0/0",
+      "0:0:0:0:0:0:0:0/0",
+      "10.0.0.0/8, 0.0.0.0/0",
+      "203.0.113.7/00",
+      "::ffff:0.0.0.0/0",
+    ]) {
+      let thrown: unknown;
+      try {
+        loadEnv({ ...production, TRUST_PROXY: everyone });
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown, everyone).toBeInstanceOf(EnvError);
+      const message = (thrown as Error).message;
+      expect(namedKeys(message), everyone).toEqual(["TRUST_PROXY"]);
+      expect(message, everyone).toMatch(/^ {2}TRUST_PROXY: .*\/0 umfasst alle Adressen/m);
+      expect(message, everyone).toContain("TRUST_PROXY=10.0.0.0/8,127.0.0.1");
+    }
+  });
+
+  it("never accepts a TRUST_PROXY that Fastify's proxy-addr cannot compile: the start fails with the configuration message", () => {
+    const candidates = [
+      "0.0.0.0/0",
+      "10.0.0.0/8,::/0",
+      "10.0.0.0/0",
+      "fe80::1%eth0",
+      "fe80::1%eth0/64",
+      "::ffff:10.0.0.1/104",
+      "::1.2.3.4",
+      "1.2.3.4/033",
+      "::1/0128",
+      "10.0.0.1/255.0.0.0",
+      "loopback,linklocal,uniquelocal",
+      "10.0.0.1/ 8",
+      "10.0.0.1/8/8",
+      "fe80::1%",
+    ];
+    for (const value of candidates) {
+      const refused = problems({ NODE_ENV: "development", ...OWN_SECRETS, TRUST_PROXY: value });
+      if (refused !== "") {
+        expect(refused, value).toMatch(/^ {2}TRUST_PROXY: /m);
+        continue;
+      }
+      const env = loadEnv({ NODE_ENV: "development", ...OWN_SECRETS, TRUST_PROXY: value });
+      expect(() => Fastify({ trustProxy: trustProxyOption(env.TRUST_PROXY) }), value).not.toThrow();
+    }
+  });
+
+  it("warns at start about a hop count above 2: TRUST_PROXY must equal the number of proxies in front", () => {
+    const env = (TRUST_PROXY?: string) => loadEnv({ NODE_ENV: "development", ...OWN_SECRETS, TRUST_PROXY });
+    for (const quiet of [undefined, "0", "1", "2", "10.0.0.0/8,127.0.0.1"]) {
+      expect(envWarnings(env(quiet)), quiet).toEqual([]);
+    }
+    const [warning, ...more] = envWarnings(env("3"));
+    expect(more).toEqual([]);
+    expect(warning).toMatch(/^TRUST_PROXY=3: /);
+    expect(warning).toContain("Zahl der Proxys");
+    expect(envWarnings(env("12"))[0]).toMatch(/^TRUST_PROXY=12: /);
   });
 
   it("refuses a bare TRUST_PROXY=true in production with a German message naming both forms (issue 30)", () => {

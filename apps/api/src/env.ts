@@ -1,5 +1,6 @@
 import { isIP, isIPv4 } from "node:net";
 import { DEATH_CONGRESS_ACTIVE_FROM } from "@app/shared";
+import { compile as compileProxyTrust } from "@fastify/proxy-addr";
 import { z } from "zod";
 
 /** Placeholder secrets of .env.example; production refuses to start with them. */
@@ -57,18 +58,36 @@ const TRUST_PROXY_FORMS =
 /** The names proxy-addr (Fastify's `trustProxy`) knows for address ranges. */
 const PROXY_RANGE_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
 
+/**
+ * Whether Fastify's proxy-addr takes the entry: it throws a TypeError at start for what it cannot parse
+ * (a /0 prefix, an address form its parser does not know), so nothing it refuses gets past loadEnv.
+ */
+function compiles(entry: string): boolean {
+  try {
+    compileProxyTrust([entry]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** One entry of a TRUST_PROXY list: an address, an address/prefix (CIDR) or a range name of proxy-addr. */
 function isProxyAddress(entry: string): boolean {
   const [address = "", prefix, ...rest] = entry.split("/");
   const family = isIP(address);
-  if (PROXY_RANGE_NAMES.has(entry) || (family !== 0 && prefix === undefined)) {
+  if (PROXY_RANGE_NAMES.has(entry)) {
     return true;
   }
   const bits = Number(prefix);
-  return (
-    family !== 0 && rest.length === 0 && /^\d{1,3}$/.test(prefix ?? "") && bits <= (family === 4 ? 32 : 128)
-  );
+  const shape =
+    family !== 0 &&
+    (prefix === undefined ||
+      (rest.length === 0 && /^\d{1,3}$/.test(prefix) && bits <= (family === 4 ? 32 : 128)));
+  return shape && compiles(entry);
 }
+
+/** An entry with the prefix /0 (`0.0.0.0/0`, `::/0`, `0/0`): a network of every address. */
+const isEveryAddress = (entry: string): boolean => /\/0+$/.test(entry);
 
 /**
  * Whom the API believes about the client's address (Fastify's `trustProxy`, decision 90): nobody (unset,
@@ -90,6 +109,17 @@ const trustProxy = z
       return Number(value);
     }
     const entries = value.split(",").map((entry) => entry.trim());
+    const everyone = entries.filter(isEveryAddress);
+    if (everyone.length > 0) {
+      ctx.addIssue({
+        code: "custom",
+        message:
+          `ein Netz mit /0 umfasst alle Adressen (${everyone.map((entry) => `"${entry}"`).join(", ")}): die API glaubte ` +
+          `dann jedem Client die Adresse, die er selbst in X-Forwarded-For schreibt; erwartet ${TRUST_PROXY_FORMS} ` +
+          "(a /0 network trusts every client's own X-Forwarded-For entries)",
+      });
+      return z.NEVER;
+    }
     const bad = entries.filter((entry) => !isProxyAddress(entry));
     if (bad.length > 0) {
       ctx.addIssue({
@@ -181,6 +211,28 @@ const EnvSchema = z.object({
 });
 
 export type Env = z.infer<typeof EnvSchema>;
+
+/** A hop count above this is more proxies than a deployment of ours has in front (CDN and balancer). */
+const USUAL_MAX_HOPS = 2;
+
+/**
+ * What the configuration allows but is likely wrong: the app logs each once at start (app.ts). A hop count
+ * believes that many X-Forwarded-For entries from the right; with fewer proxies in front the remaining
+ * ones are the client's own, and each request could name a new address, as with the refused `true`.
+ */
+export function envWarnings(env: Env): string[] {
+  const hops = env.TRUST_PROXY;
+  if (typeof hops !== "number" || hops <= USUAL_MAX_HOPS) {
+    return [];
+  }
+  return [
+    `TRUST_PROXY=${hops}: die API glaubt den letzten ${hops} Einträgen in X-Forwarded-For. Stehen weniger Proxys ` +
+      "vor ihr, schreibt der Client die übrigen selbst und kann mit jeder Anfrage eine neue Adresse nennen. " +
+      "TRUST_PROXY muss der Zahl der Proxys vor der API entsprechen, oder es nennt ihre Adressen bzw. Netze " +
+      "(z. B. TRUST_PROXY=10.0.0.0/8,127.0.0.1) " +
+      "(the hop count must equal the number of proxies in front, or clients choose their own address)",
+  ];
+}
 
 export class EnvError extends Error {}
 

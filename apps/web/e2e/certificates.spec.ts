@@ -1,4 +1,5 @@
 import { readFile } from "node:fs/promises";
+import { MSG_CERTIFICATE } from "@app/shared";
 import { expect, type Page } from "@playwright/test";
 import { vimeo } from "./data";
 import { dayFromToday, expectAccessible, login, type TestUser, test } from "./fixtures";
@@ -37,7 +38,8 @@ test("a participant who met the rule downloads the certificate, it verifies, and
     { name: "Tag 1", exclusive_date: "", videos: [{ url, comment: "Vortrag" }] },
   ]);
   await data.videoLength(url, 600);
-  const user = await data.user({ firstname: "Łukasz", lastname: "Nguyễn" });
+  // the EFN's check digit is worked out in packages/shared/src/efn.test.ts
+  const user = await data.user({ firstname: "Łukasz", lastname: "Nguyễn", efn: "802760901234566" });
   await data.participation(user.id, congress.id);
   await data.watched(user.id, congress.id, first, url, 540);
 
@@ -61,6 +63,10 @@ test("a participant who met the rule downloads the certificate, it verifies, and
   await expect(check.getByRole("heading", { level: 1, name: "Echte Bescheinigung" })).toBeVisible();
   await expect(check.getByText("Łukasz Nguyễn")).toBeVisible();
   await expect(check.getByText("2760602026000123")).toBeVisible();
+  // anyone with the code reads this page: the EFN by its last four digits only, and said so
+  await expect(check.getByText("XXXXXXXXXXX4566", { exact: true })).toBeVisible();
+  await expect(check.getByText(MSG_CERTIFICATE.efnMasked)).toBeVisible();
+  expect(await check.content()).not.toContain("802760901234566");
   await expect(check.locator('meta[name="robots"]')).toHaveAttribute("content", "noindex, nofollow");
   await expectAccessible(check, "Prüfseite einer Bescheinigung");
 

@@ -322,6 +322,18 @@ async function startWatching(
   return {
     congressId: congress.id,
     email: user.email,
+    /** moves the day's (drawn) check to `seconds` of credited watch time */
+    checkDueAt: async (seconds: number) => {
+      await expect
+        .poll(async () => {
+          const { rowCount } = await testDb.$client.query(
+            "UPDATE presence_checks SET due_at_seconds = $1 WHERE user_id = $2 AND asked_at IS NULL",
+            [seconds, user.id],
+          );
+          return rowCount;
+        })
+        .toBe(1);
+    },
     /** the participant's Fortbildung line of the first tab, once what the page scheduled has run */
     fortbildungLine: async () => {
       await flush();
@@ -370,6 +382,7 @@ test("watch time: replaying, a hidden tab, 2x speed and a second tab credit only
     // plays on; answered at once, it passes
     await w.playUntilAsked();
     await expect(w.prompt.getByRole("button", { name: MSG_PRESENCE.answer })).toBeFocused();
+    await expect(w.prompt).toContainText(`${MSG_PRESENCE.hint} ${MSG_PRESENCE.playsOn}`);
     await w.answer();
     await expect(w.prompt.getByRole("status")).toHaveText(MSG_PRESENCE.passed);
     expect(await w.checks()).toEqual([{ asked: true, answered: true, late: false }]);
@@ -440,6 +453,11 @@ test("watch time: replaying, a hidden tab, 2x speed and a second tab credit only
       await expect(row).toContainText("5 von 10");
       await expect(row).toContainText("Player");
       await expect(row).toContainText("Ja");
+      // passed checks and the day's requirement, not "1 von 1" (which read "2 von 1" for two passed)
+      await expect(
+        organiser.getByRole("columnheader", { name: "Anwesenheitsabfragen bestanden" }),
+      ).toBeVisible();
+      await expect(row).toContainText("1 (1 erforderlich)");
     } finally {
       await organiser.close();
     }
@@ -501,6 +519,37 @@ test("a presence check answered after more than two minutes is recorded, and the
     // the page with the prompt open (axe needs the page's timers: the clock runs again)
     await context.clock.resume();
     await expectAccessible(page, "Anwesenheitsabfrage", { frames: false });
+  } finally {
+    await w.cleanUp();
+  }
+});
+
+test("a presence check that comes with a pause says nothing of a running video; playing again, it does", async ({
+  page,
+  context,
+  data,
+  testDb,
+}) => {
+  test.setTimeout(120_000);
+  const w = await startWatching({ page, context, data, testDb });
+  try {
+    // the check falls due at 20 s; paused at 0:30 before any minute's heartbeat, the pause's heartbeat
+    // credits the 30 s and brings the question
+    await w.checkDueAt(20);
+    await w.runTo(30_000);
+    await w.player(page).getByRole("button", { name: "Pause" }).click();
+    await w.flush();
+    await expect(w.prompt).toBeVisible();
+    await expect(w.prompt.getByRole("button", { name: MSG_PRESENCE.answer })).toBeFocused();
+    await expect(w.prompt).toContainText(MSG_PRESENCE.hint);
+    await expect(w.prompt).not.toContainText(MSG_PRESENCE.playsOn);
+    await expect(w.prompt).not.toContainText("läuft");
+
+    await w.player(page).getByRole("button", { name: "Abspielen" }).click();
+    await w.flush();
+    await expect(w.prompt).toContainText(`${MSG_PRESENCE.hint} ${MSG_PRESENCE.playsOn}`);
+    await w.answer();
+    await expect(w.prompt.getByRole("status")).toHaveText(MSG_PRESENCE.passed);
   } finally {
     await w.cleanUp();
   }

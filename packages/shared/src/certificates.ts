@@ -51,9 +51,17 @@ export interface CertificateFacts {
   recording: { packageName: string; day: IsoDate | null; passedOn: IsoDate } | null;
 }
 
-/** What the verification page shows (no picture names, no ids). */
-export type PublicCertificate = Omit<CertificateFacts, "issuer"> & {
+/**
+ * What the verification page shows (no picture names, no ids): the certificate's facts with the EFN
+ * masked to its last four digits (`maskEfn`, decision 117), since anyone with the code reads them.
+ */
+export type PublicCertificate = Omit<CertificateFacts, "issuer" | "participant"> & {
   number: string;
+  participant: {
+    name: string;
+    /** `maskEfn`: "XXXXXXXXXXX4566" */
+    efn: string | null;
+  };
   issuer: Omit<CertificateIssuerFacts, "logo" | "signature">;
 };
 
@@ -77,6 +85,7 @@ export const MSG_CERTIFICATE = {
   nothingReachedTitle: "Keine Bescheinigung",
   nothingReached: "Nach den heutigen Daten hat diese Person keinen Tag der Veranstaltung erreicht.",
   notPassed: "Für diese Lernerfolgskontrolle liegt kein bestandener Versuch vor.",
+  efnMasked: "Von der EFN zeigt diese Seite zum Schutz der Person nur die letzten vier Ziffern.",
   codeSecretChanged:
     "Die Bescheinigung kann nicht erstellt werden, weil sich der Schlüssel CERTIFICATE_SECRET geändert hat. Bitte stellen Sie sie neu aus.",
 } as const;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkEfn, formatEfn, luhnValid, MSG_EFN, normalizeEfn } from "./efn";
+import { checkEfn, formatEfn, luhnValid, MSG_EFN, maskEfn, normalizeEfn } from "./efn";
 import { ZEfnInput } from "./efn-input";
 
 /*
@@ -91,6 +91,11 @@ describe("checkEfn", () => {
 
   it("prints an EFN in its groups", () => {
     expect(formatEfn("802760901234566")).toBe("80 276 090 123456 6");
+  });
+
+  it("shows only the last four digits where the EFN is public, as long as the printed one", () => {
+    expect(maskEfn("802760901234566")).toBe("XXXXXXXXXXX4566");
+    expect(maskEfn("802760901234566")).toHaveLength(15);
   });
 });
 

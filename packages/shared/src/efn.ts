@@ -83,3 +83,14 @@ export const formatEfn = (efn: string): string =>
   efn.length === EFN_LENGTH
     ? `${efn.slice(0, 2)} ${efn.slice(2, 5)} ${efn.slice(5, 8)} ${efn.slice(8, 14)} ${efn.slice(14)}`
     : efn;
+
+/** How many digits of an EFN the public verification page shows (decision 117). */
+export const EFN_SHOWN_DIGITS = 4;
+
+/**
+ * An EFN where anyone may read it (the public verification page): its last four digits behind an X for
+ * each hidden one ("XXXXXXXXXXX4566"), as long as the unspaced EFN the certificate prints, so a verifier
+ * compares the ends; the full number is a life-long identifier that stays with the document.
+ */
+export const maskEfn = (efn: string): string =>
+  "X".repeat(Math.max(efn.length - EFN_SHOWN_DIGITS, 0)) + efn.slice(-EFN_SHOWN_DIGITS);

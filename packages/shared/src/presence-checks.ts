@@ -17,7 +17,9 @@ export const PRESENCE_CHECK_WINDOW = { from: 0.05, to: 0.95 } as const;
 
 export const MSG_PRESENCE = {
   question: "Sind Sie noch da?",
-  hint: "Bitte bestätigen Sie innerhalb von 2 Minuten, dass Sie die Veranstaltung verfolgen. Das Video läuft weiter.",
+  hint: "Bitte bestätigen Sie innerhalb von 2 Minuten, dass Sie die Veranstaltung verfolgen.",
+  /** added to the hint while a video of the page plays (a check may also come with a pause) */
+  playsOn: "Das Video läuft weiter.",
   answer: "Ja, ich bin da",
   passed: "Danke, Ihre Anwesenheit ist bestätigt.",
   late: "Ihre Antwort kam nach mehr als 2 Minuten. Sie ist vermerkt, zählt aber nicht als bestätigte Anwesenheit.",

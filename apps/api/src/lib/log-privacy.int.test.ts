@@ -152,6 +152,12 @@ describe("log privacy", () => {
     });
     expect(reset.statusCode).toBe(200);
 
+    // a certificate's public verification: the page's address and the lookup it makes carry the code
+    const verificationCode = secret(randomBytes(18).toString("base64url"));
+    await t.app.inject({ method: "GET", url: `/bescheinigung/${verificationCode}`, remoteAddress: ip });
+    const verified = await trpcQuery(t, "certificate.verify", { code: verificationCode }, { ip });
+    expect(verified.data).toEqual({ status: "unknown" });
+
     // a migrated account sets its first password from its link
     const migrationHash = secret(randomBytes(16).toString("hex"));
     const [migrated] = await t.db.db
@@ -297,9 +303,11 @@ describe("log privacy", () => {
         "/resetPassword/***",
         "/migration/set-password/***",
         "/api/auth/resetPassword/reset/***",
+        "/bescheinigung/***",
       ]),
     );
     expect(urls.some((url) => url?.startsWith("/trpc/auth.validateResetToken?input=***"))).toBe(true);
+    expect(urls.some((url) => url?.startsWith("/trpc/certificate.verify?input=***"))).toBe(true);
     expect(
       entries.some((e) => (e.req as { remoteAddress?: string } | undefined)?.remoteAddress === "203.0.113.0"),
     ).toBe(true);
@@ -326,12 +334,13 @@ describe("log privacy", () => {
 });
 
 describe("secret route parameters", () => {
-  const SECRET_PARAM = /token|hash/i;
+  /** a link's token or hash, a certificate's verification code */
+  const SECRET_PARAM = /token|hash|code/i;
   const fill = (name: string) => (SECRET_PARAM.test(name) ? `S3cret${name}` : "7");
 
   it("are masked for every API route that has one", () => {
     const patterns = [...new Set(t.app.routeList.map((route) => route.url))].filter((url) =>
-      /:\w*(token|hash)/i.test(url),
+      /:\w*(token|hash|code)/i.test(url),
     );
     expect(patterns.length).toBeGreaterThan(0);
     for (const pattern of patterns) {
@@ -349,8 +358,9 @@ describe("secret route parameters", () => {
       .map((file) => basename(file, ".tsx"))
       .filter((name) => !name.startsWith("_"))
       .map((name) => `/${name.split(".").join("/")}`)
-      .filter((path) => /\$\w*(token|hash)/i.test(path));
-    expect(paths.length).toBeGreaterThanOrEqual(3);
+      .filter((path) => /\$\w*(token|hash|code)/i.test(path));
+    expect(paths).toContain("/bescheinigung/$code");
+    expect(paths.length).toBeGreaterThanOrEqual(4);
     for (const path of paths) {
       const url = path.replace(/\{-\$(\w+)\}|\$(\w+)/g, (_m, a?: string, b?: string) => fill(a ?? b ?? ""));
       expect(maskUrls(url), path).not.toContain("S3cret");

@@ -25,9 +25,16 @@ describe("maskText", () => {
       "/api/auth/resetPassword/validate/***",
     );
     expect(maskText("/api/auth/resetPassword/reset/tok_en-42")).toBe("/api/auth/resetPassword/reset/***");
+    // a certificate's verification code is its key to the certificate's facts (decision 117)
+    expect(maskText('"url":"/bescheinigung/AbCdEfGhIjKlMnOp_rSt-vWx"')).toBe('"url":"/bescheinigung/***"');
+    expect(maskText("GET /bescheinigung/AbCdEfGhIjKlMnOp_rSt-vWx?utm=x done")).toBe(
+      "GET /bescheinigung/***?utm=*** done",
+    );
+    // a query after a masked segment is masked too
+    expect(maskText("/login-link/tok_en-42?congress=Erika")).toBe("/login-link/***?congress=***");
     // the paths without a token stay readable
-    expect(maskText("/api/auth/resetPassword /api/confirm-mail/ /resetPassword")).toBe(
-      "/api/auth/resetPassword /api/confirm-mail/ /resetPassword",
+    expect(maskText("/api/auth/resetPassword /api/confirm-mail/ /resetPassword /bescheinigung/")).toBe(
+      "/api/auth/resetPassword /api/confirm-mail/ /resetPassword /bescheinigung/",
     );
   });
 

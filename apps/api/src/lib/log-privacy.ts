@@ -15,10 +15,13 @@ const DOMAIN = /(?:[\p{L}\p{N}-]{1,63}\.){1,8}\p{L}{2,63}/uy;
 
 /**
  * Paths that carry a token or link hash (web routes under apps/web/src/routes and REST routes with a
- * `:token`): everything after the prefix is dropped, unless it is a route pattern (`/:token`).
+ * `:token`), or a certificate's verification code (`/bescheinigung/<code>`, decision 117: whoever has it
+ * reads the certificate): everything after the prefix is dropped, unless it is a route pattern (`/:token`).
+ * The lookup the verification page makes (`certificate.verify`) carries the code in `?input=`, masked as
+ * every query is.
  */
 const TOKEN_PATH =
-  /(\/api\/auth\/resetPassword\/(?:validate|reset)|(?<!\/auth)\/resetPassword|\/confirm-mail|\/migration\/set-password|\/login-link)\/(?!:)[^\s"'?#\\]+/g;
+  /(\/api\/auth\/resetPassword\/(?:validate|reset)|(?<!\/auth)\/resetPassword|\/confirm-mail|\/migration\/set-password|\/login-link|\/bescheinigung)\/(?!:)[^\s"'?#\\]+/g;
 
 /**
  * a query string after a path (tRPC GET calls carry their whole input in `?input=`); the path is taken
@@ -86,9 +89,10 @@ function maskQuery(query: string): string {
 
 /** Token path segments and query values of a URL, wherever it appears in a text. */
 export function maskUrls(text: string): string {
+  // queries first: a masked path segment (`***`) would end the path QUERY reads before its `?`
   return text
-    .replace(TOKEN_PATH, "$1/***")
-    .replace(QUERY, (_match, path: string, query: string) => `${path}?${maskQuery(query)}`);
+    .replace(QUERY, (_match, path: string, query: string) => `${path}?${maskQuery(query)}`)
+    .replace(TOKEN_PATH, "$1/***");
 }
 
 /** Everything the logs must not show that can be found in free text (messages, stacks, serialised lines). */

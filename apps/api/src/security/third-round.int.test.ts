@@ -113,6 +113,20 @@ describe("the client address behind a proxy that appends (item 1)", () => {
     }));
     expect(direct).toEqual([...Array<number>(10).fill(401), 429]);
   });
+
+  it("TRUST_PROXY above 2: the start warns once in the log that it must equal the number of proxies", async () => {
+    const lines: string[] = [];
+    const t = await testApp({
+      env: { ...OWN_SECRETS, TRUST_PROXY: "3", LOG_LEVEL: "warn" },
+      logStream: { write: (line) => lines.push(line) },
+    });
+    expect((await t.app.inject("/healthz")).statusCode).toBe(200);
+    const warnings = lines
+      .map((line) => JSON.parse(line) as { level: number; msg: string })
+      .filter((entry) => entry.msg.startsWith("TRUST_PROXY"));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatchObject({ level: 40, msg: expect.stringContaining("Zahl der Proxys") });
+  });
 });
 
 describe("IPv6 neighbours are one client (item 2)", () => {

@@ -202,12 +202,20 @@ describe("verification", () => {
     const genuine = await check(code);
     expect(genuine.status).toBe(200);
     expect(genuine.data.status).toBe("valid");
+    // what a verifier compares with the document; the EFN (a life-long identifier) by its last four
+    // digits only, since anyone holding the code or a photo of the QR code reads this answer
     expect(genuine.data.certificate).toMatchObject({
       number: entry.number,
-      participant: { name: "Łukasz Żółć", efn: "123456789012344" },
+      participant: { name: "Łukasz Żółć", efn: "XXXXXXXXXXX2344" },
+      congress: { title: expect.any(String), firstDay: expect.any(String), lastDay: expect.any(String) },
+      days: [expect.objectContaining({ points: 4 })],
       points: 4,
+      category: "B",
+      vnr: "2760602026112300017",
       issuer: { name: "Institut für Fortbildung", address: "Musterstraße 1\n10115 Berlin" },
     });
+    expect(genuine.body).not.toContain("123456789012344");
+    expect(genuine.body).not.toContain("12345678901");
     // nothing beyond what the PDF shows: no ids, no address, no picture names
     expect(genuine.body).not.toContain(reached.user.email);
     expect(Object.keys(genuine.data.certificate).sort()).toEqual(
@@ -258,6 +266,8 @@ describe("verification", () => {
     expect(revoke.status).toBe(200);
     const revoked = await check(code);
     expect(revoked.data).toMatchObject({ status: "revoked", revokedOn: berlinDate(), replaced: false });
+    expect(revoked.data.certificate.participant).toEqual({ name: "Łukasz Żółć", efn: "XXXXXXXXXXX2344" });
+    expect(revoked.body).not.toContain("123456789012344");
     expect(revoked.body).not.toContain("aberkannt");
     const [audit] = await db()
       .select()

@@ -6,6 +6,7 @@ import {
   type CertificateKind,
   type IsoDate,
   MSG_CERTIFICATE,
+  maskEfn,
   type PublicCertificate,
 } from "@app/shared";
 import { and, desc, eq, sql } from "drizzle-orm";
@@ -220,9 +221,11 @@ export async function endedFortbildungEvents(db: DbOrTx, today: IsoDate): Promis
   return rows.map((r) => r.id);
 }
 
+/** The facts anyone with the code may read: no picture names, the EFN by its last four digits only. */
 const publicFacts = (number: string, facts: CertificateFacts): PublicCertificate => {
   const { logo: _logo, signature: _signature, ...issuer } = facts.issuer;
-  return { ...facts, issuer, number };
+  const { name, efn } = facts.participant;
+  return { ...facts, participant: { name, efn: efn === null ? null : maskEfn(efn) }, issuer, number };
 };
 
 /**

@@ -1,8 +1,8 @@
-import { certificateDayLine, certificateRows, type PublicCertificate } from "@app/shared";
+import { certificateDayLine, certificateRows, MSG_CERTIFICATE, type PublicCertificate } from "@app/shared";
 
 /**
  * What a certificate states, exactly as its PDF prints it (`certificateRows` and `certificateDayLine` from
- * @app/shared make both): the verification page shows it.
+ * @app/shared make both): the verification page shows it, the EFN masked by the server (decision 117).
  */
 export function CertificateFacts({ certificate }: { certificate: PublicCertificate }) {
   const { issuer } = certificate;
@@ -25,6 +25,7 @@ export function CertificateFacts({ certificate }: { certificate: PublicCertifica
           </div>
         ))}
       </dl>
+      {certificate.participant.efn && <p className="text-sm text-slate-600">{MSG_CERTIFICATE.efnMasked}</p>}
       {certificate.days.length > 0 && (
         <div>
           <h3 className="font-medium text-slate-900">Anerkannte Tage</h3>

@@ -3,11 +3,12 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useId, useRef } from "react";
 import { Button } from "@/components/ui/button";
 import { trpc } from "@/lib/trpc";
-import { presenceChecks, usePresenceCheck } from "@/lib/watch-time/presence-check";
+import { presenceChecks, usePresenceCheck, useVideoPlaying } from "@/lib/watch-time/presence-check";
 
 /**
  * "Sind Sie noch da?" (issue 33 item 3, decision 109): a panel at the bottom of the page, not a dialog:
- * nothing behind it is blocked and the video plays on. When a check comes, the keyboard focus moves to
+ * nothing behind it is blocked and a playing video plays on (the hint says so only while one plays: the
+ * check may also come with the heartbeat of a pause). When a check comes, the keyboard focus moves to
  * its button, which screen readers announce with the question (its description); the outcome is
  * announced by the panel's status line. Closing returns the focus where it was (the player, usually).
  */
@@ -27,6 +28,8 @@ function Prompt({ check }: { check: PresenceCheckAsked }) {
   const closeButton = useRef<HTMLButtonElement>(null);
   const returnFocus = useRef<Element | null>(null);
   const queryClient = useQueryClient();
+  // a check may come with the heartbeat of a pause: only a playing video is said to play on
+  const playing = useVideoPlaying();
   const answer = useMutation(
     trpc.attendance.answerPresenceCheck.mutationOptions({
       // the page's Fortbildung line counts the answer at once, not with the next heartbeat (there is none
@@ -75,7 +78,7 @@ function Prompt({ check }: { check: PresenceCheckAsked }) {
       </h2>
       {!answered && (
         <p id={hintId} className="mt-1 text-sm text-slate-700">
-          {MSG_PRESENCE.hint}
+          {playing ? `${MSG_PRESENCE.hint} ${MSG_PRESENCE.playsOn}` : MSG_PRESENCE.hint}
         </p>
       )}
       <p

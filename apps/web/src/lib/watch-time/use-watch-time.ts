@@ -41,6 +41,12 @@ export function useWatchTime(
     const live = new LivePlaying();
     let isLive = false;
     let playing = false;
+    /** this player in the page's presence-check store, which tells the prompt whether a video plays */
+    const token = {};
+    const setPlaying = (value: boolean) => {
+      playing = value;
+      presenceChecks.setPlaying(token, value);
+    };
     let rate = 1;
     let disposed = false;
     const visible = () => document.visibilityState === "visible";
@@ -112,7 +118,7 @@ export function useWatchTime(
       );
       const started = () => {
         if (!playing) {
-          playing = true;
+          setPlaying(true);
           resume();
         }
       };
@@ -132,7 +138,7 @@ export function useWatchTime(
         rate = playbackRate;
       });
       const ended = () => {
-        playing = false;
+        setPlaying(false);
         stop(false);
       };
       p.on("pause", ended);
@@ -143,7 +149,7 @@ export function useWatchTime(
 
     return () => {
       disposed = true;
-      playing = false;
+      setPlaying(false);
       stop(true);
       window.clearInterval(timer);
       document.removeEventListener("visibilitychange", onVisibility);

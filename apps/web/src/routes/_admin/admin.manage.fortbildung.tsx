@@ -186,8 +186,9 @@ function FortbildungTab() {
         },
         { header: "Minuten", cell: minutesCell, className: "text-right" },
         {
-          header: "Anwesenheitsabfragen",
-          cell: (r) => (r.checksRequired > 0 ? `${r.checksPassed} von ${r.checksRequired}` : "–"),
+          // as the export's two columns say it: passed, and how many the day requires
+          header: "Anwesenheitsabfragen bestanden",
+          cell: (r) => (r.checksRequired > 0 ? `${r.checksPassed} (${r.checksRequired} erforderlich)` : "–"),
         },
         { header: "Quelle", cell: (r) => r.source },
         {
