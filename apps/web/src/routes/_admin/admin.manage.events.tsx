@@ -3,6 +3,7 @@ import {
   cutText,
   formatCongressDates,
   formatGermanDate,
+  MSG_VNR,
   parseGermanDate,
   ZCongressInput,
 } from "@app/shared";
@@ -46,7 +47,13 @@ function FortbildungFields({ form }: { form: SchemaForm<CongressForm, typeof ZCo
       {on && (
         <>
           <div className="grid gap-4 sm:grid-cols-2">
-            <TextField form={form} name="vnr" label="Veranstaltungsnummer (VNR)" />
+            <TextField
+              form={form}
+              name="vnr"
+              label="Veranstaltungsnummer (VNR)"
+              hint={MSG_VNR.hint}
+              inputMode="numeric"
+            />
             <TextField form={form} name="fortbildungCategory" label="Kategorie" placeholder="z. B. A" />
           </div>
           <div className="grid gap-4 sm:grid-cols-2">
