@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { MSG_EFN } from "@app/shared";
+import { MSG_EFN, MSG_VNR } from "@app/shared";
 import { expect, type Page } from "@playwright/test";
 import { vimeo } from "./data";
 import { contentDay, dayFromToday, expectAccessible, login, type TestUser, test } from "./fixtures";
@@ -212,4 +212,26 @@ test("the organiser downloads the chamber's report of a day from its certificate
   expect(xlsx.suggestedFilename()).toMatch(/^kammermeldung-.+\.xlsx$/);
   // an XLSX file is a zip archive
   expect((await readFile(await xlsx.path())).subarray(0, 2).toString()).toBe("PK");
+});
+
+test("an event's VNR stored before it was checked is refused at its field on the next save, also with Fortbildung off; pasted with spaces it is kept as its digits", async ({
+  page,
+  data,
+}) => {
+  const congress = await data.congress({ vnr: "VNR-1" });
+  await loginAs(page, await data.user({ admin: true }));
+  await page.goto("/admin/manage/events");
+  await page.getByRole("button", { name: `${congress.title} bearbeiten` }).click();
+  const dialog = page.getByRole("dialog", { name: "Veranstaltung bearbeiten" });
+  const field = dialog.getByLabel("Veranstaltungsnummer (VNR)");
+  await expect(field).toHaveCount(0);
+  await dialog.getByRole("button", { name: "Speichern" }).click();
+  await expect(field).toHaveAttribute("aria-invalid", "true");
+  await expect(dialog.getByRole("alert")).toHaveText(MSG_VNR.length(1));
+  await field.fill("276 0602 0260 0000 0099");
+  await dialog.getByRole("button", { name: "Speichern" }).click();
+  await expect(page.getByText("Die Veranstaltung wurde gespeichert.")).toBeVisible();
+  await page.getByRole("button", { name: `${congress.title} bearbeiten` }).click();
+  await dialog.getByRole("checkbox", { name: "Fortbildungspunkte vergeben" }).check();
+  await expect(field).toHaveValue(VNR);
 });

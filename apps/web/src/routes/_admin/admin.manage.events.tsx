@@ -44,7 +44,8 @@ function FortbildungFields({ form }: { form: SchemaForm<CongressForm, typeof ZCo
     <fieldset className="flex flex-col gap-4 rounded-md border border-slate-200 p-4">
       <legend className="px-1 font-semibold text-slate-900">Fortbildung</legend>
       <FlagField control={form.control} name="fortbildung" label="Fortbildungspunkte vergeben" />
-      {on && (
+      {/* a VNR stored before it was checked is refused on the next save: its field shows why, also when off */}
+      {(on || form.errorOf("vnr") !== undefined) && (
         <>
           <div className="grid gap-4 sm:grid-cols-2">
             <TextField
