@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { MSG_EFN } from "@app/shared";
+import { MSG_EFN, MSG_VNR } from "@app/shared";
 import { expect, type Page } from "@playwright/test";
 import { vimeo } from "./data";
 import { contentDay, dayFromToday, expectAccessible, login, type TestUser, test } from "./fixtures";
@@ -15,12 +15,16 @@ async function loginAs(page: Page, user: TestUser) {
   await expect(page.getByRole("heading", { level: 1, name: /^Hallo / })).toBeVisible();
 }
 
-/** A Fortbildung event running today with two 90-minute videos; the participant watched 37 minutes. */
-async function fortbildungEvent(data: import("./data").TestData) {
-  const today = dayFromToday(0);
+const VNR = "2760602026000000099";
+
+/**
+ * A Fortbildung event of one day (today: running) with two 90-minute videos; the participant watched 37
+ * minutes.
+ */
+async function fortbildungEvent(data: import("./data").TestData, today = dayFromToday(0)) {
   const congress = await data.congress({
     fortbildung: true,
-    vnr: "2760602026000099",
+    vnr: VNR,
     firstDay: today,
     lastDay: today,
   });
@@ -47,7 +51,7 @@ test("the participant sees per day how many minutes count and from when the cert
   await loginAs(page, user);
   await page.goto(`/congress/${congress.id}`);
   await expect(fortbildung(page)).toContainText("37 von 180 Minuten · Bescheinigung ab 144 Minuten");
-  await expect(fortbildung(page)).toContainText("VNR 2760602026000099");
+  await expect(fortbildung(page)).toContainText(`VNR ${VNR}`);
   await expect(page.getByRole("link", { name: "Mehr dazu in der Datenschutzerklärung" })).toBeVisible();
 
   await data.watched(user.id, congress.id, today, vimeo(100_001), 110 * 60);
@@ -101,7 +105,14 @@ test("the organiser lists a day's participants, filters by outcome and exports t
   ]);
   expect(file.suggestedFilename()).toMatch(/^fortbildung-.+\.csv$/);
   const csv = await readFile(await file.path(), "utf8");
-  expect(csv).toContain(`;Fenja Fortbildung;${user.email};37;144;180;0;0;Player;nein;0;2760602026000099`);
+  expect(csv).toContain(`;Fenja Fortbildung;${user.email};37;144;180;0;0;Player;nein;0;${VNR}`);
+
+  // the chamber's report lists certificates, which come after the last day: until then the reason, no button
+  const tomorrow = dayFromToday(1).split("-").reverse().join(".");
+  await expect(page.locator('[data-slot="chamber-report"]')).toContainText(
+    `Die Meldung an die Kammer entsteht aus den Teilnahmebescheinigungen. Sie werden nach dem letzten Tag der Veranstaltung ausgestellt, ab dem ${tomorrow}.`,
+  );
+  await expect(page.getByRole("button", { name: /^Meldung an die Kammer/ })).toHaveCount(0);
 });
 
 test("the event page asks a participant without EFN for it; the profile changes and removes it", async ({
@@ -153,11 +164,13 @@ test("the event page asks a participant without EFN for it; the profile changes 
   await expect(efnPrompt(page)).toBeVisible();
 });
 
-test("the organiser downloads the chamber's report of a day: with EFN, without EFN, and as Excel", async ({
+test("the organiser downloads the chamber's report of a day from its certificates: with EFN, without EFN, and as Excel", async ({
   page,
   data,
 }) => {
-  const { congress, today } = await fortbildungEvent(data);
+  // yesterday's event: its certificates are due, issued by the report if the hourly job has not yet
+  await data.certificateIssuer();
+  const { congress, today } = await fortbildungEvent(data, dayFromToday(-1));
   // reached with an EFN (check digit worked out in packages/shared/src/efn.test.ts), reached without one
   const withEfn = await data.user({ firstname: "Ekin", lastname: "Efn", efn: "802760901234566" });
   const withoutEfn = await data.user({ firstname: "Olga", lastname: "Ohne" });
@@ -180,7 +193,7 @@ test("the organiser downloads the chamber's report of a day: with EFN, without E
   ]);
   expect(csv.suggestedFilename()).toMatch(new RegExp(`^kammermeldung-.+-${today}\\.csv$`));
   expect(await readFile(await csv.path(), "utf8")).toBe(
-    `\uFEFFVNR;EFN;Nachname;Vorname;Datum;Punkte\r\n2760602026000099;802760901234566;Efn;Ekin;${date};4\r\n`,
+    `\uFEFFVNR;EFN;Nachname;Vorname;Datum;Punkte\r\n${VNR};802760901234566;Efn;Ekin;${date};4\r\n`,
   );
 
   const [without] = await Promise.all([
@@ -189,7 +202,7 @@ test("the organiser downloads the chamber's report of a day: with EFN, without E
   ]);
   expect(without.suggestedFilename()).toMatch(/^ohne-efn-.+\.csv$/);
   expect(await readFile(await without.path(), "utf8")).toBe(
-    `\uFEFFVNR;Nachname;Vorname;E-Mail;Datum;Punkte\r\n2760602026000099;Ohne;Olga;${withoutEfn.email};${date};4\r\n`,
+    `\uFEFFVNR;Nachname;Vorname;E-Mail;Datum;Punkte\r\n${VNR};Ohne;Olga;${withoutEfn.email};${date};4\r\n`,
   );
 
   const [xlsx] = await Promise.all([
@@ -199,4 +212,26 @@ test("the organiser downloads the chamber's report of a day: with EFN, without E
   expect(xlsx.suggestedFilename()).toMatch(/^kammermeldung-.+\.xlsx$/);
   // an XLSX file is a zip archive
   expect((await readFile(await xlsx.path())).subarray(0, 2).toString()).toBe("PK");
+});
+
+test("an event's VNR stored before it was checked is refused at its field on the next save, also with Fortbildung off; pasted with spaces it is kept as its digits", async ({
+  page,
+  data,
+}) => {
+  const congress = await data.congress({ vnr: "VNR-1" });
+  await loginAs(page, await data.user({ admin: true }));
+  await page.goto("/admin/manage/events");
+  await page.getByRole("button", { name: `${congress.title} bearbeiten` }).click();
+  const dialog = page.getByRole("dialog", { name: "Veranstaltung bearbeiten" });
+  const field = dialog.getByLabel("Veranstaltungsnummer (VNR)");
+  await expect(field).toHaveCount(0);
+  await dialog.getByRole("button", { name: "Speichern" }).click();
+  await expect(field).toHaveAttribute("aria-invalid", "true");
+  await expect(dialog.getByRole("alert")).toHaveText(MSG_VNR.length(1));
+  await field.fill("276 0602 0260 0000 0099");
+  await dialog.getByRole("button", { name: "Speichern" }).click();
+  await expect(page.getByText("Die Veranstaltung wurde gespeichert.")).toBeVisible();
+  await page.getByRole("button", { name: `${congress.title} bearbeiten` }).click();
+  await dialog.getByRole("checkbox", { name: "Fortbildungspunkte vergeben" }).check();
+  await expect(field).toHaveValue(VNR);
 });

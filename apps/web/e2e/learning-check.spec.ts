@@ -1,4 +1,5 @@
-import { MSG_LEARNING_CHECK } from "@app/shared";
+import { readFile } from "node:fs/promises";
+import { MSG_LEARNING_CHECK, MSG_VNR } from "@app/shared";
 import { expect, type Page } from "@playwright/test";
 import { type TestData, vimeo } from "./data";
 import {
@@ -31,8 +32,13 @@ async function recording(data: TestData) {
 }
 
 /** A buyer of the package who watched `seconds` of each video on its page. */
-async function buyer(data: TestData, scene: Awaited<ReturnType<typeof recording>>, seconds = 600) {
-  const user = await data.user();
+async function buyer(
+  data: TestData,
+  scene: Awaited<ReturnType<typeof recording>>,
+  seconds = 600,
+  fields: Parameters<TestData["user"]>[0] = {},
+) {
+  const user = await data.user(fields);
   await data.packageOrder(user.id, scene.pkg.id);
   for (const id of [100_000, 100_001]) {
     await data.watched(user.id, scene.congress.id, dayFromToday(-1), vimeo(id), seconds, scene.pkg.id);
@@ -78,6 +84,8 @@ test("an admin writes a learning check with a question of several correct answer
   await dialog.getByLabel("Kongresspaket *").selectOption(String(pkg.id));
   await dialog.getByLabel("Gilt für").selectOption(day);
   await expect(dialog.getByLabel("Bestehensgrenze in % *")).toHaveValue("70");
+  // the recording's own VNR: 19 digits (a pasted one with spaces is taken as its digits)
+  await dialog.getByLabel("VNR").fill("276 0602 0269 9999 001");
   await dialog.getByLabel("Kategorie").fill("I");
   await dialog.getByLabel("Fragetext *").fill("Welche Angaben stehen auf der Bescheinigung?");
   await dialog.getByLabel("Frage 1, Antwort 1", { exact: true }).fill("Die VNR");
@@ -86,6 +94,8 @@ test("an admin writes a learning check with a question of several correct answer
   // no answer marked correct: refused in German beside the answers
   await dialog.getByRole("button", { name: "Speichern" }).click();
   await expect(dialog.getByText("Bitte markieren Sie mindestens eine richtige Antwort.")).toBeVisible();
+  await expect(dialog.getByText(MSG_VNR.length(18))).toBeVisible();
+  await dialog.getByLabel("VNR").fill("276 0602 0269 9999 0001");
   await dialog.getByLabel("richtig (Frage 1, Antwort 1)").check();
   await dialog.getByLabel("richtig (Frage 1, Antwort 2)").check();
   await dialog.getByRole("button", { name: "Frage hinzufügen" }).click();
@@ -108,6 +118,7 @@ test("an admin writes a learning check with a question of several correct answer
     .filter({ hasText: pkg.name });
   await expect(row).not.toContainText("Ganzes Paket");
   await expect(row).toContainText("70 %");
+  await expect(row).toContainText("2760602026999990001");
   await expect(row.getByRole("cell").nth(2)).toHaveText("2");
 
   // opened on a fresh page (the package and event lists not loaded yet), the editor shows the stored package
@@ -128,13 +139,20 @@ test("an admin writes a learning check with a question of several correct answer
   await expect(row).toHaveCount(0);
 });
 
-test("a buyer who watched enough passes; the answer key is not in the quiz's answer", async ({
+test("a buyer who watched enough passes; the answer key is not in the quiz's answer; the pass is in the check's chamber report", async ({
   page,
+  browser,
   data,
 }) => {
+  // two logins, two axe scans and a download: long on two busy cores
+  test.slow();
+  await data.certificateIssuer();
   const scene = await recording(data);
-  await data.learningCheck(scene.pkg.id, QUESTIONS, { category: "I", points: 2 });
-  const user = await buyer(data, scene);
+  const vnr = "2760602026999990002";
+  await data.learningCheck(scene.pkg.id, QUESTIONS, { category: "I", points: 2, vnr });
+  // check digit worked out by hand in packages/shared/src/efn.test.ts
+  const efn = "802760901234566";
+  const user = await buyer(data, scene, 600, { firstname: "Ekin", lastname: "Efn", efn });
   await loginAs(page, user);
   await page.goto(`/congress-package/${scene.pkg.id}`);
   await expect(section(page)).toContainText("Angesehen: 20 von 20 Minuten · Voraussetzung erfüllt");
@@ -168,6 +186,26 @@ test("a buyer who watched enough passes; the answer key is not in the quiz's ans
   await expect(section(page)).toContainText(/Bestanden am \d\d\.\d\d\.\d{4}\./);
   await expect(section(page).getByRole("button", { name: /Lernerfolgskontrolle/ })).toHaveCount(0);
   await expectAccessible(page, "Ergebnis der Lernerfolgskontrolle");
+
+  // the organiser's report of the recording: the pass with EFN, the date of passing and the check's VNR
+  const adminContext = await browser.newContext();
+  const admin = await adminContext.newPage();
+  await loginAs(admin, await data.user({ admin: true }));
+  await admin.goto("/admin/manage/learning-checks");
+  const row = admin
+    .getByRole("table", { name: "Lernerfolgskontrollen" })
+    .getByRole("row")
+    .filter({ hasText: scene.pkg.name });
+  const [csv] = await Promise.all([
+    admin.waitForEvent("download"),
+    row.getByRole("button", { name: /^Meldung an die Kammer der .+ als CSV herunterladen$/ }).click(),
+  ]);
+  expect(csv.suggestedFilename()).toMatch(/^kammermeldung-lernerfolgskontrolle-.+\.csv$/);
+  const today = dayFromToday(0).split("-").reverse().join(".");
+  expect(await readFile(await csv.path(), "utf8")).toBe(
+    `\uFEFFVNR;EFN;Nachname;Vorname;Datum;Punkte\r\n${vnr};${efn};Efn;Ekin;${today};2\r\n`,
+  );
+  await adminContext.close();
 });
 
 test("a fail shows the result without passing; unanswered questions are named first", async ({

@@ -716,6 +716,11 @@ export const learningChecks = pgTable(
     passPercent: integer("pass_percent").notNull().default(70),
     /** the chamber's category of the recording's certificate (e.g. self-study) */
     category: text("category"),
+    /**
+     * the recording's own Veranstaltungsnummer (a measure of its own, not the live event's): 19 digits;
+     * null: none yet
+     */
+    vnr: text("vnr"),
     /** points the recording's certificate names; null: as the event's days */
     points: integer("points"),
     createdAt: createdAt(),
@@ -728,6 +733,7 @@ export const learningChecks = pgTable(
     ),
     check("learning_checks_pass_percent_range", sql`${t.passPercent} BETWEEN 1 AND 100`),
     check("learning_checks_points_range", sql`${t.points} IS NULL OR ${t.points} BETWEEN 0 AND 100`),
+    check("learning_checks_vnr_digits", sql`${t.vnr} ~ '^[0-9]{19}$'`),
   ],
 );
 

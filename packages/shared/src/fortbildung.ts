@@ -2,6 +2,7 @@ import { z } from "zod";
 import { MSG_FIELD, zForm } from "./field-text";
 import { ZId } from "./ids";
 import { ZPage } from "./paging";
+import { zVnr } from "./vnr";
 
 /**
  * Fortbildung (issue 33, decision 104): watch time measured from the player, and the rule that decides
@@ -157,7 +158,7 @@ export const optionalWholeNumber = (min: number, max: number, message: string) =
     })
     .transform((v) => (v === "" ? null : v));
 
-/** A short text of the chamber (VNR, category); empty is none. */
+/** A short text of the chamber (the category); empty is none. */
 const chamberText = (max: number, the: string) =>
   z
     .string({ error: MSG_FIELD.text })
@@ -177,7 +178,8 @@ export const FORTBILDUNG_FIELDS = {
     })
     .transform((v) => v === true || v === "true")
     .optional(),
-  vnr: chamberText(100, "Die VNR").optional(),
+  /** 19 digits; one stored otherwise before this check stays until the form is saved again */
+  vnr: zVnr.nullable().optional(),
   fortbildungCategory: chamberText(50, "Die Kategorie").optional(),
   pointsPerDay: optionalWholeNumber(0, MAX_POINTS_PER_DAY, MSG_FORTBILDUNG.pointsPerDay).optional(),
   requiredPercent: wholeNumber(1, 100, MSG_FORTBILDUNG.requiredPercent).optional(),

@@ -3,6 +3,7 @@ import { MSG_FIELD, tooLong, zForm } from "./field-text";
 import { optionalWholeNumber, wholeNumber } from "./fortbildung";
 import { ZId, zId } from "./ids";
 import { ZPage } from "./paging";
+import { zVnr } from "./vnr";
 
 /**
  * Learning-success checks for recordings (issue 34 item 4, decisions 119-121): per package, or per day of
@@ -106,6 +107,8 @@ export const ZLearningCheckInput = zForm({
     .nullable()
     .default(null),
   points: optionalWholeNumber(0, 100, MSG_LEARNING_CHECK.points).default(null),
+  /** the recording's own VNR (a measure of its own, not the live event's); empty: none yet */
+  vnr: zVnr.nullable().default(null),
   questions: z
     .array(ZLearningCheckQuestion, { error: MSG_LEARNING_CHECK.questionsMissing })
     .min(1, MSG_LEARNING_CHECK.questionsMissing)

@@ -5,11 +5,12 @@ import {
   ZFortbildungDayInput,
   ZId,
   ZOrderListInput,
+  ZRecordingReportQuery,
   ZUserListInput,
 } from "@app/shared";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
-import { chamberReport } from "../services/exports/chamber-report";
+import { chamberReport, recordingChamberReport } from "../services/exports/chamber-report";
 import { fortbildungExport } from "../services/exports/fortbildung";
 import { type NamedExport, orderExport, participantsExport, usersExport } from "../services/exports/sources";
 import {
@@ -27,6 +28,7 @@ const ZFormat = z.object({
 const ZParticipantsParams = ZFormat.extend({
   congressId: ZId,
 });
+const ZRecordingReportParams = ZFormat.extend({ learningCheckId: ZId });
 // PostgreSQL text holds no NUL: refused here with the German message, before the download starts
 const noNul = (text: string) => !text.includes("\u0000");
 /** the order tables' search, without the page (an export has every matching row) */
@@ -99,7 +101,7 @@ export const exportRestRoutes: RestRoute[] = [
     },
   },
   {
-    // the chamber's report of one day (issue 34 item 6): with EFN (CSV: `list=ohne-efn` for the others)
+    // the chamber's report of one day (decision 113): with EFN (CSV: `list=ohne-efn` for the others)
     method: "GET",
     url: "/admin/exports/chamber-report/:congressId.:format",
     role: "admin",
@@ -108,6 +110,18 @@ export const exportRestRoutes: RestRoute[] = [
       const { congressId, format } = ZParticipantsParams.parse(req.params);
       const query = ZChamberReportQuery.parse(req.query);
       return download(reply, await chamberReport(ctx, { ...query, congressId }, format), format);
+    },
+  },
+  {
+    // a learning check's passes, as the chamber's report of the recording (its own VNR): CSV `list=ohne-efn`
+    method: "GET",
+    url: "/admin/exports/recording-chamber-report/:learningCheckId.:format",
+    role: "admin",
+    service: "recordingChamberReport",
+    handler: async (_caller, req, reply, ctx) => {
+      const { learningCheckId, format } = ZRecordingReportParams.parse(req.params);
+      const { list } = ZRecordingReportQuery.parse(req.query);
+      return download(reply, await recordingChamberReport(ctx, { learningCheckId, list }, format), format);
     },
   },
   {

@@ -893,17 +893,62 @@ const storedNotification =
     };
   };
 
-/** The chamber's report of the webinar's first day: only an admin gets the file (its header row). */
-const chamberReportOfWebinar: Make = () => ({
-  data: { congressId: world.webinar.id, day: world.webinar.firstDay },
+/** The certificates' issuer named (the chamber's reports list certificates, which need one). */
+async function issuerNamed() {
+  await db().insert(schema.certificateIssuer).values({ id: 1 }).onConflictDoNothing();
+  await db()
+    .update(schema.certificateIssuer)
+    .set({ name: "Matrix-Institut" })
+    .where(eq(schema.certificateIssuer.name, ""));
+}
+
+/** A chamber's report's list without EFN: only an admin gets the file, and it names `user`. */
+const reportNamingUser = (data: Record<string, unknown>): Fixture => ({
+  data,
   check: (a) => {
     if (a.status === 200) {
-      expect(a.body).toContain("VNR;EFN;Nachname;Vorname;Datum;Punkte");
+      expect(a.body).toContain("VNR;Nachname;Vorname;E-Mail;Datum;Punkte");
+      expect(a.body).toContain(world.user.email);
     } else {
-      expect(a.body).not.toContain("VNR;EFN");
+      expect(a.body).not.toContain(world.user.email);
     }
   },
 });
+
+/** The chamber's report of an ended Fortbildung event's day that `user` reached (and is certified for). */
+const chamberReportOfEndedEvent: Make = async () => {
+  await issuerNamed();
+  const day = relDay(-2);
+  const congress = await freshCongress({ fortbildung: true, firstDay: day, lastDay: day });
+  const url = videoUrl();
+  await db()
+    .insert(schema.videoPreviews)
+    .values({ key: previewKey(url), url, durationSeconds: 600 });
+  await createContent(db(), congress.id, [{ urls: [url] }]);
+  await participate(db(), world.user.id, congress.id);
+  await db()
+    .insert(schema.watchTime)
+    .values({
+      userId: world.user.id,
+      congressId: congress.id,
+      day,
+      videoKey: previewKey(url),
+      source: "player",
+      played: "{[0,600)}",
+      seconds: 600,
+    });
+  return reportNamingUser({ congressId: congress.id, day });
+};
+
+/** The chamber's report of a learning check that `user` passed. */
+const recordingReportOfPass: Make = async () => {
+  await issuerNamed();
+  const { checkId } = await learningCheckOfPaidPackage();
+  await db()
+    .insert(schema.learningCheckAttempts)
+    .values({ checkId, userId: world.user.id, shown: [], submittedAt: new Date(), passed: true });
+  return reportNamingUser({ learningCheckId: checkId });
+};
 
 /** The ticketed webinar's participants: only an admin gets the file, and it lists both of them. */
 const participantsOfWebinar: Make = () => ({
@@ -1364,8 +1409,15 @@ const MATRIX: Record<string, Expectation> = {
   "GET /api/admin/exports/chamber-report/:congressId.:format": {
     access: "admin",
     service: "chamberReport",
-    call: rest(chamberReportOfWebinar, {
-      url: (d) => `/api/admin/exports/chamber-report/${d.congressId}.csv?day=${d.day}`,
+    call: rest(chamberReportOfEndedEvent, {
+      url: (d) => `/api/admin/exports/chamber-report/${d.congressId}.csv?day=${d.day}&list=ohne-efn`,
+    }),
+  },
+  "GET /api/admin/exports/recording-chamber-report/:learningCheckId.:format": {
+    access: "admin",
+    service: "recordingChamberReport",
+    call: rest(recordingReportOfPass, {
+      url: (d) => `/api/admin/exports/recording-chamber-report/${d.learningCheckId}.csv?list=ohne-efn`,
     }),
   },
   "GET /api/admin/exports/package-orders.:format": {

@@ -171,7 +171,7 @@ export async function issueEventCertificates(
   return issued;
 }
 
-/** The facts of a recording's certificate: the check's first passed attempt, as of now. */
+/** The facts of a recording's certificate: the check's VNR, category and points, its first passed attempt. */
 async function recordingFacts(
   db: DbOrTx,
   input: { userId: number; learningCheckId: number },
@@ -182,6 +182,7 @@ async function recordingFacts(
       packageName: congressPackages.name,
       congressId: congressPackages.congressId,
       day: learningChecks.day,
+      vnr: learningChecks.vnr,
       category: learningChecks.category,
       points: learningChecks.points,
     })
@@ -234,7 +235,8 @@ async function recordingFacts(
       participant,
       issuer: await loadIssuer(db),
       congress: { title: event.title, firstDay: event.firstDay, lastDay: event.lastDay },
-      vnr: event.vnr,
+      // a recording is a measure of its own: its check's VNR and category, never the live event's
+      vnr: check.vnr,
       category: check.category,
       days: [],
       points,

@@ -1,8 +1,16 @@
 import type { DbOrTx } from "@app/db";
-import { ADMIN_PAGE_SIZE, berlinDate, type IsoDate, type ZFortbildungDayInput } from "@app/shared";
+import {
+  ADMIN_PAGE_SIZE,
+  berlinDate,
+  type ChamberReportState,
+  type IsoDate,
+  type ZFortbildungDayInput,
+} from "@app/shared";
 import { sql } from "drizzle-orm";
 import type { z } from "zod";
 import type { AdminPage } from "../../lib/paging";
+import { loadIssuer } from "../certificates/issuer";
+import { chamberReportState } from "../certificates/reported";
 import type { ServiceDeps } from "../deps";
 import { type FortbildungEvent, loadFortbildungEvent, type ParticipantDay, participantDays } from "./facts";
 
@@ -74,6 +82,8 @@ export interface FortbildungSection {
   listed: number;
   reached: number;
   page: AdminPage<FortbildungRow>;
+  /** whether the chamber's report can be made yet (it lists the certificates, decision 116) */
+  chamberReport: ChamberReportState | null;
 }
 
 const emptyPage = (page: number): AdminPage<FortbildungRow> => ({
@@ -96,7 +106,14 @@ export async function fortbildungSection(
   const today = berlinDate(clock.now());
   const congressId = input.congressId ?? (await defaultEvent(db, today));
   if (congressId === null) {
-    return { event: null, day: null, listed: 0, reached: 0, page: emptyPage(input.page) };
+    return {
+      event: null,
+      day: null,
+      listed: 0,
+      reached: 0,
+      page: emptyPage(input.page),
+      chamberReport: null,
+    };
   }
   const loaded = await loadFortbildungEvent(db, congressId);
   const days = eventDays(loaded);
@@ -123,5 +140,6 @@ export async function fortbildungSection(
       page: input.page,
       pageSize: ADMIN_PAGE_SIZE,
     },
+    chamberReport: chamberReportState(loaded, (await loadIssuer(db)).name !== "", today),
   };
 }

@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { schema } from "@app/db";
-import { MSG_FORTBILDUNG } from "@app/shared";
+import { MSG_FORTBILDUNG, MSG_VNR } from "@app/shared";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -161,6 +161,32 @@ describe("the Fortbildung rules of an event", () => {
     expect(checks.error).toMatchObject({
       fieldErrors: { presenceChecksRequired: [MSG_FORTBILDUNG.checksMoreThanAsked] },
     });
+  });
+
+  it("take a VNR of 19 digits, pasted with spaces stored as its digits, and refuse any other at the field", async () => {
+    const spaced = await trpcMutation(
+      t,
+      "admin.congresses.save",
+      eventForm({ fortbildung: true, vnr: "276 0602 0251 2345 0001" }),
+      { token: admin.adminToken },
+    );
+    expect(spaced.status).toBe(200);
+    expect(await stored(spaced.data.id)).toMatchObject({ vnr: "2760602025123450001" });
+    for (const [vnr, message] of [
+      ["VNR-1", MSG_VNR.length(1)],
+      ["276060202512345000", MSG_VNR.length(18)],
+      ["Kongress 2026", MSG_VNR.notDigits],
+    ]) {
+      const refused = await trpcMutation(
+        t,
+        "admin.congresses.save",
+        eventForm({ id: spaced.data.id, fortbildung: true, vnr }),
+        { token: admin.adminToken },
+      );
+      expect(refused.status, vnr).toBe(400);
+      expect(refused.error, vnr).toMatchObject({ fieldErrors: { vnr: [message] } });
+    }
+    expect(await stored(spaced.data.id)).toMatchObject({ vnr: "2760602025123450001" });
   });
 
   it("are the admin's alone", async () => {

@@ -37,6 +37,7 @@ export async function pageLearningChecks(db: DbOrTx, input: { page: number }) {
       fortbildung: congresses.fortbildung,
       day: learningChecks.day,
       passPercent: learningChecks.passPercent,
+      vnr: learningChecks.vnr,
       category: learningChecks.category,
       points: learningChecks.points,
       questionCount: sql<number>`(SELECT count(*)::int FROM ${learningCheckQuestions} q WHERE q.check_id = learning_checks.id)`,
@@ -72,6 +73,7 @@ export async function getLearningCheck(db: DbOrTx, id: number) {
     packageId: check.packageId,
     day: check.day as IsoDate | null,
     passPercent: check.passPercent,
+    vnr: check.vnr,
     category: check.category,
     points: check.points,
     questions,
@@ -113,6 +115,7 @@ const auditView = (c: Awaited<ReturnType<typeof getLearningCheck>> | (CheckInput
   packageId: c.packageId,
   day: c.day,
   passPercent: c.passPercent,
+  vnr: c.vnr,
   fortbildungCategory: c.category,
   points: c.points,
   questions: c.questions.map((q) => ({
@@ -134,6 +137,7 @@ export async function saveLearningCheck(db: Db, input: CheckInput, actorId: numb
       packageId: input.packageId,
       day: input.day,
       passPercent: input.passPercent,
+      vnr: input.vnr,
       category: input.category,
       points: input.points,
     };

@@ -1,5 +1,12 @@
 import { schema } from "@app/db";
-import { LEARNING_CHECK_RETRY_MINUTES, MSG, MSG_LEARNING_CHECK } from "@app/shared";
+import {
+  formatGermanDate,
+  LEARNING_CHECK_RETRY_MINUTES,
+  MSG,
+  MSG_CHAMBER_REPORT,
+  MSG_LEARNING_CHECK,
+  MSG_VNR,
+} from "@app/shared";
 import { and, eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -53,7 +60,7 @@ function questions(n = 10, tag = unique()) {
  * A past Fortbildung event (80% required) with two 10-minute videos, its package, and a check of the whole
  * package written by the admin through `admin.learningChecks.save`.
  */
-async function scene(values: { passPercent?: string; qs?: ReturnType<typeof questions> } = {}) {
+async function scene(values: { passPercent?: string; qs?: ReturnType<typeof questions>; vnr?: string } = {}) {
   const congress = await createCongress(db(), {
     fortbildung: true,
     requiredPercent: 80,
@@ -78,6 +85,7 @@ async function scene(values: { passPercent?: string; qs?: ReturnType<typeof ques
       passPercent: values.passPercent ?? "70",
       category: "I",
       points: "3",
+      ...(values.vnr !== undefined && { vnr: values.vnr }),
       questions: qs,
     },
     { token: admin.adminToken },
@@ -89,8 +97,13 @@ async function scene(values: { passPercent?: string; qs?: ReturnType<typeof ques
 type Scene = Awaited<ReturnType<typeof scene>>;
 
 /** A buyer (paid order) who watched `seconds` of each video on the package's page. */
-async function buyer(s: Scene, seconds = 600, status: "paid" | "canceled" = "paid") {
-  const user = await createUser(db());
+async function buyer(
+  s: Scene,
+  seconds = 600,
+  status: "paid" | "canceled" = "paid",
+  values: Parameters<typeof createUser>[1] = {},
+) {
+  const user = await createUser(db(), values);
   await packageOrder(db(), user.id, s.pkg.id, status);
   if (seconds > 0) {
     for (const url of s.urls) {
@@ -554,5 +567,139 @@ describe("the admin's editor", () => {
     expect(
       await db().$count(schema.learningCheckQuestions, eq(schema.learningCheckQuestions.checkId, s.checkId)),
     ).toBe(0);
+  });
+});
+
+describe("a recording as a measure of its own", () => {
+  const EVENT_VNR = "2760602026000000017";
+  const CHECK_VNR = "2760602026999990001";
+  // check digit worked out by hand in packages/shared/src/efn.test.ts
+  const EFN = "802760901234566";
+  const lines = (body: string) =>
+    body
+      .replace(/^\uFEFF/, "")
+      .trim()
+      .split("\r\n");
+  const report = (checkId: number, list = "") =>
+    t.app.inject({
+      method: "GET",
+      url: `/api/admin/exports/recording-chamber-report/${checkId}.csv${list && `?list=${list}`}`,
+      headers: { authorization: `Bearer ${admin.adminToken}` },
+    });
+
+  it("has its own VNR and category on the certificate, and its passes with EFN and date in a chamber report of their own", async () => {
+    await db()
+      .insert(schema.certificateIssuer)
+      .values({ id: 1, name: "Institut für Fortbildung" })
+      .onConflictDoNothing();
+    // the VNR pasted in groups, as the chamber's letter prints it
+    const s = await scene({ vnr: "276 0602 0269 9999 0001" });
+    await db()
+      .update(schema.congresses)
+      .set({ vnr: EVENT_VNR })
+      .where(eq(schema.congresses.id, s.congress.id));
+    const stored = await trpcQuery(
+      t,
+      "admin.learningChecks.get",
+      { id: s.checkId },
+      { token: admin.adminToken },
+    );
+    expect(stored.data).toMatchObject({ vnr: CHECK_VNR, category: "I" });
+
+    const pass = async (who: Awaited<ReturnType<typeof buyer>>, at: string) => {
+      t.clock.set(new Date(at));
+      const a = await start(s, who.token);
+      const result = await submit(a.data.attemptId, await answersWith(a.data.attemptId, 10), who.token);
+      expect(result.data?.passed, result.body).toBe(true);
+    };
+    const [before, yesterday] = [relDay(-3), relDay(-1)];
+    const ada = await buyer(s, 600, "paid", { firstname: "Ada", lastname: "Ärztin", efn: EFN });
+    await pass(ada, `${before}T23:30:00Z`);
+    const otto = await buyer(s, 600, "paid", { firstname: "Otto", lastname: "Ohne" });
+    await pass(otto, `${yesterday}T10:00:00Z`);
+    const rita = await buyer(s, 600, "paid", { firstname: "Rita", lastname: "Revoked", efn: EFN });
+    await pass(rita, `${yesterday}T11:00:00Z`);
+    t.clock.reset();
+
+    const certificates = await db()
+      .select()
+      .from(schema.certificates)
+      .where(eq(schema.certificates.learningCheckId, s.checkId));
+    expect(certificates).toHaveLength(3);
+    for (const c of certificates) {
+      expect(c.facts).toMatchObject({ kind: "recording", vnr: CHECK_VNR, category: "I", points: 3 });
+    }
+    const ritas = certificates.find((c) => c.userId === rita.user.id);
+    const revoked = await trpcMutation(
+      t,
+      "admin.certificates.revoke",
+      { id: ritas?.id, reason: "Doppelt bestanden" },
+      { token: admin.adminToken },
+    );
+    expect(revoked.status).toBe(200);
+
+    // 23:30 UTC is the next day in Berlin: the date of passing is the Berlin day
+    const csv = await report(s.checkId);
+    expect(csv.statusCode, csv.body).toBe(200);
+    expect(lines(csv.body)).toEqual([
+      "VNR;EFN;Nachname;Vorname;Datum;Punkte",
+      `${CHECK_VNR};${EFN};Ärztin;Ada;${formatGermanDate(relDay(-2))};3`,
+    ]);
+    const without = await report(s.checkId, "ohne-efn");
+    expect(lines(without.body)).toEqual([
+      "VNR;Nachname;Vorname;E-Mail;Datum;Punkte",
+      `${CHECK_VNR};Ohne;Otto;${otto.user.email};${formatGermanDate(yesterday)};3`,
+    ]);
+    expect(csv.headers["content-disposition"]).toMatch(
+      /^attachment; filename="kammermeldung-lernerfolgskontrolle-.+\.csv"$/,
+    );
+    // nothing of the live event's number
+    expect(csv.body).not.toContain(EVENT_VNR);
+  });
+
+  it("is refused while no issuer is named, and then lists a pass whose certificate waited for the name", async () => {
+    const s = await scene({ vnr: CHECK_VNR });
+    const me = await buyer(s, 600, "paid", { efn: EFN });
+    await db().insert(schema.certificateIssuer).values({ id: 1 }).onConflictDoNothing();
+    await db().update(schema.certificateIssuer).set({ name: "" });
+    try {
+      const a = await start(s, me.token);
+      await submit(a.data.attemptId, await answersWith(a.data.attemptId, 10), me.token);
+      const refused = await report(s.checkId);
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json().detail).toBe(MSG_CHAMBER_REPORT.noIssuer);
+    } finally {
+      await db().update(schema.certificateIssuer).set({ name: "Institut für Fortbildung" });
+    }
+    const listed = await report(s.checkId);
+    expect(lines(listed.body)).toEqual([
+      "VNR;EFN;Nachname;Vorname;Datum;Punkte",
+      `${CHECK_VNR};${EFN};${me.user.lastname};${me.user.firstname};${formatGermanDate(relDay(0))};3`,
+    ]);
+  });
+
+  it("refuses a VNR that is not 19 digits at the editor's field", async () => {
+    const s = await scene();
+    const stored = await trpcQuery(
+      t,
+      "admin.learningChecks.get",
+      { id: s.checkId },
+      { token: admin.adminToken },
+    );
+    const saved = await trpcMutation(
+      t,
+      "admin.learningChecks.save",
+      {
+        ...stored.data,
+        packageId: String(s.pkg.id),
+        passPercent: "70",
+        points: "3",
+        day: "",
+        vnr: "VNR 12345",
+      },
+      { token: admin.adminToken },
+    );
+    expect(saved.status).toBe(400);
+    expect(JSON.parse(saved.body).error.json.data.fieldErrors).toEqual({ vnr: [MSG_VNR.length(5)] });
   });
 });

@@ -1,27 +1,46 @@
-import { formatGermanDate } from "@app/shared";
+import { type ChamberReportState, chamberReportHint } from "@app/shared";
 import { ExportButtons } from "@/components/admin/export-buttons";
 
 /**
- * The chamber's report of the section's day (issue 34 item 6, decision 113): who reached the day with VNR,
- * EFN, name, date and points, as CSV or Excel; those without an EFN as a CSV of their own (the Excel file
- * holds them on a second sheet).
+ * The chamber's report (decision 113) as CSV or Excel: who is certified, with VNR, EFN, name, date and
+ * points; those without an EFN as a CSV of their own (the Excel file holds them on a second sheet). An
+ * event's report is of one day (`query.day`), a learning check's of its passes. Before its certificates
+ * exist (the event's last day not over, no issuer named) the reason stands in the buttons' place.
  */
-export function ChamberReportButtons({ congressId, day }: { congressId: number; day: string }) {
-  const path = `/api/admin/exports/chamber-report/${congressId}`;
-  const date = formatGermanDate(day);
+export function ChamberReportButtons({
+  path,
+  query = {},
+  what,
+  state = { status: "ready" },
+}: {
+  /** the export without its extension */
+  path: string;
+  query?: Record<string, string>;
+  /** what the report is of, for the buttons' names: "vom 23.11.2026" */
+  what: string;
+  state?: ChamberReportState;
+}) {
+  const hint = chamberReportHint(state);
+  if (hint !== null) {
+    return (
+      <p className="max-w-prose text-sm text-slate-700" data-slot="chamber-report">
+        <span className="font-medium text-slate-900">Meldung an die Kammer:</span> {hint}
+      </p>
+    );
+  }
   return (
     <div className="flex flex-wrap items-center gap-x-4 gap-y-2" data-slot="chamber-report">
       <ExportButtons
         path={path}
-        query={{ day }}
-        what={`Meldung an die Kammer vom ${date}`}
+        query={query}
+        what={`Meldung an die Kammer ${what}`}
         caption="Meldung an die Kammer:"
       />
       <ExportButtons
         path={path}
-        query={{ day, list: "ohne-efn" }}
+        query={{ ...query, list: "ohne-efn" }}
         formats={["csv"]}
-        what={`Teilnehmende ohne EFN vom ${date}`}
+        what={`Teilnehmende ohne EFN ${what}`}
         caption="Ohne EFN:"
       />
     </div>

@@ -3,6 +3,7 @@ import {
   cutText,
   formatCongressDates,
   formatGermanDate,
+  MSG_VNR,
   parseGermanDate,
   ZCongressInput,
 } from "@app/shared";
@@ -43,10 +44,17 @@ function FortbildungFields({ form }: { form: SchemaForm<CongressForm, typeof ZCo
     <fieldset className="flex flex-col gap-4 rounded-md border border-slate-200 p-4">
       <legend className="px-1 font-semibold text-slate-900">Fortbildung</legend>
       <FlagField control={form.control} name="fortbildung" label="Fortbildungspunkte vergeben" />
-      {on && (
+      {/* a VNR stored before it was checked is refused on the next save: its field shows why, also when off */}
+      {(on || form.errorOf("vnr") !== undefined) && (
         <>
           <div className="grid gap-4 sm:grid-cols-2">
-            <TextField form={form} name="vnr" label="Veranstaltungsnummer (VNR)" />
+            <TextField
+              form={form}
+              name="vnr"
+              label="Veranstaltungsnummer (VNR)"
+              hint={MSG_VNR.hint}
+              inputMode="numeric"
+            />
             <TextField form={form} name="fortbildungCategory" label="Kategorie" placeholder="z. B. A" />
           </div>
           <div className="grid gap-4 sm:grid-cols-2">

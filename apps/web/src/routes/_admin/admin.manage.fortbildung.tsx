@@ -170,7 +170,14 @@ function FortbildungTab() {
               what={`Fortbildung von ${event.title}`}
               caption="Liste:"
             />
-            {data?.day && <ChamberReportButtons congressId={event.id} day={data.day} />}
+            {data?.day && data.chamberReport && (
+              <ChamberReportButtons
+                path={`/api/admin/exports/chamber-report/${event.id}`}
+                query={{ day: data.day }}
+                what={`vom ${formatGermanDate(data.day)}`}
+                state={data.chamberReport}
+              />
+            )}
           </div>
         )
       }

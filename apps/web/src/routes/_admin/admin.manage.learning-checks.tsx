@@ -3,6 +3,7 @@ import {
   LEARNING_CHECK_MAX_ANSWERS,
   LEARNING_CHECK_MIN_ANSWERS,
   MSG,
+  MSG_VNR,
   ZLearningCheckInput,
 } from "@app/shared";
 import { useQuery } from "@tanstack/react-query";
@@ -11,6 +12,7 @@ import { ArrowDownIcon, ArrowUpIcon, XIcon } from "lucide-react";
 import { useState } from "react";
 import { useFieldArray, useWatch } from "react-hook-form";
 import { AdminResource } from "@/components/admin/admin-resource";
+import { ChamberReportButtons } from "@/components/admin/chamber-report-buttons";
 import { AddButton, RemoveButton } from "@/components/admin/list-buttons";
 import { ResourceEditor, type SchemaForm } from "@/components/admin/resource-editor";
 import { LazySectionError } from "@/components/lazy-route-error";
@@ -230,15 +232,19 @@ function CheckFields({ form }: { form: CheckForm }) {
   return (
     <>
       <PackageAndDay form={form} />
-      <div className="grid gap-4 sm:grid-cols-3">
+      <div className="grid gap-4 sm:grid-cols-2">
         <TextField form={form} name="passPercent" label="Bestehensgrenze in % *" inputMode="numeric" />
+        <TextField form={form} name="points" label="Punkte" hint="leer: wie die Tage" inputMode="numeric" />
+      </div>
+      {/* a recording is a measure of its own: the chamber gives it its own number, not the live event's */}
+      <div className="grid gap-4 sm:grid-cols-2">
+        <TextField form={form} name="vnr" label="VNR" hint={MSG_VNR.hint} inputMode="numeric" />
         <TextField
           form={form}
           name="category"
           label="Kategorie"
           hint="der Bescheinigung, z. B. I (Selbststudium)"
         />
-        <TextField form={form} name="points" label="Punkte" hint="leer: wie die Tage" inputMode="numeric" />
       </div>
       <p role="status" className="sr-only">
         {moved}
@@ -326,10 +332,26 @@ function LearningChecksTab() {
         { header: "Fragen", cell: (r) => r.questionCount },
         { header: "Bestehensgrenze", cell: (r) => `${r.passPercent} %` },
         {
-          header: "Kategorie / Punkte",
-          cell: (r) => `${r.category ?? "–"} / ${r.points ?? "wie die Tage"}`,
+          header: "VNR / Kategorie / Punkte",
+          cell: (r) => (
+            <>
+              {r.vnr ?? <span className="text-amber-800">keine VNR</span>}
+              <span className="block text-xs text-slate-600">
+                {r.category ?? "–"} / {r.points ?? "wie die Tage"}
+              </span>
+            </>
+          ),
         },
         { header: "Versuche / bestanden", cell: (r) => `${r.attemptCount} / ${r.passedCount}` },
+        {
+          header: "Meldung an die Kammer",
+          cell: (r) => (
+            <ChamberReportButtons
+              path={`/api/admin/exports/recording-chamber-report/${r.id}`}
+              what={`der ${checkName(r)}`}
+            />
+          ),
+        },
       ]}
       rowName={checkName}
       create="Neue Lernerfolgskontrolle"

@@ -260,6 +260,7 @@ export interface LearningCheckForm extends TLearningCheckInput {
   /** JJJJ-MM-TT of a day of the package's event, or "" for the whole package */
   day: string;
   passPercent: string;
+  vnr: string;
   category: string;
   points: string;
   questions: {
@@ -284,6 +285,7 @@ export const emptyLearningCheckForm = (): LearningCheckForm => ({
   packageId: "",
   day: "",
   passPercent: String(DEFAULT_PASS_PERCENT),
+  vnr: "",
   category: "",
   points: "",
   questions: [newLearningQuestion()],
@@ -294,6 +296,7 @@ export const learningCheckToForm = (c: AdminLearningCheck): LearningCheckForm =>
   packageId: String(c.packageId),
   day: c.day ?? "",
   passPercent: String(c.passPercent),
+  vnr: c.vnr ?? "",
   category: c.category ?? "",
   points: c.points === null ? "" : String(c.points),
   questions: c.questions.map((q) => ({
