@@ -7,6 +7,7 @@ import { checkPresenceCounts, FORTBILDUNG_FIELDS } from "./fortbildung";
 import { ZId, zId, zRef } from "./ids";
 import { MSG } from "./messages";
 import { ZPage, ZPageInput } from "./paging";
+import { zVideoLength } from "./video-length";
 
 export const MSG_ADMIN = {
   titleRequired: "Bitte geben Sie einen Titel ein.",
@@ -256,6 +257,8 @@ export const ZContentInput = zForm({
                   .max(2000, tooLong("Die Adresse des Videos", 2000))
                   .refine(isWebLink, MSG_ADMIN.videoUrlInvalid),
                 comment: plainText(1000, "Der Kommentar").default(""),
+                /** the organiser's length (decision 105): counts before Vimeo's, which private videos lack */
+                duration: zVideoLength,
               }),
               { error: MSG_FIELD.form },
             )

@@ -30,4 +30,5 @@ export * from "./privacy-input";
 export * from "./text";
 export * from "./two-factor";
 export * from "./two-factor-input";
+export * from "./video-length";
 export * from "./webinar-report";
