@@ -271,6 +271,15 @@ export const ZContentInput = zForm({
 });
 export type TContentInput = z.input<typeof ZContentInput>;
 
+/** The content editor asks Vimeo's length of a video address as it is typed (decision 105). */
+export const ZVideoLengthInput = zForm({
+  url: z
+    .string({ error: MSG_ADMIN.videoUrlRequired })
+    .trim()
+    .min(1, MSG_ADMIN.videoUrlRequired)
+    .max(2000, tooLong("Die Adresse des Videos", 2000)),
+});
+
 /** The contents table's search: text in the event's title, a day's name or a video's comment. */
 export const ZContentListInput = zForm({ search: zSearch(200) });
 /** One page of the contents table, searched as `ZContentListInput`. */
