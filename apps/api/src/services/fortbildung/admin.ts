@@ -5,6 +5,7 @@ import type { z } from "zod";
 import type { AdminPage } from "../../lib/paging";
 import type { ServiceDeps } from "../deps";
 import { type FortbildungEvent, loadFortbildungEvent, type ParticipantDay, participantDays } from "./facts";
+import { type UnknownLengths, unknownLengths } from "./unknown-lengths";
 
 /** What the organiser's section shows of a participant's day. */
 export interface FortbildungRow {
@@ -74,6 +75,8 @@ export interface FortbildungSection {
   listed: number;
   reached: number;
   page: AdminPage<FortbildungRow>;
+  /** the videos of the event's days whose length is not known, before, during and after the event */
+  unknownLengths: UnknownLengths;
 }
 
 const emptyPage = (page: number): AdminPage<FortbildungRow> => ({
@@ -87,7 +90,8 @@ const emptyPage = (page: number): AdminPage<FortbildungRow> => ({
 /**
  * The organiser's section (issue 33 item 6): one day of an event's participants with their minutes,
  * presence checks, source and outcome, filtered by "erreicht / nicht erreicht", a page at a time. One
- * statement for the day (the rule runs on the rows, so the filter pages after it).
+ * statement for the day (the rule runs on the rows, so the filter pages after it), and one for the videos
+ * whose length is unknown (decision 105), which the section warns about.
  */
 export async function fortbildungSection(
   { db, clock }: Pick<ServiceDeps, "db" | "clock">,
@@ -96,7 +100,14 @@ export async function fortbildungSection(
   const today = berlinDate(clock.now());
   const congressId = input.congressId ?? (await defaultEvent(db, today));
   if (congressId === null) {
-    return { event: null, day: null, listed: 0, reached: 0, page: emptyPage(input.page) };
+    return {
+      event: null,
+      day: null,
+      listed: 0,
+      reached: 0,
+      page: emptyPage(input.page),
+      unknownLengths: { total: 0, videos: [] },
+    };
   }
   const loaded = await loadFortbildungEvent(db, congressId);
   const days = eventDays(loaded);
@@ -123,5 +134,6 @@ export async function fortbildungSection(
       page: input.page,
       pageSize: ADMIN_PAGE_SIZE,
     },
+    unknownLengths: await unknownLengths(db, congressId),
   };
 }
