@@ -217,6 +217,7 @@ test("an admin gives the videos' lengths: Vimeo's filled in, typed ones kept and
   await dialog.getByRole("button", { name: "Speichern" }).click();
   await expect(length(3)).toHaveAccessibleDescription(MSG_VIDEO_LENGTH.format);
   await expect(length(3)).toBeFocused();
+  await expectAccessible(page, "content editor with a refused length");
   await length(3).fill("45:00");
   await dialog.getByRole("button", { name: "Speichern" }).click();
   await expect(page.getByText(MSG.contentSaved)).toBeVisible();
@@ -235,6 +236,7 @@ test("an admin gives the videos' lengths: Vimeo's filled in, typed ones kept and
   const warning = page.getByRole("region", { name: "Videos ohne Länge (1)" });
   await expect(warning).toContainText("Tag 1 (alle Tage): „Podiumsdiskussion“");
   await expect(warning).toContainText("Länge im Video-Inhalt eintragen");
+  await expectAccessible(page, "Fortbildung section warning about a video without a length");
   await warning.getByRole("link", { name: `Zu den Video-Inhalten von ${congress.title}` }).click();
   await expect(page.getByRole("table", { name: "Videoinhalte" }).getByRole("row")).toHaveCount(2);
 });
