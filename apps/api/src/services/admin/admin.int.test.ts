@@ -503,6 +503,12 @@ describe("access", () => {
       type: "mutation",
       input: async () => ({ id: (await createContentRow((await createCongress(db())).id)).id }),
     },
+    // not a Vimeo address: answered without asking the video host
+    {
+      path: "contents.getVideoLength",
+      type: "query",
+      input: async () => ({ url: "https://example.com/v/1" }),
+    },
     {
       path: "mailTemplates.getCatalogue",
       type: "query",
