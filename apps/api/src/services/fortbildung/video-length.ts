@@ -8,7 +8,10 @@ import type { Param } from "../../lib/prepared-statement";
  * (`video_previews.duration_seconds` > 0), else none (NULL): a private or domain-restricted video answers
  * oEmbed without a length, a live stream with 0. The rule lives here once, in SQL, for every statement that
  * needs a length: a day's content (`facts.ts`), a presence check's window, a recording's learning check and
- * the heartbeat that clips a recording's positions to its length.
+ * the heartbeat that clips a recording's positions to its length. A length says how long a video is, not
+ * how it is credited: for a live stream the organiser types its planned duration, so the day's content
+ * holds it, while its viewers are still credited by the clock (its seconds since midnight must not be
+ * clipped to that length).
  */
 
 /**
