@@ -126,7 +126,6 @@ function VideoFields({
           aria-invalid={durationError ? true : undefined}
           aria-describedby={durationNote ? durationNoteId : undefined}
           placeholder="mm:ss"
-          inputMode="numeric"
           {...register(duration)}
         />
         {durationError ? (
