@@ -1,6 +1,7 @@
-import { ADMIN_PAGE_SIZE, MSG } from "@app/shared";
+import { ADMIN_PAGE_SIZE, MSG, MSG_VIDEO_LENGTH } from "@app/shared";
 import { expect, type Page } from "@playwright/test";
 import { openAdminSection } from "./admin-nav";
+import { vimeo } from "./data";
 import { contentDay, DEMO, dayFromToday, expectAccessible, login, test, waitForMail } from "./fixtures";
 
 const PNG = Buffer.from(
@@ -173,6 +174,70 @@ test("an admin creates a package and adds video content by pasting an embed code
   await expect(row).toContainText("Vormittag: 1 Video");
   await expect(row).toContainText("Nachmittag: 1 Video (ab 01.03.2027)");
   await page.getByLabel("Suchen").fill(comment.toLowerCase());
+  await expect(page.getByRole("table", { name: "Videoinhalte" }).getByRole("row")).toHaveCount(2);
+});
+
+test("an admin gives the videos' lengths: Vimeo's filled in, typed ones kept and checked, saved; the Fortbildung section names those without", async ({
+  page,
+  data,
+}) => {
+  // ids the fake oEmbed endpoint answers a length for (e2e/constants.ts): 1:23:45 and 12:34
+  const [told, alsoTold] = [vimeo(770_000_001), vimeo(770_000_002)];
+  const [privateVideo, noLength] = [vimeo(770_000_003), vimeo(770_000_004)];
+  const congress = await data.congress({ visible: false, fortbildung: true, firstDay: dayFromToday(20) });
+  await loginAs(page, DEMO.admin);
+  await openAdmin(page, "Videoinhalte");
+  await page.getByRole("button", { name: "Inhalt hinzufügen" }).click();
+  const dialog = page.getByRole("dialog");
+  await dialog.getByLabel("Veranstaltung").selectOption({ label: congress.title });
+  const address = (v: number) => dialog.getByLabel(`Tag 1, Video ${v}: Adresse`);
+  const length = (v: number) => dialog.getByLabel(`Tag 1, Video ${v}: Länge`);
+  const addVideo = () => dialog.getByRole("button", { name: "Video hinzufügen" }).click();
+  const lookedUp = (id: string) =>
+    page.waitForResponse((r) => r.url().includes("admin.contents.getVideoLength") && r.url().includes(id));
+
+  // Vimeo tells the length: filled into the empty field
+  await address(1).fill(told);
+  await expect(length(1)).toHaveValue("1:23:45");
+  // a length the organiser typed first stays, whatever Vimeo says
+  await addVideo();
+  await length(2).fill("10:00");
+  const second = lookedUp("770000002");
+  await address(2).fill(alsoTold);
+  await second;
+  await expect(length(2)).toHaveValue("10:00");
+  // a private video: Vimeo tells none, the field asks for it
+  await addVideo();
+  await address(3).fill(privateVideo);
+  await expect(length(3)).toHaveAccessibleDescription("Vimeo nennt keine Länge: bitte eintragen.");
+  await length(3).fill("90");
+  await addVideo();
+  await address(4).fill(noLength);
+  await dialog.getByLabel("Tag 1, Video 4: Kommentar").fill("Podiumsdiskussion");
+  await dialog.getByRole("button", { name: "Speichern" }).click();
+  await expect(length(3)).toHaveAccessibleDescription(MSG_VIDEO_LENGTH.format);
+  await expect(length(3)).toBeFocused();
+  await expectAccessible(page, "content editor with a refused length");
+  await length(3).fill("45:00");
+  await dialog.getByRole("button", { name: "Speichern" }).click();
+  await expect(page.getByText(MSG.contentSaved)).toBeVisible();
+
+  // saved as seconds, shown again as typed
+  await page.getByLabel("Suchen").fill(congress.title);
+  await page.getByRole("button", { name: `Inhalt von ${congress.title} bearbeiten` }).click();
+  await expect(length(1)).toHaveValue("1:23:45");
+  await expect(length(2)).toHaveValue("10:00");
+  await expect(length(3)).toHaveValue("45:00");
+  await expect(length(4)).toHaveValue("");
+  await dialog.getByRole("button", { name: "Abbrechen" }).click();
+
+  // before the event, the Fortbildung section names the video without a length and says what to do
+  await page.goto(`/admin/manage/fortbildung?congress=${congress.id}`);
+  const warning = page.getByRole("region", { name: "Videos ohne Länge (1)" });
+  await expect(warning).toContainText("Tag 1 (alle Tage): „Podiumsdiskussion“");
+  await expect(warning).toContainText("Länge im Video-Inhalt eintragen");
+  await expectAccessible(page, "Fortbildung section warning about a video without a length");
+  await warning.getByRole("link", { name: `Zu den Video-Inhalten von ${congress.title}` }).click();
   await expect(page.getByRole("table", { name: "Videoinhalte" }).getByRole("row")).toHaveCount(2);
 });
 

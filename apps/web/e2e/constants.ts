@@ -6,3 +6,9 @@ export const E2E_GATED = {
 
 /** the checkout simulator standing in for Digistore24 */
 export const simulatorOrigin = () => `http://localhost:${process.env.E2E_SIMULATOR_PORT}`;
+
+/**
+ * The Vimeo ids the fake oEmbed endpoint (e2e/server.ts) answers a length for, in seconds; every other
+ * video it answers without one, as Vimeo does for a private or domain-restricted video (decision 105).
+ */
+export const E2E_VIMEO_LENGTHS: Readonly<Record<string, number>> = { "770000001": 5025, "770000002": 754 };

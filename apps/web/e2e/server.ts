@@ -16,7 +16,7 @@ import {
   startEmbeddedPostgres,
 } from "@app/db";
 import { startCheckoutSimulator } from "../../api/src/simulator/checkout-simulator";
-import { E2E_GATED } from "./constants";
+import { E2E_GATED, E2E_VIMEO_LENGTHS } from "./constants";
 
 const root = resolve(import.meta.dirname, "../../..");
 const port = process.env.E2E_PORT ?? "3100";
@@ -26,7 +26,10 @@ const fakePort = process.env.E2E_FAKE_PORT ?? "2081";
 const simulatorPort = process.env.E2E_SIMULATOR_PORT ?? "2082";
 const fakeOrigin = `http://127.0.0.1:${fakePort}`;
 
-/** The video host's oEmbed endpoint with a thumbnail, faked at the wire (the checkout is the simulator). */
+/**
+ * The video host's oEmbed endpoint with a thumbnail, faked at the wire (the checkout is the simulator); a
+ * length only for the ids of E2E_VIMEO_LENGTHS.
+ */
 const PIXEL_PNG = Buffer.from(
   "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==",
   "base64",
@@ -36,7 +39,14 @@ const fakes = createServer((req, res) => {
   if (url.pathname === "/oembed.json") {
     const id = url.searchParams.get("url")?.match(/(\d+)$/)?.[1] ?? "?";
     res.writeHead(200, { "content-type": "application/json" });
-    res.end(JSON.stringify({ title: `Vortrag ${id}`, thumbnail_url: `${fakeOrigin}/thumbnail.png` }));
+    const duration = E2E_VIMEO_LENGTHS[id];
+    res.end(
+      JSON.stringify({
+        title: `Vortrag ${id}`,
+        thumbnail_url: `${fakeOrigin}/thumbnail.png`,
+        ...(duration !== undefined && { duration }),
+      }),
+    );
   } else if (url.pathname === "/thumbnail.png") {
     res.writeHead(200, { "content-type": "image/png" });
     res.end(PIXEL_PNG);

@@ -32,6 +32,8 @@ const int4multirange = customType<{ data: string }>({ dataType: () => "int4multi
 export interface ContentVideo {
   url: string;
   comment: string;
+  /** the organiser's length in whole seconds (decision 105): counts before Vimeo's, which private videos lack */
+  duration?: number;
 }
 export interface ContentDay {
   name: string;

@@ -7,6 +7,7 @@ import { checkPresenceCounts, FORTBILDUNG_FIELDS } from "./fortbildung";
 import { ZId, zId, zRef } from "./ids";
 import { MSG } from "./messages";
 import { ZPage, ZPageInput } from "./paging";
+import { zVideoLength } from "./video-length";
 
 export const MSG_ADMIN = {
   titleRequired: "Bitte geben Sie einen Titel ein.",
@@ -256,6 +257,8 @@ export const ZContentInput = zForm({
                   .max(2000, tooLong("Die Adresse des Videos", 2000))
                   .refine(isWebLink, MSG_ADMIN.videoUrlInvalid),
                 comment: plainText(1000, "Der Kommentar").default(""),
+                /** the organiser's length (decision 105): counts before Vimeo's, which private videos lack */
+                duration: zVideoLength,
               }),
               { error: MSG_FIELD.form },
             )
@@ -267,6 +270,15 @@ export const ZContentInput = zForm({
   }),
 });
 export type TContentInput = z.input<typeof ZContentInput>;
+
+/** The content editor asks Vimeo's length of a video address as it is typed (decision 105). */
+export const ZVideoLengthInput = zForm({
+  url: z
+    .string({ error: MSG_ADMIN.videoUrlRequired })
+    .trim()
+    .min(1, MSG_ADMIN.videoUrlRequired)
+    .max(2000, tooLong("Die Adresse des Videos", 2000)),
+});
 
 /** The contents table's search: text in the event's title, a day's name or a video's comment. */
 export const ZContentListInput = zForm({ search: zSearch(200) });

@@ -30,5 +30,6 @@ export * from "./privacy-input";
 export * from "./text";
 export * from "./two-factor";
 export * from "./two-factor-input";
+export * from "./video-length";
 export * from "./vnr";
 export * from "./webinar-report";

@@ -19,6 +19,7 @@ import {
   ZPaymentNotificationListInput,
   ZUserListInput,
   ZUserUpdateInput,
+  ZVideoLengthInput,
   ZWebinarReportUpload,
 } from "@app/shared";
 import { z } from "zod";
@@ -43,6 +44,7 @@ import { deleteUser, getUser, listUsers, setUserActive, updateUser } from "../se
 import { applyReport, previewReport } from "../services/admin/webinar-report/import";
 import { fetchVideoDurationsSoon } from "../services/fortbildung/video-durations";
 import { saveLegalPage } from "../services/privacy/legal-pages";
+import { vimeoLength } from "../services/visitor/video-preview";
 import type { Context } from "../trpc/context";
 import { adminProcedure, router } from "../trpc/init";
 import { adminCertificatesRouter } from "./certificates";
@@ -203,5 +205,9 @@ export const adminRouter = router({
     delete: adminProcedure
       .input(byId)
       .mutation(({ ctx, input }) => deleteContent(ctx.db, input.id, ctx.user.id)),
+    /** Vimeo's length of a video address, for the editor to fill in an empty length (decision 105) */
+    getVideoLength: adminProcedure
+      .input(ZVideoLengthInput)
+      .query(({ ctx, input }) => vimeoLength(ctx, input)),
   }),
 });

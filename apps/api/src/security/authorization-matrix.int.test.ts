@@ -1281,6 +1281,11 @@ const MATRIX: Record<string, Expectation> = {
   "admin.contents.getPage": { access: "admin", call: trpc(fixed(() => ({ search: "", page: 1 }))) },
   "admin.contents.save": { access: "admin", call: trpc(newContent) },
   "admin.contents.delete": { access: "admin", call: trpc(existingContent) },
+  // not a Vimeo address: answered without asking the video host
+  "admin.contents.getVideoLength": {
+    access: "admin",
+    call: trpc(fixed(() => ({ url: "https://example.com/video/1" }))),
+  },
   "orders.list": { access: "admin", call: trpc(ordersOfUser) },
   "orders.listPaidOrders": { access: "admin", call: trpc(paidOrders) },
   "orders.create": { access: "admin", call: trpc(adminOrder("ticket")) },

@@ -74,6 +74,8 @@ export interface DaySpec {
   name?: string;
   exclusive_date?: string;
   urls: string[];
+  /** the organiser's length of each video in seconds (the content's `duration`); none where not given */
+  durations?: (number | undefined)[];
 }
 
 export async function createContent(db: Db, congressId: number, days: DaySpec[]): Promise<void> {
@@ -84,7 +86,11 @@ export async function createContent(db: Db, congressId: number, days: DaySpec[])
       days: days.map((d, i) => ({
         name: d.name ?? `Tag ${i + 1}`,
         exclusive_date: d.exclusive_date ?? "",
-        videos: d.urls.map((url, j) => ({ url, comment: `Vortrag ${j + 1}` })),
+        videos: d.urls.map((url, j) => ({
+          url,
+          comment: `Vortrag ${j + 1}`,
+          ...(d.durations?.[j] !== undefined && { duration: d.durations[j] }),
+        })),
       })),
     },
   });

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { schema } from "@app/db";
-import { MSG, MSG_ADMIN } from "@app/shared";
+import { MSG, MSG_ADMIN, MSG_VIDEO_LENGTH } from "@app/shared";
 import { and, count, eq, isNull } from "drizzle-orm";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -502,6 +502,12 @@ describe("access", () => {
       path: "contents.delete",
       type: "mutation",
       input: async () => ({ id: (await createContentRow((await createCongress(db())).id)).id }),
+    },
+    // not a Vimeo address: answered without asking the video host
+    {
+      path: "contents.getVideoLength",
+      type: "query",
+      input: async () => ({ url: "https://example.com/v/1" }),
     },
     {
       path: "mailTemplates.getCatalogue",
@@ -1514,6 +1520,31 @@ describe("contents", () => {
     expect(
       await db().select().from(congressContents).where(eq(congressContents.congressId, c.id)),
     ).toHaveLength(0);
+  });
+
+  it("keeps a video's length as seconds, typed (mm:ss, hh:mm:ss) or as the list answers it; none stays none", async () => {
+    const c = await createCongress(db());
+    const videos = [
+      { url: "https://player.vimeo.com/video/11", comment: "typed", duration: "1:02:03" },
+      { url: "https://player.vimeo.com/video/12", comment: "as listed", duration: 754 },
+      { url: "https://player.vimeo.com/video/13", comment: "an older client" },
+    ];
+    const res = await postContent(contentForm(c.id, [{ name: "Tag", exclusive_date: "", videos }]));
+    expect(res.statusCode, res.body).toBe(200);
+    const [row] = await db().select().from(congressContents).where(eq(congressContents.congressId, c.id));
+    expect(row?.data.days[0]?.videos).toEqual([
+      { url: "https://player.vimeo.com/video/11", comment: "typed", duration: 3723 },
+      { url: "https://player.vimeo.com/video/12", comment: "as listed", duration: 754 },
+      { url: "https://player.vimeo.com/video/13", comment: "an older client" },
+    ]);
+
+    const wrong = await postContent(
+      contentForm(c.id, [{ name: "Tag", exclusive_date: "", videos: [{ ...videos[0], duration: "90" }] }], {
+        id: row?.id,
+      }),
+    );
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json().detail).toBe(MSG_VIDEO_LENGTH.format);
   });
 
   it("searches by congress title, day name and video comment, case-insensitively", async () => {

@@ -16,6 +16,7 @@ import type { z } from "zod";
 import { AppError } from "../../lib/app-error";
 import { type Param, type Placeholders, preparedStatement } from "../../lib/prepared-statement";
 import type { ServiceDeps } from "../deps";
+import { videoIsLive, videoSeconds } from "../fortbildung/video-length";
 import { deathCongressClosedUntil, findPackage } from "../visitor/packages";
 import { previewKey } from "../visitor/video-preview";
 import { loadViewer } from "../visitor/viewer";
@@ -90,17 +91,16 @@ type CreditRow = {
 } & PresenceAskRow;
 
 /**
- * What the video is, as the server knows it (decision 126): a recording once its length is known, a live
- * stream when Vimeo says so; only a video of which neither is known is taken as the player reports it (the
- * person's clock bounds it either way).
+ * What the video is, as the server knows it (decision 126): a live stream when the organiser or Vimeo says
+ * so, else a recording once its length is known (`videoSeconds`); only a video of which neither is known is
+ * taken as the player reports it (the person's clock bounds it either way).
  */
 function videoKind(p: Placeholders<CreditValues>): SQL {
   return sql`kind AS (
-      SELECT l.length, CASE WHEN l.length IS NOT NULL THEN false
-        WHEN EXISTS (SELECT 1 FROM video_previews v WHERE v.key = ${p.key} AND v.live) THEN true
+      SELECT l.length, CASE WHEN ${videoIsLive(p.congressId, p.videoUrl, p.key)} THEN true
+        WHEN l.length IS NOT NULL THEN false
         ELSE ${p.clientLive}::boolean END AS live
-      FROM (SELECT (SELECT v.duration_seconds FROM video_previews v
-        WHERE v.key = ${p.key} AND v.duration_seconds > 0) AS length) l
+      FROM (SELECT ${videoSeconds(p.congressId, p.videoUrl, p.key)} AS length) l
     )`;
 }
 

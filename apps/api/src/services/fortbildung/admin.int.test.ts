@@ -1,5 +1,6 @@
 import { schema } from "@app/db";
-import { ADMIN_PAGE_SIZE, addDays } from "@app/shared";
+import { ADMIN_PAGE_SIZE, addDays, formatGermanDate } from "@app/shared";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   adminAndVisitor,
@@ -176,5 +177,91 @@ describe("the section Fortbildung", () => {
       ],
     });
     expect(addDays(yesterday, 1)).toBe(today);
+  });
+});
+
+describe("the section's warning about videos without a length", () => {
+  async function vimeoSays(url: string, durationSeconds: number | null) {
+    await db()
+      .insert(schema.videoPreviews)
+      .values({ key: previewKey(url), url, durationSeconds });
+  }
+
+  it("names, before the event, every video of its days whose length neither the organiser nor Vimeo tells", async () => {
+    const [first, last] = [relDay(5), relDay(6)];
+    const congress = await createCongress(db(), { fortbildung: true, firstDay: first, lastDay: last });
+    const [known, privateVideo, noComment, typed] = [videoUrl(), videoUrl(), videoUrl(), videoUrl()];
+    const [live, later, elsewhere] = [videoUrl(), videoUrl(), videoUrl()];
+    await vimeoSays(known, 600);
+    await vimeoSays(privateVideo, null);
+    await vimeoSays(live, null);
+    const video = (url: string, comment = "", duration?: number) => ({
+      url,
+      comment,
+      ...(duration && { duration }),
+    });
+    await db()
+      .insert(schema.congressContents)
+      .values({
+        congressId: congress.id,
+        type: "vimeo-url",
+        data: {
+          days: [
+            {
+              name: "Tag 1",
+              exclusive_date: "",
+              videos: [video(known, "Eröffnung"), video(privateVideo, "Hauptvortrag"), video(noComment)],
+            },
+            {
+              name: "Tag 2",
+              exclusive_date: formatGermanDate(last),
+              videos: [video(typed, "Workshop", 1800), video(live, "Live-Diskussion")],
+            },
+            // shown on no day of the event: it counts for none
+            { name: "Nachlese", exclusive_date: formatGermanDate(addDays(last, 3)), videos: [video(later)] },
+          ],
+        },
+      });
+    // another event's content says nothing about this one
+    const other = await createCongress(db(), { fortbildung: true });
+    await createContent(db(), other.id, [{ urls: [elsewhere] }]);
+
+    const answer = await section({ congressId: congress.id });
+    expect(answer.status).toBe(200);
+    expect(answer.data.unknownLengths).toEqual({
+      total: 3,
+      videos: [
+        { dayName: "Tag 1", date: null, video: "Hauptvortrag", url: privateVideo },
+        { dayName: "Tag 1", date: null, video: noComment, url: noComment },
+        { dayName: "Tag 2", date: last, video: "Live-Diskussion", url: live },
+      ],
+    });
+
+    // once the organiser typed the lengths, nothing is left to warn about
+    await db()
+      .update(schema.congressContents)
+      .set({
+        data: { days: [{ name: "Tag 1", exclusive_date: "", videos: [video(privateVideo, "", 2400)] }] },
+      })
+      .where(eq(schema.congressContents.congressId, congress.id));
+    expect((await section({ congressId: congress.id })).data.unknownLengths).toEqual({
+      total: 0,
+      videos: [],
+    });
+  });
+
+  it("has nothing to say about a webinar with a set length", async () => {
+    const congress = await createCongress(db(), {
+      fortbildung: true,
+      webinar: true,
+      webinarMinutes: 90,
+      firstDay: relDay(3),
+      lastDay: relDay(3),
+    });
+    await createContent(db(), congress.id, [{ urls: [videoUrl()] }]);
+    expect((await section({ congressId: congress.id })).data.unknownLengths).toEqual({
+      total: 0,
+      videos: [],
+    });
   });
 });

@@ -13,6 +13,7 @@ import { loadIssuer } from "../certificates/issuer";
 import { chamberReportState } from "../certificates/reported";
 import type { ServiceDeps } from "../deps";
 import { type FortbildungEvent, loadFortbildungEvent, type ParticipantDay, participantDays } from "./facts";
+import { type UnknownLengths, unknownLengths } from "./unknown-lengths";
 
 /** What the organiser's section shows of a participant's day. */
 export interface FortbildungRow {
@@ -84,6 +85,8 @@ export interface FortbildungSection {
   page: AdminPage<FortbildungRow>;
   /** whether the chamber's report can be made yet (it lists the certificates, decision 116) */
   chamberReport: ChamberReportState | null;
+  /** the videos of the event's days whose length is not known, before, during and after the event */
+  unknownLengths: UnknownLengths;
 }
 
 const emptyPage = (page: number): AdminPage<FortbildungRow> => ({
@@ -97,7 +100,8 @@ const emptyPage = (page: number): AdminPage<FortbildungRow> => ({
 /**
  * The organiser's section (issue 33 item 6): one day of an event's participants with their minutes,
  * presence checks, source and outcome, filtered by "erreicht / nicht erreicht", a page at a time. One
- * statement for the day (the rule runs on the rows, so the filter pages after it).
+ * statement for the day (the rule runs on the rows, so the filter pages after it), and one for the videos
+ * whose length is unknown (decision 105), which the section warns about.
  */
 export async function fortbildungSection(
   { db, clock }: Pick<ServiceDeps, "db" | "clock">,
@@ -113,6 +117,7 @@ export async function fortbildungSection(
       reached: 0,
       page: emptyPage(input.page),
       chamberReport: null,
+      unknownLengths: { total: 0, videos: [] },
     };
   }
   const loaded = await loadFortbildungEvent(db, congressId);
@@ -141,5 +146,6 @@ export async function fortbildungSection(
       pageSize: ADMIN_PAGE_SIZE,
     },
     chamberReport: chamberReportState(loaded, (await loadIssuer(db)).name !== "", today),
+    unknownLengths: await unknownLengths(db, congressId),
   };
 }

@@ -1,5 +1,6 @@
 import { schema } from "@app/db";
 import { addDays, formatGermanDate, type IsoDate } from "@app/shared";
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   createCongress,
@@ -11,7 +12,7 @@ import {
 } from "../../testing/builders";
 import { createTestApp, type TestApp } from "../../testing/harness";
 import { previewKey } from "../visitor/video-preview";
-import { loadFortbildungEvent, participantDays } from "./facts";
+import { contentSecondsOfDay, loadFortbildungEvent, participantDays, recordingFacts } from "./facts";
 
 /** Issue 33: the facts of each participant's days on a real database, and what the rule makes of them. */
 
@@ -195,5 +196,60 @@ describe("the facts of a participant's day", () => {
     expect(today.filter((d) => d.outcome.reached)).toHaveLength(7);
     const mine = await participantDays(db(), event, { userId: people[3]?.id });
     expect(mine.map((d) => d.attendedSeconds)).toEqual([180, 0, 0]);
+  });
+});
+
+describe("a video's length", () => {
+  /** a day's content as the section, the presence checks and a recording's learning check count it */
+  async function contentOfDay(congressId: number, day: IsoDate) {
+    const [row] = await participantDays(db(), await loadFortbildungEvent(db(), congressId), { day });
+    const window = await db().execute<{ seconds: number }>(
+      sql`SELECT (${contentSecondsOfDay(congressId, day)})::int AS seconds`,
+    );
+    const recording = await recordingFacts(db(), { userId: 0, congressId, packageId: 0, day });
+    return {
+      section: row?.contentSeconds,
+      unknown: row?.unknownVideos,
+      checks: window.rows[0]?.seconds,
+      recording: recording.contentSeconds,
+    };
+  }
+
+  it("is the organiser's where Vimeo tells none (a private video), so the day can be reached", async () => {
+    const day = relDay(0);
+    const congress = await createCongress(db(), { fortbildung: true, firstDay: day, lastDay: day });
+    // oEmbed answered without a length; the other was never asked
+    const [privateVideo, notAsked] = [await video(null), videoUrl()];
+    await createContent(db(), congress.id, [{ urls: [privateVideo, notAsked], durations: [1800, 600] }]);
+    const carla = await createUser(db(), { firstname: "Carla", lastname: "Conrad" });
+    await participate(db(), carla.id, congress.id);
+    await watched(carla.id, congress.id, day, previewKey(privateVideo), minutes(25));
+    await watched(carla.id, congress.id, day, previewKey(notAsked), minutes(7));
+
+    expect(await contentOfDay(congress.id, day)).toEqual({
+      section: 2400,
+      unknown: 0,
+      checks: 2400,
+      recording: 2400,
+    });
+    const [row] = await participantDays(db(), await loadFortbildungEvent(db(), congress.id));
+    expect(row?.outcome).toMatchObject({ contentMinutes: 40, attendedMinutes: 32, reached: true });
+  });
+
+  it("is the organiser's over Vimeo's; one address given twice counts with the longer", async () => {
+    const day = relDay(0);
+    const congress = await createCongress(db(), { fortbildung: true, firstDay: day, lastDay: day });
+    const [told, twice, vimeoOnly] = [await video(3600), await video(null), await video(900)];
+    await createContent(db(), congress.id, [
+      { urls: [told, twice, vimeoOnly], durations: [1200, 300] },
+      { urls: [twice], durations: [420] },
+    ]);
+    await participate(db(), (await createUser(db())).id, congress.id);
+    expect(await contentOfDay(congress.id, day)).toEqual({
+      section: 1200 + 420 + 900,
+      unknown: 0,
+      checks: 1200 + 420 + 900,
+      recording: 1200 + 420 + 900,
+    });
   });
 });

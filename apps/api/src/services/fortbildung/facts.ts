@@ -11,6 +11,7 @@ import {
 import { eq, type SQL, sql } from "drizzle-orm";
 import { AppError } from "../../lib/app-error";
 import { PREVIEW_KEY_SQL } from "../visitor/video-preview";
+import { videoSeconds } from "./video-length";
 
 /**
  * What each participant did on each day of a Fortbildung event (issue 33, decision 105): the day's content,
@@ -81,16 +82,16 @@ interface FactRow extends Record<string, unknown> {
 }
 
 /**
- * The keys (as `video_previews.key`) of the videos an event shows on `day`, a SQL date: those of its content
- * days with that `exclusive_date` and of the days without one, as the event page shows them that day.
- * Without a day: every video of the event (a package's whole recording, decision 119).
+ * The keys (as `video_previews.key`) and addresses of the videos an event shows on `day`, a SQL date: those
+ * of its content days with that `exclusive_date` and of the days without one, as the event page shows them
+ * that day. Without a day: every video of the event (a package's whole recording, decision 119).
  */
 function dayVideoKeys(congressId: number, day: SQL | null): SQL {
   const shownThatDay =
     day === null
       ? sql``
       : sql` AND coalesce(d->>'exclusive_date', '') IN ('', to_char(${day}, 'DD.MM.YYYY'))`;
-  return sql`SELECT ${PREVIEW_KEY_SQL} AS key
+  return sql`SELECT ${PREVIEW_KEY_SQL} AS key, v->>'url' AS url
     FROM congress_contents cc
     CROSS JOIN LATERAL jsonb_array_elements(coalesce(cc.data->'days', '[]'::jsonb)) d
     CROSS JOIN LATERAL jsonb_array_elements(coalesce(d->'videos', '[]'::jsonb)) v
@@ -101,10 +102,19 @@ function dayVideoKeys(congressId: number, day: SQL | null): SQL {
 const contentSeconds = (videoSeconds: SQL) => sql`CASE WHEN c.webinar AND c.webinar_minutes IS NOT NULL
   THEN c.webinar_minutes * 60 ELSE ${videoSeconds} END`;
 
+/**
+ * The distinct videos of `dayVideoKeys` with their length (`videoSeconds`: the organiser's, else Vimeo's,
+ * else NULL), as a table of `key`, `url` and `seconds`.
+ */
+function videoLengths(congressId: number, day: SQL | null): SQL {
+  return sql`SELECT k.key, k.url, ${videoSeconds(congressId, sql`k.url`, sql`k.key`)} AS seconds
+    FROM (SELECT DISTINCT key, url FROM (${dayVideoKeys(congressId, day)}) dk) k`;
+}
+
 /** One day's content in seconds as a single SQL value (the presence checks' window, decision 109). */
 export function contentSecondsOfDay(congressId: number, day: IsoDate): SQL {
-  return sql`(SELECT ${contentSeconds(sql`(SELECT coalesce(sum(p.duration_seconds), 0) FROM video_previews p
-      WHERE p.duration_seconds > 0 AND p.key IN (${dayVideoKeys(congressId, sql`${day}::date`)}))`)}
+  return sql`(SELECT ${contentSeconds(sql`(SELECT coalesce(sum(l.seconds), 0)
+      FROM (${videoLengths(congressId, sql`${day}::date`)}) l)`)}
     FROM congresses c WHERE c.id = ${congressId}::int)`;
 }
 
@@ -112,7 +122,8 @@ export function contentSecondsOfDay(congressId: number, day: IsoDate): SQL {
  * One statement for the whole event (or one day, or one participant), whatever the number of participants:
  * - the days are the event's calendar days; a day's videos are those of its content days with that
  *   `exclusive_date` and of the days without one (as the event page shows them that day);
- * - its content is the sum of their lengths (oEmbed), or for a webinar with a set length that length;
+ * - its content is the sum of their lengths (`videoSeconds`: the organiser's, else oEmbed's), or for a
+ *   webinar with a set length that length;
  * - attended are the distinct seconds per video of the day (and the webinar), the player's and an imported
  *   report's together (the union of their positions, so nothing counts twice), summed over the videos, and
  *   no more than the wall-clock time the person's heartbeats and the report cover together;
@@ -128,16 +139,18 @@ function factsStatement(congressId: number, day: IsoDate | null, userId: number 
       SELECT d::date AS day FROM c, generate_series(c.first_day, c.last_day, interval '1 day') AS d
        WHERE ${day}::date IS NULL OR d::date = ${day}::date
     ), day_videos AS (
-      SELECT DISTINCT dt.day, k.key
+      SELECT DISTINCT dt.day, k.key, k.url
         FROM dates dt CROSS JOIN LATERAL (${dayVideoKeys(congressId, sql`dt.day`)}) k
+    ), lengths AS (
+      SELECT k.key, ${videoSeconds(congressId, sql`k.url`, sql`k.key`)} AS seconds
+        FROM (SELECT DISTINCT key, url FROM day_videos) k
     ), content AS (
-      SELECT dt.day,
-        ${contentSeconds(sql`coalesce(sum(p.duration_seconds) FILTER (WHERE p.duration_seconds > 0), 0)`)} AS seconds,
+      SELECT dt.day, ${contentSeconds(sql`coalesce(sum(l.seconds), 0)`)} AS seconds,
         CASE WHEN c.webinar AND c.webinar_minutes IS NOT NULL THEN 0
-          ELSE count(dv.key) FILTER (WHERE coalesce(p.duration_seconds, 0) = 0) END AS unknown
+          ELSE count(dv.key) FILTER (WHERE l.seconds IS NULL) END AS unknown
         FROM dates dt CROSS JOIN c
         LEFT JOIN day_videos dv ON dv.day = dt.day
-        LEFT JOIN video_previews p ON p.key = dv.key
+        LEFT JOIN lengths l ON l.key = dv.key
        GROUP BY dt.day, c.webinar, c.webinar_minutes
     ), per_video AS (
       SELECT w.user_id, w.day, multirange_seconds(range_agg(w.played)) AS seconds,
@@ -241,18 +254,16 @@ export async function recordingFacts(
     unknown_videos: number;
     attended_seconds: number;
   }>(sql`
-    WITH keys AS (SELECT DISTINCT key FROM (${dayVideoKeys(input.congressId, day)}) k),
-    videos AS (
-      SELECT k.key, p.duration_seconds AS seconds FROM keys k LEFT JOIN video_previews p ON p.key = k.key
-    ), watched AS (
+    WITH videos AS (${videoLengths(input.congressId, day)}),
+    watched AS (
       SELECT multirange_seconds(range_agg(w.played) * int4multirange(int4range(0, v.seconds))) AS seconds
         FROM watch_time w JOIN videos v ON v.key = w.video_key AND v.seconds > 0
        WHERE w.user_id = ${input.userId}::int AND w.congress_id = ${input.congressId}::int
          AND w.package_id = ${input.packageId}::int AND w.source = 'player'
        GROUP BY w.video_key, v.seconds
     )
-    SELECT coalesce((SELECT sum(seconds) FILTER (WHERE seconds > 0) FROM videos), 0)::int AS content_seconds,
-      (SELECT count(*) FILTER (WHERE coalesce(seconds, 0) = 0) FROM videos)::int AS unknown_videos,
+    SELECT coalesce((SELECT sum(seconds) FROM videos), 0)::int AS content_seconds,
+      (SELECT count(*) FILTER (WHERE seconds IS NULL) FROM videos)::int AS unknown_videos,
       coalesce((SELECT sum(seconds) FROM watched), 0)::int AS attended_seconds`);
   const row = result.rows[0];
   return {

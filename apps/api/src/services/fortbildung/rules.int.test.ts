@@ -12,6 +12,7 @@ import {
   multipart,
   relDay,
   trpcMutation,
+  trpcQuery,
   videoUrl,
 } from "../../testing/builders";
 import { createTestApp, type TestApp } from "../../testing/harness";
@@ -21,8 +22,8 @@ import { fetchVideoDurations } from "./video-durations";
 /** Issue 33 item 4: the organiser's Fortbildung rules per event, and the lengths of its videos from oEmbed. */
 
 const asked: string[] = [];
-/** per video id the oEmbed `duration` the fake host answers (0: a live stream) */
-const durations = new Map<string, number>();
+/** per video id the oEmbed `duration` the fake host answers (0: a live stream; null: none, a private video) */
+const durations = new Map<string, number | null>();
 let server: Server;
 let t: TestApp;
 let admin: Awaited<ReturnType<typeof adminAndVisitor>>;
@@ -33,7 +34,8 @@ beforeAll(async () => {
     const id = (url.searchParams.get("url") ?? "").match(/(\d+)$/)?.[1] ?? "";
     asked.push(id);
     res.writeHead(200, { "content-type": "application/json" });
-    res.end(JSON.stringify({ title: `Vortrag ${id}`, duration: durations.get(id) ?? 600 }));
+    const duration = durations.has(id) ? durations.get(id) : 600;
+    res.end(JSON.stringify({ title: `Vortrag ${id}`, ...(duration !== null && { duration }) }));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -267,5 +269,51 @@ describe("the lengths of a Fortbildung event's videos", () => {
     });
     expect(res.statusCode).toBe(200);
     expect(await duration(url)).toBe(61);
+  });
+});
+
+describe("the length the content editor fills in", () => {
+  const lengthOf = (url: string, token = admin.adminToken) =>
+    trpcQuery(t, "admin.contents.getVideoLength", { url }, { token });
+
+  it("is Vimeo's for an address not saved yet, the stored one without asking again, none where Vimeo tells none", async () => {
+    const [fresh, stored, privateVideo] = [videoUrl(), videoUrl(), videoUrl()];
+    durations.set(idOf(fresh), 5025);
+    durations.set(idOf(privateVideo), null);
+    await db()
+      .insert(schema.videoPreviews)
+      .values({ key: previewKey(stored), url: stored, durationSeconds: 1800 });
+    const before = asked.length;
+
+    expect((await lengthOf(fresh)).data).toEqual({ seconds: 5025 });
+    expect((await lengthOf(stored)).data).toEqual({ seconds: 1800 });
+    expect((await lengthOf(privateVideo)).data).toEqual({ seconds: null });
+    // not a Vimeo address: nobody is asked
+    expect((await lengthOf("https://example.com/video/1")).data).toEqual({ seconds: null });
+    expect(asked.slice(before)).toEqual([idOf(fresh), idOf(privateVideo)]);
+    // the lookup keeps nothing: the address may never be saved (a saved one gets its preview by the job)
+    const previews = await db()
+      .select()
+      .from(schema.videoPreviews)
+      .where(eq(schema.videoPreviews.key, previewKey(fresh)));
+    expect(previews).toEqual([]);
+  });
+
+  it("is for admins only", async () => {
+    expect((await lengthOf(videoUrl(), admin.visitorToken)).status).toBe(403);
+  });
+});
+
+describe("the lengths the job asks Vimeo for", () => {
+  it("leave out a video whose length the organiser gave", async () => {
+    const congress = await createCongress(db(), { fortbildung: true });
+    const [typed, notTyped] = [videoUrl(), videoUrl()];
+    await createContent(db(), congress.id, [{ urls: [typed, notTyped], durations: [1200] }]);
+    const before = asked.length;
+    await fetchVideoDurations(
+      { db: db(), env: t.env, log: t.app.log, clock: t.clock },
+      { congressId: congress.id },
+    );
+    expect(asked.slice(before)).toEqual([idOf(notTyped)]);
   });
 });

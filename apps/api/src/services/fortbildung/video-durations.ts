@@ -6,14 +6,16 @@ import {
   type PreviewDeps,
   RETRY_FAILED_AFTER_MS,
 } from "../visitor/video-preview";
+import { organiserSeconds } from "./video-length";
 
 /** Videos one run asks the host about at most (one after another; the next run takes the rest). */
 export const DURATIONS_PER_RUN = 200;
 
 /**
  * The videos of Fortbildung events (running or still to come; of one event when `congressId` is given)
- * whose length we do not know yet (decision 105): no preview yet, or one without a length fetched over an
- * hour ago (a failed fetch, or a live stream, which becomes a recording with a length once it is over).
+ * whose length we do not know yet (decision 105): the organiser gave none in the content, and there is no
+ * preview yet, or one without a length fetched over an hour ago (a failed fetch, a private video, or a live
+ * stream, which becomes a recording with a length once it is over).
  */
 async function videosWithoutDuration(ctx: PreviewDeps, congressId: number | undefined) {
   const now = ctx.clock.now();
@@ -29,6 +31,7 @@ async function videosWithoutDuration(ctx: PreviewDeps, congressId: number | unde
        AND (${congressId ?? null}::int IS NULL OR c.id = ${congressId ?? null}::int)
        AND jsonb_typeof(v->'url') = 'string'
        AND v->>'url' ~ 'vimeo\\.com/(video/)?[0-9]+|player\\.vimeo\\.com/video/[0-9]+'
+       AND ${organiserSeconds(sql`v`)} IS NULL
        AND NOT EXISTS (
          SELECT 1 FROM video_previews p
           WHERE p.key = ${PREVIEW_KEY_SQL}

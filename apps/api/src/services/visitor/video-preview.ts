@@ -30,7 +30,8 @@ async function isKnownVideo(db: DbOrTx, url: string): Promise<boolean> {
   return result.rows.length > 0;
 }
 
-async function fetchPreview(oembedUrl: string, url: string) {
+/** What the host's oEmbed endpoint tells of a video (no thumbnail fetched yet). */
+async function fetchOembed(oembedUrl: string, url: string) {
   const endpoint = new URL(oembedUrl);
   endpoint.searchParams.set("url", url);
   endpoint.searchParams.set("width", "640");
@@ -41,16 +42,22 @@ async function fetchPreview(oembedUrl: string, url: string) {
   const data = (await response.json()) as { title?: unknown; thumbnail_url?: unknown; duration?: unknown };
   const title = typeof data.title === "string" ? data.title.slice(0, 300) : null;
   // whole seconds; Vimeo answers 0 for a live stream, which has no length and is credited by the clock
-  // (decisions 104, 126); a private video answers without a duration, which says neither
+  // (decisions 104, 126), and nothing for a private or domain-restricted video, which says neither
   const durationSeconds =
     typeof data.duration === "number" && Number.isFinite(data.duration) && data.duration >= 1
       ? Math.min(MAX_MEDIA_SECONDS, Math.round(data.duration))
       : null;
   const live = data.duration === 0;
+  const thumbnailUrl = typeof data.thumbnail_url === "string" ? data.thumbnail_url : null;
+  return { title, durationSeconds, live, thumbnailUrl };
+}
+
+async function fetchPreview(oembedUrl: string, url: string) {
+  const { title, durationSeconds, live, thumbnailUrl } = await fetchOembed(oembedUrl, url);
   let thumbnail: Buffer | null = null;
   let thumbnailType: string | null = null;
-  if (typeof data.thumbnail_url === "string") {
-    const image = await fetch(data.thumbnail_url, { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
+  if (thumbnailUrl !== null) {
+    const image = await fetch(thumbnailUrl, { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
     const type = image.headers.get("content-type") ?? "";
     if (image.ok && /^image\/(jpeg|png|webp)$/.test(type)) {
       const bytes = Buffer.from(await image.arrayBuffer());
@@ -133,4 +140,33 @@ export async function videoThumbnail(
     .from(videoPreviews)
     .where(eq(videoPreviews.key, key));
   return row?.data && row.type ? { data: row.data, type: row.type } : null;
+}
+
+/**
+ * Vimeo's length of a video in whole seconds, for the content editor to fill in (decision 105; admins
+ * only): the stored preview's when it has one, else asked from oEmbed now, without keeping anything (the
+ * address may never be saved; a saved one gets its preview from the `video-durations` job). Null for an
+ * address that is not Vimeo's, a private video, a live stream or an unreachable host.
+ */
+export async function vimeoLength(
+  ctx: PreviewDeps,
+  { url }: { url: string },
+): Promise<{ seconds: number | null }> {
+  if (!vimeoId(url)) {
+    return { seconds: null };
+  }
+  const { videoPreviews } = schema;
+  const [stored] = await ctx.db
+    .select({ seconds: videoPreviews.durationSeconds })
+    .from(videoPreviews)
+    .where(eq(videoPreviews.key, previewKey(url)));
+  if (stored?.seconds && stored.seconds > 0) {
+    return { seconds: stored.seconds };
+  }
+  try {
+    return { seconds: (await fetchOembed(ctx.env.VIMEO_OEMBED_URL, url)).durationSeconds };
+  } catch (error) {
+    ctx.log.warn({ err: error, url }, "video length unavailable");
+    return { seconds: null };
+  }
 }

@@ -1,10 +1,11 @@
-import { countOf, extractIframeSrc, MSG, ZContentInput } from "@app/shared";
+import { countOf, extractIframeSrc, formatVideoLength, MSG, vimeoId, ZContentInput } from "@app/shared";
 import { useQuery } from "@tanstack/react-query";
 import { createFileRoute } from "@tanstack/react-router";
 import { XIcon } from "lucide-react";
-import { useFieldArray } from "react-hook-form";
+import { useEffect, useRef } from "react";
+import { useFieldArray, useWatch } from "react-hook-form";
 import { AdminResource } from "@/components/admin/admin-resource";
-import { fromSearch, useFilterBar } from "@/components/admin/filters";
+import { fromSearch, useDebounced, useFilterBar } from "@/components/admin/filters";
 import { AddButton, RemoveButton } from "@/components/admin/list-buttons";
 import { ResourceEditor, type SchemaForm } from "@/components/admin/resource-editor";
 import { LazySectionError } from "@/components/lazy-route-error";
@@ -20,6 +21,7 @@ import {
   contentToForm,
   newContentForm,
   newDay,
+  newVideo,
 } from "./-components/admin-forms";
 
 type ContentFormApi = SchemaForm<ContentForm, typeof ZContentInput>;
@@ -30,6 +32,41 @@ function ListError({ message }: { message: string | undefined }) {
       {message}
     </p>
   ) : null;
+}
+
+/**
+ * Vimeo's length of the video at the address the organiser enters, asked through our API (the browser
+ * never calls Vimeo; decision 105): it fills the length field when that is empty, or still holds what an
+ * earlier address filled in, never over a length the organiser typed. The address the editor opened with
+ * is not asked about (a stored content stays as saved, and a long one would ask for every video).
+ */
+function useVimeoLength(form: ContentFormApi, d: number, v: number): { told: boolean } {
+  const urlPath = `data.days.${d}.videos.${v}.url` as const;
+  const durationPath = `data.days.${d}.videos.${v}.duration` as const;
+  const url = useWatch({ control: form.control, name: urlPath });
+  const address = useDebounced(url.trim(), 400);
+  const opened = useRef(address);
+  const asked = address !== opened.current && vimeoId(address) !== null;
+  const lookup = useQuery({
+    ...trpc.admin.contents.getVideoLength.queryOptions({ url: address }),
+    enabled: asked,
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+  const seconds = asked ? lookup.data?.seconds : undefined;
+  const filled = useRef<string | null>(null);
+  const { getValues, setValue } = form;
+  useEffect(() => {
+    if (!seconds) {
+      return;
+    }
+    const current = getValues(durationPath).trim();
+    if (current === "" || current === filled.current) {
+      const text = formatVideoLength(seconds);
+      filled.current = text;
+      setValue(durationPath, text, { shouldDirty: true });
+    }
+  }, [seconds, durationPath, getValues, setValue]);
+  return { told: !(asked && lookup.isSuccess && seconds === null) };
 }
 
 function VideoFields({
@@ -45,10 +82,17 @@ function VideoFields({
 }) {
   const { register, errorOf, setValue } = form;
   const url = `data.days.${d}.videos.${v}.url` as const;
+  const duration = `data.days.${d}.videos.${v}.duration` as const;
   const urlError = errorOf(url);
+  const durationError = errorOf(duration);
   const errorId = `day-${d}-video-${v}-error`;
+  const durationNoteId = `day-${d}-video-${v}-duration-note`;
+  const { told } = useVimeoLength(form, d, v);
+  const typed = useWatch({ control: form.control, name: duration });
+  const missing = !told && typed.trim() === "";
+  const durationNote = durationError ?? (missing ? "Vimeo nennt keine Länge: bitte eintragen." : undefined);
   return (
-    <div className="grid gap-2 sm:grid-cols-[1fr_1fr_auto]">
+    <div className="grid gap-2 sm:grid-cols-[1fr_1fr_8rem_auto]">
       <div className="flex flex-col gap-1">
         <Input
           aria-label={`Tag ${d + 1}, Video ${v + 1}: Adresse`}
@@ -76,6 +120,26 @@ function VideoFields({
         placeholder="Kommentar"
         {...register(`data.days.${d}.videos.${v}.comment`)}
       />
+      <div className="flex flex-col gap-1">
+        <Input
+          aria-label={`Tag ${d + 1}, Video ${v + 1}: Länge`}
+          aria-invalid={durationError ? true : undefined}
+          aria-describedby={durationNote ? durationNoteId : undefined}
+          placeholder="mm:ss"
+          {...register(duration)}
+        />
+        {durationError ? (
+          <p id={durationNoteId} role="alert" className="text-sm text-red-700">
+            {durationError}
+          </p>
+        ) : (
+          durationNote && (
+            <p id={durationNoteId} className="text-xs text-slate-700">
+              {durationNote}
+            </p>
+          )
+        )}
+      </div>
       <RemoveButton label={`Tag ${d + 1}, Video ${v + 1} entfernen`} onClick={onRemove} />
     </div>
   );
@@ -103,7 +167,7 @@ function DayFields({ form, d, onRemove }: { form: ContentFormApi; d: number; onR
           <VideoFields key={video.id} form={form} d={d} v={v} onRemove={() => videos.remove(v)} />
         ))}
         <ListError message={errorOf(`data.days.${d}.videos`)} />
-        <AddButton onClick={() => videos.append({ url: "", comment: "" })}>Video hinzufügen</AddButton>
+        <AddButton onClick={() => videos.append(newVideo())}>Video hinzufügen</AddButton>
       </div>
     </fieldset>
   );
@@ -120,7 +184,9 @@ function ContentFields({ form }: { form: ContentFormApi }) {
       <p className="rounded-md bg-slate-100 p-3 text-sm text-slate-700">
         Tage mit einem exklusiven Datum (TT.MM.JJJJ) zeigen ihre Videos erst ab diesem Tag; Tage ohne Datum
         während der ganzen Veranstaltung. Sie können in ein Adressfeld auch den ganzen Einbettungscode von
-        Vimeo einfügen.
+        Vimeo einfügen. Die Länge (mm:ss oder hh:mm:ss) zählt für Fortbildungspunkte: Nennt Vimeo sie, wird
+        sie eingetragen; private oder auf Domains beschränkte Videos nennen keine, tragen Sie sie dann selbst
+        ein.
       </p>
       {days.fields.map((day, d) => (
         <DayFields key={day.id} form={form} d={d} onRemove={() => days.remove(d)} />

@@ -7,13 +7,14 @@ import {
   type TFortbildungDayInput,
 } from "@app/shared";
 import { useQuery } from "@tanstack/react-query";
-import { createFileRoute } from "@tanstack/react-router";
+import { createFileRoute, Link } from "@tanstack/react-router";
 import { AdminResource } from "@/components/admin/admin-resource";
 import { ChamberReportButtons } from "@/components/admin/chamber-report-buttons";
 import { ExportButtons } from "@/components/admin/export-buttons";
 import { FilterSelect, fromSearch, useFilters } from "@/components/admin/filters";
 import { ParticipantReportImport } from "@/components/admin/participant-report-import";
 import { LazySectionError } from "@/components/lazy-route-error";
+import { Alert } from "@/components/ui/alert";
 import { optionsOf, optionsOfLabels } from "@/components/ui/select";
 import { StatusText } from "@/components/ui/status-text";
 import { filterChoice, filterDay, pageNumber, type SectionSearch } from "@/lib/search";
@@ -103,6 +104,51 @@ function Summary({ data }: { data: Section }) {
 }
 
 /**
+ * The videos of the event's days whose length is unknown (decision 105), before the event as during it:
+ * they are left out of their day's length, and a day without a known length cannot be reached.
+ */
+function UnknownLengths({ data }: { data: Section }) {
+  const { event, unknownLengths } = data;
+  if (!event || unknownLengths.total === 0) {
+    return null;
+  }
+  const more = unknownLengths.total - unknownLengths.videos.length;
+  return (
+    <Alert mode="question" aria-labelledby="unknown-lengths-title" role="region">
+      <h2 id="unknown-lengths-title" className="font-semibold">
+        Videos ohne Länge ({unknownLengths.total.toLocaleString("de-DE")})
+      </h2>
+      <p className="mt-1">
+        Weder im Video-Inhalt noch bei Vimeo ist ihre Länge bekannt (für private oder auf Domains beschränkte
+        Videos nennt Vimeo keine). Sie fehlen in der Videolänge ihres Tages; einen Tag ohne bekannte Länge
+        kann niemand erreichen, also auch keine Bescheinigung erhalten. Länge im Video-Inhalt eintragen (mm:ss
+        oder hh:mm:ss). Für einen Live-Stream tragen Sie die geplante Dauer ein; seine Wiedergabe wird nach
+        der Uhr gezählt.
+      </p>
+      <ul className="mt-2 list-disc space-y-0.5 pl-5">
+        {unknownLengths.videos.map((u, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: one address may stand on several days
+          <li key={i}>
+            {u.dayName} ({u.date ? formatGermanDate(u.date) : "alle Tage"}):{" "}
+            {u.video === u.url ? <span className="break-all">{u.url}</span> : `„${u.video}“`}
+          </li>
+        ))}
+        {more > 0 && <li>und {more.toLocaleString("de-DE")} weitere</li>}
+      </ul>
+      <p className="mt-2">
+        <Link
+          to="/admin/manage/contents"
+          search={{ search: event.title }}
+          className="text-brand-700 underline underline-offset-4"
+        >
+          Zu den Video-Inhalten von {event.title}
+        </Link>
+      </p>
+    </Alert>
+  );
+}
+
+/**
  * "Fortbildung" (issue 33 item 6): per day of a Fortbildung event the participants with their minutes,
  * presence checks, where the time comes from and whether they reached the day; exported as CSV or XLSX.
  */
@@ -157,6 +203,7 @@ function FortbildungTab() {
             />
           </div>
           {data && <Summary data={data} />}
+          {data && <UnknownLengths data={data} />}
         </div>
       }
       actions={

@@ -24,6 +24,7 @@ import {
   emptyPackageForm,
   learningCheckToForm,
   newContentForm,
+  newDay,
   orderFieldOf,
   packageToForm,
   templateToForm,
@@ -222,13 +223,49 @@ describe("the content form", () => {
           {
             name: "Tag 1",
             exclusive_date: "",
+            videos: [{ url: "https://player.vimeo.com/video/1", comment: "", duration: "" }],
+          },
+          { name: "Tag 2", exclusive_date: "11.03.2031", videos: [] },
+        ],
+      },
+    });
+    expect(ZContentInput.parse(form)).toMatchObject({
+      congress: 7,
+      data: {
+        days: [
+          {
+            name: "Tag 1",
+            exclusive_date: "",
             videos: [{ url: "https://player.vimeo.com/video/1", comment: "" }],
           },
           { name: "Tag 2", exclusive_date: "11.03.2031", videos: [] },
         ],
       },
     });
-    expect(ZContentInput.parse(form)).toMatchObject({ congress: 7, data: { days: form.data.days } });
+  });
+
+  it("shows a stored length as m:ss or h:mm:ss and saves it back as the same seconds", () => {
+    const form = contentToForm({
+      id: 3,
+      congress: { id: 7, title: "Herbstkongress" },
+      type: "vimeo-url",
+      data: {
+        days: [
+          {
+            name: "Tag 1",
+            exclusive_date: "",
+            videos: [
+              { url: "https://player.vimeo.com/video/1", comment: "", duration: 3723 },
+              { url: "https://player.vimeo.com/video/2", comment: "", duration: 754 },
+            ],
+          },
+        ],
+      },
+    });
+    expect(form.data.days[0]?.videos.map((v) => v.duration)).toEqual(["1:02:03", "12:34"]);
+    const saved = ZContentInput.parse(form).data.days[0]?.videos;
+    expect(saved?.map((v) => v.duration)).toEqual([3723, 754]);
+    expect(newDay(2).videos).toEqual([{ url: "", comment: "", duration: "" }]);
   });
 
   it("starts a new content with one named day and one empty video, refused until an event and address are given", () => {

@@ -10,6 +10,7 @@ import {
   DEFAULT_PASS_PERCENT,
   DEFAULT_REQUIRED_PERCENT,
   formatGermanDate,
+  formatVideoLength,
   type IsoDate,
   type TCongressInput,
   type TLearningCheckInput,
@@ -140,11 +141,18 @@ export const packageToForm = (p: Omit<AdminPackage, "congress">): PackageForm =>
 
 export type AdminContent = Admin["contents"]["list"][number];
 
+export interface VideoForm {
+  url: string;
+  comment: string;
+  /** the organiser's length as typed, m:ss or h:mm:ss; "" for none (Vimeo's counts, decision 105) */
+  duration: string;
+}
+
 export interface DayForm {
   name: string;
   /** TT.MM.JJJJ or "" (the whole event) */
   exclusive_date: string;
-  videos: { url: string; comment: string }[];
+  videos: VideoForm[];
 }
 
 export interface ContentForm {
@@ -154,10 +162,12 @@ export interface ContentForm {
   data: { days: DayForm[] };
 }
 
+export const newVideo = (): VideoForm => ({ url: "", comment: "", duration: "" });
+
 export const newDay = (n: number): DayForm => ({
   name: `Tag ${n}`,
   exclusive_date: "",
-  videos: [{ url: "", comment: "" }],
+  videos: [newVideo()],
 });
 
 export const newContentForm = (): ContentForm => ({
@@ -174,7 +184,11 @@ export const contentToForm = (c: Pick<AdminContent, "id" | "congress" | "type" |
     days: c.data.days.map((d) => ({
       name: d.name,
       exclusive_date: d.exclusive_date ?? "",
-      videos: (d.videos ?? []).map((v) => ({ url: v.url, comment: v.comment ?? "" })),
+      videos: (d.videos ?? []).map((v) => ({
+        url: v.url,
+        comment: v.comment ?? "",
+        duration: typeof v.duration === "number" && v.duration > 0 ? formatVideoLength(v.duration) : "",
+      })),
     })),
   },
 });
