@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ZUserUpdateInput } from "./admin";
 import { ZRegisterInput } from "./auth";
+import { ZCertificateIssuerInput } from "./certificates";
 import { isNameCharacter, MSG_NAME, NAME_LETTER_RANGES } from "./person-name";
 
 /** The one rule for the names of people (decision record "Names"): what registration and admin edits take. */
@@ -119,5 +120,22 @@ describe("the characters of a name", () => {
     expect(
       all.filter((c) => isNameCharacter(c) && /[\p{C}\p{S}\p{N}\p{Extended_Pictographic}]/u.test(c)),
     ).toEqual([]);
+  });
+});
+
+describe("the organiser's name and the signatory on the certificate", () => {
+  it("take free text, but no control characters", () => {
+    const issuer = {
+      name: "Institut für Psychotherapie Łódź & Köln",
+      signatory: "Dr. Zofia Wójcik, Leitung",
+    };
+    expect(ZCertificateIssuerInput.safeParse(issuer).success).toBe(true);
+    for (const bad of ["Anna\u202EMaria", "Anna\u0007", "\u2066Anna\u2069"]) {
+      const refused = ZCertificateIssuerInput.safeParse({ name: bad, signatory: bad });
+      expect(refused.error?.issues.map((i) => [i.path.join("."), i.message])).toEqual([
+        ["name", MSG_NAME.controls],
+        ["signatory", MSG_NAME.controls],
+      ]);
+    }
   });
 });

@@ -14,7 +14,15 @@ import { tooLong } from "./field-text";
 export const MSG_NAME = {
   invalid:
     "Der Name darf nur Buchstaben (lateinisch, griechisch, kyrillisch, chinesisch, japanisch oder koreanisch), Leerzeichen, Bindestriche, Apostrophe und Punkte enthalten.",
+  /** names that are free text (the organiser, the signatory "Dr. Anna Muster, Leitung") */
+  controls: "Der Name darf keine Steuerzeichen enthalten (etwa unsichtbare Zeichen für die Schreibrichtung).",
 } as const;
+
+/**
+ * Control (Cc) and format (Cf) characters: a bell, a line break, text-direction overrides and isolates
+ * (U+202A-U+202E, U+2066-U+2069), U+200E/F. No name holds one; migration 0018 took them out of stored names.
+ */
+export const hasControlCharacters = (value: string) => /[\p{Cc}\p{Cf}]/u.test(value);
 
 /** The longest first or last name. */
 export const MAX_NAME_LENGTH = 100;
