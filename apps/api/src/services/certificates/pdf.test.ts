@@ -224,3 +224,16 @@ describe("names in every script the registration takes", () => {
     }
   });
 });
+
+describe("control characters", () => {
+  it("never print: a bell and direction overrides in a name stored before the name rule leave no box", async () => {
+    const pdf = await renderCertificatePdf(facts("Er\u202Eika\u0007 \u2066Muster\u2069", null), {
+      number: "2026-000128",
+      verifyUrl: VERIFY,
+      pictures: { logo: null, signature: null },
+    });
+    expect((await pdfText(pdf)).replace(/\s+/g, " ")).toContain("Name Erika Muster");
+    const { glyphs } = await pdfGlyphs(pdf);
+    expect(glyphs.filter((g) => g.code === 0 || /[\p{Cc}\p{Cf}]/u.test(g.unicode))).toEqual([]);
+  });
+});
