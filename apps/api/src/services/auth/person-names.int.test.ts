@@ -91,7 +91,9 @@ describe("names at registration", () => {
       ["Anne-Marie", "O’Neill"],
     ]) {
       const email = uniqueEmail();
-      const res = await trpcMutation(t, "auth.register", person(email, { firstname, lastname }), { ip: ip() });
+      const res = await trpcMutation(t, "auth.register", person(email, { firstname, lastname }), {
+        ip: ip(),
+      });
       expect(res.status, res.body).toBe(200);
       const [row] = await t.db.db.select().from(schema.users).where(eq(schema.users.email, email));
       expect(row).toMatchObject({ firstname, lastname });
@@ -128,7 +130,14 @@ describe("names in the admin's user dialog", () => {
     const res = await trpcMutation(
       t,
       "admin.users.save",
-      { id: user.id, firstname: "Vera", lastname: "Er\u202Eika", email: user.email, active: true, admin: false },
+      {
+        id: user.id,
+        firstname: "Vera",
+        lastname: "Er\u202Eika",
+        email: user.email,
+        active: true,
+        admin: false,
+      },
       { token: adminToken },
     );
     expect(res.status).toBe(400);
