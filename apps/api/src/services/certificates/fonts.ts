@@ -8,8 +8,9 @@ import { splitGraphemes } from "./wrap";
 
 /**
  * The fonts of the certificate and the attendance confirmation (decision 115 and the record "Names"):
- * DejaVu Sans first (Latin with Vietnamese, Greek, Cyrillic), then Noto Sans CJK SC (Chinese, Japanese
- * kana) and Noto Sans CJK KR (Hangul) for what DejaVu lacks, chosen per character. Each document embeds
+ * DejaVu Sans first (Latin with Vietnamese, Greek, Cyrillic), then Noto Sans Hans (Noto Sans CJK's
+ * Simplified Chinese cut: the CJK ideographs up to U+9FD0 and extension A, kana) and Noto Sans KR (Hangul),
+ * npm @embedpdf/fonts-sc and -kr (SIL OFL), for what DejaVu lacks, chosen per character. Each document embeds
  * only the glyphs it shows: DejaVu through pdf-lib's subsetting; the CJK fonts (CID-keyed CFF, which
  * pdf-lib's own subsetting breaks) cut by HarfBuzz (`subset-font`) to the document's characters first.
  */
