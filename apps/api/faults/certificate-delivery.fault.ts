@@ -15,7 +15,7 @@ import {
   relDay,
   videoUrl,
 } from "../src/testing/builders";
-import { pdfQrCodes } from "../src/testing/pdf";
+import { pdfGlyphs, pdfQrCodes } from "../src/testing/pdf";
 import { TestSmtpServer } from "../src/testing/smtp";
 import { type ApiProcess, newSecrets, startApi } from "./lib/api-process";
 import { type FaultDatabase, startFaultDatabase } from "./lib/database";
@@ -55,7 +55,11 @@ async function endedEvent() {
   await createContent(db, congress.id, [{ urls: [url] }]);
   const emails: string[] = [];
   for (let i = 0; i < PARTICIPANTS; i++) {
-    const user = await createUser(db, { email: `bescheinigung.${i}@example.com`, firstname: "Łucja" });
+    // every other name in Chinese: the bundle finds the CJK fallback fonts and HarfBuzz's wasm (fonts.ts)
+    const user = await createUser(db, {
+      email: `bescheinigung.${i}@example.com`,
+      ...(i % 2 ? { firstname: "小龍", lastname: "李" } : { firstname: "Łucja" }),
+    });
     await participate(db, user.id, congress.id);
     await db.insert(schema.watchTime).values({
       userId: user.id,
@@ -159,6 +163,11 @@ describe("certificate delivery", () => {
       const pdf = mail.attachments.find((a) => a.contentType === "application/pdf");
       expect(pdf, mail.to).toBeDefined();
       expect(await pdfQrCodes(pdf?.data ?? Buffer.alloc(0)), mail.to).toEqual([expected.get(mail.to)]);
+      const { glyphs } = await pdfGlyphs(pdf?.data ?? Buffer.alloc(0));
+      expect(
+        glyphs.filter((g) => g.code === 0).map((g) => g.unicode),
+        `${mail.to}: .notdef`,
+      ).toEqual([]);
     }
   });
 });

@@ -10,10 +10,23 @@ export const defaultMigrationsFolder = fileURLToPath(new URL("../drizzle", impor
 // Arbitrary constant shared by every instance: several API processes starting at once migrate one after another.
 const MIGRATION_LOCK_KEY = 727_274_001;
 
-/** Applies every pending migration; safe to call on every start (drizzle records applied ones). */
+/**
+ * Applies every pending migration; safe to call on every start (drizzle records applied ones). A data
+ * migration says what it changed with RAISE NOTICE (e.g. 0018: how many names it cleaned): `onNotice`
+ * hears it.
+ */
 export async function runMigrations(
   pool: pg.Pool,
   migrationsFolder = defaultMigrationsFolder,
+  onNotice?: (message: string) => void,
 ): Promise<void> {
-  await inTurn(pool, MIGRATION_LOCK_KEY, (client) => migrate(drizzle({ client }), { migrationsFolder }));
+  await inTurn(pool, MIGRATION_LOCK_KEY, async (client) => {
+    const listener = (notice: { message?: string }) => onNotice?.(notice.message ?? "");
+    client.on("notice", listener);
+    try {
+      await migrate(drizzle({ client }), { migrationsFolder });
+    } finally {
+      client.off("notice", listener);
+    }
+  });
 }

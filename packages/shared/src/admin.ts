@@ -7,6 +7,7 @@ import { checkPresenceCounts, FORTBILDUNG_FIELDS } from "./fortbildung";
 import { ZId, zId, zRef } from "./ids";
 import { MSG } from "./messages";
 import { ZPage, ZPageInput } from "./paging";
+import { zPersonName } from "./person-name";
 import { zVideoLength } from "./video-length";
 
 export const MSG_ADMIN = {
@@ -211,8 +212,8 @@ export type TPackageInput = z.input<typeof ZPackageInput>;
 /** The user edit dialog (`userData`). */
 export const ZUserUpdateInput = zForm({
   id: ZId,
-  firstname: required(100, "Der Vorname", "Vorname ist ein Pflichtfeld"),
-  lastname: required(100, "Der Nachname", "Nachname ist ein Pflichfeld"),
+  firstname: zPersonName("Der Vorname", MSG.firstnameRequired),
+  lastname: zPersonName("Der Nachname", MSG.lastnameRequired),
   email: z
     .string({ error: MSG.emailInvalid })
     .trim()

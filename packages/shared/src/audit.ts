@@ -43,6 +43,8 @@ export const AUDIT_ACTION_LABELS = {
   "user.two-factor-on": "Zwei-Faktor-Anmeldung eingeschaltet",
   "user.two-factor-off": "Zwei-Faktor-Anmeldung ausgeschaltet",
   "user.recovery-codes": "Wiederherstellungscodes neu erstellt",
+  // written by the migration that took control characters out of stored names (packages/db 0018)
+  "user.name-cleaned": "Steuerzeichen aus dem Namen entfernt",
   "order.create": "Bestellung durch Admin angelegt",
   "template.create": "E-Mail-Template für eine Veranstaltung angelegt",
   "template.save": "E-Mail-Template gespeichert",
@@ -56,6 +58,7 @@ export const AUDIT_ACTION_LABELS = {
   "certificate.issuer": "Aussteller der Bescheinigungen gespeichert",
   "certificate.revoke": "Bescheinigung widerrufen",
   "certificate.reissue": "Bescheinigung neu ausgestellt",
+  "certificate.name-cleaned": "Steuerzeichen aus dem Namen der Bescheinigung entfernt",
   "ipn.payment": "Zahlung gemeldet",
   "ipn.refund": "Erstattung gemeldet",
   "ipn.chargeback": "Rückbuchung gemeldet",
@@ -129,6 +132,7 @@ export const AUDIT_FIELD_LABELS: Record<string, string> = {
   signatory: "Unterzeichnende Person",
   logo: "Logo",
   signature: "Unterschrift",
+  removedCharacters: "Entfernte Zeichen",
 };
 
 /** Personal values (names) are recorded as changed, never with their value: the log outlives accounts. */

@@ -1,9 +1,10 @@
 import { z } from "zod";
 import "./zod-locale";
 import { MIN_PASSWORD_LENGTH } from "./constants";
-import { MSG_FIELD, tooLong, zFlag, zForm } from "./field-text";
+import { MSG_FIELD, zFlag, zForm } from "./field-text";
 import { ZId, zId } from "./ids";
 import { MSG } from "./messages";
+import { zPersonName } from "./person-name";
 
 /** Input schemas of the account flows; the web forms and the API procedures use the same objects. */
 
@@ -32,16 +33,8 @@ export const ZLoginInput = zForm({
 export type TLoginInput = z.infer<typeof ZLoginInput>;
 
 export const ZRegisterInput = zForm({
-  firstname: z
-    .string({ error: MSG.firstnameRequired })
-    .trim()
-    .min(1, MSG.firstnameRequired)
-    .max(100, tooLong("Der Vorname", 100)),
-  lastname: z
-    .string({ error: MSG.lastnameRequired })
-    .trim()
-    .min(1, MSG.lastnameRequired)
-    .max(100, tooLong("Der Nachname", 100)),
+  firstname: zPersonName("Der Vorname", MSG.firstnameRequired),
+  lastname: zPersonName("Der Nachname", MSG.lastnameRequired),
   email: email(MSG.emailRequired),
   password: newPassword(MSG.passwordRequired),
   dataProtection: z.literal(true, { error: MSG.dataProtectionRequired }),

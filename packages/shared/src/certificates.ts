@@ -3,6 +3,7 @@ import { formatCongressDates, formatGermanDate, type IsoDate } from "./dates";
 import { zForm, zText } from "./field-text";
 import { ZId } from "./ids";
 import { ZPage } from "./paging";
+import { hasControlCharacters, MSG_NAME } from "./person-name";
 
 /**
  * Teilnahmebescheinigungen (issue 34, decisions 115-118): what a certificate states, frozen when it is
@@ -112,9 +113,15 @@ const pictureName = zText(100, "Der Bildname")
   .default(null);
 
 export const ZCertificateIssuerInput = zForm({
-  name: zText(200, "Der Name", MSG_CERTIFICATE.issuerName).trim().min(1, MSG_CERTIFICATE.issuerName),
+  name: zText(200, "Der Name", MSG_CERTIFICATE.issuerName)
+    .trim()
+    .min(1, MSG_CERTIFICATE.issuerName)
+    .refine((v) => !hasControlCharacters(v), MSG_NAME.controls),
   address: zText(500, "Die Anschrift").trim().default(""),
-  signatory: zText(200, "Die unterzeichnende Person").trim().default(""),
+  signatory: zText(200, "Die unterzeichnende Person")
+    .trim()
+    .refine((v) => !hasControlCharacters(v), MSG_NAME.controls)
+    .default(""),
   logo: pictureName,
   signature: pictureName,
 });

@@ -24,6 +24,7 @@ export * from "./overview";
 export * from "./paging";
 export * from "./payment-events";
 export * from "./payment-notifications";
+export * from "./person-name";
 export * from "./presence-checks";
 export * from "./privacy";
 export * from "./privacy-input";

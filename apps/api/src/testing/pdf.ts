@@ -1,5 +1,5 @@
 import jsQR from "jsqr";
-import { extractImages, extractText, getDocumentProxy } from "unpdf";
+import { extractImages, extractText, getDocumentProxy, getResolvedPDFJS } from "unpdf";
 
 // pdf.js decodes images with ArrayBuffer.prototype.transferToFixedLength (Node 21+); CI also runs Node 20
 const buffers = ArrayBuffer.prototype as ArrayBuffer & {
@@ -56,4 +56,27 @@ export async function pdfQrCodes(bytes: Uint8Array): Promise<string[]> {
     }
   }
   return found;
+}
+
+/** The first page's size and every glyph it shows, by code: for our fonts (Identity-H) the glyph id, 0 is .notdef. */
+export async function pdfGlyphs(
+  bytes: Uint8Array,
+): Promise<{ width: number; height: number; glyphs: { code: number; unicode: string }[] }> {
+  const { OPS } = await getResolvedPDFJS();
+  const pdf = await getDocumentProxy(new Uint8Array(bytes));
+  const page = await pdf.getPage(1);
+  const [, , width = 0, height = 0] = page.view;
+  const { fnArray, argsArray } = await page.getOperatorList();
+  const glyphs: { code: number; unicode: string }[] = [];
+  fnArray.forEach((fn, i) => {
+    if (fn === OPS.showText) {
+      for (const glyph of (argsArray[i] as [unknown[]])[0]) {
+        if (glyph && typeof glyph === "object" && "originalCharCode" in glyph) {
+          const { originalCharCode, unicode } = glyph as { originalCharCode: number; unicode: string };
+          glyphs.push({ code: originalCharCode, unicode });
+        }
+      }
+    }
+  });
+  return { width, height, glyphs };
 }

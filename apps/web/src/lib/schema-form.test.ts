@@ -1,4 +1,4 @@
-import { MSG, MSG_ADMIN, ZCongressInput, ZPackageInput } from "@app/shared";
+import { MSG, MSG_ADMIN, MSG_NAME, ZCongressInput, ZPackageInput, ZUserUpdateInput } from "@app/shared";
 import { MSG_FIELD } from "@app/shared/field-text";
 import { TRPCClientError } from "@trpc/client";
 import { describe, expect, it } from "vitest";
@@ -265,6 +265,35 @@ describe("the account forms' values against the shared schemas", () => {
     expect((await gated({ password: "Geheim" }, undefined, options)).values).toEqual({
       path: "/paartherapie",
       password: "Geheim",
+    });
+  });
+});
+
+describe("the name fields", () => {
+  it("show the name rule's message under the field, in the registration and in the admin's user dialog", async () => {
+    const registration = schemaResolver({ schema: authSchema("ZRegisterInput") });
+    const person = {
+      firstname: "Erika 🎓",
+      lastname: "Muster",
+      email: "erika@example.com",
+      password: "sicheres-Passwort-1",
+      dataProtection: true,
+      newsletter: false,
+    };
+    expect((await registration(person, undefined, options)).errors).toEqual({
+      firstname: { type: "custom", message: MSG_NAME.invalid },
+    });
+    const dialog = schemaResolver({ schema: ZUserUpdateInput });
+    const user = {
+      id: 3,
+      firstname: "Erika",
+      lastname: "Er\u202Eika",
+      email: "e@example.com",
+      active: true,
+      admin: false,
+    };
+    expect((await dialog(user, undefined, options)).errors).toEqual({
+      lastname: { type: "custom", message: MSG_NAME.invalid },
     });
   });
 });

@@ -7,7 +7,7 @@ export async function withDatabase(task: (db: Db) => Promise<void>): Promise<voi
   const local = await openLocalDatabase(process.env.DATABASE_URL, { log: (line) => console.log(line) });
   const handle = createDb(local.url, { max: 2 });
   try {
-    await runMigrations(handle.pool);
+    await runMigrations(handle.pool, undefined, (message) => console.log(message));
     await task(handle.db);
   } finally {
     await handle.close();

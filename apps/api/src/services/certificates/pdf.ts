@@ -1,5 +1,3 @@
-import { readFile } from "node:fs/promises";
-import { createRequire } from "node:module";
 import {
   type CertificateFacts,
   type CertificateIssuerFacts,
@@ -13,25 +11,17 @@ import {
   MSG_CERTIFICATE,
 } from "@app/shared";
 import fontkit from "@pdf-lib/fontkit";
-import { PDFDocument, type PDFFont, type PDFImage, type PDFPage, rgb } from "pdf-lib";
+import { type Color, PDFDocument, type PDFImage, type PDFPage, rgb } from "pdf-lib";
 import QRCode from "qrcode";
+import { DocumentText, type Weight } from "./fonts";
+import { wrap } from "./wrap";
 
 /**
  * The documents of attendance as PDF (decision 115): the Teilnahmebescheinigung of a Fortbildung and the
- * simple attendance confirmation of other events, one layout with DejaVu Sans embedded (subset) through
- * fontkit, so every name prints with its own letters (Łukasz, Şükrü, Nguyễn, Γιώργος).
+ * simple attendance confirmation of other events, one layout with DejaVu Sans and, for what it lacks,
+ * Noto Sans CJK embedded (subsets, `fonts.ts`), so every name prints with its own letters (Łukasz, Şükrü,
+ * Nguyễn, Γιώργος, Дмитрий, 小龍 李, 김민준), and long words wrap inside their column (`wrap.ts`).
  */
-
-// resolved from this module (src/ under tsx, dist/ in the bundle): both find apps/api/node_modules
-const require = createRequire(import.meta.url);
-let fonts: Promise<{ regular: Uint8Array; bold: Uint8Array }> | undefined;
-function fontFiles() {
-  fonts ??= Promise.all([
-    readFile(require.resolve("dejavu-fonts-ttf/ttf/DejaVuSans.ttf")),
-    readFile(require.resolve("dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf")),
-  ]).then(([regular, bold]) => ({ regular, bold }));
-  return fonts;
-}
 
 /** The issuer's pictures as PNG or JPEG bytes (pdf-lib embeds no WebP; see `issuerPictures`). */
 export interface IssuerPictures {
@@ -44,25 +34,15 @@ const MUTED = rgb(0.35, 0.35, 0.4);
 const A4: [number, number] = [595.28, 841.89];
 const LEFT = 64;
 
-function wrap(font: PDFFont, text: string, size: number, width: number): string[] {
-  const lines: string[] = [];
-  for (const paragraph of text.split("\n")) {
-    let line = "";
-    for (const word of paragraph.split(/\s+/).filter(Boolean)) {
-      const candidate = line ? `${line} ${word}` : word;
-      if (line && font.widthOfTextAtSize(candidate, size) > width) {
-        lines.push(line);
-        line = word;
-      } else {
-        line = candidate;
-      }
-    }
-    if (line) {
-      lines.push(line);
-    }
-  }
-  return lines;
-}
+/**
+ * A text as it can be printed: NFC, and no control or format characters (a bell, a direction override,
+ * a soft hyphen would print as a box or nothing); tabs become spaces, line breaks stay.
+ */
+const printable = (value: string) =>
+  value
+    .normalize("NFC")
+    .replace(/\t/g, " ")
+    .replace(/[^\P{Cc}\n]|\p{Cf}/gu, "");
 
 /** the least space between a label and its value in a row */
 const LABEL_GAP = 10;
@@ -73,18 +53,26 @@ class Sheet {
   readonly width: number;
   constructor(
     readonly page: PDFPage,
-    readonly regular: PDFFont,
-    readonly bold: PDFFont,
+    readonly words: DocumentText,
   ) {
     this.y = page.getHeight() - 64;
     this.width = page.getWidth() - 2 * LEFT;
   }
 
+  /** the lines of `value` within `width` */
+  lines(value: string, weight: Weight, size: number, width: number): string[] {
+    return wrap(printable(value), width, (text) => this.words.width(text, weight, size));
+  }
+
+  draw(text: string, x: number, y: number, options: { size: number; weight: Weight; color: Color }) {
+    this.words.draw(this.page, text, { x, y, ...options });
+  }
+
   text(value: string, options: { bold?: boolean; size?: number; gap?: number; muted?: boolean } = {}) {
-    const font = options.bold ? this.bold : this.regular;
+    const weight = options.bold ? "bold" : "regular";
     const size = options.size ?? 11;
-    for (const line of wrap(font, value.normalize("NFC"), size, this.width)) {
-      this.page.drawText(line, { x: LEFT, y: this.y - size, size, font, color: options.muted ? MUTED : INK });
+    for (const line of this.lines(value, weight, size, this.width)) {
+      this.draw(line, LEFT, this.y - size, { size, weight, color: options.muted ? MUTED : INK });
       this.y -= size * 1.35;
     }
     this.y -= options.gap ?? 6;
@@ -97,12 +85,12 @@ class Sheet {
   row(label: string, value: string) {
     const size = 11;
     const labelWidth = 190;
-    const labels = wrap(this.regular, label, size, labelWidth - LABEL_GAP);
-    const values = wrap(this.bold, value.normalize("NFC"), size, this.width - labelWidth);
+    const labels = this.lines(label, "regular", size, labelWidth - LABEL_GAP);
+    const values = this.lines(value, "bold", size, this.width - labelWidth);
     for (let i = 0; i < Math.max(labels.length, values.length, 1); i++) {
       const y = this.y - size;
-      this.page.drawText(labels[i] ?? "", { x: LEFT, y, size, font: this.regular, color: MUTED });
-      this.page.drawText(values[i] ?? "", { x: LEFT + labelWidth, y, size, font: this.bold, color: INK });
+      this.draw(labels[i] ?? "", LEFT, y, { size, weight: "regular", color: MUTED });
+      this.draw(values[i] ?? "", LEFT + labelWidth, y, { size, weight: "bold", color: INK });
       this.y -= size * 1.4;
     }
     this.y -= 2;
@@ -123,10 +111,13 @@ async function startDocument(title: string) {
   pdf.setLanguage("de-DE");
   pdf.setCreator("Kongress-Plattform");
   pdf.setProducer("Kongress-Plattform");
-  const files = await fontFiles();
-  const regular = await pdf.embedFont(files.regular, { subset: true });
-  const bold = await pdf.embedFont(files.bold, { subset: true });
-  return { pdf, sheet: new Sheet(pdf.addPage(A4), regular, bold) };
+  return { pdf, sheet: new Sheet(pdf.addPage(A4), await DocumentText.create()) };
+}
+
+/** Draws the document's text with its fonts embedded, and the PDF's bytes. */
+async function finish(pdf: PDFDocument, sheet: Sheet): Promise<Uint8Array> {
+  await sheet.words.finish(pdf);
+  return pdf.save();
 }
 
 async function embedPicture(pdf: PDFDocument, bytes: Uint8Array | null): Promise<PDFImage | null> {
@@ -202,28 +193,26 @@ export async function renderCertificatePdf(
   });
   sheet.y -= 4;
   sheet.text(facts.issuer.signatory || facts.issuer.name, { size: 10, gap: 0 });
-  await verificationFooter(pdf, sheet.page, sheet.regular, options.verifyUrl);
-  return pdf.save();
+  await verificationFooter(pdf, sheet, options.verifyUrl);
+  return finish(pdf, sheet);
 }
 
 /** The QR code of the verification address at the bottom, with the address written out beside it. */
-async function verificationFooter(pdf: PDFDocument, page: PDFPage, font: PDFFont, url: string) {
+async function verificationFooter(pdf: PDFDocument, sheet: Sheet, url: string) {
   const png = await QRCode.toBuffer(url, { type: "png", errorCorrectionLevel: "M", margin: 2, scale: 6 });
   const qr = await pdf.embedPng(png);
   const size = 96;
-  page.drawImage(qr, { x: LEFT, y: 48, width: size, height: size });
+  sheet.page.drawImage(qr, { x: LEFT, y: 48, width: size, height: size });
   const x = LEFT + size + 14;
-  const width = page.getWidth() - LEFT - x;
-  page.drawText("Echtheit prüfen: QR-Code scannen oder die Adresse öffnen", {
-    x,
-    y: 48 + size - 24,
+  const width = sheet.page.getWidth() - LEFT - x;
+  sheet.draw("Echtheit prüfen: QR-Code scannen oder die Adresse öffnen", x, 48 + size - 24, {
     size: 9,
-    font,
+    weight: "regular",
     color: MUTED,
   });
   // the address on one line, made smaller when it is long
-  const urlSize = Math.min(9, (9 * width) / font.widthOfTextAtSize(url, 9));
-  page.drawText(url, { x, y: 48 + size - 40, size: urlSize, font, color: INK });
+  const urlSize = Math.min(9, (9 * width) / sheet.words.width(url, "regular", 9));
+  sheet.draw(url, x, 48 + size - 40, { size: urlSize, weight: "regular", color: INK });
 }
 
 export interface AttendanceConfirmation {
@@ -265,5 +254,5 @@ export async function renderAttendancePdf(
   );
   sheet.text(`Ausgestellt am ${formatGermanDate(data.issuedOn)}`);
   sheet.text("Dieses Dokument wurde maschinell erstellt und ist ohne Unterschrift gültig.", { size: 10 });
-  return pdf.save();
+  return finish(pdf, sheet);
 }
