@@ -105,18 +105,24 @@ describe("the characters of a name", () => {
     .filter((c) => c < 0xd800 || c > 0xdfff)
     .map((c) => String.fromCodePoint(c));
 
-  it("are letters and marks of the listed blocks, and space, hyphen, apostrophes and period", () => {
+  // a walk of every code point takes a few seconds on a busy machine
+  it("are letters and marks of the listed blocks, and space, hyphen, apostrophes and period", {
+    timeout: 60_000,
+  }, () => {
     const other = all.filter((c) => isNameCharacter(c) && !/[\p{L}\p{Mn}]/u.test(c));
     expect(other).toEqual([" ", "'", "-", ".", "\u2019"]);
-    for (const c of all.filter(isNameCharacter)) {
+    const outside = all.filter((c) => {
       const code = c.codePointAt(0) ?? 0;
-      expect(other.includes(c) || NAME_LETTER_RANGES.some(([from, to]) => code >= from && code <= to)).toBe(
-        true,
+      return (
+        isNameCharacter(c) &&
+        !other.includes(c) &&
+        !NAME_LETTER_RANGES.some(([from, to]) => code >= from && code <= to)
       );
-    }
+    });
+    expect(outside).toEqual([]);
   });
 
-  it("never include a control, format, symbol, number or emoji character", () => {
+  it("never include a control, format, symbol, number or emoji character", { timeout: 60_000 }, () => {
     expect(
       all.filter((c) => isNameCharacter(c) && /[\p{C}\p{S}\p{N}\p{Extended_Pictographic}]/u.test(c)),
     ).toEqual([]);
