@@ -177,12 +177,12 @@ test("an admin creates a package and adds video content by pasting an embed code
   await expect(page.getByRole("table", { name: "Videoinhalte" }).getByRole("row")).toHaveCount(2);
 });
 
-test("an admin gives the videos' lengths: Vimeo's filled in, typed ones kept and checked, saved; the Fortbildung section names those without", async ({
+test("an admin gives the videos' lengths and live streams: Vimeo's filled in, typed ones kept and checked, saved; the Fortbildung section names those without", async ({
   page,
   data,
 }) => {
-  // ids the fake oEmbed endpoint answers a length for (e2e/constants.ts): 1:23:45 and 12:34
-  const [told, alsoTold] = [vimeo(770_000_001), vimeo(770_000_002)];
+  // ids the fake oEmbed endpoint answers a length for (e2e/constants.ts): 1:23:45, 12:34 and 0 (live)
+  const [told, alsoTold, liveStream] = [vimeo(770_000_001), vimeo(770_000_002), vimeo(770_000_005)];
   const [privateVideo, noLength] = [vimeo(770_000_003), vimeo(770_000_004)];
   const congress = await data.congress({ visible: false, fortbildung: true, firstDay: dayFromToday(20) });
   await loginAs(page, DEMO.admin);
@@ -192,6 +192,7 @@ test("an admin gives the videos' lengths: Vimeo's filled in, typed ones kept and
   await dialog.getByLabel("Veranstaltung").selectOption({ label: congress.title });
   const address = (v: number) => dialog.getByLabel(`Tag 1, Video ${v}: Adresse`);
   const length = (v: number) => dialog.getByLabel(`Tag 1, Video ${v}: Länge`);
+  const live = (v: number) => dialog.getByRole("checkbox", { name: `Tag 1, Video ${v}: Livestream` });
   const addVideo = () => dialog.getByRole("button", { name: "Video hinzufügen" }).click();
   const lookedUp = (id: string) =>
     page.waitForResponse((r) => r.url().includes("admin.contents.getVideoLength") && r.url().includes(id));
@@ -211,9 +212,26 @@ test("an admin gives the videos' lengths: Vimeo's filled in, typed ones kept and
   await address(3).fill(privateVideo);
   await expect(length(3)).toHaveAccessibleDescription("Vimeo nennt keine Länge: bitte eintragen.");
   await length(3).fill("90");
+  // … a private live stream: the organiser says so (by keyboard), Vimeo cannot
+  await expect(live(3)).not.toBeChecked();
+  await expect(live(3)).toHaveAccessibleDescription(
+    "Livestreams zählen nach der Uhrzeit; als Länge die geplante Dauer eintragen.",
+  );
+  await live(3).focus();
+  await page.keyboard.press("Space");
+  await expect(live(3)).toBeChecked();
   await addVideo();
   await address(4).fill(noLength);
   await dialog.getByLabel("Tag 1, Video 4: Kommentar").fill("Podiumsdiskussion");
+  // a stream Vimeo calls live (duration 0): ticked for the organiser, who types its planned duration
+  await addVideo();
+  await address(5).fill(liveStream);
+  await expect(live(5)).toBeChecked();
+  await expect(length(5)).toHaveAccessibleDescription(
+    "Vimeo meldet einen Livestream: bitte die geplante Dauer eintragen.",
+  );
+  await length(5).fill("2:00:00");
+  await expect(live(1)).not.toBeChecked();
   await dialog.getByRole("button", { name: "Speichern" }).click();
   await expect(length(3)).toHaveAccessibleDescription(MSG_VIDEO_LENGTH.format);
   await expect(length(3)).toBeFocused();
@@ -229,13 +247,34 @@ test("an admin gives the videos' lengths: Vimeo's filled in, typed ones kept and
   await expect(length(2)).toHaveValue("10:00");
   await expect(length(3)).toHaveValue("45:00");
   await expect(length(4)).toHaveValue("");
+  await expect(length(5)).toHaveValue("2:00:00");
+  for (const [v, ticked] of [
+    [1, false],
+    [2, false],
+    [3, true],
+    [4, false],
+    [5, true],
+  ] as const) {
+    await expect(live(v), `video ${v}`).toBeChecked({ checked: ticked });
+  }
+  // on a phone: the box is there to tap, and nothing runs past the screen
+  await page.setViewportSize({ width: 390, height: 844 });
+  await live(4).scrollIntoViewIfNeeded();
+  const box = await live(4).boundingBox();
+  expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(390);
+  await dialog.getByText("Livestream", { exact: true }).nth(3).click();
+  await expect(live(4)).toBeChecked();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await expectAccessible(page, "content editor with live streams on a phone");
   await dialog.getByRole("button", { name: "Abbrechen" }).click();
+  await page.setViewportSize({ width: 1280, height: 720 });
 
   // before the event, the Fortbildung section names the video without a length and says what to do
   await page.goto(`/admin/manage/fortbildung?congress=${congress.id}`);
   const warning = page.getByRole("region", { name: "Videos ohne Länge (1)" });
   await expect(warning).toContainText("Tag 1 (alle Tage): „Podiumsdiskussion“");
   await expect(warning).toContainText("Länge im Video-Inhalt eintragen");
+  await expect(warning).toContainText("setzen das Häkchen „Livestream“");
   await expectAccessible(page, "Fortbildung section warning about a video without a length");
   await warning.getByRole("link", { name: `Zu den Video-Inhalten von ${congress.title}` }).click();
   await expect(page.getByRole("table", { name: "Videoinhalte" }).getByRole("row")).toHaveCount(2);

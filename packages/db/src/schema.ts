@@ -34,6 +34,8 @@ export interface ContentVideo {
   comment: string;
   /** the organiser's length in whole seconds (decision 105): counts before Vimeo's, which private videos lack */
   duration?: number;
+  /** the organiser marks a live stream (decision 126): credited by the clock whatever its length; stored only true */
+  live?: boolean;
 }
 export interface ContentDay {
   name: string;

@@ -8,7 +8,7 @@ import { ZId, zId, zRef } from "./ids";
 import { MSG } from "./messages";
 import { ZPage, ZPageInput } from "./paging";
 import { zPersonName } from "./person-name";
-import { zVideoLength } from "./video-length";
+import { zVideoLength, zVideoLive } from "./video-length";
 
 export const MSG_ADMIN = {
   titleRequired: "Bitte geben Sie einen Titel ein.",
@@ -260,6 +260,8 @@ export const ZContentInput = zForm({
                 comment: plainText(1000, "Der Kommentar").default(""),
                 /** the organiser's length (decision 105): counts before Vimeo's, which private videos lack */
                 duration: zVideoLength,
+                /** the organiser says it is a live stream (decision 126): credited by the clock */
+                live: zVideoLive,
               }),
               { error: MSG_FIELD.form },
             )

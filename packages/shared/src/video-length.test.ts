@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { ZContentInput } from "./admin";
-import { formatVideoLength, MSG_VIDEO_LENGTH, parseVideoLength, zVideoLength } from "./video-length";
+import {
+  formatVideoLength,
+  MSG_VIDEO_LENGTH,
+  MSG_VIDEO_LIVE,
+  parseVideoLength,
+  zVideoLength,
+} from "./video-length";
 
 describe("a video's length as the organiser types it", () => {
   it.each([
@@ -110,5 +116,41 @@ describe("the video content with lengths", () => {
     expect(result.error?.issues.map((i) => [i.path.join("."), i.message])).toEqual([
       ["data.days.0.videos.1.duration", MSG_VIDEO_LENGTH.format],
     ]);
+  });
+});
+
+describe("the live flag of a content video (decision 126: the organiser says what is live)", () => {
+  const content = (videos: Record<string, unknown>[]) => ({
+    congress: 1,
+    data: { days: [{ name: "Tag 1", videos }] },
+  });
+  const url = (n: number) => `https://player.vimeo.com/video/${n}`;
+
+  it("is kept when true, next to the planned length; false, null or absent store none (older clients send none)", () => {
+    const parsed = ZContentInput.parse(
+      content([
+        { url: url(1), comment: "Livestream", duration: "1:30:00", live: true },
+        { url: url(2), live: false },
+        { url: url(3), live: null },
+        { url: url(4) },
+      ]),
+    );
+    expect(JSON.parse(JSON.stringify(parsed.data.days[0]?.videos))).toEqual([
+      { url: url(1), comment: "Livestream", duration: 5400, live: true },
+      { url: url(2), comment: "" },
+      { url: url(3), comment: "" },
+      { url: url(4), comment: "" },
+    ]);
+  });
+
+  it("refuses anything but yes or no in German, named at the video", () => {
+    for (const live of ["true", "ja", 1, 0, {}, []]) {
+      const result = ZContentInput.safeParse(content([{ url: url(1) }, { url: url(2), live }]));
+      expect(
+        result.error?.issues.map((i) => [i.path.join("."), i.message]),
+        JSON.stringify(live),
+      ).toEqual([["data.days.0.videos.1.live", MSG_VIDEO_LIVE]]);
+    }
+    expect(MSG_VIDEO_LIVE).toBe("Bitte geben Sie mit Ja oder Nein an, ob das Video ein Livestream ist.");
   });
 });

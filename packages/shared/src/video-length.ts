@@ -70,3 +70,18 @@ export const zVideoLength = z
   })
   .optional()
   .transform((v) => v ?? undefined);
+
+/** said when a content video's `live` is not yes or no (a hand-made REST request) */
+export const MSG_VIDEO_LIVE = "Bitte geben Sie mit Ja oder Nein an, ob das Video ein Livestream ist.";
+
+/**
+ * The organiser's word that a content video is a live stream (decision 126): a private Vimeo live stream
+ * answers oEmbed without a duration, so only the organiser can say it, and the heartbeat then credits it by
+ * the clock though it has a length (the planned duration). true or false from the form; null or absent
+ * (older clients, REST) is no. Answers true or undefined, so the stored JSON carries `live` only when set.
+ */
+export const zVideoLive = z
+  .boolean({ error: MSG_VIDEO_LIVE })
+  .nullable()
+  .optional()
+  .transform((v) => (v === true ? true : undefined));

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { schema } from "@app/db";
-import { MSG, MSG_ADMIN, MSG_VIDEO_LENGTH } from "@app/shared";
+import { MSG, MSG_ADMIN, MSG_VIDEO_LENGTH, MSG_VIDEO_LIVE } from "@app/shared";
 import { and, count, eq, isNull } from "drizzle-orm";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -1545,6 +1545,48 @@ describe("contents", () => {
     );
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json().detail).toBe(MSG_VIDEO_LENGTH.format);
+  });
+
+  it("keeps the organiser's live flag only where it is set, answers it in the list and takes it back unchanged", async () => {
+    const c = await createCongress(db(), { title: `Livestream ${unique()}` });
+    const videos = [
+      { url: "https://player.vimeo.com/video/21", comment: "live", duration: "45:00", live: true },
+      { url: "https://player.vimeo.com/video/22", comment: "recording", live: false },
+      { url: "https://player.vimeo.com/video/23", comment: "an older client" },
+    ];
+    const res = await postContent(contentForm(c.id, [{ name: "Tag", exclusive_date: "", videos }]));
+    expect(res.statusCode, res.body).toBe(200);
+    const stored = [
+      { url: "https://player.vimeo.com/video/21", comment: "live", duration: 2700, live: true },
+      { url: "https://player.vimeo.com/video/22", comment: "recording" },
+      { url: "https://player.vimeo.com/video/23", comment: "an older client" },
+    ];
+    const [row] = await db().select().from(congressContents).where(eq(congressContents.congressId, c.id));
+    expect(row?.data.days[0]?.videos).toEqual(stored);
+
+    // a REST client reads the list and sends the content back as it came
+    const listed = await rest(
+      "GET",
+      `/api/congress-content?search=${encodeURIComponent(c.title)}`,
+      adminToken,
+    );
+    const [content] = listed.json() as { id: number; data: { days: unknown[] } }[];
+    expect(content?.data.days).toEqual([{ name: "Tag", exclusive_date: "", videos: stored }]);
+    const again = await postContent(contentForm(c.id, content?.data.days ?? [], { id: content?.id }));
+    expect(again.statusCode, again.body).toBe(200);
+    const [after] = await db()
+      .select()
+      .from(congressContents)
+      .where(eq(congressContents.id, row?.id ?? 0));
+    expect(after?.data.days[0]?.videos).toEqual(stored);
+
+    const wrong = await postContent(
+      contentForm(c.id, [{ name: "Tag", exclusive_date: "", videos: [{ ...videos[0], live: "ja" }] }], {
+        id: row?.id,
+      }),
+    );
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json().detail).toBe(MSG_VIDEO_LIVE);
   });
 
   it("searches by congress title, day name and video comment, case-insensitively", async () => {

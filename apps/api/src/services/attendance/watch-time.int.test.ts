@@ -5,6 +5,7 @@ import {
   HEARTBEAT_INTERVAL_SECONDS,
   HEARTBEAT_MAX_CREDIT_SECONDS,
   MSG_WATCH,
+  ZContentInput,
   ZHeartbeatInput,
 } from "@app/shared";
 import { and, eq } from "drizzle-orm";
@@ -23,6 +24,7 @@ import {
 } from "../../testing/builders";
 import { TestClock } from "../../testing/clock";
 import { createTestApp, type TestApp } from "../../testing/harness";
+import { saveContent } from "../admin/contents";
 import { previewKey } from "../visitor/video-preview";
 import { creditHeartbeat } from "./watch-time";
 
@@ -57,12 +59,23 @@ function testClock(): TestClock {
 type Range = [number, number];
 const toRanges = (ranges: Range[]) => ranges.map(([start, end]) => ({ start, end }));
 
-/** A participant of a running event with `count` videos; `beat` sends a heartbeat as the web app does. */
-async function watching(count = 1) {
+/**
+ * A participant of a running event with `count` videos; `beat` sends a heartbeat as the web app does. With
+ * `edited`, an admin saves the content as the content editor does (the shared schema, `saveContent`), each
+ * video with those fields (e.g. the organiser's length and live flag).
+ */
+async function watching(count = 1, edited?: Record<string, unknown>) {
   const clock = testClock();
   const congress = await createCongress(db());
   const urls = Array.from({ length: count }, () => videoUrl());
-  await createContent(db(), congress.id, [{ urls }]);
+  if (edited) {
+    const admin = await createUser(db(), { roles: ["ROLE_USER", "ROLE_ADMIN"] });
+    const videos = urls.map((url) => ({ url, comment: "", ...edited }));
+    const content = { congress: congress.id, data: { days: [{ name: "Tag 1", videos }] } };
+    await saveContent(db(), ZContentInput.parse(content), admin.id);
+  } else {
+    await createContent(db(), congress.id, [{ urls }]);
+  }
   const user = await createUser(db());
   await participate(db(), user.id, congress.id);
   const ctx = { db: db(), env: t.env, clock };
@@ -227,6 +240,33 @@ describe("watch time from heartbeats", () => {
       .where(and(eq(schema.watchTime.userId, user.id), eq(schema.watchTime.congressId, congress.id)));
     const second = berlinSecondOfDay(clock.now());
     expect(row?.played).toBe(`{[${second - 60},${second})}`);
+  });
+
+  /** The positions stored for the one video of `watching`. */
+  const playedOf = async (userId: number, congressId: number) => {
+    const [row] = await db()
+      .select({ played: schema.watchTime.played })
+      .from(schema.watchTime)
+      .where(and(eq(schema.watchTime.userId, userId), eq(schema.watchTime.congressId, congressId)));
+    return row?.played;
+  };
+
+  it("credits a stream the organiser marks live by the clock, though it has a length and the player reports positions", async () => {
+    // a private live stream: Vimeo tells nothing; the organiser types its planned duration and ticks "Livestream"
+    const { clock, beat, url, user, congress } = await watching(1, { duration: "45:00", live: true });
+    await beat(url);
+    clock.advance(60_000);
+    expect(await beat(url, [[0, 60]])).toEqual({ seconds: 60 });
+    const second = berlinSecondOfDay(clock.now());
+    expect(await playedOf(user.id, congress.id)).toBe(`{[${second - 60},${second})}`);
+  });
+
+  it("takes the same video without the organiser's live flag as a recording of its length", async () => {
+    const { clock, beat, url, user, congress } = await watching(1, { duration: "45:00" });
+    await beat(url);
+    clock.advance(60_000);
+    expect(await beat(url, [[0, 60]])).toEqual({ seconds: 60 });
+    expect(await playedOf(user.id, congress.id)).toBe("{[0,60)}");
   });
 
   it("credits nothing outside the content's access rules", async () => {

@@ -24,6 +24,8 @@ import { fetchVideoDurations } from "./video-durations";
 const asked: string[] = [];
 /** per video id the oEmbed `duration` the fake host answers (0: a live stream; null: none, a private video) */
 const durations = new Map<string, number | null>();
+/** video ids the fake host answers 500 for (Vimeo unreachable) */
+const failing = new Set<string>();
 let server: Server;
 let t: TestApp;
 let admin: Awaited<ReturnType<typeof adminAndVisitor>>;
@@ -33,6 +35,10 @@ beforeAll(async () => {
     const url = new URL(req.url ?? "/", "http://fake.test");
     const id = (url.searchParams.get("url") ?? "").match(/(\d+)$/)?.[1] ?? "";
     asked.push(id);
+    if (failing.has(id)) {
+      res.writeHead(500).end();
+      return;
+    }
     res.writeHead(200, { "content-type": "application/json" });
     const duration = durations.has(id) ? durations.get(id) : 600;
     res.end(JSON.stringify({ title: `Vortrag ${id}`, ...(duration !== null && { duration }) }));
@@ -285,11 +291,11 @@ describe("the length the content editor fills in", () => {
       .values({ key: previewKey(stored), url: stored, durationSeconds: 1800 });
     const before = asked.length;
 
-    expect((await lengthOf(fresh)).data).toEqual({ seconds: 5025 });
-    expect((await lengthOf(stored)).data).toEqual({ seconds: 1800 });
-    expect((await lengthOf(privateVideo)).data).toEqual({ seconds: null });
+    expect((await lengthOf(fresh)).data).toEqual({ seconds: 5025, live: false });
+    expect((await lengthOf(stored)).data).toEqual({ seconds: 1800, live: false });
+    expect((await lengthOf(privateVideo)).data).toEqual({ seconds: null, live: false });
     // not a Vimeo address: nobody is asked
-    expect((await lengthOf("https://example.com/video/1")).data).toEqual({ seconds: null });
+    expect((await lengthOf("https://example.com/video/1")).data).toEqual({ seconds: null, live: false });
     expect(asked.slice(before)).toEqual([idOf(fresh), idOf(privateVideo)]);
     // the lookup keeps nothing: the address may never be saved (a saved one gets its preview by the job)
     const previews = await db()
@@ -297,6 +303,25 @@ describe("the length the content editor fills in", () => {
       .from(schema.videoPreviews)
       .where(eq(schema.videoPreviews.key, previewKey(fresh)));
     expect(previews).toEqual([]);
+  });
+
+  it("says whether Vimeo calls the address a live stream (duration 0), for the editor to tick “Livestream”", async () => {
+    const [live, storedLive, unreachable] = [videoUrl(), videoUrl(), videoUrl()];
+    durations.set(idOf(live), 0);
+    // a preview that said live an hour ago: Vimeo is asked again (the stream may be a recording by now) …
+    durations.set(idOf(storedLive), 3600);
+    await db()
+      .insert(schema.videoPreviews)
+      .values([
+        { key: previewKey(storedLive), url: storedLive, live: true },
+        { key: previewKey(unreachable), url: unreachable, live: true },
+      ]);
+    // … and when Vimeo does not answer, the stored preview's word stands
+    failing.add(idOf(unreachable));
+
+    expect((await lengthOf(live)).data).toEqual({ seconds: null, live: true });
+    expect((await lengthOf(storedLive)).data).toEqual({ seconds: 3600, live: false });
+    expect((await lengthOf(unreachable)).data).toEqual({ seconds: null, live: true });
   });
 
   it("is for admins only", async () => {

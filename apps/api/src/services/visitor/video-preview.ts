@@ -143,30 +143,33 @@ export async function videoThumbnail(
 }
 
 /**
- * Vimeo's length of a video in whole seconds, for the content editor to fill in (decision 105; admins
- * only): the stored preview's when it has one, else asked from oEmbed now, without keeping anything (the
- * address may never be saved; a saved one gets its preview from the `video-durations` job). Null for an
- * address that is not Vimeo's, a private video, a live stream or an unreachable host.
+ * Vimeo's length of a video in whole seconds, and whether Vimeo calls it a live stream (oEmbed `duration`
+ * 0), for the content editor to fill in the length and tick "Livestream" (decisions 105, 126; admins only):
+ * the stored preview's length when it has one, else asked from oEmbed now, without keeping anything (the
+ * address may never be saved; a saved one gets its preview from the `video-durations` job). A preview that
+ * said live is asked again (a stream may have become a recording), and stands when Vimeo does not answer.
+ * No length for an address that is not Vimeo's, a private video, a live stream or an unreachable host.
  */
 export async function vimeoLength(
   ctx: PreviewDeps,
   { url }: { url: string },
-): Promise<{ seconds: number | null }> {
+): Promise<{ seconds: number | null; live: boolean }> {
   if (!vimeoId(url)) {
-    return { seconds: null };
+    return { seconds: null, live: false };
   }
   const { videoPreviews } = schema;
   const [stored] = await ctx.db
-    .select({ seconds: videoPreviews.durationSeconds })
+    .select({ seconds: videoPreviews.durationSeconds, live: videoPreviews.live })
     .from(videoPreviews)
     .where(eq(videoPreviews.key, previewKey(url)));
   if (stored?.seconds && stored.seconds > 0) {
-    return { seconds: stored.seconds };
+    return { seconds: stored.seconds, live: false };
   }
   try {
-    return { seconds: (await fetchOembed(ctx.env.VIMEO_OEMBED_URL, url)).durationSeconds };
+    const { durationSeconds, live } = await fetchOembed(ctx.env.VIMEO_OEMBED_URL, url);
+    return { seconds: durationSeconds, live };
   } catch (error) {
     ctx.log.warn({ err: error, url }, "video length unavailable");
-    return { seconds: null };
+    return { seconds: null, live: stored?.live ?? false };
   }
 }

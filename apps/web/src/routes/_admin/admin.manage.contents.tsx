@@ -10,6 +10,7 @@ import { AddButton, RemoveButton } from "@/components/admin/list-buttons";
 import { ResourceEditor, type SchemaForm } from "@/components/admin/resource-editor";
 import { LazySectionError } from "@/components/lazy-route-error";
 import { Button } from "@/components/ui/button";
+import { Checkbox } from "@/components/ui/checkbox";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { optionsOf, Select } from "@/components/ui/select";
@@ -34,15 +35,25 @@ function ListError({ message }: { message: string | undefined }) {
   ) : null;
 }
 
+/** the hint every "Livestream" box is described by (one paragraph above the days) */
+const LIVE_HINT_ID = "content-live-hint";
+
 /**
- * Vimeo's length of the video at the address the organiser enters, asked through our API (the browser
- * never calls Vimeo; decision 105): it fills the length field when that is empty, or still holds what an
- * earlier address filled in, never over a length the organiser typed. The address the editor opened with
+ * What Vimeo tells of the video at the address the organiser enters, asked through our API (the browser
+ * never calls Vimeo; decisions 105, 126). Its length fills the length field when that is empty, or still
+ * holds what an earlier address filled in, never over a length the organiser typed. A live stream (Vimeo's
+ * duration 0) ticks "Livestream" until the organiser clicks the box (`liveByHand`); a later address that
+ * Vimeo calls no live stream unticks what was ticked for an earlier one. The address the editor opened with
  * is not asked about (a stored content stays as saved, and a long one would ask for every video).
  */
-function useVimeoLength(form: ContentFormApi, d: number, v: number): { told: boolean } {
+function useVimeoPrefill(
+  form: ContentFormApi,
+  d: number,
+  v: number,
+): { told: boolean; saysLive: boolean; liveByHand: () => void } {
   const urlPath = `data.days.${d}.videos.${v}.url` as const;
   const durationPath = `data.days.${d}.videos.${v}.duration` as const;
+  const livePath = `data.days.${d}.videos.${v}.live` as const;
   const url = useWatch({ control: form.control, name: urlPath });
   const address = useDebounced(url.trim(), 400);
   const opened = useRef(address);
@@ -53,7 +64,11 @@ function useVimeoLength(form: ContentFormApi, d: number, v: number): { told: boo
     staleTime: Number.POSITIVE_INFINITY,
   });
   const seconds = asked ? lookup.data?.seconds : undefined;
+  const answered = asked && lookup.isSuccess;
+  const saysLive = answered && lookup.data?.live === true;
   const filled = useRef<string | null>(null);
+  const ticked = useRef(false);
+  const byHand = useRef(false);
   const { getValues, setValue } = form;
   useEffect(() => {
     if (!seconds) {
@@ -66,7 +81,25 @@ function useVimeoLength(form: ContentFormApi, d: number, v: number): { told: boo
       setValue(durationPath, text, { shouldDirty: true });
     }
   }, [seconds, durationPath, getValues, setValue]);
-  return { told: !(asked && lookup.isSuccess && seconds === null) };
+  useEffect(() => {
+    if (!answered || byHand.current) {
+      return;
+    }
+    if (saysLive && !getValues(livePath)) {
+      ticked.current = true;
+      setValue(livePath, true, { shouldDirty: true });
+    } else if (!saysLive && ticked.current) {
+      ticked.current = false;
+      setValue(livePath, false, { shouldDirty: true });
+    }
+  }, [answered, saysLive, livePath, getValues, setValue]);
+  return {
+    told: !(answered && seconds === null),
+    saysLive,
+    liveByHand: () => {
+      byHand.current = true;
+    },
+  };
 }
 
 function VideoFields({
@@ -87,12 +120,19 @@ function VideoFields({
   const durationError = errorOf(duration);
   const errorId = `day-${d}-video-${v}-error`;
   const durationNoteId = `day-${d}-video-${v}-duration-note`;
-  const { told } = useVimeoLength(form, d, v);
+  const liveId = `day-${d}-video-${v}-live`;
+  const { told, saysLive, liveByHand } = useVimeoPrefill(form, d, v);
   const typed = useWatch({ control: form.control, name: duration });
-  const missing = !told && typed.trim() === "";
-  const durationNote = durationError ?? (missing ? "Vimeo nennt keine Länge: bitte eintragen." : undefined);
+  const empty = typed.trim() === "";
+  const durationNote =
+    durationError ??
+    (empty && saysLive
+      ? "Vimeo meldet einen Livestream: bitte die geplante Dauer eintragen."
+      : empty && !told
+        ? "Vimeo nennt keine Länge: bitte eintragen."
+        : undefined);
   return (
-    <div className="grid gap-2 sm:grid-cols-[1fr_1fr_8rem_auto]">
+    <div className="grid gap-2 sm:grid-cols-[1fr_1fr_8rem_auto_auto]">
       <div className="flex flex-col gap-1">
         <Input
           aria-label={`Tag ${d + 1}, Video ${v + 1}: Adresse`}
@@ -139,6 +179,19 @@ function VideoFields({
             </p>
           )
         )}
+      </div>
+      {/* as tall as the fields beside it; the form only sends true or false, so no message of its own */}
+      <div className="flex min-h-10 items-center gap-2 self-start text-sm">
+        <Checkbox
+          id={liveId}
+          className="mt-0"
+          aria-label={`Tag ${d + 1}, Video ${v + 1}: Livestream`}
+          aria-describedby={LIVE_HINT_ID}
+          {...register(`data.days.${d}.videos.${v}.live`, { onChange: liveByHand })}
+        />
+        <label htmlFor={liveId} className="cursor-pointer">
+          Livestream
+        </label>
       </div>
       <RemoveButton label={`Tag ${d + 1}, Video ${v + 1} entfernen`} onClick={onRemove} />
     </div>
@@ -187,6 +240,9 @@ function ContentFields({ form }: { form: ContentFormApi }) {
         Vimeo einfügen. Die Länge (mm:ss oder hh:mm:ss) zählt für Fortbildungspunkte: Nennt Vimeo sie, wird
         sie eingetragen; private oder auf Domains beschränkte Videos nennen keine, tragen Sie sie dann selbst
         ein.
+      </p>
+      <p id={LIVE_HINT_ID} className="text-sm text-slate-700">
+        Livestreams zählen nach der Uhrzeit; als Länge die geplante Dauer eintragen.
       </p>
       {days.fields.map((day, d) => (
         <DayFields key={day.id} form={form} d={d} onRemove={() => days.remove(d)} />

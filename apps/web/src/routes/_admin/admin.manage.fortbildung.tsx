@@ -122,8 +122,8 @@ function UnknownLengths({ data }: { data: Section }) {
         Weder im Video-Inhalt noch bei Vimeo ist ihre Länge bekannt (für private oder auf Domains beschränkte
         Videos nennt Vimeo keine). Sie fehlen in der Videolänge ihres Tages; einen Tag ohne bekannte Länge
         kann niemand erreichen, also auch keine Bescheinigung erhalten. Länge im Video-Inhalt eintragen (mm:ss
-        oder hh:mm:ss). Für einen Live-Stream tragen Sie die geplante Dauer ein; seine Wiedergabe wird nach
-        der Uhr gezählt.
+        oder hh:mm:ss). Für einen Livestream tragen Sie die geplante Dauer ein und setzen das Häkchen
+        „Livestream“: seine Wiedergabe wird nach der Uhrzeit gezählt.
       </p>
       <ul className="mt-2 list-disc space-y-0.5 pl-5">
         {unknownLengths.videos.map((u, i) => (

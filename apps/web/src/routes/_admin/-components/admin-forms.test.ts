@@ -223,7 +223,7 @@ describe("the content form", () => {
           {
             name: "Tag 1",
             exclusive_date: "",
-            videos: [{ url: "https://player.vimeo.com/video/1", comment: "", duration: "" }],
+            videos: [{ url: "https://player.vimeo.com/video/1", comment: "", duration: "", live: false }],
           },
           { name: "Tag 2", exclusive_date: "11.03.2031", videos: [] },
         ],
@@ -265,7 +265,33 @@ describe("the content form", () => {
     expect(form.data.days[0]?.videos.map((v) => v.duration)).toEqual(["1:02:03", "12:34"]);
     const saved = ZContentInput.parse(form).data.days[0]?.videos;
     expect(saved?.map((v) => v.duration)).toEqual([3723, 754]);
-    expect(newDay(2).videos).toEqual([{ url: "", comment: "", duration: "" }]);
+    expect(newDay(2).videos).toEqual([{ url: "", comment: "", duration: "", live: false }]);
+  });
+
+  it("shows the organiser's live flag as a ticked box and saves it back only where it is ticked", () => {
+    const form = contentToForm({
+      id: 4,
+      congress: { id: 7, title: "Herbstkongress" },
+      type: "vimeo-url",
+      data: {
+        days: [
+          {
+            name: "Tag 1",
+            exclusive_date: "",
+            videos: [
+              { url: "https://player.vimeo.com/video/1", comment: "", duration: 2700, live: true },
+              { url: "https://player.vimeo.com/video/2", comment: "" },
+            ],
+          },
+        ],
+      },
+    });
+    const videos = form.data.days[0]?.videos;
+    expect(videos?.map((v) => v.live)).toEqual([true, false]);
+    expect(JSON.parse(JSON.stringify(ZContentInput.parse(form).data.days[0]?.videos))).toEqual([
+      { url: "https://player.vimeo.com/video/1", comment: "", duration: 2700, live: true },
+      { url: "https://player.vimeo.com/video/2", comment: "" },
+    ]);
   });
 
   it("starts a new content with one named day and one empty video, refused until an event and address are given", () => {

@@ -146,6 +146,8 @@ export interface VideoForm {
   comment: string;
   /** the organiser's length as typed, m:ss or h:mm:ss; "" for none (Vimeo's counts, decision 105) */
   duration: string;
+  /** the organiser says it is a live stream, credited by the clock (decision 126); saved only when ticked */
+  live: boolean;
 }
 
 export interface DayForm {
@@ -162,7 +164,7 @@ export interface ContentForm {
   data: { days: DayForm[] };
 }
 
-export const newVideo = (): VideoForm => ({ url: "", comment: "", duration: "" });
+export const newVideo = (): VideoForm => ({ url: "", comment: "", duration: "", live: false });
 
 export const newDay = (n: number): DayForm => ({
   name: `Tag ${n}`,
@@ -188,6 +190,7 @@ export const contentToForm = (c: Pick<AdminContent, "id" | "congress" | "type" |
         url: v.url,
         comment: v.comment ?? "",
         duration: typeof v.duration === "number" && v.duration > 0 ? formatVideoLength(v.duration) : "",
+        live: v.live === true,
       })),
     })),
   },
