@@ -3,7 +3,7 @@ import "./zod-locale";
 import { tooLong } from "./field-text";
 
 /**
- * The one rule for the names of people (decision record "Names"), used by every schema that takes one:
+ * The one rule for the names of people (decision 128), used by every schema that takes one:
  * registration and the admin's user dialog. A name is printed on certificates, so it holds only what
  * prints: letters (and combining accents) of the scripts the certificate's fonts carry — Latin with
  * Vietnamese, Greek, Cyrillic, Chinese, Japanese, Korean — spaces, hyphens, apostrophes and periods.
@@ -20,7 +20,7 @@ export const MSG_NAME = {
 
 /**
  * Control (Cc) and format (Cf) characters: a bell, a line break, text-direction overrides and isolates
- * (U+202A-U+202E, U+2066-U+2069), U+200E/F. No name holds one; migration 0018 took them out of stored names.
+ * (U+202A-U+202E, U+2066-U+2069), U+200E/F. No name holds one; migration 0021 took them out of stored names.
  */
 export const hasControlCharacters = (value: string) => /[\p{Cc}\p{Cf}]/u.test(value);
 

@@ -29,8 +29,10 @@ const email = secret(`erika.geheim.${tag}@example.com`);
 const password = secret(`Geheimes-Passwort-${tag}`);
 const wrongPassword = secret(`Falsches-Passwort-${tag}`);
 const newPassword = secret(`Neues-Passwort-${tag}`);
-const firstname = secret(`Friedhelmina${tag}`);
-const lastname = secret(`Quastenberg${tag}`);
+// a name holds letters only (decision 128): the tag's hex digits as letters
+const letters = tag.replace(/[0-9]/g, (d) => "ghijklmnop"[Number(d)] ?? "g");
+const firstname = secret(`Friedhelmina${letters}`);
+const lastname = secret(`Quastenberg${letters}`);
 const metricsToken = secret(`metrics-token-${tag}-0123456789abcdef0123456789`);
 /** the operators' metrics after the flows: no label may hold what the log must not */
 let metricsText = "";

@@ -130,7 +130,7 @@ describe("the certificate PDF", () => {
 const LONG_NAME =
   "Maximiliane-Friederike-Anneliese-Hildegard-Wilhelmine-Konstanze-Mechthild-Gundhild-Theodora-Ottilie";
 
-/** Every script the name rule takes (decision record "Names"), and the longest hyphenated name. */
+/** Every script the name rule takes (decision 128), and the longest hyphenated name. */
 const SCRIPTS: [string, string][] = [
   ["Latin with Vietnamese", "Nguyễn Thị Ánh"],
   ["Greek", "Γιώργος Παπαδόπουλος"],
