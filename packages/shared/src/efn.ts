@@ -30,11 +30,12 @@ export const MSG_EFN = {
  * break or tab a barcode scanner types after the number), hyphens and dashes, dots and slashes (the groups
  * of the printed line under a barcode and of certificates), and a leading label "EFN" or "EFN:".
  */
-const SEPARATORS = /[\s\u00a0\u202f\u2007\u2010-\u2015\u2212./-]/g;
+export const NUMBER_SEPARATORS = /[\s\u00a0\u202f\u2007\u2010-\u2015\u2212./-]/g;
 const LABEL = /^\s*EFN\s*:?/i;
 
 /** The input without label and separators; what remains must be 15 digits. */
-export const normalizeEfn = (input: string): string => input.replace(LABEL, "").replace(SEPARATORS, "");
+export const normalizeEfn = (input: string): string =>
+  input.replace(LABEL, "").replace(NUMBER_SEPARATORS, "");
 
 /** Whether `digits` passes the Luhn check (its last digit is the check digit of the others). */
 export function luhnValid(digits: string): boolean {

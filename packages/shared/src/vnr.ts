@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { NUMBER_SEPARATORS } from "./efn";
 import "./zod-locale";
 
 /**
@@ -21,15 +22,14 @@ export const MSG_VNR = {
 } as const;
 
 /**
- * What may surround the digits, as for the EFN (decision 112): any white space (also no-break spaces and
- * the tab or line break of a copied letter), hyphens and dashes, dots and slashes, and a leading label
- * "VNR" or "VNR:".
+ * What may surround the digits, as for the EFN (decision 112, `NUMBER_SEPARATORS`): any white space,
+ * hyphens and dashes, dots and slashes, and a leading label "VNR" or "VNR:".
  */
-const SEPARATORS = /[\s\u00a0\u202f\u2007\u2010-\u2015\u2212./-]/g;
 const LABEL = /^\s*VNR\s*:?/i;
 
 /** The input without label and separators; what remains must be 19 digits. */
-export const normalizeVnr = (input: string): string => input.replace(LABEL, "").replace(SEPARATORS, "");
+export const normalizeVnr = (input: string): string =>
+  input.replace(LABEL, "").replace(NUMBER_SEPARATORS, "");
 
 export type VnrCheck = { ok: true; vnr: string | null } | { ok: false; message: string };
 

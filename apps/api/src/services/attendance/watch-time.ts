@@ -16,7 +16,7 @@ import type { z } from "zod";
 import { AppError } from "../../lib/app-error";
 import { type Param, type Placeholders, preparedStatement } from "../../lib/prepared-statement";
 import type { ServiceDeps } from "../deps";
-import { videoIsLive, videoSeconds } from "../fortbildung/video-length";
+import { videoFacts } from "../fortbildung/video-length";
 import { deathCongressClosedUntil, findPackage } from "../visitor/packages";
 import { previewKey } from "../visitor/video-preview";
 import { loadViewer } from "../visitor/viewer";
@@ -92,15 +92,14 @@ type CreditRow = {
 
 /**
  * What the video is, as the server knows it (decision 126): a live stream when the organiser or Vimeo says
- * so, else a recording once its length is known (`videoSeconds`); only a video of which neither is known is
+ * so, else a recording once its length is known (`videoFacts`); only a video of which neither is known is
  * taken as the player reports it (the person's clock bounds it either way).
  */
 function videoKind(p: Placeholders<CreditValues>): SQL {
   return sql`kind AS (
-      SELECT l.length, CASE WHEN ${videoIsLive(p.congressId, p.videoUrl, p.key)} THEN true
-        WHEN l.length IS NOT NULL THEN false
+      SELECT f.length, CASE WHEN f.live THEN true WHEN f.length IS NOT NULL THEN false
         ELSE ${p.clientLive}::boolean END AS live
-      FROM (SELECT ${videoSeconds(p.congressId, p.videoUrl, p.key)} AS length) l
+      FROM ${videoFacts(p.congressId, p.videoUrl, p.key)} f
     )`;
 }
 

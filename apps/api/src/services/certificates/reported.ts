@@ -8,7 +8,7 @@ import {
   type IsoDate,
   MSG_CHAMBER_REPORT,
 } from "@app/shared";
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { and, eq, isNull, type SQL, sql } from "drizzle-orm";
 import { AppError } from "../../lib/app-error";
 import type { FortbildungEvent } from "../fortbildung/facts";
 import { ISSUE_WINDOW_DAYS } from "./files";
@@ -59,12 +59,18 @@ function refuseUnlessReady(state: ChamberReportState): void {
   }
 }
 
-const reportedColumns = {
-  facts: sql<CertificateFacts>`${certificates.facts}`,
-  firstname: users.firstname,
-  lastname: users.lastname,
-  email: users.email,
-};
+/** The current (not revoked) certificates that meet `conditions`, with their facts and their person. */
+const currentCertificates = (deps: CertificateDeps, ...conditions: SQL[]) =>
+  deps.db
+    .select({
+      facts: sql<CertificateFacts>`${certificates.facts}`,
+      firstname: users.firstname,
+      lastname: users.lastname,
+      email: users.email,
+    })
+    .from(certificates)
+    .innerJoin(users, eq(users.id, certificates.userId))
+    .where(and(isNull(certificates.revokedAt), ...conditions));
 
 /**
  * The event's valid certificates that name `day`, with that day's points. Those due and not yet issued
@@ -82,18 +88,12 @@ export async function certifiedOnDay(
   if ((event.lastDay ?? event.firstDay) >= addDays(today, -ISSUE_WINDOW_DAYS)) {
     await issueEventCertificates(deps, { congressId: event.id });
   }
-  const rows = await deps.db
-    .select(reportedColumns)
-    .from(certificates)
-    .innerJoin(users, eq(users.id, certificates.userId))
-    .where(
-      and(
-        eq(certificates.congressId, event.id),
-        eq(certificates.kind, "event"),
-        isNull(certificates.revokedAt),
-        sql`${certificates.facts} -> 'days' @> ${JSON.stringify([{ day }])}::jsonb`,
-      ),
-    );
+  const rows = await currentCertificates(
+    deps,
+    eq(certificates.congressId, event.id),
+    eq(certificates.kind, "event"),
+    sql`${certificates.facts} -> 'days' @> ${JSON.stringify([{ day }])}::jsonb`,
+  );
   return rows.flatMap((r) => {
     const certified = r.facts.days.find((d) => d.day === day);
     return certified
@@ -133,17 +133,11 @@ export async function certifiedPasses(
   for (const { userId } of waiting) {
     await issueRecordingCertificate(deps, { userId, learningCheckId });
   }
-  const rows = await deps.db
-    .select(reportedColumns)
-    .from(certificates)
-    .innerJoin(users, eq(users.id, certificates.userId))
-    .where(
-      and(
-        eq(certificates.learningCheckId, learningCheckId),
-        eq(certificates.kind, "recording"),
-        isNull(certificates.revokedAt),
-      ),
-    );
+  const rows = await currentCertificates(
+    deps,
+    eq(certificates.learningCheckId, learningCheckId),
+    eq(certificates.kind, "recording"),
+  );
   return rows.flatMap((r) =>
     r.facts.recording
       ? [

@@ -29,36 +29,35 @@ export function organiserSeconds(video: SQL): SQL<number | null> {
 /** A value of the statement: a JS value or a prepared statement's placeholder, or a SQL expression. */
 type Value<T> = Param<T> | SQL;
 
+/** The content videos of address `url` in congress `congressId`'s contents, each as `lv`. */
+const contentVideos = (congressId: Value<number>, url: Value<string>) => sql`congress_contents lc
+       CROSS JOIN LATERAL jsonb_array_elements(coalesce(lc.data->'days', '[]'::jsonb)) ld
+       CROSS JOIN LATERAL jsonb_array_elements(coalesce(ld->'videos', '[]'::jsonb)) lv
+      WHERE lc.congress_id = ${congressId}::int AND lv->>'url' = ${url}::text`;
+
 /**
- * The length in seconds of the video `url` of congress `congressId`, as one SQL value (NULL: unknown). The
- * longest of the organiser's lengths of that address in the congress's contents (one address is one video,
- * whichever day lists it), else Vimeo's from the preview whose key (`previewKey(url)`) is `key`. Takes JS
- * values, placeholders (`preparedStatement`) or SQL expressions (a column of the surrounding statement).
+ * What is known of the video `url` of congress `congressId`, as a one-row table of `length` and `live`, read
+ * with one walk of the congress's contents and one preview. `length` in seconds (NULL: unknown): the longest
+ * of the organiser's lengths of that address in the congress's contents (one address is one video,
+ * whichever day lists it), else Vimeo's from the preview whose key (`previewKey(url)`) is `key`. `live`
+ * (decision 126): the organiser marked it so in a content of the congress (`live: true`), or Vimeo's oEmbed
+ * said so (duration 0, `video_previews.live`); a live stream is credited by the clock whatever its length,
+ * any other video with a length is a recording. Takes JS values, placeholders (`preparedStatement`) or SQL
+ * expressions (a column of the surrounding statement).
  */
+export function videoFacts(congressId: Value<number>, url: Value<string>, key: Value<string>): SQL {
+  return sql`(SELECT coalesce(o.seconds, CASE WHEN lp.duration_seconds > 0 THEN lp.duration_seconds END) AS length,
+      coalesce(o.live, false) OR coalesce(lp.live, false) AS live
+    FROM (SELECT max(${organiserSeconds(sql`lv`)}) AS seconds, bool_or(lv->'live' = 'true'::jsonb) AS live
+      FROM ${contentVideos(congressId, url)}) o
+    LEFT JOIN video_previews lp ON lp.key = ${key}::text)`;
+}
+
+/** The length of `videoFacts` as one SQL value (NULL: unknown). */
 export function videoSeconds(
   congressId: Value<number>,
   url: Value<string>,
   key: Value<string>,
 ): SQL<number | null> {
-  return sql<number | null>`coalesce(
-    (SELECT max(${organiserSeconds(sql`lv`)})
-       FROM congress_contents lc
-       CROSS JOIN LATERAL jsonb_array_elements(coalesce(lc.data->'days', '[]'::jsonb)) ld
-       CROSS JOIN LATERAL jsonb_array_elements(coalesce(ld->'videos', '[]'::jsonb)) lv
-      WHERE lc.congress_id = ${congressId}::int AND lv->>'url' = ${url}::text),
-    (SELECT lp.duration_seconds FROM video_previews lp WHERE lp.key = ${key}::text AND lp.duration_seconds > 0))`;
-}
-
-/**
- * Whether the video `url` of congress `congressId` is a live stream (decision 126), as one SQL boolean: the
- * organiser marked it so in a content of the congress (`live: true`), or Vimeo's oEmbed said so (duration 0,
- * `video_previews.live`). A live stream is credited by the clock whatever its length; any other video with
- * a length is a recording.
- */
-export function videoIsLive(congressId: Value<number>, url: Value<string>, key: Value<string>): SQL<boolean> {
-  return sql<boolean>`(EXISTS (SELECT 1 FROM video_previews lp WHERE lp.key = ${key}::text AND lp.live)
-    OR EXISTS (SELECT 1 FROM congress_contents lc
-       CROSS JOIN LATERAL jsonb_array_elements(coalesce(lc.data->'days', '[]'::jsonb)) ld
-       CROSS JOIN LATERAL jsonb_array_elements(coalesce(ld->'videos', '[]'::jsonb)) lv
-      WHERE lc.congress_id = ${congressId}::int AND lv->>'url' = ${url}::text AND lv->'live' = 'true'::jsonb))`;
+  return sql<number | null>`(SELECT lf.length FROM ${videoFacts(congressId, url, key)} lf)`;
 }
