@@ -181,7 +181,7 @@ async function main(): Promise<void> {
     `${DATA_DIR}/maildev`,
   ]);
   const appUrl = process.env.APP_URL ?? `http://localhost:${WEB_PORT}`;
-  // the local Digistore24 stand-in: purchases in dev go through the real IPN path (docs/decisions.md)
+  // the local Digistore24 stand-in: purchases in dev go through the real IPN path (ADR 0026)
   const simulator = process.env.DIGISTORE_PRODUCT_URL
     ? null
     : await startCheckoutSimulator({

@@ -5,7 +5,7 @@
  * /readyz, HSTS and Secure cookies behind an https proxy, the web app's cache headers, the registration
  * mail through an SMTP server of this test, one client behind nginx that writes its own X-Forwarded-For
  * entries (it stays one client for the sign-in limits), and a clean SIGTERM. Then it checks that the bundle refuses
- * the public development secrets wherever others could reach it (docs/decisions.md, 53).
+ * the public development secrets wherever others could reach it (ADR 0053).
  * Each failure says what was expected and what happened, with the server's last log lines, and exits 1.
  */
 import { rm } from "node:fs/promises";
@@ -70,7 +70,7 @@ async function main(): Promise<void> {
       NODE_ENV: "production",
       DATABASE_URL: databaseUrl,
       HOST: "127.0.0.1",
-      // one proxy in front (the appending one below); a bare `true` is refused in production (decision 90)
+      // one proxy in front (the appending one below); a bare `true` is refused in production (ADR 0090)
       TRUST_PROXY: "1",
       // the public address behind the proxy would be https; http here so that the cookies must be Secure
       // because this is production, not because of APP_URL (trpc/context.ts)

@@ -22,7 +22,7 @@ const result = await build({
   entryPoints: ["src/server.ts"],
   outfile: "dist/server.mjs",
   metafile: true,
-  // `node dist/server.mjs` means production unless NODE_ENV says otherwise (src/server.ts, decision 53)
+  // `node dist/server.mjs` means production unless NODE_ENV says otherwise (src/server.ts, ADR 0053)
   define: { BUNDLE_DEFAULT_NODE_ENV: JSON.stringify("production") },
 });
 

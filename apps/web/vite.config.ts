@@ -186,9 +186,9 @@ export default defineConfig({
       // a route's loader goes with its component: the router splits only components by default, so the
       // loaders and what they import were part of the first page's file (docs/performance.md). Error
       // components stay unsplit: each is a lazy component already (components/lazy-route-error.ts), and a
-      // split would add a chunk and an import per route to the first page's file (decision 95). Pending
+      // split would add a chunk and an import per route to the first page's file (ADR 0095). Pending
       // components stay unsplit too: they show while the route's code is still arriving, so they cannot be
-      // part of it (decision 111).
+      // part of it (ADR 0111).
       codeSplittingOptions: {
         defaultBehavior: [["loader", "component"], ["notFoundComponent"]],
       },

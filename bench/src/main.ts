@@ -12,7 +12,7 @@ const benchmarks: Record<BenchResult["name"], () => Promise<BenchResult>> = {
   capacity: async () => (await import("./capacity")).runCapacity(),
 };
 
-// `--size xl`: the nightly-sized data of `bench:scale` (docs/performance.md, "Growth"), not in bench:ci
+// `--size xl`: the nightly-sized data of `bench:scale` (docs/performance/history.md, "Growth"), not in bench:ci
 const args = process.argv.slice(2);
 const sizeAt = args.indexOf("--size");
 if (sizeAt >= 0) {

@@ -1,7 +1,7 @@
 /**
  * `pnpm bench:profile <login|cold> [connections]`: a CPU profile of the production API during one kind of request, and
  * where its time goes, per request: by package (npm packages by name, our bundle by function) and the
- * hottest functions. Not a budget; the tool behind the figures in docs/performance.md ("Login budget",
+ * hottest functions. Not a budget; the tool behind the figures in docs/performance/history.md ("Login budget",
  * "First overviews").
  */
 
@@ -249,7 +249,7 @@ try {
     process.exit(0);
   }
   await server.stop();
-  // the newest: the bundle restarts itself once with its V8 flags (decision 65), and the first process
+  // the newest: the bundle restarts itself once with its V8 flags (ADR 0065), and the first process
   // leaves a profile of its start-up too
   const file = (await readdir(dir))
     .filter((f) => f.endsWith(".cpuprofile"))

@@ -52,7 +52,7 @@ export async function seedRush(db: Db, users: number): Promise<RushData> {
       visible: true,
       firstDay: today,
       lastDay: addDays(today, 2),
-      // its players send heartbeats (the heartbeat phase, decision 108)
+      // its players send heartbeats (the heartbeat phase, ADR 0108)
       fortbildung: true,
     })
     .returning({ id: schema.congresses.id });
@@ -359,7 +359,7 @@ async function coldOverviews(url: string, tokens: string[], connections: number,
 }
 
 /**
- * k of the first-overview budget (decisions 102 and 125): the API's CPU per first overview over the floor's,
+ * k of the first-overview budget (ADR 0102 and ADR 0125): the API's CPU per first overview over the floor's,
  * judged on all rounds together, as measured when the budget was set plus 15%: 2.19-2.54 over seven runs
  * on a quiet host on 2026-11-28, median 2.35, x 1.15 = 2.7 (1.80-2.31 in the five runs after the turns and
  * the floor's longer warm-up). The best round (1.28-2.22 in ten runs) was whichever round held the floor's
@@ -369,16 +369,16 @@ export const FIRST_OVERVIEW_K = 2.7;
 /**
  * The login budget: API CPU per login besides the hash over the floor's. The issue's 1.5x did not hold on
  * a quiet host for today's code nor for session 12's (judged 1.51-1.84): the same rule as the first
- * overview's, today's median judged ratio (1.71) plus 15% (decision 124).
+ * overview's, today's median judged ratio (1.71) plus 15% (ADR 0124).
  */
 export const LOGIN_K = 2;
 /**
- * Rounds of each CPU comparison (decision 102; five since decision 124): each server's CPU per request moved
+ * Rounds of each CPU comparison (ADR 0102; five since ADR 0124): each server's CPU per request moved
  * up to threefold between rounds of one run on a quiet host, so the best of three still broke now and then.
  */
 const ROUNDS = 5;
 /**
- * Turns of the API and the floor within one round of first overviews (decision 125): a round of 1,500 takes
+ * Turns of the API and the floor within one round of first overviews (ADR 0125): a round of 1,500 takes
  * about half a second per side, and the host's spells of noise (a fixed loop's CPU time moved 1.7x between
  * runs of 150 ms on an idle machine) fell on one side of a pair more often than on both.
  */
@@ -416,7 +416,7 @@ export async function runRush(): Promise<BenchResult> {
   const coldWarmUp = 1_000;
   // the floor has sat idle since it started (the login phase, about a minute); after 1,000 visitors its
   // turns still cost up to twice its later ones, round after round, while the API (busy all along) stayed
-  // level: the best round was the floor's slowest (decision 125)
+  // level: the best round was the floor's slowest (ADR 0125)
   const floorWarmUp = 4_000;
   const rushConnections = 500;
   const database = await startBenchDatabase("rush");

@@ -157,7 +157,7 @@ export function portIsFree(port: number): Promise<boolean> {
   });
 }
 
-/** Values of its own for every secret a production bundle needs (decision 53). */
+/** Values of its own for every secret a production bundle needs (ADR 0053). */
 export function ownSecrets(): Record<string, string> {
   const secret = () => randomBytes(24).toString("base64url");
   return {

@@ -116,7 +116,7 @@ async function startNodeProxy(bundle: Bundle, port: number, url: string): Promis
 }
 
 /**
- * Issue 30: a client that writes its own X-Forwarded-For entries (a new one for every request) stays one
+ * ADR 0090: a client that writes its own X-Forwarded-For entries (a new one for every request) stays one
  * client behind the proxy. Ten wrong passwords for one address, the eleventh is refused with 429.
  */
 export async function checkSpoofedForwardedFor(proxy: AppendingProxy, bundle: Bundle): Promise<void> {

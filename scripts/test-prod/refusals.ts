@@ -1,6 +1,6 @@
 import { expectThat, isReady, ownSecrets, sleep, startBundle, stopBundle } from "./processes";
 
-/** What a bundle must have of its own unless it runs as development on loopback (decision 53). */
+/** What a bundle must have of its own unless it runs as development on loopback (ADR 0053). */
 const SECRETS = [
   "JWT_SECRET",
   "DIGISTORE_IPN_PASSPHRASE",

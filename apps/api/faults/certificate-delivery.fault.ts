@@ -22,7 +22,7 @@ import { type FaultDatabase, startFaultDatabase } from "./lib/database";
 import { sleep, until } from "./lib/wait";
 
 /**
- * Issue 34 item 5: the certificate delivery job on two production instances at once, a third run beside
+ * ADR 0118: the certificate delivery job on two production instances at once, a third run beside
  * them and a restart of one instance: every participant who reached the rule gets exactly one mail, with
  * the PDF made at send time (in the bundle: the fonts are found from dist/), whose QR code verifies.
  */

@@ -155,7 +155,7 @@ describe("profile", () => {
         lastname: "Profil",
         roles: ["ROLE_USER"],
         newsletter: false,
-        // the account's own EFN (issue 34), none here
+        // the account's own EFN (ADR 0114), none here
         efn: null,
       });
     }
@@ -208,7 +208,7 @@ describe("web app", () => {
   });
 });
 
-describe("request ids (issue 20)", () => {
+describe("request ids", () => {
   it("echoes a short, plain x-request-id and replaces anything else with a UUID", async () => {
     const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
     const plain = "lb-7f3a.9_Z";
@@ -223,7 +223,7 @@ describe("request ids (issue 20)", () => {
   });
 });
 
-describe("caching (issue 20)", () => {
+describe("caching", () => {
   it("answers login, refresh, profile, an export, tRPC calls and API errors with Cache-Control: no-store", async () => {
     const email = `cache.${Date.now().toString(36)}@example.com`;
     await createUser(t.db.db, { email, active: true, passwordHash: await hashPassword("Passwort-1234") });

@@ -60,7 +60,7 @@ export interface BuildAppOptions {
   logger?: FastifyServerOptions["logger"];
   /** where the default (privacy-masking) logger writes its JSON lines instead of stdout; tests capture them */
   logStream?: { write(line: string): void };
-  /** the time every service reads; only the test harness passes one (a movable clock, decision 99) */
+  /** the time every service reads; only the test harness passes one (a movable clock, ADR 0099) */
   clock?: Clock;
 }
 
@@ -98,7 +98,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     requestIdHeader: false,
     bodyLimit: BODY_LIMIT_BYTES,
     frameworkErrors,
-    // whom to believe about the client's address (decision 90): never a bare `true` in production
+    // whom to believe about the client's address (ADR 0090): never a bare `true` in production
     trustProxy: trustProxyOption(env.TRUST_PROXY),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 5000 },
   });
@@ -147,7 +147,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     reply.headers(security);
     done();
   });
-  // GET /metrics for the operators, and the request series every answer adds to (decision 101)
+  // GET /metrics for the operators, and the request series every answer adds to (ADR 0101)
   registerMetrics(app, { token: env.METRICS_TOKEN, db, procedures: Object.keys(appRouter._def.procedures) });
   await app.register(formbody);
   // a form is at most 20 fields and one file; more parts than that are refused (413) before anything is read

@@ -13,7 +13,7 @@ import {
 import { trustProxyOption } from "./lib/client-address";
 import { OWN_SECRETS } from "./testing/own-secrets";
 
-/** Every variable that must have its own value outside loopback-only development (decision 53). */
+/** Every variable that must have its own value outside loopback-only development (ADR 0053). */
 const SECRET_KEYS = [
   "JWT_SECRET",
   "DIGISTORE_IPN_PASSPHRASE",
@@ -146,7 +146,7 @@ describe("loadEnv", () => {
     expect(loadEnv({ TRUST_PROXY: "false" }).TRUST_PROXY).toBe(false);
   });
 
-  it("takes TRUST_PROXY as a hop count or a list of proxy addresses and networks (issue 30)", () => {
+  it("takes TRUST_PROXY as a hop count or a list of proxy addresses and networks (ADR 0090)", () => {
     const production = { NODE_ENV: "production", DATABASE_URL: "postgres://db.example/k", ...OWN_SECRETS };
     expect(loadEnv({ ...production, TRUST_PROXY: "1" }).TRUST_PROXY).toBe(1);
     expect(loadEnv({ ...production, TRUST_PROXY: "2" }).TRUST_PROXY).toBe(2);
@@ -228,7 +228,7 @@ describe("loadEnv", () => {
     expect(envWarnings(env("12"))[0]).toMatch(/^TRUST_PROXY=12: /);
   });
 
-  it("refuses a bare TRUST_PROXY=true in production with a German message naming both forms (issue 30)", () => {
+  it("refuses a bare TRUST_PROXY=true in production with a German message naming both forms (ADR 0090)", () => {
     const production = { NODE_ENV: "production", DATABASE_URL: "postgres://db.example/k", ...OWN_SECRETS };
     const message = problems({ ...production, TRUST_PROXY: "true" });
     expect(namedKeys(message)).toEqual(["TRUST_PROXY"]);
@@ -258,7 +258,7 @@ describe("loadEnv", () => {
     expect(isLoopbackHost("::")).toBe(false);
   });
 
-  it("keeps /metrics off without METRICS_TOKEN and takes only a long token without spaces (decision 101)", () => {
+  it("keeps /metrics off without METRICS_TOKEN and takes only a long token without spaces (ADR 0101)", () => {
     expect(loadEnv({}).METRICS_TOKEN).toBeUndefined();
     expect(loadEnv({ METRICS_TOKEN: "" }).METRICS_TOKEN).toBeUndefined();
     const token = "0123456789abcdef0123456789abcdef";

@@ -90,7 +90,7 @@ function isProxyAddress(entry: string): boolean {
 const isEveryAddress = (entry: string): boolean => /\/0+$/.test(entry);
 
 /**
- * Whom the API believes about the client's address (Fastify's `trustProxy`, decision 90): nobody (unset,
+ * Whom the API believes about the client's address (Fastify's `trustProxy`, ADR 0090): nobody (unset,
  * `false`, `0`), the last N proxies in front (`1`: the address the one proxy appended to X-Forwarded-For), or
  * the proxies with these addresses or CIDRs (`10.0.0.0/8,127.0.0.1`). `true` believes every entry, also the
  * ones the client wrote itself: `proxyProblems` refuses it in production.
@@ -149,7 +149,7 @@ const EnvSchema = z.object({
   DATABASE_QUERY_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
   JWT_SECRET: z.string().min(32, "mindestens 32 Zeichen").default(DEV_JWT_SECRET),
   /**
-   * derives each certificate's verification code (HMAC, decision 116): never change it once certificates
+   * derives each certificate's verification code (HMAC, ADR 0116): never change it once certificates
    * are issued, or their PDFs can no longer be made (their codes still verify); 32+ characters
    */
   CERTIFICATE_SECRET: z.string().min(32, "mindestens 32 Zeichen").default(DEV_CERTIFICATE_SECRET),
@@ -199,7 +199,7 @@ const EnvSchema = z.object({
   SECURITY_CONTACT: securityContacts,
   /**
    * the operators' token for `GET /metrics` (Prometheus, `Authorization: Bearer <token>`); unset = no
-   * metrics (404). At least 32 characters without spaces, e.g. `openssl rand -hex 32` (decision 101)
+   * metrics (404). At least 32 characters without spaces, e.g. `openssl rand -hex 32` (ADR 0101)
    */
   METRICS_TOKEN: z
     .string()
@@ -264,7 +264,7 @@ const behindProxy = (value: string | undefined) =>
   value !== undefined && value.trim() !== "false" && value.trim() !== "0";
 
 /**
- * Decision 90: `TRUST_PROXY=true` takes the left-most X-Forwarded-For entry, which the client writes itself
+ * ADR 0090: `TRUST_PROXY=true` takes the left-most X-Forwarded-For entry, which the client writes itself
  * behind every proxy that appends (nginx, AWS ALB, most others): each request could then name a new client
  * address and pass every per-address limit. Production refuses it; development keeps it for a quick try.
  */
@@ -280,7 +280,7 @@ function proxyProblems(raw: Record<string, string>): string[] {
 }
 
 /**
- * Decision 53: the development secrets are public (.env.example), so only an API that nobody else can
+ * ADR 0053: the development secrets are public (.env.example), so only an API that nobody else can
  * reach may use them. Production never may; development and test only on a loopback HOST without a
  * proxy in front (TRUST_PROXY=true: requests come from outside through it). Reads the raw variables, so
  * its lines come together with the schema's whatever else is wrong.
@@ -320,7 +320,7 @@ function secretProblems(raw: Record<string, string>): string[] {
 export interface LoadEnvOptions {
   /**
    * NODE_ENV when the variable is unset: server.ts passes "production" in the esbuild bundle
-   * (`pnpm start`), "development" under tsx and Vitest (decision 53)
+   * (`pnpm start`), "development" under tsx and Vitest (ADR 0053)
    */
   defaultNodeEnv?: NodeEnv;
 }

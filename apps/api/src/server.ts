@@ -9,7 +9,7 @@ import { restartWithV8Flags } from "./v8-flags";
 
 /**
  * "production" in dist/server.mjs (build.ts defines it), undeclared under tsx and Vitest: the built
- * bundle means production unless NODE_ENV says otherwise (decision 53).
+ * bundle means production unless NODE_ENV says otherwise (ADR 0053).
  */
 declare const BUNDLE_DEFAULT_NODE_ENV: NodeEnv | undefined;
 const defaultNodeEnv: NodeEnv =

@@ -27,7 +27,7 @@ export async function registerWebApp(app: FastifyInstance, root: string): Promis
     if ((req.method === "GET" || req.method === "HEAD") && !isApi) {
       if (req.url.startsWith(CERTIFICATE_VERIFY_PATH)) {
         // a certificate's verification page: never in a search index, and its address (the code) never
-        // handed on to another site in a Referer (decision 117)
+        // handed on to another site in a Referer (ADR 0117)
         reply.header("x-robots-tag", "noindex, nofollow").header("referrer-policy", "no-referrer");
       }
       return reply.header("cache-control", "no-cache").type("text/html").sendFile("index.html");

@@ -17,7 +17,7 @@ function sendImage(reply: FastifyReply, data: Buffer, type: string, etag?: strin
 const notFound = (reply: FastifyReply) =>
   reply.status(404).send({ title: MSG.notFoundTitle, detail: MSG.notFoundDetail });
 
-/** Uploaded pictures (kept in PostgreSQL, see docs/decisions.md) and cached video thumbnails. */
+/** Uploaded pictures (kept in PostgreSQL, ADR 0008) and cached video thumbnails. */
 export function registerUploads(app: FastifyInstance, db: Db): void {
   app.get<{ Params: { key: string } }>(`${THUMBNAIL_PATH}:key`, async (req, reply) => {
     const image = /^[0-9a-f]{64}$/.test(req.params.key) ? await videoThumbnail(db, req.params.key) : null;

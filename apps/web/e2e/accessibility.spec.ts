@@ -201,7 +201,7 @@ const DIALOGS: DialogCase[] = [
   },
   {
     name: "Danke für den Kauf",
-    // the thanks come once the order is paid (decision 85)
+    // the thanks come once the order is paid (ADR 0085)
     path: async ({ data, user }) => {
       const pkg = await data.package((await data.congress({ visible: false })).id);
       await data.packageOrder(user.id, pkg.id);
@@ -457,7 +457,7 @@ test.describe("every dialog passes axe", () => {
       await page.goto(target.path);
       const dialog = await c.open(page, target);
       await expect(dialog).toBeVisible();
-      // the pointer on the dialog holds a message open while axe reads it (decision 86)
+      // the pointer on the dialog holds a message open while axe reads it (ADR 0086)
       await dialog.hover();
       await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
       await expectAccessible(page, c.name, { frames: c.frames ?? true });

@@ -320,7 +320,7 @@ test("a section whose data fails to load shows the German error inside the admin
     "Die Benutzer:innen konnten nicht geladen werden. Bitte wenden Sie sich an den technischen Support, wenn das Problem bestehen bleibt.",
   );
   await expect(main.getByText("e2e-users-500")).toBeVisible();
-  // the spec's error message with the same words closes by itself (decision 86)
+  // the spec's error message with the same words closes by itself (ADR 0086)
   await expect(page.getByRole("alertdialog")).toHaveCount(0);
 
   // once the server answers again, "Erneut versuchen" loads the section

@@ -7,7 +7,7 @@ import { type BrowserContext, test as base, expect, type Response } from "@playw
  * `browserErrors.expect`. That includes Chromium's own "Failed to load resource: the server responded with a
  * status of 401" for a request the test makes fail on purpose: the test that causes it declares it.
  *
- * Two rules are built in (docs/decisions.md, 70). One is the session probe of a browser without a session:
+ * Two rules are built in (ADR 0070). One is the session probe of a browser without a session:
  * every page load asks POST /api/auth/token/refresh (public/boot.js); without a refresh cookie the answer is
  * 401 and Chromium logs it. Exactly those 401s, for requests that carried no refresh cookie, are not counted.
  * The other is Playwright's own: it runs its scripts in every frame, and in a sandboxed frame without

@@ -7,7 +7,7 @@ import { dayFromToday, expectAccessible, login, type TestUser, test } from "./fi
 const PIXEL_PNG =
   "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
 
-/** Issue 34 items 2, 3 and 5: the certificate in the profile, its verification page, and a revoke. */
+/** ADR 0116, ADR 0117, ADR 0118: the certificate in the profile, its verification page, and a revoke. */
 
 async function loginAs(page: Page, user: TestUser) {
   await page.goto("/login");

@@ -12,7 +12,7 @@ async function loginAs(page: Page, user: { email: string; password: string }) {
 async function payOnSimulator(page: Page, productId: number) {
   await expect(page.getByRole("heading", { name: `Testkasse: Produkt ${productId}` })).toBeVisible();
   await page.getByRole("button", { name: "Bezahlen" }).click();
-  // the overview thanks once it has asked whether the payment arrived (decision 85): one request more
+  // the overview thanks once it has asked whether the payment arrived (ADR 0085): one request more
   await expect(page.getByRole("heading", { name: "Vielen Dank für Ihren Kauf!" })).toBeVisible({
     timeout: 20_000,
   });

@@ -10,7 +10,7 @@ export const simulatorOrigin = () => `http://localhost:${process.env.E2E_SIMULAT
 /**
  * The Vimeo ids the fake oEmbed endpoint (e2e/server.ts) answers a length for, in seconds (0: a live stream,
  * as Vimeo answers for one); every other video it answers without one, as Vimeo does for a private or
- * domain-restricted video (decision 105).
+ * domain-restricted video (ADR 0105).
  */
 export const E2E_VIMEO_LENGTHS: Readonly<Record<string, number>> = {
   "770000001": 5025,

@@ -1,6 +1,6 @@
 /**
  * Test data made straight in the e2e database (the one `e2e/server.ts` starts the API against) and removed
- * when the test ends, so no test depends on another's data or on the demo seed's rows (decision 77).
+ * when the test ends, so no test depends on another's data or on the demo seed's rows (ADR 0077).
  * The API's caches hear these writes like any other: the overview's database triggers announce them.
  */
 import { createHash } from "node:crypto";
@@ -17,7 +17,7 @@ import {
 
 /**
  * The overview lists at most OVERVIEW_MAX_CONGRESSES of the visible events that are not over (running ones and
- * the visitor's own first, decision 84) and offers the newest packages of visible events (up to
+ * the visitor's own first, ADR 0084) and offers the newest packages of visible events (up to
  * OVERVIEW_MAX_PACKAGES with the visitor's own). The seed's events are hidden (e2e/server.ts), so with
  * E2E_WORKERS tests at a time, each may keep this share there without pushing out another's.
  */
@@ -302,7 +302,7 @@ export class TestData {
 
   /**
    * Fortbildung: `seconds` of `url` credited to the user on `day` (as the player's heartbeats would), on the
-   * package page `packageId` when given (a recording, issue 34).
+   * package page `packageId` when given (a recording, ADR 0119).
    */
   async watched(
     userId: number,
@@ -325,7 +325,7 @@ export class TestData {
     });
   }
 
-  /** A learning-success check of a package (issue 34 item 4), deleted with the package's event. */
+  /** A learning-success check of a package (ADR 0119), deleted with the package's event. */
   async learningCheck(
     packageId: number,
     questions: { question: string; answers: { text: string; correct: boolean }[]; explanation?: string }[],
@@ -344,7 +344,7 @@ export class TestData {
     return check;
   }
 
-  /** Certificates (issue 34): an issuer, unless one is set already (one row, shared by every test). */
+  /** Certificates (ADR 0115): an issuer, unless one is set already (one row, shared by every test). */
   async certificateIssuer() {
     await this.db
       .insert(schema.certificateIssuer)

@@ -1,7 +1,7 @@
 import type { BrowserContext } from "@playwright/test";
 
 /**
- * Vimeo's player, faked at the wire (decision 110): every request to https://player.vimeo.com is answered
+ * Vimeo's player, faked at the wire (ADR 0110): every request to https://player.vimeo.com is answered
  * with a page that speaks the player's postMessage protocol as Vimeo's does, so `@vimeo/player` runs
  * unchanged in the app. The SDK posts `{method, value}` (`ping`, `addEventListener`, `getDuration`,
  * `getPaused`, `play`, `setCurrentTime`, …) and waits for `{method, value}` replies and `{event, data}`

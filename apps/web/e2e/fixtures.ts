@@ -129,7 +129,7 @@ export async function hoverThenClickOnSlowLine(page: Page, link: Locator): Promi
 
 /**
  * Closes the current dialog of the global alert system with its OK button. The pointer goes onto the dialog
- * first: a message closes by itself 5000 ms after it opened unless the pointer holds it (decision 86).
+ * first: a message closes by itself 5000 ms after it opened unless the pointer holds it (ADR 0086).
  */
 export async function confirmDialog(page: Page, title: string | RegExp): Promise<void> {
   const dialog = page

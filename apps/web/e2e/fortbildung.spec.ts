@@ -5,8 +5,8 @@ import { vimeo } from "./data";
 import { contentDay, dayFromToday, expectAccessible, login, type TestUser, test } from "./fixtures";
 
 /**
- * Issue 33 items 5 and 6: the participant's line per day and the organiser's section "Fortbildung"; issue 34
- * items 1 and 6: the EFN asked on the event page and kept in the profile, and the chamber's report.
+ * ADR 0105: the participant's line per day and the organiser's section "Fortbildung"; ADR 0114, ADR 0127:
+ * the EFN asked on the event page and kept in the profile, and the chamber's report.
  */
 
 async function loginAs(page: Page, user: TestUser) {

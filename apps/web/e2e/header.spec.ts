@@ -1,7 +1,7 @@
 import { expect, type Page } from "@playwright/test";
 import { login, test } from "./fixtures";
 
-// Spec section 1: "Header: product logo and three publisher logos", on phones too (issue 29, item 9).
+// Spec section 1: "Header: product logo and three publisher logos", on phones too.
 const PUBLISHERS = ["Verlag Horizont", "Edition Brücke", "Forum Dialog"];
 
 async function expectLogosWithoutScrolling(page: Page, width: number) {

@@ -1,7 +1,7 @@
 /**
  * Fast keys on a slow machine, with real key events (CDP Input.dispatchKeyEvent through Playwright's keyboard,
  * an IME through Input.imeSetComposition / Input.insertText) on a CPU slowed down six times: the timing
- * races the rich-text editor and the dialogs were patched for (decision 77). All three patches are needed:
+ * races the rich-text editor and the dialogs were patched for (ADR 0077). All three patches are needed:
  * in full parallel runs without them, Enter after Ctrl+End split the wrong paragraph (no take-over before
  * each key), the Shift+Tab word stayed plain (none on blur) and Escape closed both dialogs (no Escape
  * registry in ui/dialog.tsx).

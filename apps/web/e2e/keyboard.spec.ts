@@ -27,7 +27,7 @@ async function tabTo(page: Page, target: Locator, { max = 40, back = false } = {
 
 /**
  * Tabbing through the overview focuses the cards of other tests' events and packages too, and a focused link
- * preloads its page: one removed by its test meanwhile answers 404 (docs/decisions.md 70).
+ * preloads its page: one removed by its test meanwhile answers 404 (ADR 0070).
  */
 function allowRemovedPreloads(browserErrors: BrowserErrors) {
   browserErrors.allow(failedRequest(404, "/trpc/congress.getContent"));

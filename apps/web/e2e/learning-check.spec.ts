@@ -12,7 +12,7 @@ import {
   test,
 } from "./fixtures";
 
-/** Issue 34 item 4: the admin writes a learning-success check; a buyer who watched enough takes it. */
+/** ADR 0119, ADR 0121: the admin writes a learning-success check; a buyer who watched enough takes it. */
 
 async function loginAs(page: Page, user: TestUser) {
   await page.goto("/login");

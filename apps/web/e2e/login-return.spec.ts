@@ -1,5 +1,5 @@
 /**
- * A followed link survives the login (issue 29, items 1, 5 and 14): every guarded route of the route tree,
+ * A followed link survives the login (ADR 0081, ADR 0082): every guarded route of the route tree,
  * opened logged out, comes back after the login with its path and search, and the way there signs the visitor
  * up for nothing and buys nothing; "Abmelden" goes to /login, in every tab of the browser.
  */

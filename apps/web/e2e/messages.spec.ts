@@ -2,7 +2,7 @@ import { expect, type Page } from "@playwright/test";
 import { dayFromToday, login, test } from "./fixtures";
 
 // Spec section 9: "Success, error and notice messages and alerts display for 5000 ms". They pause while the
-// pointer or the keyboard focus is inside (WCAG 2.2.1); questions wait for an answer (decision 86).
+// pointer or the keyboard focus is inside (WCAG 2.2.1); questions wait for an answer (ADR 0086).
 
 /** The migration form with two different passwords: its error dialog opens without a request. */
 async function openMismatchDialog(page: Page) {

@@ -3,7 +3,7 @@ import { expect, type Page } from "@playwright/test";
 import { openAdminSection } from "./admin-nav";
 import { DEMO, failedRequest, login, test } from "./fixtures";
 
-// Issue 29, items 11-13: what an organiser trips over in the administration.
+// ADR 0088, ADR 0089: what an organiser trips over in the administration.
 
 async function openAdmin(page: Page, section: string) {
   await page.goto("/login");

@@ -80,8 +80,8 @@ const url = pg.urlFor("e2e");
 const handle = createDb(url, { max: 1 });
 await runMigrations(handle.pool);
 await seedDemo(handle.db);
-// the overview picks its six events by date, running ones first (decision 84): the seed's running and coming
-// events would take places the tests' own events need (e2e/data.ts), and no test uses them (decision 77)
+// the overview picks its six events by date, running ones first (ADR 0084): the seed's running and coming
+// events would take places the tests' own events need (e2e/data.ts), and no test uses them (ADR 0077)
 await handle.pool.query("UPDATE congresses SET visible = false");
 await handle.close();
 

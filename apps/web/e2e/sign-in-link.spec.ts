@@ -3,8 +3,8 @@ import { expect } from "@playwright/test";
 import { failedRequest, linkIn, login, test, waitForMail } from "./fixtures";
 
 /**
- * Issue 30, item 3 (decision 91): strangers' failed guesses close an account to unknown browsers for a
- * while (decision 59); its owner on a new browser still gets in, through a one-time link by mail.
+ * ADR 0091: strangers' failed guesses close an account to unknown browsers for a
+ * while (ADR 0059); its owner on a new browser still gets in, through a one-time link by mail.
  */
 test("a stranger burns the account's budget; the owner on a fresh browser gets in through the mailed link", async ({
   page,

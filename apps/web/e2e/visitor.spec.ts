@@ -40,7 +40,7 @@ test("the overview shows the events a participant takes part in by their state, 
   await loginAs(page, user);
   await expect(page.getByRole("heading", { level: 1, name: "Hallo Tom Teilnehmer!" })).toBeVisible();
 
-  // newest (latest first day) first, decision 84; other tests' events may stand between (the list is everybody's)
+  // newest (latest first day) first, ADR 0084; other tests' events may stand between (the list is everybody's)
   const congresses = page.getByRole("region", { name: "Aktuelle Veranstaltungen" }).getByRole("article");
   const mine = [future.title, webinar.title, running.title];
   const shown = congresses.filter({ hasText: new RegExp(mine.join("|")) });
@@ -163,7 +163,7 @@ test("Teilnehmen hovered on a slow line still signs up when clicked", async ({ p
 test("a page whose code is still arriving shows its waiting text at once", async ({ page, data }) => {
   const congress = await data.congress({ firstDay: dayFromToday(14) });
   await loginAs(page, await data.user());
-  // the waiting text is part of the first file, not of the page's code it waits for (decision 111)
+  // the waiting text is part of the first file, not of the page's code it waits for (ADR 0111)
   await slowScripts(page, 6_000);
   await congressCard(page, congress.title).getByRole("link", { name: "Teilnehmen" }).click();
   await expect(page.getByText("Ihre Anmeldung wird vorbereitet …")).toBeVisible({ timeout: 4_500 });
@@ -210,7 +210,7 @@ test("a package purchase passes the voucher, and a return before the payment say
   expect(url.searchParams.get("voucher")).toBe("FRUEHBUCHER");
   expect(url.searchParams.get("custom")).toMatch(new RegExp(`\\|pid-${pkg.id}\\|cat-pac$`));
 
-  // nothing was paid (no payment notification): no thanks, the payment is being processed (decision 85)
+  // nothing was paid (no payment notification): no thanks, the payment is being processed (ADR 0085)
   await page.goto(`/?custom=pid-${pkg.id}|cat-pac`);
   await expect(page.getByRole("status").filter({ hasText: "Ihre Zahlung wird bearbeitet" })).toBeVisible();
   await expect(page).toHaveURL(/\/$/);

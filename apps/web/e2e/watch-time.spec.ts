@@ -1,5 +1,5 @@
 /**
- * Watch time for Fortbildung from the player (issue 33, decisions 104, 109, 110): `@vimeo/player` drives the
+ * Watch time for Fortbildung from the player (ADR 0104, ADR 0109, ADR 0110, ADR 0126): `@vimeo/player` drives the
  * fake Vimeo player (fake-vimeo.ts) on Playwright's clock; the credited seconds and the presence check
  * are read where the server keeps them.
  */
@@ -21,8 +21,8 @@ async function loginAs(page: Page, user: TestUser) {
 
 /**
  * The browser runs on Playwright's clock, the production server on the system's: a heartbeat's credit is
- * bounded by the wall-clock time since the person's previous heartbeat that reported playing (decision
- * 126), which here passes in milliseconds. Every tRPC call carries the browser's time (an init script
+ * bounded by the wall-clock time since the person's previous heartbeat that reported playing
+ * (ADR 0126), which here passes in milliseconds. Every tRPC call carries the browser's time (an init script
  * stamps it), and before heartbeats reach the server the bridge sets the one stamp the bound reads (the
  * person's `watch_clocks.last_beat_at`) to what the browser's clock says has passed since, in whole
  * seconds; before an answer to a presence check, `asked_at` to as long ago as the browser's clock says the

@@ -18,7 +18,7 @@ const MIN_SCORE: Record<Category, number> = { performance: 95, accessibility: 10
  * Lighthouse's performance score moves by a few points between runs (more on a busy 2-core machine: on ours
  * the same build scored 89 to 97 within ten minutes). The simulated throttling multiplies the main thread's
  * observed work by four, so another process on the host only ever lowers a score: like the CPU budgets
- * (decision 102), a page is judged on its best run, and every run's score and the median are printed beside
+ * (ADR 0102), a page is judged on its best run, and every run's score and the median are printed beside
  * it. The full run audits each page five times; short mode (CI, `pnpm bench:ci`) audits /login three times
  * (one run takes 8-11 s); the logged-in overview stays in the full run.
  */

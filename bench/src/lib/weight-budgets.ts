@@ -1,7 +1,7 @@
 import { type Budget, type Row, repoRoot } from "./report";
 import type { RouteLoad } from "./route-weights";
 
-/** the login route's first-visit JavaScript (decision 75: 150 KB since issue 32's one form library) */
+/** the login route's first-visit JavaScript (ADR 0075: 150 KB, for one form library) */
 export const LOGIN_JS_GZIP_LIMIT = 150 * 1024;
 
 const kb = (bytes: number) => Math.round((bytes / 1024) * 10) / 10;

@@ -1,5 +1,5 @@
 -- A logout (or a reused refresh token) revokes a refresh-token family; its access tokens must be refused at
--- once on every API instance (decision 126). Each instance keeps the accounts' session states, including the
+-- once on every API instance (ADR 0126). Each instance keeps the accounts' session states, including the
 -- ended sessions (the revoked families), and drops them on the channel `overview_changed` (migration 0009):
 -- announce the accounts whose revoked families changed. A login or a rotation changes none and is not
 -- announced; the retention's deletion of expired revoked rows is.

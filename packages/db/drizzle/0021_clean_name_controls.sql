@@ -2,7 +2,7 @@
 -- from now on): a bell, a text-direction override or isolate (U+202A-U+202E, U+2066-U+2069), a mark like
 -- U+200E stored before reached the certificate, the CSV exports and the mails. They are taken out of the
 -- users' names and of the name frozen in a certificate's facts (it changes no letter: the certificate keeps
--- its number and code), each change logged in the audit log without the name (as the log does, decision 37).
+-- its number and code), each change logged in the audit log without the name (as the log does, ADR 0037).
 -- Tabs and line breaks become a space; the control (Cc) and format (Cf) characters as Unicode lists them.
 CREATE FUNCTION pg_temp.name_controls() RETURNS text LANGUAGE sql IMMUTABLE AS $$
   SELECT '[\u0001-\u001F\u007F-\u009F\u00AD\u0600-\u0605\u061C\u06DD\u070F\u0890-\u0891\u08E2\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\uFEFF\uFFF9-\uFFFB\U000110BD\U000110CD\U00013430-\U0001343F\U0001BCA0-\U0001BCA3\U0001D173-\U0001D17A\U000E0001\U000E0020-\U000E007F]'

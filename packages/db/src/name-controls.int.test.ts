@@ -10,7 +10,7 @@ import { defaultMigrationsFolder, runMigrations } from "./migrate";
 import type {} from "./testing/provided";
 
 /**
- * The migration that takes control and format characters out of stored names (decision 128):
+ * The migration that takes control and format characters out of stored names (ADR 0128):
  * a database migrated up to the migration before it gets dirty rows, then the migration runs.
  */
 

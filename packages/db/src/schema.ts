@@ -32,9 +32,9 @@ const int4multirange = customType<{ data: string }>({ dataType: () => "int4multi
 export interface ContentVideo {
   url: string;
   comment: string;
-  /** the organiser's length in whole seconds (decision 105): counts before Vimeo's, which private videos lack */
+  /** the organiser's length in whole seconds (ADR 0105): counts before Vimeo's, which private videos lack */
   duration?: number;
-  /** the organiser marks a live stream (decision 126): credited by the clock whatever its length; stored only true */
+  /** the organiser marks a live stream (ADR 0126): credited by the clock whatever its length; stored only true */
   live?: boolean;
 }
 export interface ContentDay {
@@ -74,7 +74,7 @@ export const users = pgTable(
     emailConfirmedAt: timestamp("email_confirmed_at", { withTimezone: true }),
     /**
      * Set when the owner deleted an account that has orders: the row stays, without personal data, so the
-     * orders the law makes us keep still have their customer number (decision 37).
+     * orders the law makes us keep still have their customer number (ADR 0037).
      */
     deletedAt: timestamp("deleted_at", { withTimezone: true }),
     /** base32 TOTP secret of an admin's authenticator app; set during setup, active once totpEnabledAt is set */
@@ -85,7 +85,7 @@ export const users = pgTable(
      * account switched off). Access tokens carry the version they were issued under; an older one is refused.
      */
     sessionVersion: integer("session_version").notNull().default(0),
-    /** Einheitliche Fortbildungsnummer (issue 34): 15 digits, the last a Luhn check digit; optional */
+    /** Einheitliche Fortbildungsnummer (ADR 0112): 15 digits, the last a Luhn check digit; optional */
     efn: text("efn"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -126,7 +126,7 @@ export const congresses = pgTable(
     digistoreIdTicketAndPackage: integer("digistore_id_ticket_and_package").notNull().default(0),
     extraParameters: jsonb("extra_parameters").$type<Record<string, string>>().notNull().default({}),
     /**
-     * Fortbildung (issue 33): whether the event awards points and how a participant reaches a day. The rule
+     * Fortbildung (ADR 0105): whether the event awards points and how a participant reaches a day. The rule
      * itself is `dayOutcome` in @app/shared (fortbildung.ts).
      */
     fortbildung: boolean("fortbildung").notNull().default(false),
@@ -369,7 +369,7 @@ export const passwordResetTokens = pgTable("password_reset_tokens", singlePurpos
 ]);
 
 /**
- * One-time sign-in links by mail (decision 91): 15 minutes, one use, spent with every session of the
+ * One-time sign-in links by mail (ADR 0091): 15 minutes, one use, spent with every session of the
  * account (a new password, a two-factor switch, deactivation).
  */
 export const signInLinks = pgTable("sign_in_links", singlePurposeTokenColumns(), (t) => [
@@ -459,7 +459,7 @@ export const rateLimits = pgTable("rate_limits", {
 });
 
 /**
- * Access to a password-gated package granted after the right password (decision 19): the visitor enters the
+ * Access to a password-gated package granted after the right password (ADR 0019): the visitor enters the
  * password once and then watches on the normal package page.
  */
 export const packageUnlocks = pgTable(
@@ -566,7 +566,7 @@ export const attendances = pgTable(
 );
 
 /**
- * Watch time for Fortbildung (issue 33, decision 104): per user, event, Berlin day and video the seconds that
+ * Watch time for Fortbildung (ADR 0104): per user, event, Berlin day and video the seconds that
  * count. `played` is the set of positions credited so far (media seconds of a recording; seconds since
  * Berlin midnight for a live stream or a webinar report), so a replay, a seek back or a second tab adds
  * nothing; `seconds` is its size. `lastBeatAt` bounds the next heartbeat's credit by the wall-clock time
@@ -602,7 +602,7 @@ export const watchTime = pgTable(
 );
 
 /**
- * A person's clock of one Berlin day (decision 126): the wall-clock time their heartbeats may credit, over
+ * A person's clock of one Berlin day (ADR 0126): the wall-clock time their heartbeats may credit, over
  * every video, event, tab and device together. `lastBeatAt` is the latest heartbeat that reported playing;
  * `granted` the seconds the last heartbeat could credit (its wall-clock time since the one before, at most
  * one interval); `wall` the wall-clock stretches (elapsed seconds since Berlin midnight) those heartbeats
@@ -623,7 +623,7 @@ export const watchClocks = pgTable(
 );
 
 /**
- * Presence checks (issue 33): per participant, event and Berlin day the moments the server drew, as the
+ * Presence checks (ADR 0109): per participant, event and Berlin day the moments the server drew, as the
  * participant's credited watch seconds of that day at which "Sind Sie noch da?" is asked (so they cannot be
  * known in advance and come only while watching). Passed when answered within 120 s of being asked.
  * Deleted with the account or the event.
@@ -684,7 +684,7 @@ export const auditLog = pgTable(
   ],
 );
 
-/** The organiser as the certificates name it (issue 34): one row (id 1), set by admins. */
+/** The organiser as the certificates name it (ADR 0115): one row (id 1), set by admins. */
 export const certificateIssuer = pgTable(
   "certificate_issuer",
   {
@@ -704,7 +704,7 @@ export const certificateIssuer = pgTable(
 );
 
 /**
- * Learning-success checks for recordings (issue 34): per package, or per day of its recordings, the
+ * Learning-success checks for recordings (ADR 0119): per package, or per day of its recordings, the
  * multiple-choice questions a buyer answers to have the recording count. Deleted with the package.
  */
 export const learningChecks = pgTable(
@@ -793,7 +793,7 @@ export const learningCheckAttempts = pgTable(
 );
 
 /**
- * Teilnahmebescheinigungen (issue 34): an event's (the days a participant reached, Fortbildung I) or a
+ * Teilnahmebescheinigungen (ADR 0116): an event's (the days a participant reached, Fortbildung I) or a
  * recording's (its learning check passed). `facts` holds exactly what the PDF and the verification page
  * show, frozen when issued; the PDF is made from them whenever it is asked for. The verification code is
  * never stored, only its hash. A re-issue revokes the old row and points it to the new one. Deleted with

@@ -1,7 +1,7 @@
 /** @jsxRuntime automatic @jsxImportSource react */
 // The pragma makes this file's JSX transform its own: tsx applies the tsconfig of the directory it
 // starts in only to the files that tsconfig includes, so without it `tsx` in apps/api compiled this
-// package's JSX to React.createElement without an import (decision 54).
+// package's JSX to React.createElement without an import (ADR 0054).
 import { Body, Container, Head, Hr, Html, Preview, Text } from "@react-email/components";
 
 const BUTTON_CSS =

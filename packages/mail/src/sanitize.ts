@@ -5,7 +5,7 @@ import sanitizeHtml from "sanitize-html";
  * and images. Scripts, event handlers, styles and javascript: links are removed. Applied to a template
  * when it is saved (template variables, `{{…}}`, are plain text to it and survive) and again to the
  * rendered content of every mail and preview: what is sent is what was sanitised, whatever the
- * template language did in between (issue 20).
+ * template language did in between (ADR 0057).
  */
 export function sanitizeMailHtml(html: string): string {
   return sanitizeHtml(html, {

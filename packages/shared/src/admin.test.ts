@@ -86,7 +86,7 @@ describe("admin form rules", () => {
   });
 });
 
-describe("field messages that say what is wrong (issue 29)", () => {
+describe("field messages that say what is wrong (ADR 0088)", () => {
   const congress = {
     title: "Kongress",
     description: "Text",
@@ -149,7 +149,7 @@ describe("field messages that say what is wrong (issue 29)", () => {
   });
 });
 
-describe("the forms' values are the schemas' input (issue 32)", () => {
+describe("the forms' values are the schemas' input (ADR 0093)", () => {
   const event = { title: "T", description: "D" };
   const days = (first: unknown, last: unknown) =>
     ZCongressInput.safeParse({ ...event, firstCongressDay: first, lastCongressDay: last });

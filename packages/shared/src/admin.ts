@@ -258,9 +258,9 @@ export const ZContentInput = zForm({
                   .max(2000, tooLong("Die Adresse des Videos", 2000))
                   .refine(isWebLink, MSG_ADMIN.videoUrlInvalid),
                 comment: plainText(1000, "Der Kommentar").default(""),
-                /** the organiser's length (decision 105): counts before Vimeo's, which private videos lack */
+                /** the organiser's length (ADR 0105): counts before Vimeo's, which private videos lack */
                 duration: zVideoLength,
-                /** the organiser says it is a live stream (decision 126): credited by the clock */
+                /** the organiser says it is a live stream (ADR 0126): credited by the clock */
                 live: zVideoLive,
               }),
               { error: MSG_FIELD.form },
@@ -274,7 +274,7 @@ export const ZContentInput = zForm({
 });
 export type TContentInput = z.input<typeof ZContentInput>;
 
-/** The content editor asks Vimeo's length of a video address as it is typed (decision 105). */
+/** The content editor asks Vimeo's length of a video address as it is typed (ADR 0105). */
 export const ZVideoLengthInput = zForm({
   url: z
     .string({ error: MSG_ADMIN.videoUrlRequired })

@@ -4,7 +4,7 @@ import { zId } from "./ids";
 import { ZPage } from "./paging";
 
 /**
- * The audit log (issue 11): every admin write and every payment notification, with who, when, what and
+ * The audit log (ADR 0045): every admin write and every payment notification, with who, when, what and
  * the changed fields. Labels here make the entries readable in German on both sides.
  */
 

@@ -57,7 +57,7 @@ export const ZEmailInput = zForm({ email: email(MSG.emailRequired) });
 
 export const ZResetTokenInput = zForm({ token: linkToken(MSG.resetPasswordInvalid) });
 
-/** The token of a sign-in link from its mail (decision 91). */
+/** The token of a sign-in link from its mail (ADR 0091). */
 export const ZSignInLinkInput = zForm({ token: linkToken(MSG.signInLinkInvalid) });
 
 export const ZResetPasswordInput = zForm({

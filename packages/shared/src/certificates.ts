@@ -6,14 +6,14 @@ import { ZPage } from "./paging";
 import { hasControlCharacters, MSG_NAME } from "./person-name";
 
 /**
- * Teilnahmebescheinigungen (issue 34, decisions 115-118): what a certificate states, frozen when it is
+ * Teilnahmebescheinigungen (ADR 0115, ADR 0116, ADR 0117, ADR 0118): what a certificate states, frozen when it is
  * issued. The PDF and the public verification page show exactly these facts.
  */
 
 export const CERTIFICATE_KINDS = ["event", "recording"] as const;
 export type CertificateKind = (typeof CERTIFICATE_KINDS)[number];
 
-/** The verification code: 18 random-looking bytes (144 bits) as base64url, never stored (decision 116). */
+/** The verification code: 18 random-looking bytes (144 bits) as base64url, never stored (ADR 0116). */
 export const CERTIFICATE_CODE_PATTERN = /^[A-Za-z0-9_-]{24}$/;
 /** The path of the public verification page; the code follows. */
 export const CERTIFICATE_VERIFY_PATH = "/bescheinigung/";
@@ -54,7 +54,7 @@ export interface CertificateFacts {
 
 /**
  * What the verification page shows (no picture names, no ids): the certificate's facts with the EFN
- * masked to its last four digits (`maskEfn`, decision 117), since anyone with the code reads them.
+ * masked to its last four digits (`maskEfn`, ADR 0117), since anyone with the code reads them.
  */
 export type PublicCertificate = Omit<CertificateFacts, "issuer" | "participant"> & {
   number: string;

@@ -4,7 +4,7 @@ import { formatGermanDate, type IsoDate } from "./dates";
 import { MSG_FIELD, zForm } from "./field-text";
 
 /**
- * The chamber's report (decision 113): per event and day, whom the organiser certified that day (the valid
+ * The chamber's report (ADR 0113): per event and day, whom the organiser certified that day (the valid
  * certificates), and per learning check of a recording, who passed it and when; with VNR, EFN, name, date
  * and points, those without an EFN in a list of their own. The EIV's own upload format could not be
  * verified in public sources, so this is our documented CSV (and an XLSX workbook).
@@ -32,7 +32,7 @@ export const MSG_CHAMBER_REPORT = {
 } as const;
 
 /**
- * Whether an event's chamber report can be made (decision 116): it lists the valid certificates, which
+ * Whether an event's chamber report can be made (ADR 0116): it lists the valid certificates, which
  * exist once the event's last day is over and an issuer is named. The section shows why not, the export
  * refuses with the same words.
  */

@@ -28,7 +28,7 @@ let kept: { minute: number; date: IsoDate } | undefined;
  * The calendar date in Berlin at the given instant, by default now. The last one is kept for its minute:
  * Berlin's days start on a full minute of UTC (its offsets are whole hours), and formatting a date in a
  * time zone cost each first overview of a visitor more than reading its kept catalogue. The API passes its
- * clock's time (decision 99), so the cache is keyed by the instant's minute, not by the system time's.
+ * clock's time (ADR 0099), so the cache is keyed by the instant's minute, not by the system time's.
  */
 export function berlinDate(at?: Date): IsoDate {
   const ms = at ? at.getTime() : Date.now();

@@ -1,5 +1,5 @@
 /**
- * The Einheitliche Fortbildungsnummer (EFN, issue 34 item 1, decision 112): 15 digits that a chamber gives
+ * The Einheitliche Fortbildungsnummer (EFN, ADR 0112): 15 digits that a chamber gives
  * each physician for life, e.g. 80 276 090 123456 6 — profession (80: Arzt), country (276: Deutschland, ISO
  * 3166), the issuing chamber, a running number, and a check digit by the Luhn formula over the first 14
  * (Bayerische Landesärztekammer, FAQ Fortbildungspunkte; eiv-fobi.de "Allgemeines"). Only the length and
@@ -85,7 +85,7 @@ export const formatEfn = (efn: string): string =>
     ? `${efn.slice(0, 2)} ${efn.slice(2, 5)} ${efn.slice(5, 8)} ${efn.slice(8, 14)} ${efn.slice(14)}`
     : efn;
 
-/** How many digits of an EFN the public verification page shows (decision 117). */
+/** How many digits of an EFN the public verification page shows (ADR 0117). */
 export const EFN_SHOWN_DIGITS = 4;
 
 /**

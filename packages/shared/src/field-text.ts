@@ -2,7 +2,7 @@ import { z } from "zod";
 import "./zod-locale";
 
 /**
- * Product text for the refusals the forms do not word themselves (issue 29): each check of a shared
+ * Product text for the refusals the forms do not word themselves (ADR 0088): each check of a shared
  * schema says what is wrong with its field, never zod's "Zu klein: erwartet, dass number >0 ist".
  * `schema-messages.test.ts` walks every exported schema and fails on a check that would fall back to
  * zod's locale.

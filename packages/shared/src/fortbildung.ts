@@ -5,7 +5,7 @@ import { ZPage } from "./paging";
 import { zVnr } from "./vnr";
 
 /**
- * Fortbildung (issue 33, decision 104): watch time measured from the player, and the rule that decides
+ * Fortbildung (ADR 0104): watch time measured from the player, and the rule that decides
  * whether a participant attended a day as a chamber requires.
  */
 
@@ -13,7 +13,7 @@ import { zVnr } from "./vnr";
 export const HEARTBEAT_INTERVAL_SECONDS = 60;
 /**
  * What one heartbeat may credit at most: the interval and time for a slow network. A heartbeat credits no
- * more than the wall-clock time since the person's previous one that played (any video, decision 126), and
+ * more than the wall-clock time since the person's previous one that played (any video, ADR 0126), and
  * never more than this.
  */
 export const HEARTBEAT_MAX_CREDIT_SECONDS = 75;
@@ -119,7 +119,7 @@ export function dayOutcome(rules: FortbildungRules, facts: DayFacts): DayOutcome
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// the organiser's rules per event (issue 33 item 4, decision 105)
+// the organiser's rules per event (ADR 0105)
 
 /** Presence checks asked per day at most (the database's check says the same). */
 export const MAX_PRESENCE_CHECKS_PER_DAY = 10;
@@ -227,7 +227,7 @@ export function rulesOf(congress: {
 const deNumber = (n: number) => n.toLocaleString("de-DE");
 
 /**
- * The participant's line of a day (issue 33 item 5): "37 von 180 Minuten · Bescheinigung ab 144 Minuten",
+ * The participant's line of a day (ADR 0105): "37 von 180 Minuten · Bescheinigung ab 144 Minuten",
  * once reached "150 von 180 Minuten · Voraussetzung erfüllt"; presence checks when the event asks for them.
  */
 export function fortbildungDayLine(d: {
@@ -252,7 +252,7 @@ export function fortbildungDayLine(d: {
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// the organiser's section "Fortbildung" (issue 33 item 6)
+// the organiser's section "Fortbildung" (ADR 0105)
 
 /** The section's filter "erreicht / nicht erreicht", as it stands in the address. */
 export const FORTBILDUNG_REACHED_FILTERS = ["erreicht", "nicht-erreicht"] as const;

@@ -6,7 +6,7 @@ import { ZPage } from "./paging";
 import { zVnr } from "./vnr";
 
 /**
- * Learning-success checks for recordings (issue 34 item 4, decisions 119-121): per package, or per day of
+ * Learning-success checks for recordings (ADR 0119, ADR 0120, ADR 0121): per package, or per day of
  * its recordings, multiple-choice questions a buyer answers after watching the required share of the
  * recording. The answer key (which answers are correct, the explanations) never leaves the server before
  * an attempt is submitted.
@@ -16,7 +16,7 @@ export const LEARNING_CHECK_MIN_ANSWERS = 3;
 export const LEARNING_CHECK_MAX_ANSWERS = 5;
 export const LEARNING_CHECK_MAX_QUESTIONS = 50;
 export const DEFAULT_PASS_PERCENT = 70;
-/** After a failed attempt, a new one may start this many minutes later (decision 120). */
+/** After a failed attempt, a new one may start this many minutes later (ADR 0120). */
 export const LEARNING_CHECK_RETRY_MINUTES = 10;
 
 export const MSG_LEARNING_CHECK = {
@@ -92,7 +92,7 @@ export const ZLearningCheckQuestion = zForm({
     .default(""),
 });
 
-/** The admin's editor: the check's settings and its questions in their order (one save, decision 119). */
+/** The admin's editor: the check's settings and its questions in their order (one save, ADR 0119). */
 export const ZLearningCheckInput = zForm({
   id: ZId.optional(),
   packageId: zId(MSG_LEARNING_CHECK.package),
@@ -145,7 +145,7 @@ export const ZLearningCheckSubmitInput = zForm({
 export type TLearningCheckSubmitInput = z.input<typeof ZLearningCheckSubmitInput>;
 
 // ---------------------------------------------------------------------------------------------------------
-// the rule (decision 120)
+// the rule (ADR 0120)
 
 /**
  * A question counts as answered correctly only when exactly its correct answers are chosen: one right

@@ -1,12 +1,12 @@
 /**
  * German texts of the spec, copied exactly (including the spec's own spelling, e.g. "Pflichfeld").
- * Texts the spec leaves open are marked "ours" and listed in docs/decisions.md.
+ * Texts the spec leaves open are marked "ours" (ADR 0011, ADR 0023).
  */
 export const MSG = {
   defaultErrorTitle: "Ein Fehler ist aufgetreten",
   defaultErrorDetail: "Ein interner Server-Fehler ist aufgetreten",
 
-  // ours: generic answers of the REST layer (docs/decisions.md)
+  // ours: generic answers of the REST layer (ADR 0011)
   validationTitle: "Ungültige Eingabe",
   unauthorizedTitle: "Nicht angemeldet!",
   unauthorizedDetail: "Bitte melden Sie sich an.",
@@ -23,7 +23,7 @@ export const MSG = {
   formUnreadableDetail: "Die gesendeten Formulardaten sind unvollständig oder fehlerhaft.",
   batchRefusedDetail:
     "Diese Anfrage bündelt zu viele Aufrufe oder eine Anmeldung mit anderen Aufrufen. Bitte senden Sie die Aufrufe einzeln.",
-  // ours: GET /metrics without the operators' token (decision 101)
+  // ours: GET /metrics without the operators' token (ADR 0101)
   metricsTokenTitle: "Kein Zugriff auf die Metriken",
   metricsTokenDetail:
     "Die Metriken sind nur mit dem Zugangstoken des Betriebs abrufbar (Kopfzeile Authorization: Bearer und der Wert von METRICS_TOKEN).",
@@ -66,7 +66,7 @@ export const MSG = {
   mailTemplateSaved: "E-Mail Template wurde erfolgreich gespeichert.",
   mailTemplatesCopied: "E-Mail-Templates wurden erfolgreich kopiert.",
 
-  // ours: accounts (docs/decisions.md)
+  // ours: accounts
   emailInvalid: "Bitte geben Sie eine gültige E-Mail-Adresse ein.",
   passwordTooLong: "Das Passwort darf höchstens 256 Zeichen lang sein.",
   passwordHint: "Wir empfehlen mindestens acht Zeichen mit Buchstaben, Ziffern und Sonderzeichen.",
@@ -100,7 +100,7 @@ export const MSG = {
   migrationLinkInvalid: "Der Link ist ungültig oder wurde bereits benutzt.",
   sessionExpired: "Ihre Sitzung ist abgelaufen. Bitte melden Sie sich erneut an.",
 
-  // ours: the sign-in link by mail (decision 91)
+  // ours: the sign-in link by mail (ADR 0091)
   signInLinkOffer:
     "Nach vielen fehlgeschlagenen Anmeldungen nimmt Ihr Konto hier gerade keine Passwörter an. Wir können Ihnen einen Anmeldelink schicken, mit dem Sie sich in diesem Browser anmelden.",
   signInLinkAction: "Anmeldelink per E-Mail senden",
@@ -110,7 +110,7 @@ export const MSG = {
   signInLinkInvalid:
     "Dieser Anmeldelink ist ungültig, abgelaufen oder wurde bereits verwendet. Bitte fordern Sie auf der Anmeldeseite einen neuen an.",
 
-  // ours: visitor area (docs/decisions.md)
+  // ours: visitor area (ADR 0023)
   supportContact: "Bitte versuchen Sie es später erneut oder schreiben Sie uns an support@example.com.",
   congressOverTitle: "Veranstaltung beendet",
   congressOver: "Diese Veranstaltung ist bereits beendet.",

@@ -6,7 +6,7 @@ interface Candidate {
   firstDay: IsoDate;
 }
 
-/** Newest first by first day (decision 84); the later created first on the same day. */
+/** Newest first by first day (ADR 0084); the later created first on the same day. */
 export const newestFirst = (a: Candidate, b: Candidate): number =>
   a.firstDay < b.firstDay ? 1 : a.firstDay > b.firstDay ? -1 : b.id - a.id;
 
@@ -15,7 +15,7 @@ const soonestFirst = (a: Candidate, b: Candidate): number =>
   a.firstDay === b.firstDay ? b.id - a.id : a.firstDay < b.firstDay ? -1 : 1;
 
 /**
- * The events the overview shows a visitor (decision 84): at most 6 of `candidates` (visible and not over),
+ * The events the overview shows a visitor (ADR 0084): at most 6 of `candidates` (visible and not over),
  * chosen in this order, so that no coming event pushes out a running one or one the visitor takes part in:
  * running events the visitor takes part in, other running events, coming events the visitor takes part in,
  * other coming events; running ones the last started first, coming ones the next first. They are shown

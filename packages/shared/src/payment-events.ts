@@ -1,5 +1,5 @@
 /**
- * What each Digistore24 notification does to an order and its access: the one decision table (decision 25).
+ * What each Digistore24 notification does to an order and its access: the one decision table (ADR 0025).
  * Our products are one-off purchases, so a payment grants, a refund, chargeback or denial ends the order
  * for good, and everything else (rebills, missed payments, affiliations, events we do not know) is only
  * recorded and answered `OK`.

@@ -4,7 +4,7 @@ import { ZRegisterInput } from "./auth";
 import { ZCertificateIssuerInput } from "./certificates";
 import { isNameCharacter, MSG_NAME, NAME_LETTER_RANGES } from "./person-name";
 
-/** The one rule for the names of people (decision 128): what registration and admin edits take. */
+/** The one rule for the names of people (ADR 0128): what registration and admin edits take. */
 
 const MESSAGE = MSG_NAME.invalid;
 
@@ -63,7 +63,7 @@ const REFUSED = [
   "Anna™",
   "Anna ♥",
   "Anna, Maria",
-  // scripts the certificate does not print (decision 128)
+  // scripts the certificate does not print (ADR 0128)
   "محمد",
   "דוד",
   "अनिल",

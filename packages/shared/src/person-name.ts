@@ -3,7 +3,7 @@ import "./zod-locale";
 import { tooLong } from "./field-text";
 
 /**
- * The one rule for the names of people (decision 128), used by every schema that takes one:
+ * The one rule for the names of people (ADR 0128), used by every schema that takes one:
  * registration and the admin's user dialog. A name is printed on certificates, so it holds only what
  * prints: letters (and combining accents) of the scripts the certificate's fonts carry — Latin with
  * Vietnamese, Greek, Cyrillic, Chinese, Japanese, Korean — spaces, hyphens, apostrophes and periods.

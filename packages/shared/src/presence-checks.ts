@@ -3,7 +3,7 @@ import { zForm } from "./field-text";
 import { ZId } from "./ids";
 
 /**
- * Presence checks (issue 33 item 3, decision 109): "Sind Sie noch da?" at moments the server drew, as the
+ * Presence checks (ADR 0109): "Sind Sie noch da?" at moments the server drew, as the
  * participant's credited watch seconds of the day; passed when answered within this many seconds of being
  * asked (the server's clock decides).
  */

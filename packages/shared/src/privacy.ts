@@ -49,7 +49,7 @@ export const isLegalImageSrc = (src: string): boolean => /^\/uploads\/images\/[\
 export const isLegalLinkHref = (href: string): boolean =>
   LEGAL_HTML.linkSchemes.some((scheme) => href.toLowerCase().startsWith(`${scheme}:`));
 
-/** A deleted account keeps orders; its name and address are replaced by these (decision 37). */
+/** A deleted account keeps orders; its name and address are replaced by these (ADR 0037). */
 export const DELETED_ACCOUNT_NAME = { firstname: "Gelöschtes", lastname: "Konto" } as const;
 export const deletedAccountEmail = (userId: number) => `geloescht-${userId}@konto.invalid`;
 

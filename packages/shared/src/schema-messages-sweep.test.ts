@@ -5,7 +5,7 @@ import type * as core from "zod/v4/core";
 import * as shared from "./index";
 
 /**
- * Issue 32: the walk of schema-messages.test.ts asks zod which text each check would give; this sweep parses
+ * ADR 0094: the walk of schema-messages.test.ts asks zod which text each check would give; this sweep parses
  * real bad input through every exported schema, with zod's locale replaced by a marker, so a message that
  * only the locale would give (a check without text, an issue a `superRefine` or `transform` adds without
  * one, "Zu groß: erwartet, dass string <=100 Zeichen hat", "Ungültige Eingabe: erwartet Zahl, erhalten NaN")
@@ -98,7 +98,7 @@ function localeMessages(schema: z.ZodType): string[] {
   return [...found].sort();
 }
 
-describe("no refusal of a shared schema speaks zod's locale (issue 32)", () => {
+describe("no refusal of a shared schema speaks zod's locale (ADR 0094)", () => {
   beforeAll(() => {
     z.config({ localeError: () => MARKER });
   });

@@ -5,7 +5,7 @@ import * as core from "zod/v4/core";
 import * as shared from "./index";
 
 /**
- * Issue 29: every check of every exported shared schema says in product text what is wrong. Zod's own
+ * ADR 0088: every check of every exported shared schema says in product text what is wrong. Zod's own
  * texts ("Zu klein: erwartet, dass number >0 ist", "Ungültige Eingabe: erwartet Zahl, erhalten NaN") never
  * reach a form. The walk visits each schema of the package's exports and every schema inside it, makes the
  * issue each type and each check can raise, and asks zod which message it would get: a schema's own issues
@@ -186,7 +186,7 @@ const exported = Object.entries(shared as Record<string, unknown>).filter(
   (entry): entry is [string, Node] => entry[1] instanceof z.ZodType,
 );
 
-describe("product text in every shared schema (issue 29)", () => {
+describe("product text in every shared schema (ADR 0088)", () => {
   it("finds the package's schemas", () => {
     expect(exported.map(([name]) => name)).toEqual(
       expect.arrayContaining(["ZCongressInput", "ZPackageInput", "ZContentInput", "ZRegisterInput", "ZId"]),

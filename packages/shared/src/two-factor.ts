@@ -1,5 +1,5 @@
 /**
- * Admin two-factor login (TOTP authenticator app plus single-use recovery codes); see docs/decisions.md.
+ * Admin two-factor login (TOTP authenticator app plus single-use recovery codes); see ADR 0047.
  * No zod here: the login page imports these texts, the schemas are in two-factor-input.ts.
  */
 
@@ -7,7 +7,7 @@ export const RECOVERY_CODE_COUNT = 10;
 /** how long the password step's challenge stays valid */
 export const TWO_FACTOR_CHALLENGE_MS = 5 * 60 * 1000;
 
-// ours: texts of the two-factor login (docs/decisions.md)
+// ours: texts of the two-factor login (ADR 0047)
 export const TWO_FACTOR_MSG = {
   codeRequired: "Bitte geben Sie den Bestätigungscode ein.",
   codeInvalid:

@@ -119,7 +119,7 @@ describe("the video content with lengths", () => {
   });
 });
 
-describe("the live flag of a content video (decision 126: the organiser says what is live)", () => {
+describe("the live flag of a content video (ADR 0126: the organiser says what is live)", () => {
   const content = (videos: Record<string, unknown>[]) => ({
     congress: 1,
     data: { days: [{ name: "Tag 1", videos }] },

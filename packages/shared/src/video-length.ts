@@ -3,7 +3,7 @@ import "./zod-locale";
 import { MAX_MEDIA_SECONDS } from "./fortbildung";
 
 /**
- * A video's length as the organiser types it in the video content (decision 105): a private or
+ * A video's length as the organiser types it in the video content (ADR 0105): a private or
  * domain-restricted Vimeo video answers oEmbed without one, and a day without a known length cannot be
  * reached. Stored in the content's JSON as whole seconds (`duration`), shown as "m:ss" or "h:mm:ss".
  */
@@ -75,7 +75,7 @@ export const zVideoLength = z
 export const MSG_VIDEO_LIVE = "Bitte geben Sie mit Ja oder Nein an, ob das Video ein Livestream ist.";
 
 /**
- * The organiser's word that a content video is a live stream (decision 126): a private Vimeo live stream
+ * The organiser's word that a content video is a live stream (ADR 0126): a private Vimeo live stream
  * answers oEmbed without a duration, so only the organiser can say it, and the heartbeat then credits it by
  * the clock though it has a length (the planned duration). true or false from the form; null or absent
  * (older clients, REST) is no. Answers true or undefined, so the stored JSON carries `live` only when set.

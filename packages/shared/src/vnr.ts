@@ -5,7 +5,7 @@ import "./zod-locale";
 /**
  * The Veranstaltungsnummer (VNR): the number a chamber assigns to a recognised measure of continuing
  * education, 19 digits (eiv-fobi.de, Glossar), with which the organiser reports its participants' EFNs.
- * The event has one (decision 105), a learning check for a recording its own (a measure of its own). No
+ * The event has one (ADR 0105), a learning check for a recording its own (a measure of its own). No
  * check digit is published, so only the count of digits is checked. One schema for the event form and the
  * learning check's editor, the same on server and form.
  */
@@ -22,7 +22,7 @@ export const MSG_VNR = {
 } as const;
 
 /**
- * What may surround the digits, as for the EFN (decision 112, `NUMBER_SEPARATORS`): any white space,
+ * What may surround the digits, as for the EFN (ADR 0112, `NUMBER_SEPARATORS`): any white space,
  * hyphens and dashes, dots and slashes, and a leading label "VNR" or "VNR:".
  */
 const LABEL = /^\s*VNR\s*:?/i;

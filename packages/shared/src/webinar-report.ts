@@ -4,7 +4,7 @@ import { addDays, type IsoDate } from "./dates";
 import { MSG_ID_INVALID, zId } from "./ids";
 
 /**
- * Webinar participant reports (issue 33 item 2, decision 107): an admin uploads the participant report of
+ * Webinar participant reports (ADR 0107): an admin uploads the participant report of
  * an outside webinar tool (Zoom's CSV, German or English, or a plain "E-Mail, Beginn, Ende" table) for one
  * day of an event; the preview shows whom it credits, applying stores the intervals as watch time of the
  * source `report`.

@@ -12,7 +12,7 @@ const secret = () => randomBytes(24).toString("hex");
 export interface ApiSecrets {
   jwtSecret: string;
   ipnPassphrase: string;
-  /** the same on every instance of a test: each makes the certificates' codes (decision 116) */
+  /** the same on every instance of a test: each makes the certificates' codes (ADR 0116) */
   certificateSecret?: string;
 }
 

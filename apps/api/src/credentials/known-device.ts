@@ -4,7 +4,7 @@ import { randomBytesPooled, safeEqual } from "../lib/tokens";
 /**
  * The cookie that marks a browser in which an account has signed in before (OWASP's "device cookie"). Its
  * sign-in attempts count only against itself, so the account's owner still signs in there while someone
- * elsewhere guesses the account's password into its limits (decision 59).
+ * elsewhere guesses the account's password into its limits (ADR 0059).
  * `<device id>.<user id>.<signature>`, signed with a key derived from the access-token key.
  */
 export const KNOWN_DEVICE_COOKIE = "known_device";

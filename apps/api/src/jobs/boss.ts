@@ -41,9 +41,9 @@ export interface JobsOptions {
   log: FastifyBaseLogger;
   /** shorter intervals for tests */
   fast?: boolean;
-  /** the time the jobs' services read; only the test harness passes one (decision 99) */
+  /** the time the jobs' services read; only the test harness passes one (ADR 0099) */
   clock?: Clock;
-  /** the video host's oEmbed endpoint: the lengths of Fortbildung videos (decision 105) */
+  /** the video host's oEmbed endpoint: the lengths of Fortbildung videos (ADR 0105) */
   env: Env;
 }
 
@@ -187,7 +187,7 @@ export async function startJobs(options: JobsOptions): Promise<Jobs> {
   // idempotent: a run missed while the server was down happens at start-up
   await retention().catch((error: unknown) => log.error({ err: error }, "privacy retention catch-up failed"));
 
-  // the lengths of Fortbildung videos nobody opened yet, every ten minutes (decision 105); the first run
+  // the lengths of Fortbildung videos nobody opened yet, every ten minutes (ADR 0105); the first run
   // goes through the queue, so start-up never waits for the video host
   const durations = async () => {
     const asked = await fetchVideoDurations({ db, env: options.env, log, clock });
@@ -200,7 +200,7 @@ export async function startJobs(options: JobsOptions): Promise<Jobs> {
   await boss.schedule(VIDEO_DURATIONS_QUEUE, "*/10 * * * *", {}, { tz: "Europe/Berlin" });
   await boss.send(VIDEO_DURATIONS_QUEUE, {});
 
-  // the certificates of events whose last day is over, issued and mailed (decision 118): hourly, and once
+  // the certificates of events whose last day is over, issued and mailed (ADR 0118): hourly, and once
   // at start-up through the queue; idempotent, so every instance may run it
   const certificates = async () => {
     const { issued, queued } = await deliverCertificates({ db, env: options.env, clock });

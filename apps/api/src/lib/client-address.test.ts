@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { clientKey } from "./client-address";
 
-describe("clientKey (issue 30: IPv6 neighbours are one client)", () => {
+describe("clientKey (ADR 0090: IPv6 neighbours are one client)", () => {
   it("keeps an IPv4 address on its own", () => {
     expect(clientKey("198.51.100.7")).toBe("198.51.100.7");
     expect(clientKey("198.51.100.8")).not.toBe(clientKey("198.51.100.7"));

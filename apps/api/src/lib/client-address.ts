@@ -1,7 +1,7 @@
 import { isIPv4, isIPv6 } from "node:net";
 
 /**
- * The client as the per-IP limits count it (decision 90): an IPv4 address on its own, an IPv6 address by
+ * The client as the per-IP limits count it (ADR 0090): an IPv4 address on its own, an IPv6 address by
  * its /64, since one home or phone connection holds a whole /64 and may take a new address from it for
  * every request. An IPv4-mapped IPv6 address (`::ffff:1.2.3.4`, how a dual-stack socket reports an IPv4
  * client) is that IPv4 address. Anything else (no address at all) is kept as it is.
@@ -41,7 +41,7 @@ function ipv6Groups(ip: string): number[] | null {
 }
 
 /**
- * Fastify's `trustProxy` for the TRUST_PROXY setting (decision 90). A hop count trusts that many proxies
+ * Fastify's `trustProxy` for the TRUST_PROXY setting (ADR 0090). A hop count trusts that many proxies
  * nearest to the API whatever their address, through a trust function: Fastify 5.12 takes a number as
  * "trust nobody", since a client that reaches the API directly could then name its own address. So a hop
  * count is only for an API that nothing but its proxies can reach; the address list checks who hands a

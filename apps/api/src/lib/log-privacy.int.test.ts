@@ -29,7 +29,7 @@ const email = secret(`erika.geheim.${tag}@example.com`);
 const password = secret(`Geheimes-Passwort-${tag}`);
 const wrongPassword = secret(`Falsches-Passwort-${tag}`);
 const newPassword = secret(`Neues-Passwort-${tag}`);
-// a name holds letters only (decision 128): the tag's hex digits as letters
+// a name holds letters only (ADR 0128): the tag's hex digits as letters
 const letters = tag.replace(/[0-9]/g, (d) => "ghijklmnop"[Number(d)] ?? "g");
 const firstname = secret(`Friedhelmina${letters}`);
 const lastname = secret(`Quastenberg${letters}`);

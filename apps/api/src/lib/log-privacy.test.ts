@@ -25,7 +25,7 @@ describe("maskText", () => {
       "/api/auth/resetPassword/validate/***",
     );
     expect(maskText("/api/auth/resetPassword/reset/tok_en-42")).toBe("/api/auth/resetPassword/reset/***");
-    // a certificate's verification code is its key to the certificate's facts (decision 117)
+    // a certificate's verification code is its key to the certificate's facts (ADR 0117)
     expect(maskText('"url":"/bescheinigung/AbCdEfGhIjKlMnOp_rSt-vWx"')).toBe('"url":"/bescheinigung/***"');
     expect(maskText("GET /bescheinigung/AbCdEfGhIjKlMnOp_rSt-vWx?utm=x done")).toBe(
       "GET /bescheinigung/***?utm=*** done",

@@ -15,7 +15,7 @@ const DOMAIN = /(?:[\p{L}\p{N}-]{1,63}\.){1,8}\p{L}{2,63}/uy;
 
 /**
  * Paths that carry a token or link hash (web routes under apps/web/src/routes and REST routes with a
- * `:token`), or a certificate's verification code (`/bescheinigung/<code>`, decision 117: whoever has it
+ * `:token`), or a certificate's verification code (`/bescheinigung/<code>`, ADR 0117: whoever has it
  * reads the certificate): everything after the prefix is dropped, unless it is a route pattern (`/:token`).
  * The lookup the verification page makes (`certificate.verify`) carries the code in `?input=`, masked as
  * every query is.

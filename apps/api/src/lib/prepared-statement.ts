@@ -32,7 +32,7 @@ function slotOf(param: unknown): Slot {
 }
 
 /**
- * A statement of one shape for the hottest writes (decision 108, docs/performance.md "Heartbeats"): built
+ * A statement of one shape for the hottest writes (ADR 0108, docs/performance/history.md "Heartbeats"): built
  * once with drizzle's `sql` from `build`, everything a call changes a `sql.placeholder` of `Values`, and
  * run as a prepared statement named by its text, so PostgreSQL parses and plans it once per connection and
  * a call neither builds nor renders the statement again but only lines up its values. A statement whose

@@ -11,7 +11,7 @@ const QUARTER_HOUR = 15 * 60;
 
 /**
  * Limits of the account flows, stored in PostgreSQL so they hold across instances. The sign-in limits are
- * designed so that guessing stops without handing anyone a way to lock an account (decision 59): an
+ * designed so that guessing stops without handing anyone a way to lock an account (ADR 0059): an
  * address from one client IP, an address over all unknown devices (much higher), a known device of the
  * account on its own, and the failures of a client IP over all addresses.
  */
@@ -29,14 +29,14 @@ export const LIMITS = {
   resendPerIp: { max: 20, windowSeconds: QUARTER_HOUR },
   resendPerAccount: { max: 3, windowSeconds: QUARTER_HOUR },
   resetPerIp: { max: 30, windowSeconds: QUARTER_HOUR },
-  /** sign-in links by mail (decision 91): asked for like a reset, used like one */
+  /** sign-in links by mail (ADR 0091): asked for like a reset, used like one */
   signInLinkPerIp: { max: 20, windowSeconds: QUARTER_HOUR },
   signInLinkPerAccount: { max: 3, windowSeconds: QUARTER_HOUR },
   signInLinkUsePerIp: { max: 30, windowSeconds: QUARTER_HOUR },
   migrationPerIp: { max: 30, windowSeconds: QUARTER_HOUR },
   gatedPerIp: { max: 30, windowSeconds: QUARTER_HOUR },
   gatedPerAccount: { max: 10, windowSeconds: QUARTER_HOUR },
-  /** the public verification of certificates (decision 117): a few checks are honest, a scan is not */
+  /** the public verification of certificates (ADR 0117): a few checks are honest, a scan is not */
   certificateVerifyPerIp: { max: 30, windowSeconds: QUARTER_HOUR },
 } satisfies Record<string, Limit>;
 

@@ -36,7 +36,7 @@ export async function mailAttachments(
   db: Db,
   appUrl: string,
   mail: OutboxMail,
-  /** CERTIFICATE_SECRET: a certificate's PDF is made at send time from its stored facts (decision 118) */
+  /** CERTIFICATE_SECRET: a certificate's PDF is made at send time from its stored facts (ADR 0118) */
   certificateSecret?: string,
 ): Promise<MailAttachment[]> {
   if (mail.templateName === "certificate" && !mail.variables.__template) {

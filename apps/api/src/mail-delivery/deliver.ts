@@ -48,7 +48,7 @@ export async function deliverOutboxMail(
   outboxId: number,
   /** public address of the web app, for the links in attached calendar files */
   appUrl: string,
-  /** makes the verification codes of attached certificates (decision 118) */
+  /** makes the verification codes of attached certificates (ADR 0118) */
   certificateSecret?: string,
 ): Promise<DeliveryResult> {
   const { mailOutbox } = schema;
@@ -91,7 +91,7 @@ export async function deliverOutboxMail(
     });
   } catch (error) {
     // after MAIL_MAX_ATTEMPTS the mail is given up: the sweeper only retries queued mails, an admin may
-    // resend. A given-up mail keeps no link either: the admin's resend makes a fresh one (decision 91)
+    // resend. A given-up mail keeps no link either: the admin's resend makes a fresh one (ADR 0091)
     const givenUp = sql`${mailOutbox.attempts} + 1 >= ${MAIL_MAX_ATTEMPTS}`;
     await db
       .update(mailOutbox)

@@ -3,7 +3,7 @@ import { Counter, Registry } from "prom-client";
 import { AppError } from "../lib/app-error";
 
 /**
- * The process's own series (decision 101): one API process is one instance, so the counters that services
+ * The process's own series (ADR 0101): one API process is one instance, so the counters that services
  * move live here, once per process, and every app of the process (tests build several) shows them. The
  * series of one app (its requests, its database pool) are in `plugin.ts`.
  */

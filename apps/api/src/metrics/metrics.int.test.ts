@@ -5,7 +5,7 @@ import { digistoreSignature } from "../services/commerce/signature";
 import { createUser } from "../testing/builders";
 import { createTestApp, type TestApp } from "../testing/harness";
 
-/** The operators' metrics (decision 101) on the real app and database, with pg-boss running. */
+/** The operators' metrics (ADR 0101) on the real app and database, with pg-boss running. */
 const TOKEN = "metrics-test-token-0123456789abcdef-0123456789";
 const PASSWORD = "Richtiges-Passwort-1";
 let t: TestApp;

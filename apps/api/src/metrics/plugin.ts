@@ -51,7 +51,7 @@ function bearerMatcher(token: string): (header: string | undefined) => boolean {
 }
 
 /**
- * `GET /metrics` in Prometheus' text format for the operators (decision 101): off (404) unless
+ * `GET /metrics` in Prometheus' text format for the operators (ADR 0101): off (404) unless
  * METRICS_TOKEN is set, then only with `Authorization: Bearer <METRICS_TOKEN>`. Requests by route and
  * status with their latency, the process (event-loop lag, heap, memory, CPU), the database pool, the mail
  * outbox's backlog, pg-boss' queues, and the counters of `counters.ts` (logins, payment notifications).
@@ -67,7 +67,7 @@ export function registerMetrics(app: FastifyInstance, options: MetricsOptions): 
   if (!processSeriesStarted) {
     processSeriesStarted = true;
     // the event-loop lag sampled every 100 ms, not prom-client's 10: each sample wakes an idle loop, which
-    // cost the waiting API 4 ms of CPU a second (decision 124)
+    // cost the waiting API 4 ms of CPU a second (ADR 0124)
     collectDefaultMetrics({ register: processRegistry, eventLoopMonitoringPrecision: 100 });
   }
   const procedures = new Set(options.procedures);

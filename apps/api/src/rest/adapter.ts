@@ -56,7 +56,7 @@ export function queryValue(req: RestRequest, name: string): string | undefined {
 /**
  * A page of an admin table as the spec's "list of …": the page's rows are the body; how many rows the
  * filter finds is the header `X-Total-Count` (a lower bound when `X-Total-Exact` is false, see
- * `boundedCount`); `?page=N` pages by `ADMIN_PAGE_SIZE` (decision 87).
+ * `boundedCount`); `?page=N` pages by `ADMIN_PAGE_SIZE` (ADR 0087).
  */
 export function pageAsList<Item>(reply: FastifyReply, page: AdminPage<Item>): Item[] {
   reply.header("x-total-count", String(page.total)).header("x-total-exact", String(page.totalExact));

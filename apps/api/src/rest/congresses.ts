@@ -11,7 +11,7 @@ interface CongressDays {
 /**
  * A congress as spec section 3 names it: its days as `firstCongressDay.date` and `lastCongressDay.date`
  * (null for a one-day congress, as the form sends it) instead of the procedures' `firstDay` / `lastDay`,
- * and its `participationCount` (decision 87).
+ * and its `participationCount` (ADR 0087).
  */
 export function specCongress<C extends CongressDays & { participationCount: number }>(congress: C) {
   const { firstDay, lastDay, ...rest } = congress;

@@ -101,7 +101,7 @@ export const exportRestRoutes: RestRoute[] = [
     },
   },
   {
-    // the chamber's report of one day (decision 113): with EFN (CSV: `list=ohne-efn` for the others)
+    // the chamber's report of one day (ADR 0113): with EFN (CSV: `list=ohne-efn` for the others)
     method: "GET",
     url: "/admin/exports/chamber-report/:congressId.:format",
     role: "admin",

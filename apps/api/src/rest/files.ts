@@ -33,7 +33,7 @@ export const fileRestRoutes: RestRoute[] = [
     },
   },
   {
-    // a participant's own Teilnahmebescheinigung (issue 34); another's is "not found"
+    // a participant's own Teilnahmebescheinigung (ADR 0118); another's is "not found"
     method: "GET",
     url: "/certificates/:id.pdf",
     role: "user",

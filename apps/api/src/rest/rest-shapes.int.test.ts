@@ -11,7 +11,7 @@ import {
 } from "../testing/builders";
 import { createTestApp, type TestApp } from "../testing/harness";
 
-// Spec sections 3 and 7: the REST answers carry the spec's entities (issue 29, item 10; decision 87).
+// Spec sections 3 and 7: the REST answers carry the spec's entities (ADR 0087).
 let t: TestApp;
 let adminToken: string;
 let visitorId: number;

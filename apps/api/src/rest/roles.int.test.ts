@@ -5,7 +5,7 @@ import { createUser } from "../testing/builders";
 import { createTestApp, type TestApp } from "../testing/harness";
 
 /**
- * The role a REST path declares is checked before its body is read (issue 32, item 4): a stranger's
+ * The role a REST path declares is checked before its body is read (ADR 0098): a stranger's
  * upload or admin form is refused while its body is still on the way, so nobody but the role gets a body
  * parsed or an upload buffered.
  */

@@ -26,7 +26,7 @@ export const accountRouter = router({
     const newsletter = await setNewsletter(ctx, ctx.user.id, input.newsletter, "profile");
     return { newsletter, detail: newsletter ? MSG_PRIVACY.newsletterOn : MSG_PRIVACY.newsletterOff };
   }),
-  /** the Einheitliche Fortbildungsnummer (issue 34): saved as its 15 digits, or cleared by an empty field */
+  /** the Einheitliche Fortbildungsnummer (ADR 0112): saved as its 15 digits, or cleared by an empty field */
   setEfn: userProcedure.input(ZEfnInput).mutation(async ({ ctx, input }) => {
     const { efn } = await setEfn(ctx.db, ctx.user.id, input.efn);
     return { efn, detail: efn ? MSG_EFN.saved : MSG_EFN.cleared };

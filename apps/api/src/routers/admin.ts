@@ -122,7 +122,7 @@ export const adminRouter = router({
   }),
   /**
    * A webinar tool's participant report (CSV form data: `file`, `congressId`, `day`) for a day of an event:
-   * `preview` writes nothing, `import` credits the matched accounts (decision 107). The role check runs
+   * `preview` writes nothing, `import` credits the matched accounts (ADR 0107). The role check runs
    * before the form is read, as for pictures.
    */
   webinarReports: router({
@@ -205,7 +205,7 @@ export const adminRouter = router({
     delete: adminProcedure
       .input(byId)
       .mutation(({ ctx, input }) => deleteContent(ctx.db, input.id, ctx.user.id)),
-    /** Vimeo's length of a video address, for the editor to fill in an empty length (decision 105) */
+    /** Vimeo's length of a video address, for the editor to fill in an empty length (ADR 0105) */
     getVideoLength: adminProcedure
       .input(ZVideoLengthInput)
       .query(({ ctx, input }) => vimeoLength(ctx, input)),

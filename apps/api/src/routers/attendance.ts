@@ -15,7 +15,7 @@ export const attendanceRouter = router({
   heartbeat: userProcedure
     .input(ZHeartbeatInput)
     .mutation(({ ctx, input }) => creditHeartbeat(ctx, { ...input, userId: ctx.user.id })),
-  /** "Ja, ich bin da": the answer to one's own presence check (decision 109); passed within 120 s */
+  /** "Ja, ich bin da": the answer to one's own presence check (ADR 0109); passed within 120 s */
   answerPresenceCheck: userProcedure
     .input(ZPresenceAnswerInput)
     .mutation(({ ctx, input }) => answerPresenceCheck(ctx, { ...input, userId: ctx.user.id })),

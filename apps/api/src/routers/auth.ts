@@ -81,7 +81,7 @@ export const authRouter = router({
   resetPassword: publicProcedure
     .input(ZResetPasswordInput)
     .mutation(({ ctx, input }) => resetPassword(ctx, input)),
-  /** a one-time link by mail for an owner whose sign-in strangers' failures refuse (decision 91) */
+  /** a one-time link by mail for an owner whose sign-in strangers' failures refuse (ADR 0091) */
   requestSignInLink: publicProcedure
     .input(ZEmailInput)
     .mutation(({ ctx, input }) => requestSignInLink(ctx, input)),

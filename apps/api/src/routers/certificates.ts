@@ -15,9 +15,9 @@ import { myCertificateFile, myCertificates, verifyCertificate } from "../service
 import { loadIssuer, saveIssuer } from "../services/certificates/issuer";
 import { adminProcedure, publicProcedure, router, userProcedure } from "../trpc/init";
 
-/** Teilnahmebescheinigungen (issue 34): the participant's own, and the public verification. */
+/** Teilnahmebescheinigungen (ADR 0116): the participant's own, and the public verification. */
 export const certificateRouter = router({
-  /** "Meine Bescheinigungen" (issues the event certificates due for the participant first, decision 116) */
+  /** "Meine Bescheinigungen" (issues the event certificates due for the participant first, ADR 0116) */
   listMine: userProcedure.query(({ ctx }) => myCertificates(ctx, ctx.user.id)),
   /** one of the participant's own certificates as a PDF (base64) */
   getPdf: userProcedure

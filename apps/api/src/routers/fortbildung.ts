@@ -4,7 +4,7 @@ import { fortbildungSection } from "../services/fortbildung/admin";
 import { myFortbildung } from "../services/fortbildung/progress";
 import { adminProcedure, router, userProcedure } from "../trpc/init";
 
-/** Fortbildung (issue 33): the participant's own days of an event. */
+/** Fortbildung (ADR 0105): the participant's own days of an event. */
 export const fortbildungRouter = router({
   /** null for an event without Fortbildung */
   getMyDays: userProcedure
@@ -14,7 +14,7 @@ export const fortbildungRouter = router({
 
 /**
  * The organiser's section "Fortbildung" (`admin.fortbildung`): a day of an event's participants. The import
- * of webinar participant reports (issue 33 item 2) belongs here too.
+ * of webinar participant reports (ADR 0107) belongs here too.
  */
 export const adminFortbildungRouter = router({
   getDay: adminProcedure

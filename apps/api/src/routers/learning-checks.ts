@@ -18,7 +18,7 @@ import { adminProcedure, router, userProcedure } from "../trpc/init";
 
 const byId = z.object({ id: ZId });
 
-/** A buyer's learning-success checks of a package (issue 34 item 4): the answer key stays on the server. */
+/** A buyer's learning-success checks of a package (ADR 0119, ADR 0121): the answer key stays on the server. */
 export const learningChecksRouter = router({
   /** the package's offered checks with the caller's standing (bought, watched, attempts) */
   listForPackage: userProcedure

@@ -1,5 +1,5 @@
 /**
- * The second security round on accounts (issue 20, docs/security.md "Second round"): sign-in limits that
+ * The second security round on accounts (docs/security.md, "Second round"): sign-in limits that
  * hold under parallel guesses and hand out no lock-outs, sessions that end when they should, answers that
  * do not tell which addresses have accounts, and nothing personal left behind. Every test here failed on
  * the code before that round.

@@ -30,7 +30,7 @@ import type { CallerRole } from "../trpc/roles";
 import { appRouter } from "../trpc/router";
 
 /**
- * The authorisation matrix (issue 9): every tRPC procedure and every route of the running app is called as
+ * The authorisation matrix (docs/security.md): every tRPC procedure and every route of the running app is called as
  * anonymous, as a user, as another user and as an admin, and each answer is held against one table (MATRIX).
  * The endpoints are read from the app, so a new procedure or route without a row fails the suite, and so
  * does a row for something that no longer exists.
@@ -613,7 +613,7 @@ const existingPackage: Make = async () => {
 };
 
 /**
- * A learning check of a past Fortbildung event's package (issue 34 item 4): `user` paid for the package and
+ * A learning check of a past Fortbildung event's package (ADR 0119): `user` paid for the package and
  * watched its recording there; three questions, the first answer of each correct.
  */
 async function learningCheckOfPaidPackage() {
@@ -847,7 +847,7 @@ const unsignedPayment: Make = () => {
 
 /** A mail given up after its attempts; a refused resend leaves it failed. */
 const failedMail: Make = async () => {
-  // an account's mail: the resend makes a fresh reset link for it (decision 91)
+  // an account's mail: the resend makes a fresh reset link for it (ADR 0091)
   const { id: userId, email } = await freshUser();
   const [row] = await db()
     .insert(schema.mailOutbox)
@@ -1001,7 +1001,7 @@ const videoThumbnail: Make = async () => {
 
 /** The fixture's data as the procedure's input. */
 
-// --- certificates (issue 34): the participant's own, and the admin's section
+// --- certificates (ADR 0116): the participant's own, and the admin's section
 
 /** A certificate of `user` (or of `owner`), with its facts as issued; its code is derived as the PDF's. */
 async function certificateOf(

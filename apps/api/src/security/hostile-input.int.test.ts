@@ -36,7 +36,7 @@ import { createTestApp, type TestApp } from "../testing/harness";
 import { appRouter } from "../trpc/router";
 
 /**
- * Hostile input (issue 9): every tRPC procedure and every route of the running app gets generated and
+ * Hostile input (ADR 0036, docs/security.md): every tRPC procedure and every route of the running app gets generated and
  * mutated input (wrong types, huge strings, broken unicode, prototype keys, absurd ids, broken bodies) as an
  * admin (so role checks do not end the call early) and as anonymous. Every answer must be below 500, free
  * of stack traces and paths, and a refusal must carry `{title, detail}` and leave the database as it was.
@@ -1077,7 +1077,7 @@ describe("inputs that once ended in a 500", () => {
       { subject: "Hallo", content: "<p>{{#if newsletter}}offen</p>" },
       { subject: "Hallo {{", content: "" },
     ];
-    // partials and helpers with arguments would compile no more than before; since issue 20 the admin is
+    // partials and helpers with arguments would compile no more than before; since ADR 0057 the admin is
     // told which placeholders a template may use
     const notAllowed = [
       { subject: "Hallo", content: "{{> kopf}}" },

@@ -1,5 +1,5 @@
 /**
- * The third security round (issue 30, docs/security.md "Third round"): the client address behind a proxy
+ * The third security round (ADR 0090, docs/security.md "Third round"): the client address behind a proxy
  * that appends to X-Forwarded-For, IPv6 neighbours as one client, the owner's way in by mail while strangers
  * fill the account's limit, and no secrets left in failed mails. Each test failed on the code before.
  */

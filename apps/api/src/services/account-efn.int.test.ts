@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCongress, createUser, ticketOrder, trpcMutation, trpcQuery } from "../testing/builders";
 import { createTestApp, type TestApp } from "../testing/harness";
 
-/** Issue 34 item 1: the EFN in the profile, its export and its deletion with the account. */
+/** ADR 0114: the EFN in the profile, its export and its deletion with the account. */
 
 let t: TestApp;
 const PASSWORD = "sicheres-Passwort-1";

@@ -10,7 +10,7 @@ export interface Profile {
   lastname: string;
   roles: Role[];
   newsletter: boolean;
-  /** the Einheitliche Fortbildungsnummer, 15 digits, or null (issue 34) */
+  /** the Einheitliche Fortbildungsnummer, 15 digits, or null (ADR 0112) */
   efn: string | null;
 }
 

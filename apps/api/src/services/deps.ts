@@ -12,7 +12,7 @@ export interface Clock {
 export const systemClock: Clock = { now: () => new Date() };
 
 /**
- * What every service may use (decision 72). Services take `(deps, input)`: `deps` is this (or the part of
+ * What every service may use (ADR 0072). Services take `(deps, input)`: `deps` is this (or the part of
  * it the service needs), `input` what the request supplies (the signed-in user's id, the parsed fields).
  * The tRPC `Context` is a `ServiceDeps`, so a procedure passes its `ctx` as it is; `log` is the request's.
  */
@@ -39,10 +39,10 @@ export interface CookieJar {
 /**
  * The channel a request came through: the client's address (rate-limit keys) and its cookie jar (known
  * device, refresh token). Services that limit by client or set cookies take it with their deps, like `log`
- * (decision 72): the sign-in path passes its `ctx` without building an object per request.
+ * (ADR 0072): the sign-in path passes its `ctx` without building an object per request.
  */
 export interface ClientIo {
-  /** the client as the per-IP limits count it: an IPv4 address, an IPv6 /64 (`clientKey`, decision 90) */
+  /** the client as the per-IP limits count it: an IPv4 address, an IPv6 /64 (`clientKey`, ADR 0090) */
   ip: string;
   cookies: CookieJar;
 }

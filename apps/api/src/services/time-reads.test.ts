@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 
 /**
- * Services read the time only through `deps.clock` (decision 99), so a test moves the clock instead of the
+ * Services read the time only through `deps.clock` (ADR 0099), so a test moves the clock instead of the
  * data. This walks every service file and names each direct read of the time.
  */
 const servicesDir = import.meta.dirname;
@@ -17,7 +17,7 @@ const DIRECT_READS: Array<[RegExp, string]> = [
 ];
 
 /**
- * The database's own time stays for housekeeping of rows by their own age (decision 99): deleting expired
+ * The database's own time stays for housekeeping of rows by their own age (ADR 0099): deleting expired
  * or old rows, and the orphaned-picture sweep with the stamp it compares.
  */
 const DATABASE_TIME_ALLOWED = new Set(["privacy/retention.ts", "admin/images.ts"]);

@@ -153,7 +153,7 @@ describe("checkout simulator against the real API over HTTP", { timeout: 30_000 
       expect(fields.transaction_id).not.toBe(payment.transaction_id);
       expect(fields.parent_transaction_id).toBe(payment.transaction_id);
       expect(reversal?.signatureValid).toBe(true);
-      // the order status after a reversal is the API's business (issue 19, items 1-2), not asserted here
+      // the order status after a reversal is the API's business (ADR 0025), not asserted here
 
       const page = await (await fetch(`${sim.url}/`)).text();
       expect(page).toContain(`<td>${status}</td>`);

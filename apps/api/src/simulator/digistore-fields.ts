@@ -7,7 +7,7 @@
  * the public PHP library GoSuccess-GmbH/digistore24-ipn (`src/Notification.php`, a DTO whose properties
  * "match the exact Digistore24 IPN field names"), plus the fields our own handler, tests and earlier
  * simulator already used (`api_mode`, `amount`, `order_item_id`, `buyer_*`) and `parent_transaction_id`,
- * which Digistore24 sets on a refund or chargeback to the transaction it reverses (issue 19). The values
+ * which Digistore24 sets on a refund or chargeback to the transaction it reverses (ADR 0025, ADR 0026). The values
  * are made up; only the names matter.
  */
 export const DIGISTORE_IPN_FIELDS = [

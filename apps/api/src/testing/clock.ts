@@ -1,7 +1,7 @@
 import type { Clock } from "../services/deps";
 
 /**
- * The test application's clock (decision 99): the system time until a test sets or moves it, so a
+ * The test application's clock (ADR 0099): the system time until a test sets or moves it, so a
  * time-dependent rule is tested by moving the clock instead of the data. Only the harness builds one;
  * production runs on `systemClock`.
  */

@@ -18,7 +18,7 @@ export interface TestApp {
   /** the in-process SMTP server receiving every mail (only with `mail: true`) */
   smtp: TestSmtpServer;
   jobs: Jobs | undefined;
-  /** the time the app's services read: the system time until a test sets or moves it (decision 99) */
+  /** the time the app's services read: the system time until a test sets or moves it (ADR 0099) */
   clock: TestClock;
   tokenFor(userId: number, roles?: Role[]): Promise<string>;
   close(): Promise<void>;

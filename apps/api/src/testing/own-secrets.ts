@@ -1,6 +1,6 @@
 /**
  * Values of its own for every secret the API refuses at its development value outside loopback-only
- * development (decision 53): for tests of production settings or of an API behind a proxy.
+ * development (ADR 0053): for tests of production settings or of an API behind a proxy.
  */
 export const OWN_SECRETS = {
   JWT_SECRET: "a-real-secret-of-at-least-32-characters!!",

@@ -12,7 +12,7 @@ import type { OverviewCache } from "../services/visitor/overview-cache";
 
 /**
  * What every procedure may use; created per request by `createContextFactory`. It is the services' deps
- * (`SessionDeps`, `ClientIo`), so a procedure hands its `ctx` to a service as it is (decision 72).
+ * (`SessionDeps`, `ClientIo`), so a procedure hands its `ctx` to a service as it is (ADR 0072).
  */
 export interface Context extends SessionDeps, ClientIo {
   user: SessionUser | null;
@@ -114,7 +114,7 @@ export function createContextFactory(deps: AppDeps) {
       clock,
       log: req.log,
       user,
-      // IPv4 per address, IPv6 per /64 (decision 90): what the per-IP limits count
+      // IPv4 per address, IPv6 per /64 (ADR 0090): what the per-IP limits count
       ip: clientKey(req.ip),
       cookies: cookieJar(req, reply, secureCookies),
     };

@@ -8,7 +8,7 @@ type QueuedDialog = ReturnType<typeof alerts.getState>["dialogs"][number];
 
 /**
  * The current question or message of the alert host (see alert-host.tsx). A message closes after its time
- * (decision 86); it opens with the focus on the dialog itself, so that only the visitor's own move to its
+ * (ADR 0086); it opens with the focus on the dialog itself, so that only the visitor's own move to its
  * buttons (or the pointer over it) holds it. A question opens on its first button and waits.
  */
 export function AlertDialog({ dialog }: { dialog: QueuedDialog }) {

@@ -5,7 +5,7 @@
  * for every visitor.
  */
 
-/** The navigation's groups, by task (decision 73). */
+/** The navigation's groups, by task (ADR 0073). */
 export type AdminGroup = "Veranstaltungen & Inhalte" | "Verkauf" | "Personen" | "Kommunikation" | "System";
 
 export interface AdminSection {

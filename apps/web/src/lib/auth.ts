@@ -41,7 +41,7 @@ export const session = createSessionManager({
 
 /**
  * The other tabs of this browser share the refresh cookie but each holds its own access token: when one signs
- * out, it tells the others, which drop theirs too (decision 81). Every browser we support has BroadcastChannel.
+ * out, it tells the others, which drop theirs too (ADR 0081). Every browser we support has BroadcastChannel.
  */
 const otherTabs = typeof BroadcastChannel === "function" ? new BroadcastChannel("kongress-session") : null;
 const SIGNED_OUT = "signed-out";

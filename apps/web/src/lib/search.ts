@@ -1,7 +1,7 @@
 /**
  * Search-parameter validators for route options. Route options load with the route tree on every page, so
  * they use these few lines instead of zod (which the first page does not need): zod there costs 27.6 KB gzip
- * on every first page, zod/mini 9.6 KB (decision 95). A value that is not what the parameter holds is
+ * on every first page, zod/mini 9.6 KB (ADR 0095). A value that is not what the parameter holds is
  * dropped, so the page opens with the default instead of an error.
  */
 export function optionalString(value: unknown, maxLength = 2000): string | undefined {

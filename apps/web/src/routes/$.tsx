@@ -8,8 +8,8 @@ import { NotFound } from "./-components/not-found";
 
 /**
  * Every path no other route knows: one of the two password-gated package pages, whose paths only the server
- * knows (decision 19), or the not-found page. The loader decides, like every "dialog, then redirect" page
- * (decision 68): an anonymous visitor gets "Nicht angemeldet!" and, once it is closed, the login page that
+ * knows (ADR 0019), or the not-found page. The loader decides, like every "dialog, then redirect" page
+ * (ADR 0068): an anonymous visitor gets "Nicht angemeldet!" and, once it is closed, the login page that
  * comes back here; a visitor who has the package goes to it.
  */
 export const Route = createFileRoute("/$")({

@@ -10,7 +10,7 @@ const verifyQuery = (api: Trpc, code: string) =>
   api.certificate.verify.queryOptions({ code: code.slice(0, 200) }, { staleTime: 60_000, retry: false });
 
 /**
- * `/bescheinigung/<code>` (issue 34 item 3, decision 117): public, no login. Says whether the certificate
+ * `/bescheinigung/<code>` (ADR 0117, ADR 0130): public, no login. Says whether the certificate
  * behind the QR code is genuine and shows exactly what its PDF states; the server answers with noindex.
  */
 export const Route = createFileRoute("/bescheinigung/$code")({

@@ -17,7 +17,7 @@ const TwoFactorStep = lazy(() =>
 );
 
 /**
- * The one-time sign-in link from the mail (decision 91). It signs in only on a click, so a mail scanner
+ * The one-time sign-in link from the mail (ADR 0091). It signs in only on a click, so a mail scanner
  * that opens the link does not spend it; an account with two-factor login then asks for its code.
  */
 export const Route = createFileRoute("/login-link/$token")({ component: SignInWithLink });

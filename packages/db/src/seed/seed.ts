@@ -119,7 +119,7 @@ export async function seedDemo(db: Db, today: IsoDate = berlinDate()): Promise<S
       )
       .onConflictDoNothing();
 
-    // the organiser the demo's Teilnahmebescheinigungen name (issue 34); an admin's own stays
+    // the organiser the demo's Teilnahmebescheinigungen name (ADR 0115); an admin's own stays
     await tx
       .insert(certificateIssuer)
       .values({

@@ -11,7 +11,7 @@ import { renderCatalogue } from "./render-catalogue";
  * The three ways our TypeScript runs must compile the workspace packages' JSX alike: Vitest, `tsx` started
  * in apps/api as `pnpm dev` starts the API, and the production bundle's esbuild options. They once
  * differed: tsx compiled packages/mail's layout to `React.createElement` without an import, and no mail
- * left `pnpm dev` ("React is not defined", decision 54).
+ * left `pnpm dev` ("React is not defined", ADR 0054).
  */
 const apiRoot = resolve(import.meta.dirname, "../../..");
 const repoRoot = resolve(apiRoot, "../..");

@@ -12,7 +12,7 @@ import {
 import { createTestApp, type TestApp } from "../../testing/harness";
 
 /**
- * Issue 22, item 3: the events, packages, contents and templates tables page on the server. Each page is a
+ * ADR 0080: the events, packages, contents and templates tables page on the server. Each page is a
  * slice of the whole list (which REST still answers) in the same order and with the same filter.
  */
 

@@ -164,7 +164,7 @@ function packageForm(congressId: number, values: Record<string, unknown> = {}): 
   };
 }
 
-/** The learning-check editor (issue 34 item 4) for a fresh package, and a stored check. */
+/** The learning-check editor (ADR 0119) for a fresh package, and a stored check. */
 async function learningCheckForm(): Promise<Record<string, unknown>> {
   const pkg = await createPackage(db(), (await createCongress(db())).id);
   const answers = [
@@ -559,7 +559,7 @@ describe("access", () => {
           .insert(schema.mailOutbox)
           .values({
             idempotencyKey: `admin-test-failed:${unique()}`,
-            // a mail without a link: one with a link needs its account for a fresh link (decision 91)
+            // a mail without a link: one with a link needs its account for a fresh link (ADR 0091)
             templateName: "participation-confirmation",
             toEmail: `fehlgeschlagen.${unique()}@example.com`,
             status: "failed",
@@ -1151,7 +1151,7 @@ describe("users", () => {
   const list = async (query: Record<string, string>): Promise<UserPage> => {
     const res = await rest("GET", `/api/user/?${new URLSearchParams(query).toString()}`, adminToken);
     expect(res.statusCode, res.body).toBe(200);
-    // the spec's "list of users": the page's rows, the filter's count in a header (decision 87)
+    // the spec's "list of users": the page's rows, the filter's count in a header (ADR 0087)
     return {
       items: res.json(),
       total: Number(res.headers["x-total-count"]),

@@ -14,7 +14,7 @@ import {
 import { createTestApp, type TestApp } from "../../testing/harness";
 import { digistoreSignature } from "../commerce/signature";
 
-/** Issue 11, item 5: every admin write and every payment notification leaves one audit entry. */
+/** ADR 0045: every admin write and every payment notification leaves one audit entry. */
 
 let t: TestApp;
 const db = () => t.db.db;

@@ -5,7 +5,7 @@ import { maskEmails } from "../../lib/log-privacy";
 /**
  * The one way to write the audit log: called by every admin write and by the payment notification,
  * inside the write's own transaction, so an entry exists exactly when the change does. Entries are only
- * ever inserted (docs/decisions.md, "Audit log").
+ * ever inserted (ADR 0045).
  */
 
 export type AuditActor =
@@ -18,7 +18,7 @@ export type AuditChanges = Record<string, unknown>;
 
 /** never recorded, whatever the caller hands in */
 const SECRET_FIELD = /password|hash|token|secret|totp|recovery/i;
-/** recorded as changed, without the value: the log outlives the person's account (decision 37) */
+/** recorded as changed, without the value: the log outlives the person's account (ADR 0037) */
 const PERSONAL_FIELD = /^(firstname|lastname)$/;
 /** bookkeeping columns that change on every write and say nothing */
 const SKIPPED_FIELD = /^(id|createdAt|updatedAt|updatedBy)$/;

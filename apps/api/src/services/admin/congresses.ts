@@ -32,7 +32,7 @@ export const listCongresses = congressTable.list;
 export const pageCongresses = congressTable.page;
 
 /**
- * The Fortbildung rules the input names (decision 105): a field left out (the spec's REST payload) stays as
+ * The Fortbildung rules the input names (ADR 0105): a field left out (the spec's REST payload) stays as
  * stored, or takes the database's default on a new event.
  */
 function fortbildungValues(input: z.output<typeof ZCongressInput>) {

@@ -51,7 +51,7 @@ export interface Dashboard {
   registrationsPerDay: DayCount[];
   attendancePerDay: DayCount[];
   mail: { queued: number; failed: number; sentToday: number };
-  /** Fortbildung events of the 30 days up to today: per day so far, how many reached it (issue 33) */
+  /** Fortbildung events of the 30 days up to today: per day so far, how many reached it (ADR 0105) */
   fortbildung: FortbildungCounts[];
 }
 

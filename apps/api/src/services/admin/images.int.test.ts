@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser } from "../../testing/builders";
 import { createTestApp, type TestApp } from "../../testing/harness";
 
-/** `admin.images.upload`: the tRPC procedure behind the pictures of the admin forms (issue 22). */
+/** `admin.images.upload`: the tRPC procedure behind the pictures of the admin forms (ADR 0074). */
 
 const { images } = schema;
 

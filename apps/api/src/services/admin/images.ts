@@ -60,7 +60,7 @@ export const ORPHANED_IMAGE_GRACE_HOURS = 24;
  * Deletes the pictures nothing refers to, uploaded more than `ORPHANED_IMAGE_GRACE_HOURS` ago. Referred
  * to: an event's or package's picture, and any text the rich-text editor or an admin writes HTML into
  * (event and package descriptions, mail templates, legal pages, contents), the certificates' issuer and the
- * issuer frozen in each issued certificate (decision 115), where the file name is looked for
+ * issuer frozen in each issued certificate (ADR 0115), where the file name is looked for
  * anywhere (an absolute `https://…/uploads/images/<name>` as the editor inserts it, a relative one, …):
  * a name that merely looks referred to keeps its picture, never the other way round.
  */

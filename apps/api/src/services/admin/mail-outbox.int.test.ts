@@ -8,7 +8,7 @@ import { createMailTransport } from "../../mail-delivery/transport";
 import { adminAndVisitor, createUser, trpcMutation, trpcQuery } from "../../testing/builders";
 import { createTestApp, type TestApp } from "../../testing/harness";
 
-/** Issue 11, item 6: failing mails end as `failed`, the admin sees the outbox masked and can resend. */
+/** ADR 0046: failing mails end as `failed`, the admin sees the outbox masked and can resend. */
 
 let t: TestApp;
 const db = () => t.db.db;
@@ -45,7 +45,7 @@ async function until(check: () => Promise<boolean>, timeoutMs = 20_000): Promise
 
 /**
  * A password-reset mail to `to` (an account of that address), queued but not dispatched (the test drives
- * the delivery itself); a resend makes a fresh link for the account (decision 91).
+ * the delivery itself); a resend makes a fresh link for the account (ADR 0091).
  */
 async function queued(to: string): Promise<number> {
   const user = await createUser(db(), { email: to });

@@ -59,7 +59,7 @@ export async function listOutbox(db: Db, input: z.output<typeof ZMailOutboxListI
 
 /**
  * Puts a failed mail back in the queue with its attempts reset and starts its delivery at once. A mail
- * with a link (`secretVariables`) gets a new link: a given-up mail keeps none (decision 91).
+ * with a link (`secretVariables`) gets a new link: a given-up mail keeps none (ADR 0091).
  */
 export async function resendMail(
   ctx: Pick<ServiceDeps, "db" | "mail" | "env" | "clock">,

@@ -305,7 +305,7 @@ describe("copy", () => {
   });
 });
 
-describe("a congress's own template (issue 29)", () => {
+describe("a congress's own template (ADR 0088)", () => {
   const create = (input: unknown) => trpcAdminMutation("admin.mailTemplates.create", input);
 
   it("starts from the general template of that mail, is listed under the event and recorded", async () => {
@@ -480,7 +480,7 @@ describe("preview and test mail", () => {
   }, 30_000);
 });
 
-describe("test mail links (issue 29)", () => {
+describe("test mail links (ADR 0088)", () => {
   it("the sample's links point at this installation (APP_URL), not at example.com", async () => {
     const subject = `Linktest ${unique()}`;
     const res = await trpcAdminMutation("admin.mailTemplates.sendTest", {
@@ -496,7 +496,7 @@ describe("test mail links (issue 29)", () => {
 });
 
 // ---------------------------------------------------------------------------------------------------------
-// issue 20: Handlebars that sanitize-html reads as attribute text but that joins or opens markup once rendered
+// ADR 0057: Handlebars that sanitize-html reads as attribute text but that joins or opens markup once rendered
 
 /**
  * Scripts, event handlers and script links of an HTML document as an HTML parser reads it (htmlparser2,
@@ -551,7 +551,7 @@ const POLYGLOTS = [
   '<p>{{#if newsletter "x"}}NL{{/if}}</p>',
 ];
 
-describe("Handlebars that joins text across attributes (issue 20)", () => {
+describe("Handlebars that joins text across attributes (ADR 0057)", () => {
   it("refuses comments, blocks inside tags, partials, raw output and whitespace control on save, preview and test mail", async () => {
     const c = await createCongress(db());
     const before = await templatesOf(c.id);

@@ -40,7 +40,7 @@ const asMailName = (name: string): MailName => {
 
 /**
  * The template as it will be stored and rendered (content sanitised), refused when it cannot render or
- * uses more of Handlebars than variables and conditions (issue 20). The rule is checked on the template
+ * uses more of Handlebars than variables and conditions (ADR 0057). The rule is checked on the template
  * as typed (the admin's message names what they wrote) and on the sanitised HTML that is stored.
  */
 function renderable(input: { subject: string; content: string }): StoredTemplate {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminAndVisitor, createUser, trpcQuery } from "../../testing/builders";
 import { createTestApp, type TestApp } from "../../testing/harness";
 
-/** Issue 19, item 6: the support view "Zahlungsmeldungen" (list, filters, paging, raw payload on demand). */
+/** ADR 0056: the support view "Zahlungsmeldungen" (list, filters, paging, raw payload on demand). */
 
 let t: TestApp;
 const db = () => t.db.db;

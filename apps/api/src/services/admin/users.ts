@@ -118,7 +118,7 @@ export async function updateUser(
           active: input.active,
           roles,
         })
-        // a deleted account (decision 37) is only kept for its orders: nobody edits it back to life
+        // a deleted account (ADR 0037) is only kept for its orders: nobody edits it back to life
         .where(and(eq(users.id, input.id), isNull(users.deletedAt)))
         .returning({ id: users.id, email: users.email, active: users.active, admin: users.admin });
       if (!saved) {

@@ -218,7 +218,7 @@ describe("attendance confirmation (PDF)", () => {
     expect(Buffer.from(viaTrpc.data.base64, "base64").subarray(0, 5).toString()).toBe("%PDF-");
   });
 
-  it("keeps every letter of a name in any script (DejaVu Sans embedded, issue 34)", async () => {
+  it("keeps every letter of a name in any script (DejaVu Sans embedded, ADR 0115)", async () => {
     const congress = await createCongress(db(), { title: "Συνέδριο Ψυχοθεραπείας", firstDay: relDay(-1) });
     const { user, token } = await visitor({ firstname: "Łukasz Nguyễn", lastname: "Żółć Şükrü" });
     await participate(db(), user.id, congress.id);

@@ -42,7 +42,7 @@ export async function attendanceCertificate(
       "no-attendance",
     );
   }
-  // the organiser as the certificates name it, if set: one layout for both documents (decision 115)
+  // the organiser as the certificates name it, if set: one layout for both documents (ADR 0115)
   const issuer = await loadIssuer(ctx.db);
   const bytes = await renderAttendancePdf(
     {

@@ -16,7 +16,7 @@ import type { ServiceDeps } from "../deps";
 import { contentSecondsOfDay } from "../fortbildung/facts";
 
 /**
- * Presence checks (issue 33 item 3, decision 109). Per participant, event (with Fortbildung and checks per
+ * Presence checks (ADR 0109). Per participant, event (with Fortbildung and checks per
  * day) and Berlin day, the server draws the moments once, at the first heartbeat of the day on the event
  * page, as credited watch seconds of that day; the heartbeat's own statement asks the earliest one that is
  * due (`presenceAsk`) and answers it again while it is open; `answerPresenceCheck` records the answer.

@@ -328,7 +328,7 @@ describe("watch time from heartbeats", () => {
 });
 
 /**
- * What the crediting rule says for one video, in memory (decision 126): the union of played positions,
+ * What the crediting rule says for one video, in memory (ADR 0126): the union of played positions,
  * each heartbeat bounded by the wall clock since the previous one that reported playing; the day's first
  * credits nothing.
  */

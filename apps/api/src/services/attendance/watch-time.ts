@@ -35,7 +35,7 @@ export type HeartbeatInput = z.output<typeof ZHeartbeatInput> & { userId: number
 export interface HeartbeatAnswer {
   /** the seconds credited for this video today */
   seconds: number;
-  /** a presence check to answer (decision 109): asked by this heartbeat or still open */
+  /** a presence check to answer (ADR 0109): asked by this heartbeat or still open */
   presenceCheck?: PresenceCheckAsked;
 }
 type WatchDeps = Pick<ServiceDeps, "db" | "env" | "clock">;
@@ -91,7 +91,7 @@ type CreditRow = {
 } & PresenceAskRow;
 
 /**
- * What the video is, as the server knows it (decision 126): a live stream when the organiser or Vimeo says
+ * What the video is, as the server knows it (ADR 0126): a live stream when the organiser or Vimeo says
  * so, else a recording once its length is known (`videoFacts`); only a video of which neither is known is
  * taken as the player reports it (the person's clock bounds it either way).
  */
@@ -118,7 +118,7 @@ function reported(p: Placeholders<CreditValues>): SQL {
 }
 
 /**
- * The person's clock of the day (decision 126), moved first, so that it is the lock every heartbeat of the
+ * The person's clock of the day (ADR 0126), moved first, so that it is the lock every heartbeat of the
  * person waits for: a heartbeat may credit (`granted`) the wall-clock seconds since the person's previous
  * heartbeat that reported playing (of any video, event, tab or device), at most HEARTBEAT_MAX_CREDIT_SECONDS;
  * the day's first credits nothing. A heartbeat that reports nothing played (the web app's at `play`) leaves
@@ -158,7 +158,7 @@ function videoOfCongress(
 }
 
 /**
- * Credits a heartbeat in one statement (decision 126): the seconds of the video not credited before
+ * Credits a heartbeat in one statement (ADR 0126): the seconds of the video not credited before
  * (`reported − played`), earliest first, at most what the person's clock grants, join `played`. The clock's
  * row is written first and locked until the end, so heartbeats of one person (any video, tab or device) run
  * one after the other, and two at once cannot both spend the same wall-clock seconds; the video's conflict
@@ -166,7 +166,7 @@ function videoOfCongress(
  * (user_id, id, staff, counts) and `known` (video: one of the event's) are the access rule: on the event
  * page attendance's (`congressAccess`) and a video the event shows today; on a package page the package's
  * rules, checked before (`creditHeartbeat`), and any of the event's videos. The same statement asks a due
- * presence check on the event page (`presenceAsk`, decision 109).
+ * presence check on the event page (`presenceAsk`, ADR 0109).
  */
 function creditStatement(p: Placeholders<CreditValues>, eventPage: boolean): SQL {
   const ctes = eventPage
@@ -205,7 +205,7 @@ function creditStatement(p: Placeholders<CreditValues>, eventPage: boolean): SQL
 
 const creditShape = (eventPage: boolean) =>
   preparedStatement<CreditValues, CreditRow>((p) => creditStatement(p, eventPage));
-/** the statement's two shapes (decision 108): the event page or a package page */
+/** the statement's two shapes (ADR 0108): the event page or a package page */
 const CREDIT = { event: creditShape(true), package: creditShape(false) };
 
 function refuse(reason: string): AppError {
@@ -218,7 +218,7 @@ function refuse(reason: string): AppError {
 }
 
 /**
- * A heartbeat of the player (issue 33): credits the distinct seconds played since the previous one, while
+ * A heartbeat of the player (ADR 0104, ADR 0126): credits the distinct seconds played since the previous one, while
  * the content's access rules hold, and answers the seconds credited for this video today. On the event page
  * the rules are attendance's (`congressAccess`) and the video must be one the event shows today; on a
  * package page the package's (bought or unlocked, available, the death congress open), read first, then

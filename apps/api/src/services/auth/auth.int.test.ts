@@ -91,7 +91,7 @@ describe("registration", () => {
           password: "anderes-Passwort-9",
         }),
       );
-    // within the hour of the first registration: the confirmation mail is the one mail (issue 29, item 3)
+    // within the hour of the first registration: the confirmation mail is the one mail (ADR 0086)
     const soon = await registerAgain();
     expect(soon.statusCode).toBe(first.statusCode);
     expect(soon.json()).toEqual(first.json());
@@ -105,7 +105,7 @@ describe("registration", () => {
       sql`UPDATE rate_limits SET window_start = now() - interval '61 minutes' WHERE key = ${`registration:${email}`}`,
     );
     const again = await registerAgain();
-    // nobody learns from the answer that the address has an account (issue 20, finding 5)
+    // nobody learns from the answer that the address has an account (ADR 0061)
     expect(again.statusCode).toBe(first.statusCode);
     expect(again.json()).toEqual(first.json());
     expect(await userCount()).toBe(before);

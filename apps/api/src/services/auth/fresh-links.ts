@@ -18,7 +18,7 @@ const resetLink: FreshLink = async (tx, origin, mail) =>
 
 /**
  * A new link for each catalogue mail with a secret (`secretVariables`), for the admin's "Erneut senden" of
- * a mail that was given up: the outbox no longer holds its link (decision 91). null: the link has no use
+ * a mail that was given up: the outbox no longer holds its link (ADR 0091). null: the link has no use
  * any more (the address is confirmed, the password was set since, the account is gone).
  */
 export const FRESH_LINKS: Partial<Record<MailName, FreshLink>> = {

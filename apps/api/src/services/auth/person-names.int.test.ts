@@ -6,7 +6,7 @@ import { createUser, trpcMutation } from "../../testing/builders";
 import { createTestApp, type TestApp } from "../../testing/harness";
 
 /**
- * The name rule (decision 128) where a name is entered: registration (REST and tRPC) and the
+ * The name rule (ADR 0128) where a name is entered: registration (REST and tRPC) and the
  * admin's user dialog. The profile shows the name and changes none. Nothing refused reaches the database
  * or the outbox (so no registration mail carries it).
  */

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../testing/harness";
 
 // A double-click sends the registration twice; a script may send it ten times. Real HTTP requests on a
-// listening port, the real database and outbox, the in-process SMTP server (issue 29, item 3).
+// listening port, the real database and outbox, the in-process SMTP server (ADR 0086).
 let t: TestApp;
 let base: string;
 beforeAll(async () => {

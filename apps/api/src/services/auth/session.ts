@@ -47,7 +47,7 @@ export interface Session {
   user: Profile;
 }
 
-/** The sign-in's deps: the request's client address and cookie jar travel with them (decision 72). */
+/** The sign-in's deps: the request's client address and cookie jar travel with them (ADR 0072). */
 type Ctx = Pick<SessionDeps, "db" | "env" | "mail" | "jwtKey" | "clock"> & ClientIo;
 
 // verified against for unknown addresses, so response times do not reveal which accounts exist
@@ -57,7 +57,7 @@ export const invalidCredentials = () =>
   new AppError("UNAUTHORIZED", MSG.loginServerInvalid, MSG.loginInvalid, MSG.loginServerInvalidTranslated);
 
 /**
- * Runs one sign-in attempt (a password, a second factor) under the sign-in limits (decision 59). The
+ * Runs one sign-in attempt (a password, a second factor) under the sign-in limits (ADR 0059). The
  * attempt is counted before `check` tests the secret and given back when it succeeds. A browser in which
  * the account signed in before (its known-device cookie) counts only against itself; any other attempt
  * counts per address and client IP and per address over all unknown devices (a much higher ceiling), and

@@ -54,7 +54,7 @@ export async function queueSignInLinkMail(db: Db, origin: LinkOrigin, email: str
 /**
  * Redeems a sign-in link: spent in the statement that reads it (one use, also under parallel clicks). The
  * browser becomes a known device of the account, so the sign-in limits that strangers filled no longer
- * apply to it (decision 59); an account with two-factor login gets the challenge of its second step, as
+ * apply to it (ADR 0059); an account with two-factor login gets the challenge of its second step, as
  * after a right password.
  */
 export async function signInWithLink(

@@ -1,5 +1,5 @@
 /**
- * Mailed links expire by the application's clock (decision 99): the tests move the clock past a link's
+ * Mailed links expire by the application's clock (ADR 0099): the tests move the clock past a link's
  * lifetime instead of back-dating its row.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";

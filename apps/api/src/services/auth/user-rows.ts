@@ -52,7 +52,7 @@ export function appLink(appUrl: string, ...segments: Array<string | number | und
 
 /**
  * Where a mailed link leads and when it is made: its expiry counts from `now`, the clock's time read once
- * for the transaction that stores the link (decision 99).
+ * for the transaction that stores the link (ADR 0099).
  */
 export interface LinkOrigin {
   appUrl: string;
@@ -69,7 +69,7 @@ export const later = (now: Date, ms: number): Date => new Date(now.getTime() + m
 
 /**
  * The two kinds of mailed one-time link: a table of hashed tokens, how long a link works (a reset link an
- * hour, a sign-in link 15 minutes, decision 91) and the web app's path.
+ * hour, a sign-in link 15 minutes, ADR 0091) and the web app's path.
  */
 const ONE_TIME_LINKS = {
   reset: { table: schema.passwordResetTokens, lifetimeMs: 60 * 60 * 1000, path: "resetPassword" },

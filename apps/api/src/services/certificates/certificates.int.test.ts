@@ -29,7 +29,7 @@ import { myCertificateFile, myCertificates } from "./files";
 import { issueEventCertificates, issueRecordingCertificate } from "./issue";
 import { saveIssuer } from "./issuer";
 
-/** Issue 34 items 2, 3 and 5: issuing, the participant's certificates, verification, revoking, delivery. */
+/** ADR 0116, ADR 0117, ADR 0118: issuing, the participant's certificates, verification, revoking, delivery. */
 
 let t: TestApp;
 let adminId: number;

@@ -2,7 +2,7 @@ import { createHash, createHmac } from "node:crypto";
 import { CERTIFICATE_CODE_PATTERN, CERTIFICATE_VERIFY_PATH } from "@app/shared";
 
 /**
- * A certificate's verification code (decision 116): HMAC-SHA-256 of its id under CERTIFICATE_SECRET, the
+ * A certificate's verification code (ADR 0116): HMAC-SHA-256 of its id under CERTIFICATE_SECRET, the
  * first 18 bytes (144 bits) as base64url. The database keeps only `codeHash(code)`; the code is made again
  * whenever the PDF is, so nobody with a copy of the database alone can print a valid QR code.
  */

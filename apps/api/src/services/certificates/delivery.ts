@@ -13,7 +13,7 @@ const { certificates, users } = schema;
 export const certificateMailKey = (id: number) => `certificate:${id}`;
 
 /**
- * The delivery job (issue 34 item 5, decision 118): issues the due certificates of every Fortbildung
+ * The delivery job (ADR 0118): issues the due certificates of every Fortbildung
  * event whose last day is over (within `ISSUE_WINDOW_DAYS`), then queues one mail per current certificate
  * not mailed yet (issued within the window: a re-issue too), the PDF attached when the mail is sent.
  * Each mail is queued with `mailed_at` in one transaction under the outbox's idempotency key, so a second

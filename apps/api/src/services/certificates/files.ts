@@ -131,7 +131,7 @@ export interface MyCertificate {
 
 /**
  * "Meine Bescheinigungen": the participant's certificates, newest first. Event certificates due since the
- * last run of the delivery job are issued first (decision 116), so the profile never waits for the job.
+ * last run of the delivery job are issued first (ADR 0116), so the profile never waits for the job.
  */
 export async function myCertificates(
   deps: Pick<ServiceDeps, "db" | "env" | "clock">,

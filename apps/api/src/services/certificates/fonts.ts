@@ -7,7 +7,7 @@ import subsetFont from "subset-font";
 import { splitGraphemes } from "./wrap";
 
 /**
- * The fonts of the certificate and the attendance confirmation (decisions 115 and 128):
+ * The fonts of the certificate and the attendance confirmation (ADR 0115 and ADR 0128):
  * DejaVu Sans first (Latin with Vietnamese, Greek, Cyrillic), then Noto Sans Hans (Noto Sans CJK's
  * Simplified Chinese cut: the CJK ideographs up to U+9FD0 and extension A, kana) and Noto Sans KR (Hangul),
  * npm @embedpdf/fonts-sc and -kr (SIL OFL), for what DejaVu lacks, chosen per character. Each document embeds

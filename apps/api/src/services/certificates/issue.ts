@@ -118,7 +118,7 @@ export const eventEnded = (event: FortbildungEvent, today: IsoDate) =>
   event.fortbildung && today > (event.lastDay ?? event.firstDay);
 
 /**
- * Issues the event certificates that are due (decision 116): after the event's last day, to every
+ * Issues the event certificates that are due (ADR 0116): after the event's last day, to every
  * participant (or only `userId`) who reached at least one day's rule and has no certificate of it yet
  * (a revoked one included: revoking is not undone by issuing again; a re-issue is the admin's). The facts
  * are frozen now. Nothing is issued before the admin has named the issuer. Idempotent: parallel runs
@@ -250,7 +250,7 @@ async function recordingFacts(
 }
 
 /**
- * The certificate of a recording whose learning check `userId` passed (issue 34 item 4): the check's
+ * The certificate of a recording whose learning check `userId` passed (ADR 0116, ADR 0120): the check's
  * category and points, the package and the date of passing (the first passed attempt's submission).
  * Idempotent: answers the existing certificate of that check (current or revoked) instead of a second one.
  * Refused (409) without a passed attempt; null while no organiser is named. Call it inside the submission's

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { pdfGlyphs, pdfQrCodes, pdfText, pdfTextItems } from "../../testing/pdf";
 import { renderAttendancePdf, renderCertificatePdf } from "./pdf";
 
-/** Issue 34 item 2: the certificate carries every field, in every script, and a QR code that scans. */
+/** ADR 0115: the certificate carries every field, in every script, and a QR code that scans. */
 
 const NAMES = ["Łukasz Żółć", "Şükrü Ğ İı", "Nguyễn Thị Ánh", "Γιώργος Παπαδόπουλος"];
 const VERIFY = "https://kongress.example/bescheinigung/AbCdEfGhIjKlMnOpQrStUvWx";
@@ -130,7 +130,7 @@ describe("the certificate PDF", () => {
 const LONG_NAME =
   "Maximiliane-Friederike-Anneliese-Hildegard-Wilhelmine-Konstanze-Mechthild-Gundhild-Theodora-Ottilie";
 
-/** Every script the name rule takes (decision 128), and the longest hyphenated name. */
+/** Every script the name rule takes (ADR 0128), and the longest hyphenated name. */
 const SCRIPTS: [string, string][] = [
   ["Latin with Vietnamese", "Nguyễn Thị Ánh"],
   ["Greek", "Γιώργος Παπαδόπουλος"],

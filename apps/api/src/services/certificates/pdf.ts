@@ -17,7 +17,7 @@ import { DocumentText, type Weight } from "./fonts";
 import { wrap } from "./wrap";
 
 /**
- * The documents of attendance as PDF (decision 115): the Teilnahmebescheinigung of a Fortbildung and the
+ * The documents of attendance as PDF (ADR 0115): the Teilnahmebescheinigung of a Fortbildung and the
  * simple attendance confirmation of other events, one layout with DejaVu Sans and, for what it lacks,
  * Noto Sans CJK embedded (subsets, `fonts.ts`), so every name prints with its own letters (Łukasz, Şükrü,
  * Nguyễn, Γιώργος, Дмитрий, 小龍 李, 김민준), and long words wrap inside their column (`wrap.ts`).
@@ -226,7 +226,7 @@ export interface AttendanceConfirmation {
 }
 
 /**
- * The simple attendance confirmation of an event without Fortbildung (decision 44): the days a video or
+ * The simple attendance confirmation of an event without Fortbildung (ADR 0044): the days a video or
  * the webinar link was opened, no signature, no verification. Same layout and fonts as the certificate.
  */
 export async function renderAttendancePdf(

@@ -37,7 +37,7 @@ export interface ReportedCertificate {
 }
 
 /**
- * Whether an event's report can be made: its certificates are issued after its last day (decision 116),
+ * Whether an event's report can be made: its certificates are issued after its last day (ADR 0116),
  * and only once an issuer is named.
  */
 export function chamberReportState(

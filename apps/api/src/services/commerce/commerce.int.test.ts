@@ -793,7 +793,7 @@ describe("admin orders", { timeout: 30_000 }, () => {
     expect(await outboxOf([user.id])).toHaveLength(0);
   });
 
-  it("refuses an admin order for a person who already has it paid, naming the order (issue 29)", async () => {
+  it("refuses an admin order for a person who already has it paid, naming the order (ADR 0089)", async () => {
     const s = await shop(1);
     const pkg = s.packages[0];
     if (!pkg) {
@@ -878,7 +878,7 @@ describe("admin orders", { timeout: 30_000 }, () => {
     const list = async (url: string, query = "") => {
       const res = await t.app.inject({ method: "GET", url: `${url}${query}`, headers: await adminHeaders() });
       expect(res.statusCode, url).toBe(200);
-      // the spec's "list of orders": the page's rows, the filter's count in a header (decision 87)
+      // the spec's "list of orders": the page's rows, the filter's count in a header (ADR 0087)
       return { items: res.json(), total: Number(res.headers["x-total-count"]) } as Page;
     };
     for (const url of ["/api/congress-ticket-order", "/api/congress-package-order"]) {

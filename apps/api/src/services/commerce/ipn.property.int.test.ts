@@ -10,7 +10,7 @@ import { digistoreSignature } from "./signature";
  * Random deliveries of Digistore24 notifications (payments, refunds, chargebacks, denials, duplicates, a
  * second payment transaction, notifications naming another account) for two orders of one buyer, in any
  * order, partly at once and spread over two API instances on one database. After every batch and at the
- * end the invariants of decision 25 must hold.
+ * end the invariants of ADR 0025 must hold.
  */
 const { congressPackageOrders, congressTicketOrders, mailOutbox, participations } = schema;
 

@@ -39,7 +39,7 @@ const OK: IpnAnswer = { status: 200, body: "OK" };
  * the same order are serialised (advisory lock), so duplicates and concurrent retries create one order.
  * An order is its `order_id` and product, the one identifier Digistore24 keeps across the payment, its
  * refund and chargeback (each a transaction of its own); what each event does is the decision table in
- * @app/shared (decision 25).
+ * @app/shared (ADR 0025).
  */
 export async function handleIpn(deps: IpnDeps, fields: Record<string, string>): Promise<IpnAnswer> {
   if (!verifyDigistoreSignature(fields, deps.env.DIGISTORE_IPN_PASSPHRASE)) {

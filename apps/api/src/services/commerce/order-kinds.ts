@@ -14,7 +14,7 @@ const { congressPackageOrders, congressTicketOrders, congressPackages, congresse
   schema;
 
 /**
- * Package and ticket orders: the one place that knows how they differ (issue 32, item 3). Every layer
+ * Package and ticket orders: the one place that knows how they differ (ADR 0097). Every layer
  * (grant, admin tables, procedures, REST paths, exports, checkout) takes a descriptor of `ORDER_KINDS`
  * (or the checkout category's, `CATEGORY_ORDERS`) instead of asking which kind it has.
  */

@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 
-/** Digistore24's IPN signature (`sha_sign`); see docs/decisions.md for the rules we rely on. */
+/** Digistore24's IPN signature (`sha_sign`); ADR 0025 holds the rules we rely on. */
 export function digistoreSignature(
   fields: Record<string, string>,
   passphrase: string,

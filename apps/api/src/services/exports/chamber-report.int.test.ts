@@ -20,8 +20,8 @@ import { saveIssuer } from "../certificates/issuer";
 import { previewKey } from "../visitor/video-preview";
 
 /**
- * The chamber's report of one event day (decision 113), built from the valid certificates of the event
- * (decision 116): what the organiser confirms is what the chamber is told.
+ * The chamber's report of one event day (ADR 0113), built from the valid certificates of the event
+ * (ADR 0116): what the organiser confirms is what the chamber is told.
  */
 
 let t: TestApp;
@@ -177,7 +177,7 @@ describe("the chamber's report", () => {
   it("leaves a revoked certificate out and reports a replaced one once, with its replacement's points", async () => {
     const { congress, last, a, b, d } = await event();
     const date = formatGermanDate(last);
-    // the delivery job's run after the last day (decision 118)
+    // the delivery job's run after the last day (ADR 0118)
     expect(
       await issueEventCertificates({ db: db(), env: t.env, clock: t.clock }, { congressId: congress.id }),
     ).toHaveLength(4);

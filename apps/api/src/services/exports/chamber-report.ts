@@ -20,7 +20,7 @@ import type { Column, ExportFormat, Sheet } from "./table-file";
 type ChamberRow = ReportedCertificate;
 
 /**
- * Columns of the report (decision 113). The EFN and the VNR are text: digits only, never a number (a
+ * Columns of the report (ADR 0113). The EFN and the VNR are text: digits only, never a number (a
  * spreadsheet would round a 19-digit VNR); the date is `DD.MM.YYYY` as in the other exports.
  */
 const vnr: Column<ChamberRow> = { header: "VNR", width: 22, value: (r) => r.vnr ?? "" };
@@ -71,7 +71,7 @@ function reportFile(
 }
 
 /**
- * The chamber's report of one event day (decision 113): the event's valid certificates that name the day
+ * The chamber's report of one event day (ADR 0113): the event's valid certificates that name the day
  * (`certifiedOnDay`), with VNR, EFN and the day's points as certified; refused before the certificates
  * exist (after the last day, with an issuer named).
  */

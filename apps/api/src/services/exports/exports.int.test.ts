@@ -343,7 +343,7 @@ describe("only admins export", () => {
     const { congress } = await ticketedCongress();
     const user = await createUser(db());
     const demoted = await createUser(db(), { email: `demoted.${tag}@example.com` });
-    // the token still says ROLE_ADMIN, the account no longer does (decision 7)
+    // the token still says ROLE_ADMIN, the account no longer does (ADR 0007)
     const demotedToken = await t.tokenFor(demoted.id, ["ROLE_USER", "ROLE_ADMIN"]);
     for (const url of urls(congress.id)) {
       const anonymous = await get(url, "");
@@ -361,7 +361,7 @@ describe("only admins export", () => {
 });
 
 // ---------------------------------------------------------------------------------------------------------
-// issue 20: an export that fails must not look like a complete file
+// an export that fails must not look like a complete file
 
 /** The app on a real socket (inject would collect the whole answer); listens once for the whole file. */
 async function serverAddress(): Promise<string> {

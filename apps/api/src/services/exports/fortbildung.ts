@@ -9,7 +9,7 @@ import type { Column, ExportFormat } from "./table-file";
 type Row = FortbildungRow & { day: IsoDate };
 
 /**
- * The Fortbildung section as a file (issue 33 item 6): every day of the event (or the day and filter the
+ * The Fortbildung section as a file (ADR 0105): every day of the event (or the day and filter the
  * section shows), a row per participant and day, for the organiser's report to the chamber. One statement
  * (the facts of the whole event), handed to the file in batches.
  */

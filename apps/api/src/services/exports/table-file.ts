@@ -77,7 +77,7 @@ export function csvField(cell: Cell): string {
 
 const csvLine = (cells: Cell[]) => `${cells.map(csvField).join(SEPARATOR)}\r\n`;
 
-/** UTF-8 with BOM, `;`-separated, CRLF: what German Excel opens directly (decision in docs/decisions.md). */
+/** UTF-8 with BOM, `;`-separated, CRLF: what German Excel opens directly (ADR 0048). */
 async function* csvChunks<Row>(table: TableExport<Row>): AsyncGenerator<string> {
   yield BOM + csvLine(table.columns.map((c) => c.header));
   for await (const rows of table.batches) {

@@ -15,7 +15,7 @@ import {
 import { createTestApp, type TestApp } from "../../testing/harness";
 import { previewKey } from "../visitor/video-preview";
 
-/** Issue 33 item 6: the organiser's section "Fortbildung", its export and the dashboard's counts. */
+/** ADR 0105: the organiser's section "Fortbildung", its export and the dashboard's counts. */
 
 let t: TestApp;
 let callers: Awaited<ReturnType<typeof adminAndVisitor>>;

@@ -83,7 +83,7 @@ export interface FortbildungSection {
   listed: number;
   reached: number;
   page: AdminPage<FortbildungRow>;
-  /** whether the chamber's report can be made yet (it lists the certificates, decision 116) */
+  /** whether the chamber's report can be made yet (it lists the certificates, ADR 0116) */
   chamberReport: ChamberReportState | null;
   /** the videos of the event's days whose length is not known, before, during and after the event */
   unknownLengths: UnknownLengths;
@@ -98,10 +98,10 @@ const emptyPage = (page: number): AdminPage<FortbildungRow> => ({
 });
 
 /**
- * The organiser's section (issue 33 item 6): one day of an event's participants with their minutes,
+ * The organiser's section (ADR 0105): one day of an event's participants with their minutes,
  * presence checks, source and outcome, filtered by "erreicht / nicht erreicht", a page at a time. One
  * statement for the day (the rule runs on the rows, so the filter pages after it), and one for the videos
- * whose length is unknown (decision 105), which the section warns about.
+ * whose length is unknown (ADR 0105), which the section warns about.
  */
 export async function fortbildungSection(
   { db, clock }: Pick<ServiceDeps, "db" | "clock">,

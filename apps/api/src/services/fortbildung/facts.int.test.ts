@@ -14,7 +14,7 @@ import { createTestApp, type TestApp } from "../../testing/harness";
 import { previewKey } from "../visitor/video-preview";
 import { contentSecondsOfDay, loadFortbildungEvent, participantDays, recordingFacts } from "./facts";
 
-/** Issue 33: the facts of each participant's days on a real database, and what the rule makes of them. */
+/** ADR 0105: the facts of each participant's days on a real database, and what the rule makes of them. */
 
 let t: TestApp;
 beforeAll(async () => {

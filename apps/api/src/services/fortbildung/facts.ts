@@ -14,7 +14,7 @@ import { PREVIEW_KEY_SQL } from "../visitor/video-preview";
 import { videoSeconds } from "./video-length";
 
 /**
- * What each participant did on each day of a Fortbildung event (issue 33, decision 105): the day's content,
+ * What each participant did on each day of a Fortbildung event (ADR 0105): the day's content,
  * the distinct seconds credited for it, the presence checks passed, and what `dayOutcome` makes of them.
  */
 
@@ -84,7 +84,7 @@ interface FactRow extends Record<string, unknown> {
 /**
  * The keys (as `video_previews.key`) and addresses of the videos an event shows on `day`, a SQL date: those
  * of its content days with that `exclusive_date` and of the days without one, as the event page shows them
- * that day. Without a day: every video of the event (a package's whole recording, decision 119).
+ * that day. Without a day: every video of the event (a package's whole recording, ADR 0119).
  */
 function dayVideoKeys(congressId: number, day: SQL | null): SQL {
   const shownThatDay =
@@ -111,7 +111,7 @@ function videoLengths(congressId: number, day: SQL | null): SQL {
     FROM (SELECT DISTINCT key, url FROM (${dayVideoKeys(congressId, day)}) dk) k`;
 }
 
-/** One day's content in seconds as a single SQL value (the presence checks' window, decision 109). */
+/** One day's content in seconds as a single SQL value (the presence checks' window, ADR 0109). */
 export function contentSecondsOfDay(congressId: number, day: IsoDate): SQL {
   return sql`(SELECT ${contentSeconds(sql`(SELECT coalesce(sum(l.seconds), 0)
       FROM (${videoLengths(congressId, sql`${day}::date`)}) l)`)}
@@ -164,7 +164,7 @@ function factsStatement(congressId: number, day: IsoDate | null, userId: number 
       SELECT user_id, day, sum(seconds) AS seconds, bool_or(player) AS player, bool_or(report) AS report
         FROM per_video GROUP BY user_id, day
     ), attended AS (
-      -- player and report together count no more than the wall-clock time the two cover (decision 126)
+      -- player and report together count no more than the wall-clock time the two cover (ADR 0126)
       SELECT s.user_id, s.day, s.player, s.report, CASE WHEN s.player AND s.report AND k.wall IS NOT NULL
           THEN least(s.seconds, multirange_seconds(k.wall + coalesce(r.played, '{}'::int4multirange)))
           ELSE s.seconds END AS seconds
@@ -238,7 +238,7 @@ export interface RecordingFacts {
 }
 
 /**
- * How much of a package's recording a buyer watched (issue 34 item 4, decision 119): the videos of one day
+ * How much of a package's recording a buyer watched (ADR 0119): the videos of one day
  * of the event (`dayVideoKeys`, as the event page shows them that day) or of the whole event, their known
  * lengths, and per video the union of the positions the player credited on this package's page on any day
  * (a recording is watched after the event), clipped to the video's length. `dayOutcome` with the event's

@@ -18,7 +18,7 @@ import { creditHeartbeat } from "../attendance/watch-time";
 import { runRetention } from "../privacy/retention";
 import { previewKey } from "../visitor/video-preview";
 
-/** Issue 33 item 5: what the participant sees of their days, and what privacy says and does with it. */
+/** ADR 0105, ADR 0106: what the participant sees of their days, and what privacy says and does with it. */
 
 const PASSWORD = "sicheres-Passwort-1";
 let t: TestApp;

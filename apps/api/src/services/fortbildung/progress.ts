@@ -20,7 +20,7 @@ export interface MyFortbildung {
 }
 
 /**
- * The signed-in participant's own days of a Fortbildung event (issue 33 item 5): what the event and package
+ * The signed-in participant's own days of a Fortbildung event (ADR 0105): what the event and package
  * pages show per day ("37 von 180 Minuten · Bescheinigung ab 144 Minuten", then "Voraussetzung erfüllt").
  * Null for an event without Fortbildung, so the pages show nothing and their players report nothing.
  */

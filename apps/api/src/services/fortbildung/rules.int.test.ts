@@ -19,7 +19,7 @@ import { createTestApp, type TestApp } from "../../testing/harness";
 import { previewKey } from "../visitor/video-preview";
 import { fetchVideoDurations } from "./video-durations";
 
-/** Issue 33 item 4: the organiser's Fortbildung rules per event, and the lengths of its videos from oEmbed. */
+/** ADR 0105: the organiser's Fortbildung rules per event, and the lengths of its videos from oEmbed. */
 
 const asked: string[] = [];
 /** per video id the oEmbed `duration` the fake host answers (0: a live stream; null: none, a private video) */

@@ -23,7 +23,7 @@ export interface UnknownLengths {
 }
 
 /**
- * The videos of an event's days whose length is not known (decision 105: neither the organiser's nor
+ * The videos of an event's days whose length is not known (ADR 0105: neither the organiser's nor
  * Vimeo's, `videoSeconds`), in the order of the contents: they are left out of their day's content, and a
  * day without a known length cannot be reached. The days are those the facts count (a content day without a
  * date, or one dated on a day of the event); a webinar with a set length needs no video's length.

@@ -13,7 +13,7 @@ export const DURATIONS_PER_RUN = 200;
 
 /**
  * The videos of Fortbildung events (running or still to come; of one event when `congressId` is given)
- * whose length we do not know yet (decision 105): the organiser gave none in the content, and there is no
+ * whose length we do not know yet (ADR 0105): the organiser gave none in the content, and there is no
  * preview yet, or one without a length fetched over an hour ago (a failed fetch, a private video, or a live
  * stream, which becomes a recording with a length once it is over).
  */
@@ -42,7 +42,7 @@ async function videosWithoutDuration(ctx: PreviewDeps, congressId: number | unde
 
 /**
  * Asks Vimeo's oEmbed for the length of every video of Fortbildung events that lacks one, so a day's
- * content is known even when nobody opened the page (decision 105). Run by the `video-durations` job every
+ * content is known even when nobody opened the page (ADR 0105). Run by the `video-durations` job every
  * ten minutes and right after an admin saved such an event or its content. Answers how many were asked.
  */
 export async function fetchVideoDurations(

@@ -7,7 +7,7 @@ import { createTestApp, type TestApp } from "../../testing/harness";
 import { previewKey } from "../visitor/video-preview";
 import { videoSeconds } from "./video-length";
 
-/** Decision 105: which length of a video counts, as the heartbeat's prepared statement would ask it. */
+/** ADR 0105: which length of a video counts, as the heartbeat's prepared statement would ask it. */
 
 let t: TestApp;
 beforeAll(async () => {

@@ -3,7 +3,7 @@ import { type SQL, sql } from "drizzle-orm";
 import type { Param } from "../../lib/prepared-statement";
 
 /**
- * Which length of a video counts (decision 105): the organiser's, typed in the video content
+ * Which length of a video counts (ADR 0105): the organiser's, typed in the video content
  * (`congress_contents.data.days[].videos[].duration`, whole seconds), else the one Vimeo's oEmbed told
  * (`video_previews.duration_seconds` > 0), else none (NULL): a private or domain-restricted video answers
  * oEmbed without a length, a live stream with 0. The rule lives here once, in SQL, for every statement that
@@ -40,7 +40,7 @@ const contentVideos = (congressId: Value<number>, url: Value<string>) => sql`con
  * with one walk of the congress's contents and one preview. `length` in seconds (NULL: unknown): the longest
  * of the organiser's lengths of that address in the congress's contents (one address is one video,
  * whichever day lists it), else Vimeo's from the preview whose key (`previewKey(url)`) is `key`. `live`
- * (decision 126): the organiser marked it so in a content of the congress (`live: true`), or Vimeo's oEmbed
+ * (ADR 0126): the organiser marked it so in a content of the congress (`live: true`), or Vimeo's oEmbed
  * said so (duration 0, `video_previews.live`); a live stream is credited by the clock whatever its length,
  * any other video with a length is a recording. Takes JS values, placeholders (`preparedStatement`) or SQL
  * expressions (a column of the surrounding statement).

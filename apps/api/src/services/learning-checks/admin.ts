@@ -8,7 +8,7 @@ import { adminPage } from "../../lib/paging";
 import { adminActor, changedFields, createdFields, deletedFields, recordAudit } from "../admin/audit";
 
 /**
- * The admin's section "Lernerfolgskontrollen" (issue 34 item 4, decision 119): a check per package or per
+ * The admin's section "Lernerfolgskontrollen" (ADR 0119): a check per package or per
  * day of its event, its settings and its questions, saved together in one audited transaction.
  */
 
@@ -183,7 +183,7 @@ export async function saveLearningCheck(db: Db, input: CheckInput, actorId: numb
   });
 }
 
-/** Deletes a check with its questions and attempts (certificates keep their facts, decision 119). */
+/** Deletes a check with its questions and attempts (certificates keep their facts, ADR 0119). */
 export async function deleteLearningCheck(db: Db, id: number, actorId: number): Promise<{ id: number }> {
   return db.transaction(async (tx) => {
     const before = await getLearningCheck(tx, id);

@@ -24,7 +24,7 @@ import {
 import { createTestApp, type TestApp } from "../../testing/harness";
 import { previewKey } from "../visitor/video-preview";
 
-/** Issue 34 item 4: learning-success checks for recordings, through the wire as the browser calls them. */
+/** ADR 0119, ADR 0120, ADR 0121: learning-success checks for recordings, through the wire as the browser calls them. */
 
 let t: TestApp;
 let admin: { adminId: number; adminToken: string; visitorToken: string };
@@ -231,7 +231,7 @@ describe("scoring", () => {
         { userId: six.user.id, passed: false },
       ]),
     );
-    // passing issued the recording's certificate (issue 34 item 4), failing none
+    // passing issued the recording's certificate (ADR 0120), failing none
     const issued = await db()
       .select({ userId: schema.certificates.userId, kind: schema.certificates.kind })
       .from(schema.certificates)

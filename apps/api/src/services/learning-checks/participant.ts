@@ -14,7 +14,7 @@ import { findPackage } from "../visitor/packages";
 import { loadViewer, type ViewerDeps } from "../visitor/viewer";
 
 /**
- * The participant's side of a learning-success check (issue 34 item 4, decisions 119-121): what the package
+ * The participant's side of a learning-success check (ADR 0119, ADR 0120, ADR 0121): what the package
  * page shows and starting an attempt (questions and answers shuffled, stored in `shown`, sent without the
  * answer key); submitting it is `submit.ts`.
  */
@@ -127,7 +127,7 @@ async function attemptsOf(db: DbOrTx, userId: number, checkId: number) {
 }
 type Attempt = Awaited<ReturnType<typeof attemptsOf>>[number];
 
-/** When a new attempt may start after the latest failed one (decision 120); null: now. */
+/** When a new attempt may start after the latest failed one (ADR 0120); null: now. */
 function retryAt(attempts: Attempt[], now: Date): Date | null {
   const last = attempts.find((a) => a.submittedAt !== null);
   if (!last?.submittedAt || last.passed) {

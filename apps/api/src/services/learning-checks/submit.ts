@@ -12,7 +12,7 @@ import { AppError } from "../../lib/app-error";
 import { issueRecordingCertificate } from "../certificates/issue";
 import { type Ctx, fits, type Question, questionsOf, requireTakeable } from "./participant";
 
-/** Submitting an attempt of a learning-success check (issue 34 item 4, decision 120). */
+/** Submitting an attempt of a learning-success check (ADR 0120). */
 
 const { learningCheckAttempts } = schema;
 

@@ -198,7 +198,7 @@ export async function exportAccountData({ db, clock }: Pick<ServiceDeps, "db" | 
       .leftJoin(videoPreviews, eq(videoPreviews.key, watchTime.videoKey))
       .where(eq(watchTime.userId, userId))
       .orderBy(asc(watchTime.day), asc(watchTime.updatedAt)),
-    // the wall-clock stretches (seconds since Berlin midnight) that bound a day's watch time (decision 126)
+    // the wall-clock stretches (seconds since Berlin midnight) that bound a day's watch time (ADR 0126)
     db
       .select({ day: watchClocks.day, wallClock: watchClocks.wall, lastHeartbeatAt: watchClocks.lastBeatAt })
       .from(watchClocks)
@@ -216,7 +216,7 @@ export async function exportAccountData({ db, clock }: Pick<ServiceDeps, "db" | 
       // the moments drawn but not yet asked stay out: knowing them would defeat the checks
       .where(and(eq(presenceChecks.userId, userId), isNotNull(presenceChecks.askedAt)))
       .orderBy(asc(presenceChecks.day), asc(presenceChecks.seq)),
-    // learning-success checks (issue 34 item 4): what was scored, not the questions' answer key
+    // learning-success checks (ADR 0121): what was scored, not the questions' answer key
     db
       .select({
         congressPackage: congressPackages.name,
@@ -294,7 +294,7 @@ const isPersonalField = (name: string) =>
  * database cascades everything else. With orders (commercial and tax law make us keep them, §147 AO, HGB
  * §257) the row stays as a tombstone without personal data, the orders keep their customer number and
  * everything else of the visitor is removed: sign-ups, unlocks, consents, sessions, mails, the personal
- * fields of the stored payment notifications (decision 37). One transaction.
+ * fields of the stored payment notifications (ADR 0037). One transaction.
  */
 export async function deleteAccount(
   { db, clock }: Pick<ServiceDeps, "db" | "clock">,
@@ -360,7 +360,7 @@ export async function deleteAccount(
       presenceChecks,
       schema.learningCheckAttempts,
       recoveryCodes,
-      // their codes then verify as unknown (decision 116)
+      // their codes then verify as unknown (ADR 0116)
       schema.certificates,
     ]) {
       await tx.delete(table).where(eq(table.userId, userId));
@@ -381,7 +381,7 @@ export async function deleteAccount(
         roles: ["ROLE_USER"],
         totpSecret: null,
         totpEnabledAt: null,
-        // the EFN identifies the person for life (issue 34): never kept with the orders
+        // the EFN identifies the person for life (ADR 0114): never kept with the orders
         efn: null,
         deletedAt: clock.now(),
       })

@@ -15,7 +15,7 @@ import type { ServiceDeps } from "../deps";
 
 /**
  * The legal pages as the operators wrote them in the admin area. Until they save one, a starting text
- * with clearly marked gaps is shown (decision 38).
+ * with clearly marked gaps is shown (ADR 0038).
  */
 
 const { legalPages } = schema;

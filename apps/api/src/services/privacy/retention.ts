@@ -16,12 +16,12 @@ export const SENT_MAIL_CONTENT_DAYS = 30;
 export const PAYMENT_NOTIFICATION_PERSONAL_DAYS = 90;
 /**
  * Watch time and presence checks of a Fortbildung event are kept this many years after their day: as long
- * as points must be provable (the five-year period of the Fortbildungspflicht); decision 106.
+ * as points must be provable (the five-year period of the Fortbildungspflicht); ADR 0106.
  */
 export const FORTBILDUNG_RECORD_YEARS = 5;
 /** The same records of an event without Fortbildung (switched off, or sent by hand) go after this many days. */
 export const NON_FORTBILDUNG_RECORD_DAYS = 30;
-/** A learning-check attempt started and never submitted goes after this many days (decision 122). */
+/** A learning-check attempt started and never submitted goes after this many days (ADR 0122). */
 export const OPEN_ATTEMPT_DAYS = 30;
 
 export interface RetentionCounts {
@@ -140,7 +140,7 @@ export async function stripOldPersonalData(
 }
 
 /**
- * Watch time and presence checks past their time (decision 106): five years after their Berlin day for a
+ * Watch time and presence checks past their time (ADR 0106): five years after their Berlin day for a
  * Fortbildung event, 30 days for any other. Rows by their own day, so the database's date decides.
  */
 export async function deleteOldFortbildungRecords(db: DbOrTx): Promise<number> {
@@ -155,7 +155,7 @@ export async function deleteOldFortbildungRecords(db: DbOrTx): Promise<number> {
            ELSE ${today} - make_interval(days => ${NON_FORTBILDUNG_RECORD_DAYS}) END`);
     deleted += result.rowCount ?? 0;
   }
-  // a person's clock of a day bounds that day's watch time (decision 126) and goes with the last of it
+  // a person's clock of a day bounds that day's watch time (ADR 0126) and goes with the last of it
   const clocks = await db.execute(sql`
     DELETE FROM watch_clocks k WHERE k.day < ${today} - 1
        AND NOT EXISTS (SELECT 1 FROM watch_time w WHERE w.user_id = k.user_id AND w.day = k.day)`);
@@ -163,7 +163,7 @@ export async function deleteOldFortbildungRecords(db: DbOrTx): Promise<number> {
 }
 
 /**
- * Learning-check attempts past their time (decision 122): a submitted one is part of the proof of a
+ * Learning-check attempts past their time (ADR 0122): a submitted one is part of the proof of a
  * recording's points and stays as long as watch time does (five years after its submission); one never
  * submitted proves nothing and goes after 30 days.
  */

@@ -53,7 +53,7 @@ function ticketLink(congress: CongressRow, today: IsoDate): ErrorLink {
 
 /**
  * Refuses a ticket or ticket-plus-package purchase that would charge the visitor again for something paid
- * (decision 83): a paid ticket refuses both; a paid package of the event refuses ticket-plus-package. The
+ * (ADR 0083): a paid ticket refuses both; a paid package of the event refuses ticket-plus-package. The
  * refusal links to what was bought and offers the half still missing on its own.
  */
 async function refuseTicketBoughtTwice(

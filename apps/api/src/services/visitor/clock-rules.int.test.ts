@@ -1,5 +1,5 @@
 /**
- * The visitor's rules stated in days, tested by moving the application's clock (decision 99): the data
+ * The visitor's rules stated in days, tested by moving the application's clock (ADR 0099): the data
  * stays as it is, the Berlin day changes at midnight Berlin time.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";

@@ -170,7 +170,7 @@ export async function congressContent(
   const viewer = await loadViewer(ctx, userId);
   const today = berlinDate(ctx.clock.now());
   const [row] = await selectCongresses(ctx.db, viewer.id).where(eq(congresses.id, congressId));
-  // a hidden congress is answered exactly as an unknown one: its id reveals nothing (issue 20)
+  // a hidden congress is answered exactly as an unknown one: its id reveals nothing (ADR 0058)
   if (!row || (!row.congress.visible && !viewer.isStaff)) {
     throw new AppError("NOT_FOUND", `congress ${congressId}`, MSG.congressNotFound, MSG.congressNotFound);
   }

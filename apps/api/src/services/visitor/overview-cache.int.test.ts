@@ -308,7 +308,7 @@ describe("a write anywhere drops the kept answers it concerns, on every instance
 
   it("a visitor's own write through the API shows in their next overview on the other instance", async () => {
     const { user, token } = await visitor();
-    // running: the tests here make many running events, which come before coming ones (decision 84)
+    // running: the tests here make many running events, which come before coming ones (ADR 0084)
     const congress = await createCongress(a.db.db, { firstDay: relDay(0), lastDay: relDay(2) });
     await settled();
     await overviewKept(b, user.id, token);

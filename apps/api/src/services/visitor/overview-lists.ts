@@ -9,7 +9,7 @@ export interface OverviewLists {
   today: IsoDate;
   /**
    * the overview's candidates: every visible congress not yet over, by first day (a few dozen in practice);
-   * each visitor's six are chosen from them (`chooseOverviewCongresses`, decision 84)
+   * each visitor's six are chosen from them (`chooseOverviewCongresses`, ADR 0084)
    */
   congresses: CongressRow[];
   /** every package with its congress's title and visibility, newest first */

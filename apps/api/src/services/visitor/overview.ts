@@ -75,7 +75,7 @@ export interface OverviewReadAhead {
 
 /**
  * The visitor's events: running ones and those they take part in first, never pushed out by coming ones
- * (decision 84).
+ * (ADR 0084).
  */
 function congressesOf(entry: OverviewLists, state: ViewerState, viewer: Viewer): CongressView[] {
   const participation = new Map(state.participations);

@@ -42,7 +42,7 @@ async function fetchOembed(oembedUrl: string, url: string) {
   const data = (await response.json()) as { title?: unknown; thumbnail_url?: unknown; duration?: unknown };
   const title = typeof data.title === "string" ? data.title.slice(0, 300) : null;
   // whole seconds; Vimeo answers 0 for a live stream, which has no length and is credited by the clock
-  // (decisions 104, 126), and nothing for a private or domain-restricted video, which says neither
+  // (ADR 0104, ADR 0126), and nothing for a private or domain-restricted video, which says neither
   const durationSeconds =
     typeof data.duration === "number" && Number.isFinite(data.duration) && data.duration >= 1
       ? Math.min(MAX_MEDIA_SECONDS, Math.round(data.duration))
@@ -144,7 +144,7 @@ export async function videoThumbnail(
 
 /**
  * Vimeo's length of a video in whole seconds, and whether Vimeo calls it a live stream (oEmbed `duration`
- * 0), for the content editor to fill in the length and tick "Livestream" (decisions 105, 126; admins only):
+ * 0), for the content editor to fill in the length and tick "Livestream" (ADR 0105, ADR 0126; admins only):
  * the stored preview's length when it has one, else asked from oEmbed now, without keeping anything (the
  * address may never be saved; a saved one gets its preview from the `video-durations` job). A preview that
  * said live is asked again (a stream may have become a recording), and stands when Vimeo does not answer.

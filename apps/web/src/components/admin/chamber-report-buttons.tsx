@@ -2,7 +2,7 @@ import { type ChamberReportState, chamberReportHint } from "@app/shared";
 import { ExportButtons } from "@/components/admin/export-buttons";
 
 /**
- * The chamber's report (decision 113) as CSV or Excel: who is certified, with VNR, EFN, name, date and
+ * The chamber's report (ADR 0113) as CSV or Excel: who is certified, with VNR, EFN, name, date and
  * points; those without an EFN as a CSV of their own (the Excel file holds them on a second sheet). An
  * event's report is of one day (`query.day`), a learning check's of its passes. Before its certificates
  * exist (the event's last day not over, no issuer named) the reason stands in the buttons' place.

@@ -53,7 +53,7 @@ function reportForm(file: File, congressId: number, day: IsoDate, onProgress: (f
 const clock = (at: Date) => formatGermanDateTime(at).slice(-5);
 
 /**
- * "Teilnehmerbericht importieren" for an event (decision 107): the button and its dialog. The admin picks
+ * "Teilnehmerbericht importieren" for an event (ADR 0107): the button and its dialog. The admin picks
  * the day and the CSV of the webinar tool; the preview shows whom it credits (merged stretches, minutes,
  * what is new) and which rows match no account; "Übernehmen" asks once more, then stores it.
  */

@@ -38,7 +38,7 @@ const ButtonLink = Link.extend({
  * selection from before: Enter right after Ctrl+End split the text where the cursor had been, and a word
  * selected with Shift+Home just before Shift+Tab into the toolbar stayed plain, because ProseMirror ignores a
  * selectionchange once it has lost the focus. So before each key and on blur the editor takes over the
- * selection the document shows (both reproduced with real keys: e2e keyboard-races.spec.ts, decision 77).
+ * selection the document shows (both reproduced with real keys: e2e keyboard-races.spec.ts, ADR 0077).
  * Not during an IME composition, not when a mark waits for the next letter (Ctrl+B on no selection) and not
  * for node or gap selections, whose DOM selection is drawn differently.
  */

@@ -2,7 +2,7 @@ import { certificateDayLine, certificateRows, MSG_CERTIFICATE, type PublicCertif
 
 /**
  * What a certificate states, exactly as its PDF prints it (`certificateRows` and `certificateDayLine` from
- * @app/shared make both): the verification page shows it, the EFN masked by the server (decision 117).
+ * @app/shared make both): the verification page shows it, the EFN masked by the server (ADR 0117).
  */
 export function CertificateFacts({ certificate }: { certificate: PublicCertificate }) {
   const { issuer } = certificate;

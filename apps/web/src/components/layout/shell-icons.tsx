@@ -2,8 +2,8 @@ import type { ComponentProps } from "react";
 
 /**
  * The four icons of the header and the alerts, drawn as lucide draws them (lucide-react, ISC licence) but
- * without its icon runtime, which weighed about 3 KB gzip on every first page (docs/performance.md, "Login
- * route"); the other pages load lucide-react with their own chunks.
+ * without its icon runtime, which weighed about 3 KB gzip on every first page (docs/performance/history.md,
+ * "Login route"); the other pages load lucide-react with their own chunks.
  */
 function ShellIcon(props: ComponentProps<"svg">) {
   return (

@@ -36,7 +36,7 @@ type Props = Record<string, unknown>;
 /**
  * Renders its one child element with the button's props merged in (Radix's `Slot` in the few lines
  * `asChild` needs: classes joined, handlers both called, the child's own props first). Radix's Slot
- * weighed about 2 KB gzip on every first page (docs/performance.md, "Login route").
+ * weighed about 2 KB gzip on every first page (docs/performance/history.md, "Login route").
  */
 function Slot({ children, ...slot }: ComponentProps<"button">) {
   if (!isValidElement<Props>(children)) {

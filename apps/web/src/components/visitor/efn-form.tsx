@@ -12,7 +12,7 @@ import { useSchemaForm } from "@/lib/schema-form";
 import { trpc } from "@/lib/trpc";
 
 /**
- * The EFN field with its save button (issue 34 item 1), checked by the same schema as `account.setEfn`:
+ * The EFN field with its save button (ADR 0112, ADR 0114), checked by the same schema as `account.setEfn`:
  * a refusal (wrong length, wrong check digit, other characters) stands under the field. An empty field
  * clears the stored number.
  */

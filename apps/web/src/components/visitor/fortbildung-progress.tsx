@@ -13,7 +13,7 @@ export const dayLabel = (day: string) =>
   `${WEEKDAY.format(new Date(`${day}T00:00:00Z`))}, ${formatGermanDate(day)}`;
 
 /**
- * The participant's Fortbildung per day (issue 33 item 5), on the event and package pages. Refreshed after
+ * The participant's Fortbildung per day (ADR 0105), on the event and package pages. Refreshed after
  * each heartbeat the players send (lib/watch-time), so it counts up while a video plays.
  */
 export function FortbildungProgress({ data }: { data: MyFortbildung }) {
@@ -56,7 +56,7 @@ export const myFortbildungQuery = (api: Trpc, congressId: number) =>
 
 /**
  * A page's Fortbildung: the participant's days and whose watch time its players report. Only a Fortbildung
- * event records watch time (decision 106): for any other, or while unknown, the players report nothing.
+ * event records watch time (ADR 0106): for any other, or while unknown, the players report nothing.
  */
 export function useMyFortbildung(watch: WatchEvent): { progress: MyFortbildung | null; watch?: WatchEvent } {
   const { data } = useQuery(myFortbildungQuery(trpc, watch.congressId));

@@ -9,7 +9,7 @@ import { trpc, trpcClient } from "@/lib/trpc";
 import type { RouterOutputs } from "@/lib/types";
 
 /**
- * The package page's "Lernerfolgskontrolle" (issue 34 item 4): per offered check what the buyer has watched,
+ * The package page's "Lernerfolgskontrolle" (ADR 0119, ADR 0121): per offered check what the buyer has watched,
  * a quiz of the attempt the server shuffled (without the answer key), and the result after submitting.
  */
 

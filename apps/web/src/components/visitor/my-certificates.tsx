@@ -12,7 +12,7 @@ import { useDownload } from "./congress-files";
 type Certificate = RouterOutputs["certificate"]["listMine"][number];
 
 /**
- * "Meine Bescheinigungen" in the profile (issue 34 item 5): every Teilnahmebescheinigung of the participant
+ * "Meine Bescheinigungen" in the profile (ADR 0118): every Teilnahmebescheinigung of the participant
  * with its PDF and the public verification address its QR code carries.
  */
 export function MyCertificates() {

@@ -6,7 +6,7 @@ import { trpc } from "@/lib/trpc";
 import { presenceChecks, usePresenceCheck, useVideoPlaying } from "@/lib/watch-time/presence-check";
 
 /**
- * "Sind Sie noch da?" (issue 33 item 3, decision 109): a panel at the bottom of the page, not a dialog:
+ * "Sind Sie noch da?" (ADR 0109): a panel at the bottom of the page, not a dialog:
  * nothing behind it is blocked and a playing video plays on (the hint says so only while one plays: the
  * check may also come with the heartbeat of a pause). When a check comes, the keyboard focus moves to
  * its button, which screen readers announce with the question (its description); the outcome is

@@ -25,7 +25,7 @@ export interface AlertState {
   dialogs: DialogItem[];
 }
 
-/** Only a question waits for its answer; every other message closes after its time (decision 86). */
+/** Only a question waits for its answer; every other message closes after its time (ADR 0086). */
 export const waitsForAnswer = (mode: DialogMode) => mode === "question";
 
 /**

@@ -11,7 +11,7 @@ export interface PlayedRange {
 const CONTINUOUS_STEP_SECONDS = 2;
 
 /**
- * What a tab played since the last heartbeat (decision 104): stretches of media time from the player's
+ * What a tab played since the last heartbeat (ADR 0104): stretches of media time from the player's
  * positions. Only positions observed while playing in a visible tab are given to it; `pause` ends the
  * stretch, and `drain` hands over what was collected, continuing a running stretch in the next heartbeat.
  * The server credits each second once, so reporting a stretch twice costs nothing.

@@ -2,7 +2,7 @@ import type { PresenceCheckAsked } from "@app/shared";
 import { useSyncExternalStore } from "react";
 
 /**
- * The presence check a heartbeat's answer asked (decision 109), shared by every player of the page: the
+ * The presence check a heartbeat's answer asked (ADR 0109), shared by every player of the page: the
  * server answers an open check again with each heartbeat until it is answered or its 120 s are over, so
  * a check already shown (or answered here) is not offered twice; a later one takes its place. The store
  * also knows whether a player of the page is playing: a check may come with the heartbeat of a pause, and

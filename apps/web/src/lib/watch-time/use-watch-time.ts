@@ -16,13 +16,13 @@ export interface WatchTarget extends WatchEvent {
 }
 
 /**
- * Reports watch time for Fortbildung (issue 33, decision 104) while the consented player runs: Vimeo's SDK
+ * Reports watch time for Fortbildung (ADR 0104, ADR 0126) while the consented player runs: Vimeo's SDK
  * (loaded with the first played video) tells play, pause, seeks, positions, the end and the speed. While
  * the video plays in a visible tab, a heartbeat goes at least once a minute with the stretches played;
  * one more on pause, end, a hidden tab and leaving the page (a `keepalive` request, which outlives the page
  * as `sendBeacon` would and carries the session's header). A start of playback sends an empty one, which
  * starts the server's wall clock. Failures are ignored: the video must never stop for the record's sake.
- * An answer that asks a presence check hands it to the page's prompt (`presenceChecks`, decision 109).
+ * An answer that asks a presence check hands it to the page's prompt (`presenceChecks`, ADR 0109).
  */
 export function useWatchTime(
   iframe: RefObject<HTMLIFrameElement | null>,

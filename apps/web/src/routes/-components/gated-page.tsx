@@ -40,7 +40,7 @@ export const gatedStatusQuery = (api: Trpc, path: string) =>
 /**
  * One of the two password-gated package pages (their paths live only in the server's configuration), for a
  * signed-in visitor who does not have the package yet: the password unlocks it for their account
- * (docs/decisions.md, 19). The route's loader (`routes/$.tsx`) sends everybody else on.
+ * (ADR 0019). The route's loader (`routes/$.tsx`) sends everybody else on.
  */
 export function GatedPage({ path, kind }: { path: string; kind: keyof typeof TITLES }) {
   const navigate = useNavigate();

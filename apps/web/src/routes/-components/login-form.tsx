@@ -18,7 +18,7 @@ import { trpc } from "@/lib/trpc";
 
 // only admins with two-factor login see the second step: it loads when the server asks for it
 const TwoFactorStep = lazy(() => import("./two-factor-step").then((m) => ({ default: m.TwoFactorStep })));
-// offered only after a refusal for too many attempts (decision 91)
+// offered only after a refusal for too many attempts (ADR 0091)
 const SignInLinkOffer = lazy(() =>
   import("./sign-in-link-offer").then((m) => ({ default: m.SignInLinkOffer })),
 );

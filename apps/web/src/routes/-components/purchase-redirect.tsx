@@ -12,7 +12,7 @@ export interface CheckoutAnswer {
   name: string;
 }
 
-/** The server refused because the visitor has paid for it already (decision 83): what to say, where to go. */
+/** The server refused because the visitor has paid for it already (ADR 0083): what to say, where to go. */
 export interface BoughtAlready extends ErrorBody {
   links: ErrorLink[];
 }

@@ -6,7 +6,7 @@ import { trpc } from "@/lib/trpc";
 
 /**
  * Under a sign-in that was refused with "Zu viele Anfragen": the owner whose account strangers' failed
- * guesses close to unknown devices gets in through a one-time link by mail (decision 91). The answer is
+ * guesses close to unknown devices gets in through a one-time link by mail (ADR 0091). The answer is
  * the same whether the address has an account or not.
  */
 export function SignInLinkOffer({ email }: { email: string }) {

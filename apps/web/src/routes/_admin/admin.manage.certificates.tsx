@@ -55,7 +55,7 @@ export const Route = createFileRoute("/_admin/admin/manage/certificates")({
 });
 
 /**
- * "Bescheinigungen" (issue 34): who the certificates name as organiser, and per Fortbildung event the
+ * "Bescheinigungen" (ADR 0118): who the certificates name as organiser, and per Fortbildung event the
  * certificates issued, with revoke (reason required, audited) and re-issue after a correction.
  */
 function CertificatesTab() {

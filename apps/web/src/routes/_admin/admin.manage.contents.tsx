@@ -40,7 +40,7 @@ const LIVE_HINT_ID = "content-live-hint";
 
 /**
  * What Vimeo tells of the video at the address the organiser enters, asked through our API (the browser
- * never calls Vimeo; decisions 105, 126). Its length fills the length field when that is empty, or still
+ * never calls Vimeo; ADR 0105, ADR 0126). Its length fills the length field when that is empty, or still
  * holds what an earlier address filled in, never over a length the organiser typed. A live stream (Vimeo's
  * duration 0) ticks "Livestream" until the organiser clicks the box (`liveByHand`); a later address that
  * Vimeo calls no live stream unticks what was ticked for an earlier one. The address the editor opened with

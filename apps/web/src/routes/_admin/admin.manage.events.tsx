@@ -35,7 +35,7 @@ const CHECKOUT_FIELDS = [
 ] as const;
 
 /**
- * The Fortbildung group (decision 105): on/off, the chamber's numbers and how a participant reaches a day.
+ * The Fortbildung group (ADR 0105): on/off, the chamber's numbers and how a participant reaches a day.
  * The rule itself is `dayOutcome` (@app/shared), the same for the participant's line and the organiser's list.
  */
 function FortbildungFields({ form }: { form: SchemaForm<CongressForm, typeof ZCongressInput> }) {
@@ -187,7 +187,7 @@ function CongressesTab() {
             />
           ),
         },
-        // the webinar tool's attendance for a day (decision 107; moves to the Fortbildung section)
+        // the webinar tool's attendance for a day (ADR 0107; moves to the Fortbildung section)
       ]}
       rowName={(e) => e.title}
       create="Neue Veranstaltung"

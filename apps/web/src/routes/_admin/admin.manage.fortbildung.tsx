@@ -104,7 +104,7 @@ function Summary({ data }: { data: Section }) {
 }
 
 /**
- * The videos of the event's days whose length is unknown (decision 105), before the event as during it:
+ * The videos of the event's days whose length is unknown (ADR 0105), before the event as during it:
  * they are left out of their day's length, and a day without a known length cannot be reached.
  */
 function UnknownLengths({ data }: { data: Section }) {
@@ -149,7 +149,7 @@ function UnknownLengths({ data }: { data: Section }) {
 }
 
 /**
- * "Fortbildung" (issue 33 item 6): per day of a Fortbildung event the participants with their minutes,
+ * "Fortbildung" (ADR 0105): per day of a Fortbildung event the participants with their minutes,
  * presence checks, where the time comes from and whether they reached the day; exported as CSV or XLSX.
  */
 function FortbildungTab() {
@@ -208,7 +208,7 @@ function FortbildungTab() {
       }
       actions={
         event && (
-          // a webinar held in another tool: its participant report (issue 33 item 2) beside the export
+          // a webinar held in another tool: its participant report (ADR 0107) beside the export
           <div className="flex flex-wrap items-center gap-3">
             <ParticipantReportImport congress={event} />
             <ExportButtons

@@ -157,7 +157,7 @@ export async function previewReport(db: DbOrTx, input: ReportUpload): Promise<Re
 }
 
 /**
- * Applies a report (decision 107): in one transaction, each matched person's ranges join (multirange
+ * Applies a report (ADR 0107): in one transaction, each matched person's ranges join (multirange
  * union) the day's `report` watch time of the event's webinar; a row the report adds nothing to is not
  * touched. The audit log records the import when it changed something; the same file again changes
  * nothing and records nothing.

@@ -209,7 +209,7 @@ function decode(data: Buffer): string {
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
 
 /**
- * Reads a participant report (decision 107): finds the header (the first row naming an e-mail, a join and
+ * Reads a participant report (ADR 0107): finds the header (the first row naming an e-mail, a join and
  * a leave column; a later such row, e.g. the panelists' part of a Zoom webinar report, starts anew), and
  * returns each person row with its interval. Rows with neither e-mail nor times (section titles) are
  * skipped; any other row that cannot be read refuses the whole file, naming its line.

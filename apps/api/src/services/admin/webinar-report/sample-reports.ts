@@ -1,5 +1,5 @@
 /**
- * Participant reports shaped as the tools write them, for the tests (decision 107). The day is
+ * Participant reports shaped as the tools write them, for the tests (ADR 0107). The day is
  * 2026-11-20 (a Friday, winter time: Berlin is UTC+1).
  */
 

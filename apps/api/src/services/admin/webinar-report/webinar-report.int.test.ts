@@ -16,7 +16,7 @@ import {
 
 /**
  * `admin.webinarReports.preview` and `.apply` through HTTP, as the web app sends them (form data): a
- * Zoom report credits the right people and minutes, the same report again changes nothing (decision 107).
+ * Zoom report credits the right people and minutes, the same report again changes nothing (ADR 0107).
  */
 
 let t: TestApp;

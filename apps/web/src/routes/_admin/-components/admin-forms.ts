@@ -40,7 +40,7 @@ export interface CongressForm extends TCongressInput {
   digistoreIdTicketAndPackage: string;
   /** not shown: sent back as stored, so a save does not wipe them */
   extraParameters: Record<string, string>;
-  /** Fortbildung (decision 105): numbers as typed, "" for none */
+  /** Fortbildung (ADR 0105): numbers as typed, "" for none */
   fortbildung: boolean;
   vnr: string;
   fortbildungCategory: string;
@@ -144,9 +144,9 @@ export type AdminContent = Admin["contents"]["list"][number];
 export interface VideoForm {
   url: string;
   comment: string;
-  /** the organiser's length as typed, m:ss or h:mm:ss; "" for none (Vimeo's counts, decision 105) */
+  /** the organiser's length as typed, m:ss or h:mm:ss; "" for none (Vimeo's counts, ADR 0105) */
   duration: string;
-  /** the organiser says it is a live stream, credited by the clock (decision 126); saved only when ticked */
+  /** the organiser says it is a live stream, credited by the clock (ADR 0126); saved only when ticked */
   live: boolean;
 }
 
@@ -268,7 +268,7 @@ export const toOrderInput =
 
 export const orderFieldOf = { congressPackage: "product", congress: "product" } as const;
 
-// ---- learning checks (issue 34 item 4): the schema's input, numbers as text, "" for the whole package
+// ---- learning checks (ADR 0119): the schema's input, numbers as text, "" for the whole package
 
 export type AdminLearningCheck = Admin["learningChecks"]["get"];
 

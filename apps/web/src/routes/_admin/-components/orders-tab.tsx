@@ -132,8 +132,8 @@ function UserPicker({ chosen, onChange }: { chosen: ChosenUser[]; onChange: (use
 }
 
 /**
- * What the order sections show and send per kind: the web's part of the order kind descriptor (decision
- * 97); the sections read it and branch on nothing else.
+ * What the order sections show and send per kind: the web's part of the order kind descriptor
+ * (ADR 0097); the sections read it and branch on nothing else.
  */
 const ORDER_VIEWS = {
   package: {
