@@ -13,7 +13,6 @@ import {
 import { describe, expect, it } from "vitest";
 import { schemaResolver } from "@/lib/schema-form";
 import {
-  type AdminCongress,
   type AdminPackage,
   congressDays,
   congressToForm,
@@ -27,6 +26,7 @@ import {
   newDay,
   orderFieldOf,
   packageToForm,
+  type StoredCongress,
   templateToForm,
   toOrderInput,
   toTemplateInput,
@@ -37,7 +37,7 @@ import {
 // What each admin editor's form holds and what its procedure takes: the record the list answers goes into
 // the form, the form's values are the shared schema's input, as the browser's submit sends them.
 
-const congress: Omit<AdminCongress, "participationCount"> = {
+const congress: StoredCongress = {
   id: 7,
   title: "Herbstkongress",
   description: "Beschreibung",

@@ -76,7 +76,10 @@ export const emptyCongressForm: CongressForm = {
 
 const numberText = (value: number | null) => (value === null ? "" : String(value));
 
-export const congressToForm = (e: Omit<AdminCongress, "participationCount">): CongressForm => ({
+/** An event as stored, without what the list counts or reads off today (participations, its timing). */
+export type StoredCongress = Omit<AdminCongress, "participationCount" | "inProgress" | "inFuture" | "inPast">;
+
+export const congressToForm = (e: StoredCongress): CongressForm => ({
   id: e.id,
   title: e.title,
   description: e.description,
