@@ -7,6 +7,7 @@
  */
 import {
   addDays,
+  countOf,
   DEFAULT_PASS_PERCENT,
   DEFAULT_REQUIRED_PERCENT,
   formatGermanDate,
@@ -114,7 +115,7 @@ export interface PackageForm extends TPackageInput {
   externalId: string;
   description: string;
   picture: string | null;
-  /** JJJJ-MM-TT from the browser's date field, or "" */
+  /** TT.MM.JJJJ as typed (the event form's days too), or "" */
   availabilityDate: string;
   extraParameters: { key: string; value: string }[];
 }
@@ -136,7 +137,7 @@ export const packageToForm = (p: Omit<AdminPackage, "congress">): PackageForm =>
   externalId: String(p.externalId),
   description: p.description,
   picture: p.picture,
-  availabilityDate: p.availabilityDate ?? "",
+  availabilityDate: p.availabilityDate ? formatGermanDate(p.availabilityDate) : "",
   extraParameters: Object.entries(p.extraParameters).map(([key, value]) => ({ key, value })),
 });
 
@@ -270,6 +271,10 @@ export const toOrderInput =
   });
 
 export const orderFieldOf = { congressPackage: "product", congress: "product" } as const;
+
+/** The success message after the admin's orders: "1 Bestellung angelegt; die Person …", "2 Bestellungen …". */
+export const ordersCreatedText = (count: number) =>
+  `${countOf(count, "Bestellung", "Bestellungen")} angelegt; ${count === 1 ? "die" : "jede"} Person erhält eine E-Mail.`;
 
 // ---- learning checks (issue 34 item 4): the schema's input, numbers as text, "" for the whole package
 
