@@ -1,5 +1,5 @@
 import { ADMIN_PAGE_SIZE, MSG, MSG_VIDEO_LENGTH } from "@app/shared";
-import { expect, type Page } from "@playwright/test";
+import { expect, type Locator, type Page } from "@playwright/test";
 import { openAdminSection } from "./admin-nav";
 import { vimeo } from "./data";
 import { contentDay, DEMO, dayFromToday, expectAccessible, login, test, waitForMail } from "./fixtures";
@@ -19,6 +19,16 @@ async function openAdmin(page: Page, tab: string) {
   await page.getByRole("link", { name: "Administration" }).click();
   await openAdminSection(page, tab);
 }
+
+/** A field's description as assistive technology reads it: the texts its aria-describedby names, in order. */
+const accessibleDescription = (field: Locator) =>
+  field.evaluate((control) =>
+    (control.getAttribute("aria-describedby") ?? "")
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((id) => document.getElementById(id)?.textContent?.trim() ?? "")
+      .join(" "),
+  );
 
 /** The day button of the date picker for a day of the month shown. */
 const day = (page: Page, n: number) =>
@@ -120,6 +130,28 @@ test("an event whose last day lies before its first is refused under the last-da
   await expect(table.getByText(title)).toHaveCount(0);
 });
 
+test("the ticket id's hint and its refusal say the same of 0", async ({ page }) => {
+  await loginAs(page, DEMO.admin);
+  await openAdmin(page, "Veranstaltungen");
+  await page.getByRole("button", { name: "Neue Veranstaltung" }).click();
+  const dialog = page.getByRole("dialog");
+  for (const label of ["Checkout-ID Ticket", "Checkout-ID Ticket + Kongresspaket"]) {
+    const field = dialog.getByLabel(label, { exact: true });
+    const hint = await accessibleDescription(field);
+    expect(hint).toMatch(/^0 = /);
+    await field.fill("-1");
+    await dialog.getByRole("button", { name: "Speichern" }).click();
+    await expect(field).toHaveAttribute("aria-invalid", "true");
+    // the message says what the hint says 0 means, and nothing else of 0
+    const described = await accessibleDescription(field);
+    expect(described.startsWith(`${hint} `)).toBe(true);
+    const refusal = described.slice(hint.length + 1);
+    expect(refusal).toContain(hint);
+    expect(refusal).not.toMatch(/positiv|größer als 0/);
+    await field.fill("0");
+  }
+});
+
 test("an admin creates a package and adds video content by pasting an embed code", async ({ page, data }) => {
   const past = await data.congress({ firstDay: dayFromToday(-30), lastDay: dayFromToday(-28) });
   const oneDay = await data.congress({ visible: false, firstDay: dayFromToday(14) });
@@ -143,8 +175,24 @@ test("an admin creates a package and adds video content by pasting an embed code
   await dialog.getByRole("button", { name: "Parameter hinzufügen" }).click();
   await dialog.getByLabel("Parameter 1: Name").fill("voucher");
   await dialog.getByLabel("Parameter 1: Wert").fill("TEST10");
+  // the date is typed as in the event form: TT.MM.JJJJ, an impossible one refused under the field
+  const available = dialog.getByLabel("Verfügbar ab");
+  await expect(available).toHaveAttribute("placeholder", "TT.MM.JJJJ");
+  await expect(available).toHaveAccessibleDescription("TT.MM.JJJJ");
+  await available.fill("31.02.2031");
   await dialog.getByRole("button", { name: "Speichern" }).click();
-  await expect(page.getByRole("table", { name: "Kongresspakete" }).getByText(packageName)).toBeVisible();
+  await expect(available).toHaveAccessibleDescription("TT.MM.JJJJ Bitte wählen Sie ein gültiges Datum.");
+  await expect(available).toBeFocused();
+  await available.fill("01.06.2031");
+  await dialog.getByRole("button", { name: "Speichern" }).click();
+  const packageRow = page
+    .getByRole("table", { name: "Kongresspakete" })
+    .getByRole("row", { name: packageName });
+  await expect(packageRow).toContainText("01.06.2031");
+  await page.getByRole("button", { name: `${packageName} bearbeiten` }).click();
+  await expect(page.getByRole("dialog").getByLabel("Verfügbar ab")).toHaveValue("01.06.2031");
+  await page.keyboard.press("Escape");
+  await expect(page.getByRole("dialog")).toHaveCount(0);
 
   await openAdminSection(page, "Videoinhalte");
   await page.getByRole("button", { name: "Inhalt hinzufügen" }).click();
@@ -399,7 +447,7 @@ test("an admin creates ticket orders for two users; both get an order, access an
   );
   await dialog.getByLabel("Veranstaltung").selectOption({ label: congress.title });
   await dialog.getByRole("button", { name: "Bestellung anlegen" }).click();
-  await expect(page.getByText("2 Bestellung(en) angelegt")).toBeVisible();
+  await expect(page.getByText("2 Bestellungen angelegt; jede Person erhält eine E-Mail.")).toBeVisible();
 
   const table = page.getByRole("table", { name: "Ticketbestellungen" });
   for (const user of [first, second]) {

@@ -10,13 +10,28 @@ import { ZPage, ZPageInput } from "./paging";
 import { zPersonName } from "./person-name";
 import { zVideoLength, zVideoLive } from "./video-length";
 
+/**
+ * The event's two checkout ids (spec section 3: greater than 0 means offered): the field's label, and what
+ * 0 means there, which is the field's hint and the end of its message when a value is refused.
+ */
+export const CHECKOUT_ID_FIELDS = {
+  digistoreIdTicket: {
+    label: "Checkout-ID Ticket",
+    zero: "0 = kein Ticketverkauf (die Teilnahme ist kostenlos)",
+  },
+  digistoreIdTicketAndPackage: { label: "Checkout-ID Ticket + Kongresspaket", zero: "0 = nicht angeboten" },
+} as const;
+const checkoutIdInvalid = ({ label, zero }: { label: string; zero: string }) =>
+  `Die ${label} ist eine ganze Zahl ab 0; ${zero}.`;
+
 export const MSG_ADMIN = {
   titleRequired: "Bitte geben Sie einen Titel ein.",
   descriptionRequired: "Bitte geben Sie eine Beschreibung ein.",
   nameRequired: "Bitte geben Sie einen Namen ein.",
   congressRequired: "Bitte wählen Sie eine Veranstaltung.",
   externalIdRequired: "Bitte geben Sie die Checkout-ID (größer als 0) ein.",
-  checkoutIdInvalid: "Die Checkout-ID ist eine ganze Zahl ab 0 (0 = nicht angeboten).",
+  ticketIdInvalid: checkoutIdInvalid(CHECKOUT_ID_FIELDS.digistoreIdTicket),
+  ticketAndPackageIdInvalid: checkoutIdInvalid(CHECKOUT_ID_FIELDS.digistoreIdTicketAndPackage),
   extraNameRequired: "Bitte geben Sie jedem Zusatzparameter einen Namen.",
   extraInvalid: "Die Zusatzparameter sind ungültig.",
   crosssellLinkInvalid:
@@ -69,20 +84,23 @@ const typedDay = z
   .refine((v) => v.date === "" || ISO_DATE.test(v.date), MSG_FIELD.date);
 /** A day of the REST payload (`{date: "2027-03-10"}`) or of the form ("10.03.2027"). */
 const day = z.union([dayRef, typedDay], { error: MSG_FIELD.date });
-/** A date field of a form ("" = none) or JSON's `null`, as JJJJ-MM-TT or `null`. */
+/**
+ * A date field of a form, typed as TT.MM.JJJJ like the event's days ("" = none), the REST payload's
+ * JJJJ-MM-TT, or JSON's `null`; read as JJJJ-MM-TT or `null`.
+ */
 const optionalIsoDate = z
   .string({ error: MSG_FIELD.date })
   .trim()
-  .transform((v) => (v === "" ? null : v))
+  .max(20, MSG_FIELD.date)
+  .transform((v) => (v === "" ? null : (parseGermanDate(v) ?? v)))
   .pipe(isoDate.nullable())
   .nullish();
-/** a checkout product id: 0 (not offered) or the id; "abc" is no number, 1.5 or -1 no checkout id */
-const checkoutId = z.coerce
-  .number({ error: MSG_FIELD.number })
-  .int(MSG_ADMIN.checkoutIdInvalid)
-  .min(0, MSG_ADMIN.checkoutIdInvalid)
-  .max(MAX_ID, MSG_ADMIN.checkoutIdInvalid)
-  .default(0);
+/**
+ * A checkout product id: 0 (what 0 means is the field's, see CHECKOUT_ID_FIELDS) or the id; "abc" is no
+ * number, 1.5 or -1 no checkout id.
+ */
+const checkoutId = (invalid: string) =>
+  z.coerce.number({ error: MSG_FIELD.number }).int(invalid).min(0, invalid).max(MAX_ID, invalid).default(0);
 /**
  * Whether a stored link is safe for an `href`: a web page (http, https) or a path of our site, never
  * `javascript:`, `data:` or `vbscript:`. The URL parser drops tabs, line breaks and leading spaces before
@@ -161,8 +179,8 @@ export const ZCongressInput = zForm({
   visible: flag.default(false),
   firstCongressDay: day.nullish(),
   lastCongressDay: day.nullish(),
-  digistoreIdTicket: checkoutId,
-  digistoreIdTicketAndPackage: checkoutId,
+  digistoreIdTicket: checkoutId(MSG_ADMIN.ticketIdInvalid),
+  digistoreIdTicketAndPackage: checkoutId(MSG_ADMIN.ticketAndPackageIdInvalid),
   extraParameters,
   ...FORTBILDUNG_FIELDS,
 }).superRefine((v, ctx) => {

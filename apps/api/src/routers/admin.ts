@@ -76,8 +76,8 @@ export const adminRouter = router({
   getDashboard: adminProcedure.query(({ ctx }) => loadDashboard(ctx)),
   congresses: router({
     /** the whole list: REST and the event selects of other tabs */
-    list: adminProcedure.query(({ ctx }) => listCongresses(ctx.db)),
-    getPage: adminProcedure.input(ZPageInput).query(({ ctx, input }) => pageCongresses(ctx.db, input)),
+    list: adminProcedure.query(({ ctx }) => listCongresses(ctx)),
+    getPage: adminProcedure.input(ZPageInput).query(({ ctx, input }) => pageCongresses(ctx, input)),
     save: adminProcedure.input(ZCongressInput).mutation(async ({ ctx, input }) => {
       const saved = await saveCongress(ctx.db, input, ctx.user.id);
       fetchVideoDurationsSoon(ctx, saved.id);

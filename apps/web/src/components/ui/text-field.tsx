@@ -11,7 +11,7 @@ export interface FieldForm<V extends FieldValues> {
   errorOf: (name: Path<V>) => string | undefined;
 }
 
-interface FieldProps<V extends FieldValues> {
+export interface FieldProps<V extends FieldValues> {
   form: FieldForm<V>;
   name: Path<V>;
   label: string;
@@ -35,6 +35,23 @@ export function TextField<V extends FieldValues>({
     <FormField label={label} hint={hint} error={form.errorOf(name)} className={className}>
       {multiline ? <Textarea {...form.register(name)} /> : <Input {...input} {...form.register(name)} />}
     </FormField>
+  );
+}
+
+/**
+ * A day typed as TT.MM.JJJJ (the shared schemas read it as JJJJ-MM-TT): every admin form's date field, so
+ * the event's days and a package's date are typed the same way.
+ */
+export function DateField<V extends FieldValues>({ form, name, label }: Omit<FieldProps<V>, "hint">) {
+  return (
+    <TextField
+      form={form}
+      name={name}
+      label={label}
+      hint="TT.MM.JJJJ"
+      inputMode="numeric"
+      placeholder="TT.MM.JJJJ"
+    />
   );
 }
 

@@ -1,5 +1,6 @@
 import {
   ADMIN_DESCRIPTION_CUT,
+  CHECKOUT_ID_FIELDS,
   cutText,
   formatCongressDates,
   formatGermanDate,
@@ -15,7 +16,7 @@ import { PictureField } from "@/components/admin/picture-field";
 import { ResourceEditor, type SchemaForm } from "@/components/admin/resource-editor";
 import { LazySectionError } from "@/components/lazy-route-error";
 import { FlagField } from "@/components/ui/flag-field";
-import { TextField } from "@/components/ui/text-field";
+import { DateField, TextField } from "@/components/ui/text-field";
 import { pageSearch } from "@/lib/search";
 import { trpc, trpcClient } from "@/lib/trpc";
 import {
@@ -24,15 +25,6 @@ import {
   congressToForm,
   emptyCongressForm,
 } from "./-components/admin-forms";
-
-const CHECKOUT_FIELDS = [
-  { name: "digistoreIdTicket", label: "Checkout-ID Ticket", hint: "0 = kein Ticket (kostenlose Teilnahme)" },
-  {
-    name: "digistoreIdTicketAndPackage",
-    label: "Checkout-ID Ticket + Kongresspaket",
-    hint: "0 = nicht angeboten",
-  },
-] as const;
 
 /**
  * The Fortbildung group (ADR 0105): on/off, the chamber's numbers and how a participant reaches a day.
@@ -134,21 +126,20 @@ function CongressFields({ form }: { form: SchemaForm<CongressForm, typeof ZCongr
       )}
       <DateRangeField value={range} onChange={onRange} />
       <div className="grid gap-4 sm:grid-cols-2">
-        {(["firstCongressDay", "lastCongressDay"] as const).map((name) => (
+        <DateField form={form} name="firstCongressDay" label="Erster Tag" />
+        <DateField form={form} name="lastCongressDay" label="Letzter Tag" />
+      </div>
+      <div className="grid gap-4 sm:grid-cols-2">
+        {/* the hint says what 0 means, and a refused value's message says the same */}
+        {(["digistoreIdTicket", "digistoreIdTicketAndPackage"] as const).map((name) => (
           <TextField
             key={name}
             form={form}
             name={name}
-            label={name === "firstCongressDay" ? "Erster Tag" : "Letzter Tag"}
-            hint="TT.MM.JJJJ"
+            label={CHECKOUT_ID_FIELDS[name].label}
+            hint={CHECKOUT_ID_FIELDS[name].zero}
             inputMode="numeric"
-            placeholder="TT.MM.JJJJ"
           />
-        ))}
-      </div>
-      <div className="grid gap-4 sm:grid-cols-2">
-        {CHECKOUT_FIELDS.map(({ name, label, hint }) => (
-          <TextField key={name} form={form} name={name} label={label} hint={hint} inputMode="numeric" />
         ))}
       </div>
       <FortbildungFields form={form} />

@@ -9,7 +9,7 @@ import { ResourceEditor, type SchemaForm } from "@/components/admin/resource-edi
 import { LazySectionError } from "@/components/lazy-route-error";
 import { Input } from "@/components/ui/input";
 import { optionsOf } from "@/components/ui/select";
-import { SelectField, TextField } from "@/components/ui/text-field";
+import { DateField, SelectField, TextField } from "@/components/ui/text-field";
 import { pageSearch } from "@/lib/search";
 import { trpc, trpcClient } from "@/lib/trpc";
 import {
@@ -74,7 +74,7 @@ function PackageFields({ form }: { form: SchemaForm<PackageForm, typeof ZPackage
       />
       <div className="grid gap-4 sm:grid-cols-2">
         <TextField form={form} name="externalId" label="Checkout-ID *" inputMode="numeric" />
-        <TextField form={form} name="availabilityDate" label="Verfügbar ab" type="date" />
+        <DateField form={form} name="availabilityDate" label="Verfügbar ab" />
       </div>
       <TextField form={form} name="description" label="Beschreibung *" multiline />
       <PictureField control={control} name="picture" />

@@ -29,6 +29,7 @@ import {
   type OrderForm,
   type OrderKind,
   orderFieldOf,
+  ordersCreatedText,
   toOrderInput,
 } from "./admin-forms";
 
@@ -67,6 +68,8 @@ function OrderNumberLink({ orderNumber }: { orderNumber: string }) {
   );
 }
 
+const UNCONFIRMED = "E-Mail nicht bestätigt";
+
 /** Searches users on the server (works with any number of users) and collects the chosen ones. */
 function UserPicker({ chosen, onChange }: { chosen: ChosenUser[]; onChange: (users: ChosenUser[]) => void }) {
   const [email, setEmail] = useState("");
@@ -84,21 +87,22 @@ function UserPicker({ chosen, onChange }: { chosen: ChosenUser[]; onChange: (use
         <ul aria-label="Suchergebnisse" className="max-h-40 overflow-y-auto rounded border border-slate-200">
           {found.data.items.map((u) => {
             const taken = chosen.some((c) => c.id === u.id);
+            const label = `${u.firstname} ${u.lastname} <${u.email}>`;
             return (
               <li key={u.id}>
                 <button
                   type="button"
                   disabled={taken}
+                  // the badge is a word of its own: read from the contents it would run into the address
+                  aria-label={u.emailConfirmed ? undefined : `${label}, ${UNCONFIRMED}`}
                   className="w-full px-3 py-1.5 text-left text-sm hover:bg-slate-100 disabled:text-slate-400"
-                  onClick={() =>
-                    onChange([...chosen, { id: u.id, label: `${u.firstname} ${u.lastname} <${u.email}>` }])
-                  }
+                  onClick={() => onChange([...chosen, { id: u.id, label }])}
                 >
-                  {u.firstname} {u.lastname} &lt;{u.email}&gt;
+                  {label}
                   {!u.emailConfirmed && (
                     // such an account cannot sign in until the address is confirmed: the order waits for it
                     <span className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 text-xs text-amber-900">
-                      E-Mail nicht bestätigt
+                      {UNCONFIRMED}
                     </span>
                   )}
                 </button>
@@ -246,7 +250,7 @@ function CreateOrderDialog({ kind }: { kind: OrderKind }) {
         const created = await trpcClient.orders.create.mutate({ ...input, kind } as TAdminOrderInput);
         return created.length;
       }}
-      success={(count) => `${count} Bestellung(en) angelegt; jede Person erhält eine E-Mail.`}
+      success={ordersCreatedText}
       submitLabel="Bestellung anlegen"
       canSubmit={({ users, product }) => users.length > 0 && product !== ""}
     >
