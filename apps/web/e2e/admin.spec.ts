@@ -410,6 +410,48 @@ test("an admin filters users, toggles active, edits and deletes a user", async (
   await expect(table.getByText(user.email)).toHaveCount(0);
 });
 
+test("a user filter longer than the server takes stays in its field, says so and lists nothing new", async ({
+  page,
+  data,
+}) => {
+  const user = await data.user({ lastname: `Langfilter${Date.now()}` });
+  const asked: string[] = [];
+  page.on("request", (request) => {
+    if (request.url().includes("admin.users.list")) {
+      asked.push(new URL(request.url()).searchParams.get("input") ?? "");
+    }
+  });
+  await loginAs(page, DEMO.admin);
+  await openAdmin(page, "Benutzer:innen");
+  const table = page.getByRole("table", { name: "Benutzer:innen" });
+  const name = page.getByLabel("Nach Name filtern");
+  const fullName = `${user.firstname} ${user.lastname}`;
+  await name.fill(fullName);
+  await expect(table.getByText(user.email)).toBeVisible();
+  await expect(table.getByRole("row")).toHaveCount(2);
+
+  const long = `${fullName} ${"x".repeat(300)}`.slice(0, 300);
+  await name.fill(long);
+  await expect(name).toHaveAccessibleDescription("Der Suchbegriff darf höchstens 200 Zeichen lang sein.");
+  await expect(name).toHaveAttribute("aria-invalid", "true");
+  // well past the typing pause: the text stays, and the address and the table keep the last filter asked
+  await page.waitForTimeout(1000);
+  await expect(name).toHaveValue(long);
+  await expect(table).toHaveAttribute("aria-busy", "false");
+  await expect(table.getByRole("row")).toHaveCount(2);
+  await expect(table.getByText(user.email)).toBeVisible();
+  expect(new URL(page.url()).searchParams.get("name")).toBe(fullName);
+  expect(asked.filter((input) => input.includes("x".repeat(200)))).toEqual([]);
+
+  // shortened to the limit, it is asked again and the message goes
+  await name.fill(`${user.firstname.toUpperCase()} ${user.lastname.slice(0, 6)}`);
+  await expect(name).not.toHaveAttribute("aria-invalid", "true");
+  await expect(name).toHaveAccessibleDescription("");
+  await expect
+    .poll(() => new URL(page.url()).searchParams.get("name"))
+    .toBe(`${user.firstname.toUpperCase()} ${user.lastname.slice(0, 6)}`);
+});
+
 test("visitors without the admin role never see the administration", async ({ page, data }) => {
   await loginAs(page, await data.user());
   await expect(page.getByRole("link", { name: "Administration" })).toHaveCount(0);

@@ -154,19 +154,68 @@ describe("field messages that say what is wrong (ADR 0088)", () => {
     }
   });
 
-  it("a package's crosssellLink must be a web address", () => {
+  it("a package's crosssellLink is a web address or a path of this app, nothing else", () => {
     const pkg = { name: "P", congress: 1, externalId: 1, description: "D" };
-    for (const link of ["javascript:alert(1)", "java\tscript:alert(1)", "keine Adresse", "/relativ"]) {
+    const refused = [
+      "javascript:alert(1)",
+      "java\tscript:alert(1)",
+      "JavaScript:alert(1)",
+      "data:text/html,<script>alert(1)</script>",
+      "vbscript:msgbox(1)",
+      "keine Adresse",
+      "kongresspaket",
+      "//evil.example",
+      "//evil.example/congress-package-purchase/5",
+      "/\\evil.example",
+      "\\\\evil.example",
+      "/\t/evil.example",
+      "/\n/evil.example",
+      "https:evil.example",
+      "ftp://example.com/datei",
+      "https://",
+    ];
+    for (const link of refused) {
       const result = ZPackageInput.safeParse({ ...pkg, extraParameters: { crosssellLink: link } });
       expect(messagesOf(result), link).toEqual({
         "extraParameters.crosssellLink": MSG_ADMIN.crosssellLinkInvalid,
       });
     }
-    for (const link of ["https://example.com/angebot", "http://example.com", ""]) {
+    const accepted = [
+      "https://example.com/angebot",
+      "http://example.com",
+      "HTTPS://EXAMPLE.COM/x?y=1#z",
+      "/congress-package-purchase/5",
+      "/",
+      "/kongresspaket?ref=paket-2#kaufen",
+      " /congress-package-purchase/5 ",
+      "",
+    ];
+    for (const link of accepted) {
       expect(
         ZPackageInput.safeParse({ ...pkg, extraParameters: { crosssellLink: link } }).success,
         link,
       ).toBe(true);
+    }
+  });
+
+  it("a video address is an absolute http(s) address, as its field says", () => {
+    const content = (url: string) => ({
+      congress: 1,
+      data: { days: [{ name: "Tag 1", videos: [{ url, comment: "" }] }] },
+    });
+    for (const url of [
+      "nicht-eine-url",
+      "/video/1",
+      "//player.vimeo.com/video/1",
+      "javascript:alert(1)",
+      "player.vimeo.com/video/1",
+    ]) {
+      expect(messagesOf(ZContentInput.safeParse(content(url))), url).toEqual({
+        "data.days.0.videos.0.url": MSG_ADMIN.videoUrlInvalid,
+      });
+    }
+    for (const url of ["https://player.vimeo.com/video/1", "http://vimeo.com/76979871"]) {
+      expect(ZContentInput.safeParse(content(url)).success, url).toBe(true);
     }
   });
 });

@@ -18,6 +18,7 @@ export * from "./gated-input";
 export * from "./ids";
 export * from "./images";
 export * from "./learning-checks";
+export * from "./links";
 export * from "./messages";
 export * from "./orders";
 export * from "./overview";

@@ -1266,6 +1266,10 @@ const MATRIX: Record<string, Expectation> = {
     access: "admin",
     call: trpc(fixed(() => ({ congressId: null, page: 1 }))),
   },
+  "admin.mailTemplates.getCopySource": {
+    access: "admin",
+    call: trpc(fixed(() => ({ congressId: world.congress.id }))),
+  },
   "admin.mailTemplates.save": { access: "admin", call: trpc(newTemplate) },
   "admin.mailTemplates.create": { access: "admin", call: trpc(templateCreate) },
   "admin.mailTemplates.copy": { access: "admin", call: trpc(templateCopy) },

@@ -5,7 +5,7 @@ import {
   formatGermanDate,
   GATED_PACKAGE_DEATH_CONGRESS_ID,
   type IsoDate,
-  isWebLink,
+  linkTarget,
   MSG,
 } from "@app/shared";
 import { eq, sql } from "drizzle-orm";
@@ -56,9 +56,6 @@ function selectPackages(db: DbOrTx, userId: number) {
 
 type PackageRow = Awaited<ReturnType<ReturnType<typeof selectPackages>["where"]>>[number];
 
-/** The cross-selling link is a free-form extra parameter; the web puts it into an `href` only when it is safe. */
-const safeLink = (link: string | undefined) => (link && isWebLink(link) ? link : null);
-
 export function toPackageView(row: PackageRow, today: IsoDate): PackageView {
   const p = row.pkg;
   const availableFrom = p.availabilityDate && p.availabilityDate > today ? p.availabilityDate : null;
@@ -77,8 +74,9 @@ export function toPackageView(row: PackageRow, today: IsoDate): PackageView {
     orderStatus: row.paid ? "paid" : row.lastStatus,
     qualified,
     openable: qualified && availableFrom === null,
+    // a free-form extra parameter, perhaps stored before the form's rule: linked only by that rule
     crosssell: extra.crosssellDescription
-      ? { description: extra.crosssellDescription, link: safeLink(extra.crosssellLink) }
+      ? { description: extra.crosssellDescription, link: linkTarget(extra.crosssellLink) }
       : null,
   };
 }

@@ -1145,3 +1145,32 @@ describe("REST without login", () => {
     }
   });
 });
+
+// after the packages' list above, which counts every package of the database
+describe("a package's cross-sell link", () => {
+  const s = useApp();
+
+  it("links the cross-sell to a web address or a path of this app, by the form's own rule", async () => {
+    const db = s.t.db.db;
+    const user = await createUser(db);
+    const congress = await createCongress(db, { firstDay: relDay(-20), lastDay: relDay(-18) });
+    // stored before the form refused them (or written by hand): the page links none of them
+    const cases: [string, string | null][] = [
+      ["/congress-package-purchase/5", "/congress-package-purchase/5"],
+      ["kongresspaket", null],
+      ["//evil.example", null],
+      ["/\\evil.example", null],
+      ["/\t/evil.example", null],
+      ["javascript:alert(1)", null],
+      ["data:text/html,x", null],
+      [" https://shop.example.test/buch ", "https://shop.example.test/buch"],
+    ];
+    for (const [stored, shown] of cases) {
+      const pkg = await createPackage(db, congress.id, {
+        extraParameters: { crosssellDescription: "Passend dazu", crosssellLink: stored },
+      });
+      const res = await rest(s.t, "GET", `/api/congress-package/${pkg.id}`, user.id);
+      expect(res.json().crosssell, stored).toEqual({ description: "Passend dazu", link: shown });
+    }
+  });
+});

@@ -49,7 +49,8 @@ function ExtraParameters({ form }: { form: SchemaForm<PackageForm, typeof ZPacka
       <AddButton onClick={() => extra.append({ key: "", value: "" })}>Parameter hinzufügen</AddButton>
       <p className="text-xs text-slate-600">
         voucher wird als Gutschein an die Kasse übergeben, crosssellDescription und crosssellLink zeigen eine
-        Empfehlung auf der Paketseite; alle anderen Parameter gehen unverändert an die Kasse.
+        Empfehlung auf der Paketseite (crosssellLink: eine Web-Adresse mit https:// oder ein Pfad dieser Seite
+        wie /congress-package-purchase/5); alle anderen Parameter gehen unverändert an die Kasse.
       </p>
       {errorOf("extraParameters") && (
         <p role="alert" className="text-sm text-red-700">

@@ -1,4 +1,4 @@
-import { MSG } from "@app/shared";
+import { isAppPath, linkTarget, MSG } from "@app/shared";
 import { useSuspenseQuery } from "@tanstack/react-query";
 import { createFileRoute, Link } from "@tanstack/react-router";
 import { Page } from "@/components/layout/page";
@@ -38,20 +38,18 @@ export const Route = createFileRoute("/_user/congress-package/$congressPackageId
   component: PackagePage,
 });
 
-function isInternal(link: string): boolean {
-  return link.startsWith("/") && !link.startsWith("//");
-}
-
 function Crosssell({ description, link }: { description: string; link: string | null }) {
+  // the form's rule (packages/shared links.ts), which the server applied already
+  const target = linkTarget(link);
   return (
     <aside aria-label="Empfehlung" className="mt-12 rounded-lg border border-amber-200 bg-amber-50 p-5">
       <p className="text-slate-800">{description}</p>
-      {link && (
+      {target && (
         <Button asChild className="mt-3" variant="secondary">
-          {isInternal(link) ? (
-            <a href={link}>Mehr erfahren</a>
+          {isAppPath(target) ? (
+            <a href={target}>Mehr erfahren</a>
           ) : (
-            <a href={link} target="_blank" rel="noopener noreferrer">
+            <a href={target} target="_blank" rel="noopener noreferrer">
               Mehr erfahren
               <span className="sr-only"> (öffnet in einem neuen Fenster)</span>
             </a>

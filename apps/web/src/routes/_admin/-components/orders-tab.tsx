@@ -6,6 +6,7 @@ import {
   ZAdminPackageOrderInput,
   ZAdminTicketOrderInput,
 } from "@app/shared";
+import { SEARCH_MAX } from "@app/shared/constants";
 import { type QueryClient, useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { XIcon } from "lucide-react";
@@ -284,7 +285,12 @@ export const ordersLoader =
 /** The package or ticket order table with search and paging on the server, and the admin's order form. */
 export function OrdersTab({ kind }: { kind: OrderKind }) {
   const filters = useFilterBar([
-    { name: "search", label: "Nach E-Mail oder Bestellnummer suchen", kind: "search" },
+    {
+      name: "search",
+      label: "Nach E-Mail oder Bestellnummer suchen",
+      kind: "search",
+      maxLength: SEARCH_MAX.orders,
+    },
   ]);
   const { label, productLabel } = ORDER_VIEWS[kind];
   return (
