@@ -20,7 +20,7 @@ async function loginAs(page: Page, user: { email: string; password: string }) {
 
 const congressCard = (page: Page, title: string) => page.getByRole("article", { name: title });
 
-test("the overview shows the events a participant takes part in by their state, newest (by first day) first", async ({
+test("the overview shows the events a participant takes part in by their state, running ones first, each newest (by first day) first", async ({
   page,
   data,
 }) => {
@@ -40,9 +40,10 @@ test("the overview shows the events a participant takes part in by their state, 
   await loginAs(page, user);
   await expect(page.getByRole("heading", { level: 1, name: "Hallo Tom Teilnehmer!" })).toBeVisible();
 
-  // newest (latest first day) first, ADR 0084; other tests' events may stand between (the list is everybody's)
+  // running ones above coming ones (ADR 0084), each newest (latest first day) first; other tests' events may stand
+  // between (the list is everybody's)
   const congresses = page.getByRole("region", { name: "Aktuelle Veranstaltungen" }).getByRole("article");
-  const mine = [future.title, webinar.title, running.title];
+  const mine = [webinar.title, running.title, future.title];
   const shown = congresses.filter({ hasText: new RegExp(mine.join("|")) });
   await expect(shown).toHaveCount(mine.length);
   for (const [i, title] of mine.entries()) {
@@ -56,6 +57,52 @@ test("the overview shows the events a participant takes part in by their state, 
   await expect(
     congressCard(page, future.title).getByRole("button", { name: "Teilnahme stornieren" }),
   ).toBeVisible();
+});
+
+test("on a phone the running event comes first: its Zu den Videos is on the first screen, above every coming event", async ({
+  page,
+  data,
+}) => {
+  const user = await data.user();
+  // the coming ones start later: "newest first" alone put both above the running one, a phone's screen lower
+  const running = await data.congress({ firstDay: dayFromToday(-1), lastDay: dayFromToday(1) });
+  const soon = await data.congress({ firstDay: dayFromToday(3) });
+  const later = await data.congress({ firstDay: dayFromToday(30), lastDay: dayFromToday(31) });
+  for (const congress of [running, soon, later]) {
+    await data.participation(user.id, congress.id);
+  }
+  const screen = { width: 390, height: 844 };
+  await page.setViewportSize(screen);
+  await loginAs(page, user);
+  const videos = congressCard(page, running.title).getByRole("link", { name: "Zu den Videos" });
+  await expect(videos).toBeVisible();
+  await expect(congressCard(page, later.title)).toBeVisible();
+
+  // one read of the whole list as rendered: each card's heading id, whether it runs, and where it starts
+  const cards = await page
+    .getByRole("region", { name: "Aktuelle Veranstaltungen" })
+    .getByRole("article")
+    .evaluateAll((articles) =>
+      articles.map((article) => ({
+        id: article.getAttribute("aria-labelledby"),
+        running: article.textContent?.includes("läuft gerade") ?? false,
+        top: article.getBoundingClientRect().top + window.scrollY,
+      })),
+    );
+  const at = cards.findIndex((card) => card.id === `congress-${running.id}`);
+  expect(at).toBeGreaterThanOrEqual(0);
+  // no coming event above it (another test's running event may be: the list is everybody's, e2e/data.ts)
+  expect(cards.slice(0, at).filter((card) => !card.running)).toEqual([]);
+  for (const coming of [soon, later]) {
+    expect(cards.findIndex((card) => card.id === `congress-${coming.id}`)).toBeGreaterThan(at);
+  }
+  // on the first screen, but for the height of other running events above it
+  const box = await videos.boundingBox();
+  const first = cards[0]?.top ?? 0;
+  const own = cards[at]?.top ?? 0;
+  expect((box?.y ?? Number.POSITIVE_INFINITY) + (box?.height ?? 0) - (own - first)).toBeLessThanOrEqual(
+    screen.height,
+  );
 });
 
 test("the overview shows a bought ticket and a webinar to sign up for, and leaves out past and hidden events", async ({

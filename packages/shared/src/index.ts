@@ -1,4 +1,5 @@
 export * from "./admin";
+export * from "./app-path";
 export * from "./attendance";
 export * from "./attendance-input";
 export * from "./audit";

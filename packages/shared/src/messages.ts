@@ -82,6 +82,8 @@ export const MSG = {
   emailNotConfirmedTitle: "E-Mail-Adresse nicht bestätigt",
   emailNotConfirmed:
     "Bitte bestätigen Sie zuerst Ihre E-Mail-Adresse über den Link in der E-Mail, die wir Ihnen geschickt haben.",
+  returnAddressInvalid:
+    "Die Adresse, zu der Sie nach der Anmeldung zurückkehren sollen, gehört nicht zu dieser Plattform.",
   resendConfirmationDone:
     "Falls für diese Adresse ein unbestätigtes Konto besteht, haben wir die Bestätigungs-E-Mail erneut verschickt.",
   accountDisabled: "Ihr Konto ist deaktiviert. Bitte wenden Sie sich an den Support.",

@@ -111,7 +111,7 @@ describe("overview", () => {
     hiddenPackage = (await createPackage(db, ev.invisible as number)).id;
   });
 
-  it("shows at most 6 visible running or future events, running ones kept, newest (by first day) first, with their timing flags", async () => {
+  it("shows at most 6 visible running or future events, running ones kept and above the coming ones, each newest (by first day) first, with their timing flags", async () => {
     const res = await trpcQuery(s.t, "congress.getOverview", undefined, {
       token: await s.t.tokenFor(user.id),
     });
@@ -122,14 +122,15 @@ describe("overview", () => {
       inFuture: boolean;
       inPast: boolean;
     }[];
-    // the four running ones stay; of the three coming ones the two that start next fill the six
+    // the four running ones stay; of the three coming ones the two that start next fill the six; the running
+    // ones come first (a phone shows them without scrolling past the coming ones)
     expect(ids(congresses)).toEqual([
-      ev.future,
-      ev.futureNewest,
       ev.oneDayToday,
       ev.oldestRunning,
       ev.runningWithWebinar,
       ev.endsToday,
+      ev.future,
+      ev.futureNewest,
     ]);
     const flags = Object.fromEntries(
       congresses.map((e) => [e.id, { inProgress: e.inProgress, inFuture: e.inFuture, inPast: e.inPast }]),
@@ -243,14 +244,15 @@ describe("overview with more coming events than fit", () => {
 
     const token = await s.t.tokenFor(visitor.id);
     const mine = await trpcQuery(s.t, "congress.getOverview", undefined, { token });
-    // the running one and the visitor's own stay; the four coming ones that start next fill the six
+    // the running one and the visitor's own stay; the four coming ones that start next fill the six; the
+    // running one first
     expect(ids(mine.data.congresses)).toEqual([
+      running.id,
       own.id,
       inDays[20],
       inDays[10],
       inDays[5],
       inDays[3],
-      running.id,
     ]);
     const answer = await rest(s.t, "GET", "/api/congress/", visitor.id);
     expect(ids(answer.json())).toEqual(ids(mine.data.congresses));
@@ -260,12 +262,12 @@ describe("overview with more coming events than fit", () => {
       token: await s.t.tokenFor((await createUser(db)).id),
     });
     expect(ids(other.data.congresses)).toEqual([
+      running.id,
       inDays[30],
       inDays[20],
       inDays[10],
       inDays[5],
       inDays[3],
-      running.id,
     ]);
   });
 });
