@@ -2,7 +2,7 @@
 export const APP_PATH_MAX_LENGTH = 2000;
 
 /**
- * A path of this app (with its search) that a login returns to (decision 81): the guarded address of
+ * A path of this app (with its search) that a login returns to (ADR 0081): the guarded address of
  * `/login?redirect=`, carried through a registration and its confirmation link. One leading slash, never
  * another origin (`//host`, `https:`), no backslash (browsers read it as a slash), no control character
  * (URLs drop them), not the login page again. The web app and the server ask this one function.

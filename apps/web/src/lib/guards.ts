@@ -50,7 +50,7 @@ export function afterLoginTarget(
 /**
  * The login page the mail confirmation goes on to: the spec's, keeping the link's congressId and showVideo
  * (section 2), and the guarded address the registration started from (`?redirect=`, which the link carries)
- * when it is a path of this app, so that the first login goes there (decision 81). The link may come from
+ * when it is a path of this app, so that the first login goes there (ADR 0081). The link may come from
  * anyone: another address is dropped, as on the login page.
  */
 export function loginAfterConfirmation(

@@ -9,7 +9,7 @@ import { trpcClient } from "@/lib/trpc";
 
 /**
  * Confirms the address, shows the result in a dialog and always continues to login (spec section 2), with
- * the guarded address the registration started from, which the link carries (`?redirect=`, decision 81).
+ * the guarded address the registration started from, which the link carries (`?redirect=`, ADR 0081).
  */
 export const Route = createFileRoute("/confirm-mail/{-$userId}/{-$hash}/{-$congressId}/{-$showVideo}")({
   validateSearch: (search: Record<string, unknown>): { redirect?: string | undefined } => ({

@@ -7,7 +7,7 @@ import { createTestApp, type TestApp } from "../../testing/harness";
 import { confirmationLink } from "./register";
 
 /**
- * The address a guard sent a visitor from (`/login?redirect=…`, decision 81) survives the registration: the
+ * The address a guard sent a visitor from (`/login?redirect=…`, ADR 0081) survives the registration: the
  * confirmation mail's link carries it, and only when it is a path of this app.
  */
 let t: TestApp;

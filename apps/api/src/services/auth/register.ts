@@ -95,7 +95,7 @@ async function createAccount(
 }
 
 /**
- * The confirmation link, with the guarded address the visitor came from (`?redirect=`, decision 81) when
+ * The confirmation link, with the guarded address the visitor came from (`?redirect=`, ADR 0081) when
  * there is one: the web app's confirmation page hands it to the login page, whose first login goes there.
  * The input schema refused anything but a path of this app; this asks again, so no other caller puts
  * another address into a mail.
