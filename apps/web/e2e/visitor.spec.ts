@@ -368,8 +368,9 @@ test("a gated path asks logged-in visitors for the password, then opens the pack
   const password = page.getByLabel("Passwort");
   await password.fill(E2E_GATED.couple.password.toLowerCase());
   await page.getByRole("button", { name: "Freischalten" }).click();
-  await expect(page.getByRole("alertdialog")).toContainText("Falsches Passwort");
-  await page.getByRole("alertdialog").getByRole("button", { name: "OK" }).click();
+  const wrong = page.getByRole("alertdialog", { name: "Falsches Passwort" });
+  await expect(wrong).toContainText("Bitte achten Sie auf Groß- und Kleinschreibung");
+  await wrong.getByRole("button", { name: "OK" }).click();
 
   await password.fill(E2E_GATED.couple.password);
   await password.press("Enter");

@@ -8,7 +8,7 @@ import { Availability } from "@/components/visitor/availability";
 import { FortbildungProgress, useMyFortbildung } from "@/components/visitor/fortbildung-progress";
 import { LearningChecks } from "@/components/visitor/learning-check";
 import { VideoDays } from "@/components/visitor/video-days";
-import { alerts } from "@/lib/alerts";
+import { alerts, errorBody } from "@/lib/alerts";
 import { useRecordAttendance } from "@/lib/attendance";
 import { loadOrOverview } from "@/lib/route-loaders";
 import { idParams } from "@/lib/route-params";
@@ -26,7 +26,8 @@ export const Route = createFileRoute("/_user/congress-package/$congressPackageId
     loadOrOverview(
       preload,
       () => context.queryClient.ensureQueryData(pageQuery(context.trpc, params.congressPackageId)),
-      () => alerts.error({ title: MSG.defaultErrorTitle, detail: MSG.defaultErrorDetail }),
+      // the spec's title; the server's detail says what went wrong (a missing package: where to find the others)
+      (error) => alerts.error({ title: MSG.defaultErrorTitle, detail: errorBody(error).detail }),
     ),
   pendingComponent: () => (
     <p role="status" className="text-slate-600">
