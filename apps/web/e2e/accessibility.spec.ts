@@ -109,6 +109,8 @@ const PAGES: PageCase[] = [
   { path: "/profile", who: "participant" },
   { name: "/congress/$id", path: running, who: "participant" },
   { name: "/congress-package/$id", path: packageOrdered("paid"), who: "participant" },
+  // not bought: the page says so itself, with its purchase button (no dialog)
+  { name: "/congress-package/$id (nicht erworben)", path: packageOrdered("canceled"), who: "participant" },
   { name: "/participation/$id (taking part)", path: futureTakingPart, who: "participant" },
   {
     name: "/participation/$id (ticket needed)",
@@ -190,7 +192,13 @@ const DIALOGS: DialogCase[] = [
     open: arrives,
     errors: [failedRequest(403, "/trpc/congress.getContent")],
   },
-  { name: "Paket nicht erworben", path: packageOrdered("canceled"), who: "participant", open: arrives },
+  {
+    name: "Kongress nicht gefunden",
+    path: "/congress/2000000000",
+    who: "participant",
+    open: arrives,
+    errors: [failedRequest(404, "/trpc/congress.getContent")],
+  },
   {
     name: "Produkt nicht angeboten",
     path: async ({ data }) =>

@@ -30,6 +30,7 @@ export * from "./person-name";
 export * from "./presence-checks";
 export * from "./privacy";
 export * from "./privacy-input";
+export * from "./refusals";
 export * from "./text";
 export * from "./two-factor";
 export * from "./two-factor-input";

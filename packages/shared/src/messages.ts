@@ -14,6 +14,8 @@ export const MSG = {
   forbiddenDetail: "Sie haben keine Berechtigung für diese Aktion.",
   notFoundTitle: "Nicht gefunden",
   notFoundDetail: "Die angeforderte Ressource wurde nicht gefunden.",
+  conflictDetail:
+    "Die Daten wurden inzwischen geändert. Bitte laden Sie die Seite neu und versuchen Sie es erneut.",
   tooManyRequestsTitle: "Zu viele Anfragen",
   tooManyRequestsDetail: "Bitte warten Sie einen Moment und versuchen Sie es dann erneut.",
   payloadTooLargeDetail: "Die gesendeten Daten sind zu groß.",
@@ -115,7 +117,8 @@ export const MSG = {
   // ours: visitor area (ADR 0023)
   supportContact: "Bitte versuchen Sie es später erneut oder schreiben Sie uns an support@example.com.",
   congressOverTitle: "Veranstaltung beendet",
-  congressOver: "Diese Veranstaltung ist bereits beendet.",
+  congressOver:
+    "Diese Veranstaltung ist bereits beendet. Aufzeichnungen finden Sie, sofern angeboten, als Kongresspaket in Ihrer Übersicht.",
   congressNotStartedTitle: "Noch nicht gestartet",
   congressNotStarted: "Die Videos dieser Veranstaltung können Sie ab dem ersten Veranstaltungstag ansehen.",
   notParticipatingTitle: "Keine Teilnahme",
@@ -131,8 +134,10 @@ export const MSG = {
   participationCancelTicketed:
     "Die Teilnahme an einer Veranstaltung mit Ticket kann nicht hier storniert werden. Bitte wenden Sie sich an den Support.",
   packageNotAvailableYet: "Dieses Kongresspaket ist ab dem {date} verfügbar.",
-  productNotFound: "Das gewünschte Produkt wurde nicht gefunden.",
-  productNotOffered: "Dieses Produkt wird derzeit nicht angeboten.",
+  productNotFound:
+    "Das gewünschte Produkt wurde nicht gefunden. In Ihrer Übersicht finden Sie alle Veranstaltungen und Kongresspakete, die Sie buchen können.",
+  productNotOffered:
+    "Dieses Produkt wird derzeit nicht angeboten. In Ihrer Übersicht finden Sie alle Veranstaltungen und Kongresspakete, die Sie buchen können.",
   alreadyBoughtTitle: "Bereits gekauft",
   alreadyBoughtPackage:
     "Sie haben das Kongresspaket „{name}“ bereits gekauft. Sie finden es in Ihrer Übersicht.",

@@ -1,9 +1,9 @@
 import { type DbOrTx, schema } from "@app/db";
 import { hashPassword } from "@app/db/password";
-import { isAppPath, MSG, type ZRegisterInput } from "@app/shared";
+import { isAppPath, MSG, REFUSALS, type ZRegisterInput } from "@app/shared";
 import { and, eq, gt, isNull } from "drizzle-orm";
 import type { z } from "zod";
-import { AppError } from "../../lib/app-error";
+import { AppError, refuse } from "../../lib/app-error";
 import { firstInWindow, hit, LIMITS } from "../../lib/rate-limit";
 import { hashToken, newToken } from "../../lib/tokens";
 import { queueMail } from "../../mail-delivery/outbox";
@@ -158,12 +158,7 @@ export async function confirmMail(
     if (genuine?.confirmedAt) {
       return { title: MSG.confirmMailSuccessTitle, detail: MSG.confirmMailAlready };
     }
-    throw new AppError(
-      "BAD_REQUEST",
-      "confirmation token invalid",
-      MSG.confirmMailInvalid,
-      MSG.confirmMailFailed,
-    );
+    throw refuse(REFUSALS.confirmMailInvalid, "confirmation token invalid");
   });
 }
 

@@ -1,7 +1,7 @@
 import { schema } from "@app/db";
-import { type CheckoutCategory, MSG, type OrderKind } from "@app/shared";
+import { type CheckoutCategory, type OrderKind, REFUSALS } from "@app/shared";
 import { and, eq } from "drizzle-orm";
-import { AppError } from "../../lib/app-error";
+import { refuse } from "../../lib/app-error";
 import { CATEGORY_ORDERS, hasPaid } from "../commerce/order-kinds";
 import { loadViewer, type Viewer, type ViewerDeps } from "./viewer";
 
@@ -64,7 +64,7 @@ export async function checkoutReturnState(
   const viewer = await loadViewer(ctx, userId);
   const state = await RETURN_STATE[CATEGORY_ORDERS[category].kind](ctx, viewer, category, id);
   if (!state) {
-    throw new AppError("NOT_FOUND", `${category} ${id}`, MSG.productNotFound, MSG.defaultErrorTitle);
+    throw refuse(REFUSALS.productNotFound, `${category} ${id}`);
   }
   return state;
 }

@@ -9,9 +9,10 @@ import {
   type IsoDate,
   MSG,
   type OrderKind,
+  REFUSALS,
 } from "@app/shared";
 import { eq } from "drizzle-orm";
-import { AppError } from "../../lib/app-error";
+import { AppError, refuse } from "../../lib/app-error";
 import { CATEGORY_ORDERS, hasPaid, paidProductIds } from "../commerce/order-kinds";
 import { loadViewer, type Viewer, type ViewerDeps } from "./viewer";
 
@@ -20,10 +21,8 @@ const { congresses, congressPackages } = schema;
 type CongressRow = typeof congresses.$inferSelect;
 type PackageRow = typeof congressPackages.$inferSelect;
 
-const notFound = (what: string) =>
-  new AppError("NOT_FOUND", what, MSG.productNotFound, MSG.defaultErrorTitle);
-const notOffered = (what: string) =>
-  new AppError("FORBIDDEN", what, MSG.productNotOffered, MSG.defaultErrorTitle, "not-offered");
+const notFound = (what: string) => refuse(REFUSALS.productNotFound, what);
+const notOffered = (what: string) => refuse(REFUSALS.productNotOffered, what, "not-offered");
 const alreadyBought = (what: string, text: string, name: string, links: ErrorLink[]) =>
   new AppError(
     "CONFLICT",

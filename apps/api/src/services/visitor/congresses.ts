@@ -5,13 +5,14 @@ import {
   congressTiming,
   type IsoDate,
   isTicketed,
-  MSG,
+  REFUSALS,
+  type Refusal,
   type StoredDay,
   vimeoEmbedUrl,
   visibleDays,
 } from "@app/shared";
 import { and, asc, count, eq, inArray, sql } from "drizzle-orm";
-import { AppError } from "../../lib/app-error";
+import { type AppError, refuse } from "../../lib/app-error";
 import { loadViewer, type Viewer, type ViewerDeps } from "./viewer";
 
 const { congresses, congressContents, participations, congressTicketOrders } = schema;
@@ -91,7 +92,7 @@ export async function getCongress(
   const viewer = await loadViewer(ctx, userId);
   const [row] = await selectCongresses(ctx.db, viewer.id).where(eq(congresses.id, congressId));
   if (!row || (!row.congress.visible && !viewer.isStaff)) {
-    throw new AppError("NOT_FOUND", `congress ${congressId}`, MSG.unknownCongress, MSG.unknownCongress);
+    throw refuse(REFUSALS.unknownCongress, `congress ${congressId}`);
   }
   return toCongressView(row, berlinDate(ctx.clock.now()), viewer);
 }
@@ -155,8 +156,8 @@ export async function playableDays(
 /** Why the congress content was refused, in the order of the spec's checks. */
 export type ContentDenial = "past" | "not-started" | "not-participating";
 
-function deny(reason: ContentDenial, title: string, detail: string): AppError {
-  return new AppError("FORBIDDEN", `congress content refused: ${reason}`, detail, title, reason);
+function deny(reason: ContentDenial, refusal: Refusal): AppError {
+  return refuse(refusal, `congress content refused: ${reason}`, reason);
 }
 
 /**
@@ -172,18 +173,18 @@ export async function congressContent(
   const [row] = await selectCongresses(ctx.db, viewer.id).where(eq(congresses.id, congressId));
   // a hidden congress is answered exactly as an unknown one: its id reveals nothing (ADR 0058)
   if (!row || (!row.congress.visible && !viewer.isStaff)) {
-    throw new AppError("NOT_FOUND", `congress ${congressId}`, MSG.congressNotFound, MSG.congressNotFound);
+    throw refuse(REFUSALS.congressNotFound, `congress ${congressId}`);
   }
   const congress = toCongressView(row, today, viewer);
   if (!viewer.isStaff) {
     if (congress.inPast) {
-      throw deny("past", MSG.congressOverTitle, MSG.congressOver);
+      throw deny("past", REFUSALS.congressOver);
     }
     if (!congress.inProgress) {
-      throw deny("not-started", MSG.congressNotStartedTitle, MSG.congressNotStarted);
+      throw deny("not-started", REFUSALS.congressNotStarted);
     }
     if (!congress.currentUserParticipating) {
-      throw deny("not-participating", MSG.notParticipatingTitle, MSG.notParticipating);
+      throw deny("not-participating", REFUSALS.notParticipating);
     }
   }
   const days = await playableDays(ctx.db, congressId, today, { ignoreExclusiveDates: viewer.isStaff });

@@ -7,9 +7,10 @@ import {
   type IsoDate,
   linkTarget,
   MSG,
+  REFUSALS,
 } from "@app/shared";
 import { eq, sql } from "drizzle-orm";
-import { AppError } from "../../lib/app-error";
+import { refuse } from "../../lib/app-error";
 import type { Clock, ServiceDeps } from "../deps";
 import { type PlayableDay, playableDays } from "./congresses";
 import { loadViewer, type Viewer, type ViewerDeps } from "./viewer";
@@ -89,7 +90,7 @@ export async function findPackage(
 ): Promise<PackageView> {
   const [row] = await selectPackages(ctx.db, viewer.id).where(eq(congressPackages.id, id));
   if (!row) {
-    throw new AppError("NOT_FOUND", `package ${id}`, MSG.defaultErrorDetail, MSG.defaultErrorTitle);
+    throw refuse(REFUSALS.packageNotFound, `package ${id}`);
   }
   return toPackageView(row, berlinDate(ctx.clock.now()));
 }

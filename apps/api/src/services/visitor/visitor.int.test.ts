@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { schema } from "@app/db";
-import { fillMessage, formatGermanDateTime, MSG } from "@app/shared";
+import { fillMessage, formatGermanDateTime, MSG, REFUSALS } from "@app/shared";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -363,10 +363,12 @@ describe("event content", () => {
     await participate(db, user.id, c.ticketed);
   });
 
-  it("answers 404 with congressNotFound for an unknown event", async () => {
+  it("answers 404 with congressNotFound for an unknown event: the spec's title, a detail that says what to do", async () => {
     const res = await content(987654, user.id);
     expect(res.status).toBe(404);
-    expect(res.error?.detail).toBe(MSG.congressNotFound);
+    expect(res.error?.title).toBe("Kongress nicht gefunden");
+    expect(res.error?.detail).toBe(REFUSALS.congressNotFound.detail);
+    expect(res.error?.detail).not.toBe(res.error?.title);
   });
 
   it("answers a hidden event exactly as an unknown one (404, congressNotFound), so ids do not reveal it", async () => {
@@ -374,7 +376,7 @@ describe("event content", () => {
     const unknown = await content(987654, user.id);
     expect(invisible.status).toBe(404);
     expect(invisible.error).toEqual(unknown.error);
-    expect(invisible.error?.detail).toBe(MSG.congressNotFound);
+    expect(invisible.error?.title).toBe(MSG.congressNotFound);
     expect(invisible.body).not.toContain(url.hidden);
   });
 
@@ -501,7 +503,11 @@ describe("participation", () => {
       payload: JSON.stringify({ congressId: c.free }),
     });
     expect(res.statusCode).toBe(409);
-    expect(res.json().detail).toBe(MSG.alreadyParticipating);
+    expect(res.json()).toEqual({
+      title: MSG.alreadyParticipating,
+      detail: REFUSALS.alreadyParticipating.detail,
+    });
+    expect(res.json().detail).not.toBe(res.json().title);
     expect(await rowsOf(user.id, c.free as number)).toHaveLength(1);
     expect(await outboxOf(user.id)).toHaveLength(1);
   });
@@ -516,7 +522,8 @@ describe("participation", () => {
         multipart({ congressId: String(congressId) }),
       );
       expect(res.statusCode).toBe(404);
-      expect(res.json().detail).toBe(MSG.unknownCongress);
+      expect(res.json()).toEqual({ title: MSG.unknownCongress, detail: REFUSALS.unknownCongress.detail });
+      expect(res.json().detail).not.toBe(res.json().title);
     }
     expect(await rowsOf(user.id, c.invisible as number)).toHaveLength(0);
   });
@@ -636,10 +643,12 @@ describe("packages", () => {
     expectNoVideos(res.body);
   });
 
-  it("answers 404 with the default error title for an unknown package", async () => {
+  it("answers 404 with the default error title for an unknown package, and says it is missing", async () => {
     const { res, body } = await page(987654);
     expect(res.statusCode).toBe(404);
     expect(body.title).toBe(MSG.defaultErrorTitle);
+    expect(body.detail).toBe(REFUSALS.packageNotFound.detail);
+    expect(body.detail).not.toBe(MSG.defaultErrorDetail);
   });
 
   it("answers one package with its crosssell on GET /api/congress-package/{id}", async () => {
@@ -747,7 +756,11 @@ describe("gated pages", () => {
     for (const password of ["falsch", "geheim-passwort", "GEHEIM-PASSWORT"]) {
       const res = await call("unlock", user.id, { path: couplePath, password }, "10.0.1.1");
       expect(res.status).toBe(403);
-      expect(res.error?.detail).toBe(MSG.wrongPassword);
+      expect(res.error).toMatchObject({
+        title: MSG.wrongPassword,
+        detail: REFUSALS.wrongPackagePassword.detail,
+      });
+      expect(res.error?.detail).not.toBe(res.error?.title);
     }
     const page = await call("page", user.id, { packageId: 1 });
     expect(page.data.isQualified).toBe(false);

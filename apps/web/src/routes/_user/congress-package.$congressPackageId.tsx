@@ -4,10 +4,11 @@ import { createFileRoute, Link } from "@tanstack/react-router";
 import { Page } from "@/components/layout/page";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
+import { Availability } from "@/components/visitor/availability";
 import { FortbildungProgress, useMyFortbildung } from "@/components/visitor/fortbildung-progress";
 import { LearningChecks } from "@/components/visitor/learning-check";
 import { VideoDays } from "@/components/visitor/video-days";
-import { alerts } from "@/lib/alerts";
+import { alerts, errorBody } from "@/lib/alerts";
 import { useRecordAttendance } from "@/lib/attendance";
 import { loadOrOverview } from "@/lib/route-loaders";
 import { idParams } from "@/lib/route-params";
@@ -19,17 +20,15 @@ const pageQuery = (api: Trpc, packageId: number) =>
 export const Route = createFileRoute("/_user/congress-package/$congressPackageId")({
   params: idParams("congressPackageId"),
   // spec section 8: a missing package or any other failure is 'Ein Fehler ist aufgetreten', then the
-  // overview; a package not bought shows the page with 'Kongresspaket nicht erworben' over it
-  loader: async ({ context, params, preload }) => {
-    const page = await loadOrOverview(
+  // overview; a package not bought says 'Kongresspaket nicht erworben' on the page itself, with what to do,
+  // and no dialog repeats it
+  loader: ({ context, params, preload }) =>
+    loadOrOverview(
       preload,
       () => context.queryClient.ensureQueryData(pageQuery(context.trpc, params.congressPackageId)),
-      () => alerts.error({ title: MSG.defaultErrorTitle, detail: MSG.defaultErrorDetail }),
-    );
-    if (page && !preload && !page.isQualified) {
-      void alerts.error({ title: MSG.defaultErrorTitle, detail: MSG.packageNotBought });
-    }
-  },
+      // the spec's title; the server's detail says what went wrong (a missing package: where to find the others)
+      (error) => alerts.error({ title: MSG.defaultErrorTitle, detail: errorBody(error).detail }),
+    ),
   pendingComponent: () => (
     <p role="status" className="text-slate-600">
       Das Kongresspaket wird geladen …
@@ -78,11 +77,14 @@ function PackagePage() {
           <p className="mt-2 text-slate-700">
             Sobald Sie das Kongresspaket erworben haben, finden Sie hier alle Videos.
           </p>
-          <Button asChild className="mt-4">
-            <Link to="/congress-package-purchase/$congressPackageId" params={{ congressPackageId }}>
-              Jetzt kaufen
-            </Link>
-          </Button>
+          <div className="mt-4 flex flex-wrap items-center gap-x-4 gap-y-2">
+            <Button asChild>
+              <Link to="/congress-package-purchase/$congressPackageId" params={{ congressPackageId }}>
+                Jetzt kaufen
+              </Link>
+            </Button>
+            {pkg.availableFrom && <Availability from={pkg.availableFrom} />}
+          </div>
         </Card>
       ) : data.notice ? (
         <Card className="max-w-xl">
