@@ -15,7 +15,7 @@ export interface Refusal extends ErrorBody {
  */
 export const REFUSALS = {
   // spec section 8: the content page says "Kongress", the other congress screens "Veranstaltung"
-  // (a hidden event is answered the same way, so "wurde entfernt" fits it too: decision 58)
+  // (a hidden event is answered the same way, so "wurde entfernt" fits it too: ADR 0058)
   congressNotFound: {
     code: "NOT_FOUND",
     title: MSG.congressNotFound,
@@ -55,7 +55,7 @@ export const REFUSALS = {
     detail:
       "Dieses Kongresspaket gibt es nicht oder nicht mehr. In Ihrer Übersicht finden Sie alle angebotenen Kongresspakete.",
   },
-  // the password is compared exactly (decision 19)
+  // the password is compared exactly (ADR 0019)
   wrongPackagePassword: {
     code: "FORBIDDEN",
     title: MSG.wrongPassword,
