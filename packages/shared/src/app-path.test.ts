@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isAppPath } from "./app-path";
+import { isReturnPath } from "./app-path";
 import { ZRegisterInput, ZResendConfirmationInput } from "./auth";
 import { MSG } from "./messages";
 
@@ -21,7 +21,7 @@ const OUTSIDE = [
   `/${"x".repeat(2000)}`,
 ];
 
-describe("isAppPath", () => {
+describe("isReturnPath", () => {
   it("takes a path of this app with its search", () => {
     for (const path of [
       "/",
@@ -29,13 +29,13 @@ describe("isAppPath", () => {
       "/congress-ticket-purchase/6?utm_source=newsletter",
       "/login-hilfe",
     ]) {
-      expect(isAppPath(path), path).toBe(true);
+      expect(isReturnPath(path), path).toBe(true);
     }
   });
 
   it("refuses another origin, a backslash, control characters, the login page and overlong addresses", () => {
     for (const outside of [...OUTSIDE, undefined]) {
-      expect(isAppPath(outside), String(outside)).toBe(false);
+      expect(isReturnPath(outside), String(outside)).toBe(false);
     }
   });
 });

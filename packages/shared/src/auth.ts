@@ -1,6 +1,6 @@
 import { z } from "zod";
 import "./zod-locale";
-import { isAppPath } from "./app-path";
+import { isReturnPath } from "./app-path";
 import { MIN_PASSWORD_LENGTH } from "./constants";
 import { MSG_FIELD, zFlag, zForm } from "./field-text";
 import { ZId, zId } from "./ids";
@@ -25,11 +25,11 @@ const newPassword = (required: string) => password(required).min(MIN_PASSWORD_LE
 const optionalCongressId = ZId.optional();
 /**
  * The guarded address the visitor came from (`/login?redirect=`), which the confirmation link carries to the
- * first login; only a path of this app (`isAppPath`): anything else is refused, never put into a mail.
+ * first login; only a path of this app (`isReturnPath`): anything else is refused, never put into a mail.
  */
 const optionalReturnAddress = z
   .string({ error: MSG.returnAddressInvalid })
-  .refine(isAppPath, MSG.returnAddressInvalid)
+  .refine(isReturnPath, MSG.returnAddressInvalid)
   .optional();
 const optionalShowVideo = zFlag.optional();
 /** a link's token or hash: anything wrong with it is an invalid link */

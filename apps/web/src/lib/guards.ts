@@ -1,4 +1,4 @@
-import { isAppPath, type Role } from "@app/shared";
+import { isReturnPath, type Role } from "@app/shared";
 import { redirect } from "@tanstack/react-router";
 import { hasRole } from "./auth";
 import type { SessionManager } from "./session/session-manager";
@@ -35,7 +35,7 @@ export function afterLoginTarget(
   params: { congressId?: string | undefined; showVideo?: string | undefined },
   redirectTo?: string,
 ) {
-  if (isAppPath(redirectTo)) {
+  if (isReturnPath(redirectTo)) {
     return redirectTo;
   }
   if (params.congressId && params.showVideo) {
@@ -60,11 +60,11 @@ export function loginAfterConfirmation(
   return {
     to: "/login/{-$congressId}/{-$showVideo}",
     params: { congressId: params.congressId, showVideo: params.showVideo },
-    search: isAppPath(redirectTo) ? { redirect: redirectTo } : {},
+    search: isReturnPath(redirectTo) ? { redirect: redirectTo } : {},
     replace: true,
   } as const;
 }
 
 /** The guarded address a registration hands on to its confirmation link, if it is a path of this app. */
 export const returnAddress = (redirectTo: string | undefined): string | undefined =>
-  isAppPath(redirectTo) ? redirectTo : undefined;
+  isReturnPath(redirectTo) ? redirectTo : undefined;

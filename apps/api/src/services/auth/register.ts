@@ -1,6 +1,6 @@
 import { type DbOrTx, schema } from "@app/db";
 import { hashPassword } from "@app/db/password";
-import { isAppPath, MSG, REFUSALS, type ZRegisterInput } from "@app/shared";
+import { isReturnPath, MSG, REFUSALS, type ZRegisterInput } from "@app/shared";
 import { and, eq, gt, isNull } from "drizzle-orm";
 import type { z } from "zod";
 import { AppError, refuse } from "../../lib/app-error";
@@ -104,7 +104,7 @@ export function confirmationLink(link: string, redirect: string | undefined): st
   if (redirect === undefined) {
     return link;
   }
-  if (!isAppPath(redirect)) {
+  if (!isReturnPath(redirect)) {
     throw new AppError("BAD_REQUEST", "return address outside the app", MSG.returnAddressInvalid);
   }
   return `${link}?${new URLSearchParams({ redirect })}`;
