@@ -241,6 +241,28 @@ test("ticket and package with the ticket paid offer the package alone", async ({
   await expect(page.getByRole("heading", { name: `Testkasse: Produkt ${pkg.externalId}` })).toBeVisible();
 });
 
+test("the ticket of an event without a package, bought: ticket and package says what is owned and that no package exists", async ({
+  page,
+  data,
+  browserErrors,
+}) => {
+  browserErrors.expect(failedRequest(409, "/trpc/checkout.getUrl"));
+  const user = await data.user();
+  const congress = await data.ticketedCongress();
+  await data.participation(user.id, congress.id);
+  await data.ticketOrder(user.id, congress.id, "paid");
+  await loginAs(page, user);
+  await page.goto(`/congress-ticket-package-purchase/${congress.id}`);
+  await expect(page.getByRole("heading", { level: 1, name: "Bereits gekauft" })).toBeVisible();
+  await expect(
+    page.getByText(
+      `Ihr Ticket für „${congress.title}“ haben Sie bereits gekauft. Ein Kongresspaket gibt es zu dieser Veranstaltung nicht.`,
+    ),
+  ).toBeVisible();
+  await expect(page.getByText("Sie haben Ticket und Kongresspaket")).toHaveCount(0);
+  await expect(page.getByRole("main").getByRole("link", { name: "Zur Übersicht" })).toBeVisible();
+});
+
 test("a package available later says from when, next to its purchase button", async ({ page, data }) => {
   const congress = await data.congress({ firstDay: dayFromToday(21) });
   const later = await data.package(congress.id, { availabilityDate: dayFromToday(30) });

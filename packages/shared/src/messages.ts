@@ -144,7 +144,7 @@ export const MSG = {
   alreadyBoughtTicketOffersPackage:
     "Ihr Ticket für „{name}“ haben Sie bereits gekauft. Das Kongresspaket können Sie einzeln dazukaufen.",
   alreadyBoughtTicketNoPackage:
-    "Ihr Ticket für „{name}“ haben Sie bereits gekauft; das Kongresspaket wird derzeit nicht einzeln angeboten.",
+    "Ihr Ticket für „{name}“ haben Sie bereits gekauft. Ein Kongresspaket gibt es zu dieser Veranstaltung nicht.",
   alreadyBoughtPackageOffersTicket:
     "Das Kongresspaket zu „{name}“ haben Sie bereits gekauft. Das Ticket können Sie einzeln dazukaufen.",
   alreadyBoughtPackageNoTicket:

@@ -1002,6 +1002,28 @@ describe("checkout", () => {
       ]);
     });
 
+    it("ticket and package of an event without a package, ticket paid: says the ticket is owned and no package exists", async () => {
+      const buyer = await createUser(s.t.db.db);
+      const { congress } = await ticketedCongress(0);
+      await ticketOrder(s.t.db.db, buyer.id, congress.id, "paid");
+      const ticpac = await asUser(buyer, "ticpac", congress.id);
+      expect(ticpac.status).toBe(409);
+      expect(ticpac.error?.reason).toBe("already-bought");
+      expect(ticpac.error?.detail).toBe(
+        `Ihr Ticket für „${congress.title}“ haben Sie bereits gekauft. Ein Kongresspaket gibt es zu dieser Veranstaltung nicht.`,
+      );
+      expect(JSON.parse(ticpac.body).error.json.data.links).toEqual([{ label: "Zur Übersicht", href: "/" }]);
+    });
+
+    it("tells the participation page whether the event has a package (ticket and package is offered only then)", async () => {
+      const { congress } = await ticketedCongress(0);
+      const get = async () =>
+        trpcQuery(s.t, "congress.get", { congressId: congress.id }, { token: await s.t.tokenFor(user.id) });
+      expect((await get()).data).toMatchObject({ id: congress.id, hasPackage: false });
+      await createPackage(s.t.db.db, congress.id);
+      expect((await get()).data).toMatchObject({ id: congress.id, hasPackage: true });
+    });
+
     it("links a bought ticket of a running event to its videos", async () => {
       const buyer = await createUser(s.t.db.db);
       const running = await createCongress(s.t.db.db, { digistoreIdTicket: 620001 });
