@@ -3,6 +3,7 @@ import {
   cutText,
   formatCongressDates,
   formatGermanDate,
+  MSG_ADMIN,
   MSG_VNR,
   parseGermanDate,
   ZCongressInput,
@@ -103,9 +104,32 @@ function FortbildungFields({ form }: { form: SchemaForm<CongressForm, typeof ZCo
   );
 }
 
-function CongressFields({ form }: { form: SchemaForm<CongressForm, typeof ZCongressInput> }) {
+/**
+ * Ticket plus package grants the packages the event has when it is paid: with none, buyers get the ticket
+ * alone, and a package made later is not unlocked for them. Warned at the field, not refused (the
+ * organiser may make the package before selling).
+ */
+function checkoutWarning(name: (typeof CHECKOUT_FIELDS)[number]["name"], id: string, packageCount: number) {
+  return name === "digistoreIdTicketAndPackage" && Number(id) > 0 && packageCount === 0
+    ? MSG_ADMIN.ticketPackageWithoutPackage
+    : undefined;
+}
+
+function CongressFields({
+  form,
+  packageCount,
+}: {
+  form: SchemaForm<CongressForm, typeof ZCongressInput>;
+  /** the packages the event has (none for a new event) */
+  packageCount: number;
+}) {
   const { control, setValue } = form;
-  const [firstDay, lastDay, webinar] = form.watch(["firstCongressDay", "lastCongressDay", "webinar"]);
+  const [firstDay, lastDay, webinar, ticketAndPackage] = form.watch([
+    "firstCongressDay",
+    "lastCongressDay",
+    "webinar",
+    "digistoreIdTicketAndPackage",
+  ]);
   const range: IsoRange = { from: parseGermanDate(firstDay), to: parseGermanDate(lastDay) };
   const onRange = (next: IsoRange) => {
     setValue("firstCongressDay", next.from ? formatGermanDate(next.from) : "");
@@ -148,7 +172,15 @@ function CongressFields({ form }: { form: SchemaForm<CongressForm, typeof ZCongr
       </div>
       <div className="grid gap-4 sm:grid-cols-2">
         {CHECKOUT_FIELDS.map(({ name, label, hint }) => (
-          <TextField key={name} form={form} name={name} label={label} hint={hint} inputMode="numeric" />
+          <TextField
+            key={name}
+            form={form}
+            name={name}
+            label={label}
+            hint={hint}
+            warning={checkoutWarning(name, ticketAndPackage, packageCount)}
+            inputMode="numeric"
+          />
         ))}
       </div>
       <FortbildungFields form={form} />
@@ -200,7 +232,7 @@ function CongressesTab() {
           success="Die Veranstaltung wurde gespeichert."
           wide
         >
-          {(form) => <CongressFields form={form} />}
+          {(form) => <CongressFields form={form} packageCount={e?.packageCount ?? 0} />}
         </ResourceEditor>
       )}
       remove={{

@@ -37,7 +37,7 @@ import {
 // What each admin editor's form holds and what its procedure takes: the record the list answers goes into
 // the form, the form's values are the shared schema's input, as the browser's submit sends them.
 
-const congress: Omit<AdminCongress, "participationCount"> = {
+const congress: Omit<AdminCongress, "participationCount" | "packageCount"> = {
   id: 7,
   title: "Herbstkongress",
   description: "Beschreibung",

@@ -76,7 +76,9 @@ export const emptyCongressForm: CongressForm = {
 
 const numberText = (value: number | null) => (value === null ? "" : String(value));
 
-export const congressToForm = (e: Omit<AdminCongress, "participationCount">): CongressForm => ({
+export const congressToForm = (
+  e: Omit<AdminCongress, "participationCount" | "packageCount">,
+): CongressForm => ({
   id: e.id,
   title: e.title,
   description: e.description,
