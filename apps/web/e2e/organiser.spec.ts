@@ -147,6 +147,68 @@ test("field messages say what is wrong", async ({ page }) => {
   );
 });
 
+test("a ticket-and-package id of an event without a package is warned about at its field, and saves", async ({
+  page,
+  data,
+}) => {
+  const without = await data.congress({ visible: false, digistoreIdTicketAndPackage: data.productId() });
+  const withPackage = await data.congress({ visible: false, digistoreIdTicketAndPackage: data.productId() });
+  await data.package(withPackage.id);
+  await openAdmin(page, "Veranstaltungen");
+  const dialog = page.getByRole("dialog");
+  const field = dialog.getByLabel("Checkout-ID Ticket + Kongresspaket");
+  const warning = dialog.getByText(MSG_ADMIN.ticketPackageWithoutPackage);
+
+  await page.getByRole("button", { name: `${without.title} bearbeiten` }).click();
+  await expect(warning).toBeVisible();
+  await expect(field).toHaveAccessibleDescription(
+    new RegExp(MSG_ADMIN.ticketPackageWithoutPackage.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")),
+  );
+  await dialog.getByRole("button", { name: "Speichern" }).click();
+  await expect(page.getByText("Die Veranstaltung wurde gespeichert.")).toBeVisible();
+
+  await page.getByRole("button", { name: `${withPackage.title} bearbeiten` }).click();
+  await expect(field).toHaveValue(String(withPackage.digistoreIdTicketAndPackage));
+  await expect(warning).toHaveCount(0);
+  await dialog.getByRole("button", { name: "Abbrechen" }).click();
+
+  // a new event has no package yet: the warning comes with the id and goes with 0
+  await page.getByRole("button", { name: "Neue Veranstaltung" }).click();
+  await expect(warning).toHaveCount(0);
+  await field.fill("4711");
+  await expect(warning).toBeVisible();
+  await field.fill("0");
+  await expect(warning).toHaveCount(0);
+});
+
+test("a package made in its section ends the warning about the event's ticket-and-package id at once", async ({
+  page,
+  data,
+}) => {
+  const without = await data.congress({ visible: false, digistoreIdTicketAndPackage: data.productId() });
+  await openAdmin(page, "Veranstaltungen");
+  const dialog = page.getByRole("dialog");
+  const warning = dialog.getByText(MSG_ADMIN.ticketPackageWithoutPackage);
+  await page.getByRole("button", { name: `${without.title} bearbeiten` }).click();
+  await expect(warning).toBeVisible();
+  await dialog.getByRole("button", { name: "Abbrechen" }).click();
+
+  await openAdminSection(page, "Kongresspakete");
+  await page.getByRole("button", { name: "Neues Kongresspaket" }).click();
+  await dialog.getByLabel("Name *").fill(data.title("E2E-Paket"));
+  await dialog.getByLabel("Veranstaltung *").selectOption({ label: without.title });
+  await dialog.getByLabel("Checkout-ID *").fill(String(data.productId()));
+  await dialog.getByLabel("Beschreibung *").fill("Paket aus dem Test.");
+  await dialog.getByRole("button", { name: "Speichern" }).click();
+  await expect(dialog).toHaveCount(0);
+  await openAdminSection(page, "Veranstaltungen");
+  await page.getByRole("button", { name: `${without.title} bearbeiten` }).click();
+  await expect(dialog.getByLabel("Checkout-ID Ticket + Kongresspaket")).toHaveValue(
+    String(without.digistoreIdTicketAndPackage),
+  );
+  await expect(warning).toHaveCount(0);
+});
+
 /** Chooses a file made in the page (a 6 MB buffer through the protocol takes long on a busy machine). */
 async function chooseFile(page: Page, file: { name: string; type: string; size: number }) {
   await page

@@ -226,6 +226,7 @@ test("a ticketed event offers the tickets instead of a free sign-up", async ({ p
     digistoreIdTicket: ticket,
     digistoreIdTicketAndPackage: data.productId(),
   });
+  await data.package(congress.id);
   const user = await data.user();
   await page.goto(`/login/${congress.id}`);
   await login(page, user.email, user.password);
@@ -244,6 +245,17 @@ test("a ticketed event offers the tickets instead of a free sign-up", async ({ p
   expect(url.searchParams.get("custom")).toMatch(
     new RegExp(`^uid-[0-9a-f]{32}\\|pid-${congress.id}\\|cat-tic$`),
   );
+});
+
+test("an event without a package offers the ticket alone, not ticket and package", async ({ page, data }) => {
+  const congress = await data.ticketedCongress();
+  const user = await data.user();
+  await page.goto(`/login/${congress.id}`);
+  await login(page, user.email, user.password);
+  await expect(page).toHaveURL(new RegExp(`/participation/${congress.id}$`));
+  await expect(page.getByRole("heading", { name: "Ticket erforderlich" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Ticket kaufen", exact: true })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Ticket und Kongresspaket kaufen" })).toHaveCount(0);
 });
 
 test("a package purchase passes the voucher, and a return before the payment says it is processed", async ({

@@ -33,6 +33,9 @@ export const MSG_ADMIN = {
   externalIdRequired: "Bitte geben Sie die Checkout-ID (größer als 0) ein.",
   ticketIdInvalid: checkoutIdInvalid(CHECKOUT_ID_FIELDS.digistoreIdTicket),
   ticketAndPackageIdInvalid: checkoutIdInvalid(CHECKOUT_ID_FIELDS.digistoreIdTicketAndPackage),
+  // a warning, not a refusal: the organiser may add the package before selling
+  ticketPackageWithoutPackage:
+    "Achtung: Zu dieser Veranstaltung gibt es noch kein Kongresspaket. Wer „Ticket + Kongresspaket“ kauft, erhält dann nur das Ticket, und ein später angelegtes Kongresspaket wird ihm nicht nachträglich freigeschaltet. Legen Sie das Kongresspaket an, bevor Sie verkaufen.",
   extraNameRequired: "Bitte geben Sie jedem Zusatzparameter einen Namen.",
   extraInvalid: "Die Zusatzparameter sind ungültig.",
   crosssellLinkInvalid:

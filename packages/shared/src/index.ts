@@ -7,6 +7,7 @@ export * from "./auth";
 export * from "./certificates";
 export * from "./chamber-report";
 export * from "./checkout";
+export * from "./checkout-return";
 export * from "./congresses";
 export * from "./constants";
 export * from "./dates";

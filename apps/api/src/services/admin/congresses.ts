@@ -1,6 +1,6 @@
 import { type Db, schema } from "@app/db";
 import { berlinDate, congressTiming, type IsoDate, MSG_FORTBILDUNG, type ZCongressInput } from "@app/shared";
-import { count, desc, eq } from "drizzle-orm";
+import { count, desc, eq, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { AppError } from "../../lib/app-error";
 import { checkViolation } from "../../lib/db-errors";
@@ -8,12 +8,19 @@ import { adminTable } from "../../lib/paging";
 import type { ServiceDeps } from "../deps";
 import { deleteAudited, saveAudited } from "./audited-rows";
 
-const { congresses, participations } = schema;
+const { congresses, congressPackages, participations } = schema;
 
-/** The events table's rows: every event with its participation count, newest first. */
+/**
+ * The events table's rows: every event with its participation count and its number of packages (the form
+ * warns of a ticket-and-package id without a package), newest first.
+ */
 function congressRows(db: Db) {
   return db
-    .select({ congress: congresses, participationCount: count(participations.id) })
+    .select({
+      congress: congresses,
+      participationCount: count(participations.id),
+      packageCount: sql<number>`(SELECT count(*)::int FROM ${congressPackages} WHERE ${congressPackages.congressId} = ${congresses.id})`,
+    })
     .from(congresses)
     .leftJoin(participations, eq(participations.congressId, congresses.id))
     .groupBy(congresses.id)
@@ -22,7 +29,12 @@ function congressRows(db: Db) {
 }
 
 type CongressRow = Awaited<ReturnType<typeof congressRows>>[number];
-const withCount = ({ congress, participationCount }: CongressRow) => ({ ...congress, participationCount });
+const withCount = ({ congress, participationCount, packageCount }: CongressRow) => ({
+  ...congress,
+  participationCount,
+  packageCount,
+});
+
 const congressTable = adminTable(congresses, congressRows, withCount);
 
 /** An event of the admin's lists with the spec's `inProgress`, `inFuture`, `inPast` of today, as a visitor's. */

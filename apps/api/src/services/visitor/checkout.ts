@@ -53,7 +53,8 @@ function ticketLink(congress: CongressRow, today: IsoDate): ErrorLink {
 /**
  * Refuses a ticket or ticket-plus-package purchase that would charge the visitor again for something paid
  * (ADR 0083): a paid ticket refuses both; a paid package of the event refuses ticket-plus-package. The
- * refusal links to what was bought and offers the half still missing on its own.
+ * refusal links to what was bought and offers the half still missing on its own, or says that the event
+ * has no package.
  */
 async function refuseTicketBoughtTwice(
   db: DbOrTx,
@@ -84,7 +85,13 @@ async function refuseTicketBoughtTwice(
   const open = packages.filter((pkg) => !paid.has(pkg.id));
   const bought = packages.filter((pkg) => paid.has(pkg.id)).map(packageLink);
   if (ticketPaid) {
-    const text = open.length === 0 ? MSG.alreadyBoughtTicketPackage : MSG.alreadyBoughtTicketOffersPackage;
+    // what is owned, and what there is not: an event without a package has only the ticket to sell
+    const text =
+      packages.length === 0
+        ? MSG.alreadyBoughtTicketNoPackage
+        : open.length === 0
+          ? MSG.alreadyBoughtTicketPackage
+          : MSG.alreadyBoughtTicketOffersPackage;
     throw alreadyBought(what, text, congress.title, [
       ticketLink(congress, today),
       ...bought,

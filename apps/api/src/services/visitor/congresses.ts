@@ -15,7 +15,7 @@ import { and, asc, count, eq, inArray, sql } from "drizzle-orm";
 import { type AppError, refuse } from "../../lib/app-error";
 import { loadViewer, type Viewer, type ViewerDeps } from "./viewer";
 
-const { congresses, congressContents, participations, congressTicketOrders } = schema;
+const { congresses, congressContents, congressPackages, participations, congressTicketOrders } = schema;
 
 export interface CongressView {
   id: number;
@@ -84,17 +84,30 @@ export function toCongressView(row: VisitorCongressRow, today: IsoDate, viewer: 
   };
 }
 
+export interface CongressPageView extends CongressView {
+  /**
+   * the event has a package: ticket plus package grants more than the ticket only then, so the
+   * participation page offers it only then
+   */
+  hasPackage: boolean;
+}
+
 /** One congress as the participation and purchase screens see it; invisible congresses exist only for staff. */
 export async function getCongress(
   ctx: ViewerDeps,
   { userId, congressId }: { userId: number; congressId: number },
-): Promise<CongressView> {
+): Promise<CongressPageView> {
   const viewer = await loadViewer(ctx, userId);
   const [row] = await selectCongresses(ctx.db, viewer.id).where(eq(congresses.id, congressId));
   if (!row || (!row.congress.visible && !viewer.isStaff)) {
     throw refuse(REFUSALS.unknownCongress, `congress ${congressId}`);
   }
-  return toCongressView(row, berlinDate(ctx.clock.now()), viewer);
+  const [pkg] = await ctx.db
+    .select({ id: congressPackages.id })
+    .from(congressPackages)
+    .where(eq(congressPackages.congressId, congressId))
+    .limit(1);
+  return { ...toCongressView(row, berlinDate(ctx.clock.now()), viewer), hasPackage: pkg !== undefined };
 }
 
 /**

@@ -908,7 +908,7 @@ describe("checkout", () => {
     expect(res.status).toBe(404);
   });
 
-  it("tells the return from the checkout whether the product exists and its order is paid yet", async () => {
+  it("tells the return from the checkout whether the product exists, and counts no order its notifications did not make", async () => {
     const state = async (category: string, id: number) =>
       trpcQuery(s.t, "checkout.getReturnState", { category, id }, { token: await s.t.tokenFor(user.id) });
     const unknown = await state("ticpac", 999_999);
@@ -918,9 +918,16 @@ describe("checkout", () => {
     expect((await state("ticpac", free)).status).toBe(404);
 
     const before = await state("tic", ticketed);
-    expect(before.data).toEqual({ name: expect.any(String), paid: false });
+    expect(before.data).toEqual({
+      name: expect.any(String),
+      paid: false,
+      unlocked: { ticket: false, packages: [] },
+      eventHasPackage: false,
+    });
+    // an order without a payment notification of this purchase (an admin's, say) is not what it unlocked
+    // (the notifications themselves: commerce.int.test.ts, "checkout return")
     await ticketOrder(s.t.db.db, user.id, ticketed, "paid");
-    expect((await state("tic", ticketed)).data.paid).toBe(true);
+    expect((await state("tic", ticketed)).data.paid).toBe(false);
     expect((await state("pac", pkgId)).data.paid).toBe(false);
   });
 
@@ -1008,6 +1015,28 @@ describe("checkout", () => {
         { label: "Zur Übersicht", href: "/" },
         { label: "Zum Kongresspaket", href: `/congress-package/${pkg.id}` },
       ]);
+    });
+
+    it("ticket and package of an event without a package, ticket paid: says the ticket is owned and no package exists", async () => {
+      const buyer = await createUser(s.t.db.db);
+      const { congress } = await ticketedCongress(0);
+      await ticketOrder(s.t.db.db, buyer.id, congress.id, "paid");
+      const ticpac = await asUser(buyer, "ticpac", congress.id);
+      expect(ticpac.status).toBe(409);
+      expect(ticpac.error?.reason).toBe("already-bought");
+      expect(ticpac.error?.detail).toBe(
+        `Ihr Ticket für „${congress.title}“ haben Sie bereits gekauft. Ein Kongresspaket gibt es zu dieser Veranstaltung nicht.`,
+      );
+      expect(JSON.parse(ticpac.body).error.json.data.links).toEqual([{ label: "Zur Übersicht", href: "/" }]);
+    });
+
+    it("tells the participation page whether the event has a package (ticket and package is offered only then)", async () => {
+      const { congress } = await ticketedCongress(0);
+      const get = async () =>
+        trpcQuery(s.t, "congress.get", { congressId: congress.id }, { token: await s.t.tokenFor(user.id) });
+      expect((await get()).data).toMatchObject({ id: congress.id, hasPackage: false });
+      await createPackage(s.t.db.db, congress.id);
+      expect((await get()).data).toMatchObject({ id: congress.id, hasPackage: true });
     });
 
     it("links a bought ticket of a running event to its videos", async () => {

@@ -16,6 +16,8 @@ export interface FieldProps<V extends FieldValues> {
   name: Path<V>;
   label: string;
   hint?: string;
+  /** a warning about the value that does not refuse it (FormField) */
+  warning?: string | undefined;
 }
 
 // A form's fields register in render order, and a refused submit focuses the first registered field with a
@@ -27,12 +29,13 @@ export function TextField<V extends FieldValues>({
   name,
   label,
   hint,
+  warning,
   multiline = false,
   className,
   ...input
 }: Omit<ComponentProps<"input">, "name" | "form"> & FieldProps<V> & { multiline?: boolean }) {
   return (
-    <FormField label={label} hint={hint} error={form.errorOf(name)} className={className}>
+    <FormField label={label} hint={hint} warning={warning} error={form.errorOf(name)} className={className}>
       {multiline ? <Textarea {...form.register(name)} /> : <Input {...input} {...form.register(name)} />}
     </FormField>
   );

@@ -4,6 +4,7 @@ import {
   cutText,
   formatCongressDates,
   formatGermanDate,
+  MSG_ADMIN,
   MSG_VNR,
   parseGermanDate,
   ZCongressInput,
@@ -95,9 +96,32 @@ function FortbildungFields({ form }: { form: SchemaForm<CongressForm, typeof ZCo
   );
 }
 
-function CongressFields({ form }: { form: SchemaForm<CongressForm, typeof ZCongressInput> }) {
+/**
+ * Ticket plus package grants the packages the event has when it is paid: with none, buyers get the ticket
+ * alone, and a package made later is not unlocked for them. Warned at the field, not refused (the
+ * organiser may make the package before selling).
+ */
+function checkoutWarning(name: keyof typeof CHECKOUT_ID_FIELDS, id: string, packageCount: number) {
+  return name === "digistoreIdTicketAndPackage" && Number(id) > 0 && packageCount === 0
+    ? MSG_ADMIN.ticketPackageWithoutPackage
+    : undefined;
+}
+
+function CongressFields({
+  form,
+  packageCount,
+}: {
+  form: SchemaForm<CongressForm, typeof ZCongressInput>;
+  /** the packages the event has (none for a new event) */
+  packageCount: number;
+}) {
   const { control, setValue } = form;
-  const [firstDay, lastDay, webinar] = form.watch(["firstCongressDay", "lastCongressDay", "webinar"]);
+  const [firstDay, lastDay, webinar, ticketAndPackage] = form.watch([
+    "firstCongressDay",
+    "lastCongressDay",
+    "webinar",
+    "digistoreIdTicketAndPackage",
+  ]);
   const range: IsoRange = { from: parseGermanDate(firstDay), to: parseGermanDate(lastDay) };
   const onRange = (next: IsoRange) => {
     setValue("firstCongressDay", next.from ? formatGermanDate(next.from) : "");
@@ -138,6 +162,7 @@ function CongressFields({ form }: { form: SchemaForm<CongressForm, typeof ZCongr
             name={name}
             label={CHECKOUT_ID_FIELDS[name].label}
             hint={CHECKOUT_ID_FIELDS[name].zero}
+            warning={checkoutWarning(name, ticketAndPackage, packageCount)}
             inputMode="numeric"
           />
         ))}
@@ -191,7 +216,7 @@ function CongressesTab() {
           success="Die Veranstaltung wurde gespeichert."
           wide
         >
-          {(form) => <CongressFields form={form} />}
+          {(form) => <CongressFields form={form} packageCount={e?.packageCount ?? 0} />}
         </ResourceEditor>
       )}
       remove={{

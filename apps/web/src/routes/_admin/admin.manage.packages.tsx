@@ -100,6 +100,9 @@ function PackagesTab() {
   return (
     <AdminResource<AdminPackage>
       list={packagesPage}
+      // a package changes more than its table: the events' package counts (the event form's warning about a
+      // ticket-and-package id without a package) and the package choices of other sections
+      invalidates={trpc.admin.pathKey()}
       columns={[
         { header: "Name", cell: (p) => p.name },
         { header: "Veranstaltung", cell: (p) => p.congress.title },

@@ -77,8 +77,11 @@ export const emptyCongressForm: CongressForm = {
 
 const numberText = (value: number | null) => (value === null ? "" : String(value));
 
-/** An event as stored, without what the list counts or reads off today (participations, its timing). */
-export type StoredCongress = Omit<AdminCongress, "participationCount" | "inProgress" | "inFuture" | "inPast">;
+/** An event as stored, without what the list counts or reads off today (participations, packages, its timing). */
+export type StoredCongress = Omit<
+  AdminCongress,
+  "participationCount" | "packageCount" | "inProgress" | "inFuture" | "inPast"
+>;
 
 export const congressToForm = (e: StoredCongress): CongressForm => ({
   id: e.id,
