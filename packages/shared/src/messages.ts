@@ -163,7 +163,7 @@ export const MSG = {
     "Ihre Zahlung ist bestätigt: Sie sind für „{name}“ angemeldet und finden die Veranstaltung hier in Ihrer Übersicht.",
   checkoutReturnTicketPackage:
     "Ihre Zahlung ist bestätigt: Sie sind für „{name}“ angemeldet, und das Kongresspaket ist freigeschaltet. Beides finden Sie hier in Ihrer Übersicht.",
-  // what a payment unlocked no part of, although the purchase promised it (decision 83's halves)
+  // what a payment unlocked no part of, although the purchase promised it (ADR 0083's halves)
   checkoutReturnNoPackage:
     "Ein Kongresspaket gibt es zu dieser Veranstaltung nicht; freigeschaltet ist daher nur Ihr Ticket. Bei Fragen schreiben Sie uns bitte an support@example.com.",
   checkoutReturnPackageNotIncluded:
