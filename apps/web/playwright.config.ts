@@ -9,6 +9,8 @@ process.env.E2E_MAIL_PORT ??= String(await freePort());
 process.env.E2E_FAKE_PORT ??= String(await freePort());
 process.env.E2E_SIMULATOR_PORT ??= String(await freePort());
 process.env.E2E_PG_PORT ??= String(await freePort());
+// the API's token key of this run: the tests' `signIn` fixture (e2e/fixtures.ts) signs what the login would
+process.env.E2E_JWT_SECRET ??= randomBytes(32).toString("hex");
 // the IPN passphrase of this run: tests sign payment notifications of their own (e2e/payments.ts)
 process.env.E2E_IPN_PASSPHRASE ??= randomBytes(16).toString("hex");
 // the overview is one list for everybody (the 6 newest current events): e2e/data.ts gives each test of

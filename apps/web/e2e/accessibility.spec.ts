@@ -6,7 +6,7 @@ import { readdirSync } from "node:fs";
 import { expect, type Locator, type Page } from "@playwright/test";
 import { E2E_GATED } from "./constants";
 import type { TestData, TestUser } from "./data";
-import { contentDay, DEMO, dayFromToday, expectAccessible, failedRequest, login, test } from "./fixtures";
+import { contentDay, DEMO, dayFromToday, expectAccessible, failedRequest, test } from "./fixtures";
 
 /** who looks at the page: nobody, the demo admin, or an account of the test's own ("participant") */
 type Who = "anonymous" | "participant" | "admin";
@@ -402,14 +402,12 @@ const DIALOGS: DialogCase[] = [
   },
 ];
 
-async function signIn(page: Page, who: Who, user: TestUser) {
+/** The account the case signs in with: none, the demo admin, or the test's own. */
+function accountOf(who: Who, user: TestUser): { email: string } | null {
   if (who === "anonymous") {
-    return;
+    return null;
   }
-  const account = who === "admin" ? DEMO.admin : user;
-  await page.goto("/login");
-  await login(page, account.email, account.password);
-  await expect(page.getByRole("heading", { level: 1, name: /^Hallo / })).toBeVisible();
+  return who === "admin" ? DEMO.admin : user;
 }
 
 /** Makes what the case's page shows (for the test's own account) and returns where to go. */
@@ -428,12 +426,15 @@ async function settled(page: Page, heading?: string | RegExp) {
 
 test.describe("every route passes axe", () => {
   for (const c of PAGES) {
-    test(`${nameOf(c)} (${c.who})`, async ({ page, data, browserErrors }) => {
+    test(`${nameOf(c)} (${c.who})`, async ({ page, data, browserErrors, signIn }) => {
       for (const error of c.errors ?? []) {
         browserErrors.expect(error);
       }
       const { target, user } = await arrive(c.path, data);
-      await signIn(page, c.who, user);
+      const account = accountOf(c.who, user);
+      if (account) {
+        await signIn(account);
+      }
       await c.prepare?.(page);
       await page.goto(target.path);
       await settled(page, c.heading);
@@ -448,12 +449,16 @@ test.describe("every dialog passes axe", () => {
       page,
       data,
       browserErrors,
+      signIn,
     }) => {
       for (const error of c.errors ?? []) {
         browserErrors.expect(error);
       }
       const { target, user } = await arrive(c.path, data);
-      await signIn(page, c.who, user);
+      const account = accountOf(c.who, user);
+      if (account) {
+        await signIn(account);
+      }
       await page.goto(target.path);
       const dialog = await c.open(page, target);
       await expect(dialog).toBeVisible();

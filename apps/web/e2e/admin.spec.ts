@@ -2,18 +2,20 @@ import { ADMIN_PAGE_SIZE, MSG, MSG_VIDEO_LENGTH } from "@app/shared";
 import { expect, type Page } from "@playwright/test";
 import { openAdminSection } from "./admin-nav";
 import { vimeo } from "./data";
-import { contentDay, DEMO, dayFromToday, expectAccessible, login, test, waitForMail } from "./fixtures";
+import {
+  contentDay,
+  DEMO,
+  dayFromToday,
+  expectAccessible,
+  openOverview,
+  test,
+  waitForMail,
+} from "./fixtures";
 
 const PNG = Buffer.from(
   "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==",
   "base64",
 );
-
-async function loginAs(page: Page, user: { email: string; password: string }) {
-  await page.goto("/login");
-  await login(page, user.email, user.password);
-  await expect(page.getByRole("heading", { level: 1, name: /^Hallo / })).toBeVisible();
-}
 
 async function openAdmin(page: Page, tab: string) {
   await page.getByRole("link", { name: "Administration" }).click();
@@ -28,11 +30,13 @@ test("an admin creates an event with a picture and a date range, a visitor sees 
   page,
   browser,
   data,
+  signIn,
 }) => {
   const title = data.title("E2E-Sommerakademie");
   data.removeCongressesAfterwards(title, { onOverview: true });
   const visitorAccount = await data.user();
-  await loginAs(page, DEMO.admin);
+  await signIn(DEMO.admin);
+  await openOverview(page);
   await openAdmin(page, "Veranstaltungen");
   await page.getByRole("button", { name: "Neue Veranstaltung" }).click();
   const dialog = page.getByRole("dialog");
@@ -56,7 +60,8 @@ test("an admin creates an event with a picture and a date range, a visitor sees 
 
   const visitorContext = await browser.newContext();
   const visitor = await visitorContext.newPage();
-  await loginAs(visitor, visitorAccount);
+  await signIn(visitorAccount, visitor);
+  await openOverview(visitor);
   const card = visitor.getByRole("article", { name: title });
   await expect(card).toBeVisible();
   await expect(card.locator('img[src^="/uploads/images/"]')).toBeAttached();
@@ -81,10 +86,12 @@ test("an admin creates an event with a picture and a date range, a visitor sees 
 test("an event whose last day lies before its first is refused under the last-day field, before any request", async ({
   page,
   data,
+  signIn,
 }) => {
   const title = data.title("E2E-Datumsprüfung");
   data.removeCongressesAfterwards(title);
-  await loginAs(page, DEMO.admin);
+  await signIn(DEMO.admin);
+  await openOverview(page);
   await openAdmin(page, "Veranstaltungen");
   await page.getByRole("button", { name: "Neue Veranstaltung" }).click();
   const dialog = page.getByRole("dialog");
@@ -120,13 +127,18 @@ test("an event whose last day lies before its first is refused under the last-da
   await expect(table.getByText(title)).toHaveCount(0);
 });
 
-test("an admin creates a package and adds video content by pasting an embed code", async ({ page, data }) => {
+test("an admin creates a package and adds video content by pasting an embed code", async ({
+  page,
+  data,
+  signIn,
+}) => {
   const past = await data.congress({ firstDay: dayFromToday(-30), lastDay: dayFromToday(-28) });
   const oneDay = await data.congress({ visible: false, firstDay: dayFromToday(14) });
   const packageName = data.title("E2E-Paket");
   const comment = data.title("Eröffnung");
   // the empty package and the impossible date are refused under their fields before any request
-  await loginAs(page, DEMO.admin);
+  await signIn(DEMO.admin);
+  await openOverview(page);
   await openAdmin(page, "Kongresspakete");
   await page.getByRole("button", { name: "Neues Kongresspaket" }).click();
   let dialog = page.getByRole("dialog");
@@ -180,12 +192,14 @@ test("an admin creates a package and adds video content by pasting an embed code
 test("an admin gives the videos' lengths and live streams: Vimeo's filled in, typed ones kept and checked, saved; the Fortbildung section names those without", async ({
   page,
   data,
+  signIn,
 }) => {
   // ids the fake oEmbed endpoint answers a length for (e2e/constants.ts): 1:23:45, 12:34 and 0 (live)
   const [told, alsoTold, liveStream] = [vimeo(770_000_001), vimeo(770_000_002), vimeo(770_000_005)];
   const [privateVideo, noLength] = [vimeo(770_000_003), vimeo(770_000_004)];
   const congress = await data.congress({ visible: false, fortbildung: true, firstDay: dayFromToday(20) });
-  await loginAs(page, DEMO.admin);
+  await signIn(DEMO.admin);
+  await openOverview(page);
   await openAdmin(page, "Videoinhalte");
   await page.getByRole("button", { name: "Inhalt hinzufügen" }).click();
   const dialog = page.getByRole("dialog");
@@ -283,6 +297,7 @@ test("an admin gives the videos' lengths and live streams: Vimeo's filled in, ty
 test("the contents table pages on the server; deleting the last page's only row shows the page before", async ({
   page,
   data,
+  signIn,
 }) => {
   const congress = await data.congress({ visible: false });
   const tag = data.title("Seitenprobe");
@@ -298,7 +313,8 @@ test("the contents table pages on the server; deleting the last page's only row 
       pages.push(Number(input.match(/"page":(\d+)/)?.[1]));
     }
   });
-  await loginAs(page, DEMO.admin);
+  await signIn(DEMO.admin);
+  await openOverview(page);
   await openAdmin(page, "Videoinhalte");
   await page.getByLabel("Suchen").fill(tag);
   const table = page.getByRole("table", { name: "Videoinhalte" });
@@ -326,9 +342,10 @@ test("the contents table pages on the server; deleting the last page's only row 
   await expect(pager).toHaveCount(0);
 });
 
-test("an admin filters users, toggles active, edits and deletes a user", async ({ page, data }) => {
+test("an admin filters users, toggles active, edits and deletes a user", async ({ page, data, signIn }) => {
   const user = await data.user();
-  await loginAs(page, DEMO.admin);
+  await signIn(DEMO.admin);
+  await openOverview(page);
   await openAdmin(page, "Benutzer:innen");
   await page.getByLabel("Nach E-Mail filtern").fill(user.email);
   const table = page.getByRole("table", { name: "Benutzer:innen" });
@@ -362,8 +379,9 @@ test("an admin filters users, toggles active, edits and deletes a user", async (
   await expect(table.getByText(user.email)).toHaveCount(0);
 });
 
-test("visitors without the admin role never see the administration", async ({ page, data }) => {
-  await loginAs(page, await data.user());
+test("visitors without the admin role never see the administration", async ({ page, data, signIn }) => {
+  await signIn(await data.user());
+  await openOverview(page);
   await expect(page.getByRole("link", { name: "Administration" })).toHaveCount(0);
   await page.goto("/admin/manage");
   // the guard sends them to the login route, which sends a logged-in visitor on to the overview
@@ -374,6 +392,7 @@ test("visitors without the admin role never see the administration", async ({ pa
 test("an admin creates ticket orders for two users; both get an order, access and a mail", async ({
   page,
   data,
+  signIn,
 }) => {
   const congress = await data.congress({
     firstDay: dayFromToday(-1),
@@ -383,7 +402,8 @@ test("an admin creates ticket orders for two users; both get an order, access an
   });
   const first = await data.user();
   const second = await data.user();
-  await loginAs(page, DEMO.admin);
+  await signIn(DEMO.admin);
+  await openOverview(page);
   await openAdmin(page, "Ticketbestellungen");
   await page.getByRole("button", { name: "Bestellung anlegen" }).click();
   const dialog = page.getByRole("dialog");
@@ -413,12 +433,14 @@ test("an admin creates ticket orders for two users; both get an order, access an
 test("an admin edits a template with bold text and a link button, previews it, sends a test mail and copies templates", async ({
   page,
   data,
+  signIn,
 }) => {
   // an event's own templates, so the general ones every other test's mails use stay as they are
   const source = await data.congress({ visible: false });
   const target = await data.congress({ visible: false });
   await data.template(source.id, "participation-confirmation");
-  await loginAs(page, DEMO.admin);
+  await signIn(DEMO.admin);
+  await openOverview(page);
   await openAdmin(page, "E-Mail-Templates");
   // while the chosen event's templates load, the general ones still on screen cannot be opened: a quick
   // click would edit the general template under the event's name (the cause of this test's old flake)
@@ -492,10 +514,12 @@ test("an admin edits a template with bold text and a link button, previews it, s
 test("the knowledge base builds the documented links and lists every mail's variables", async ({
   page,
   data,
+  signIn,
 }) => {
   const congress = await data.congress({ visible: false });
   const pkg = await data.package(congress.id);
-  await loginAs(page, DEMO.admin);
+  await signIn(DEMO.admin);
+  await openOverview(page);
   await openAdmin(page, "Wissensdatenbank");
   await page.getByLabel("Kongresspaket für Links").selectOption({ label: pkg.name });
   await page.getByLabel("Veranstaltung für Links").selectOption({ label: congress.title });

@@ -1,12 +1,6 @@
 import { expect, type Page } from "@playwright/test";
-import { dayFromToday, failedRequest, hoverThenClickOnSlowLine, login, test } from "./fixtures";
+import { dayFromToday, failedRequest, hoverThenClickOnSlowLine, openOverview, test } from "./fixtures";
 import { sendPayment } from "./payments";
-
-async function loginAs(page: Page, user: { email: string; password: string }) {
-  await page.goto("/login");
-  await login(page, user.email, user.password);
-  await expect(page.getByRole("heading", { level: 1, name: /^Hallo / })).toBeVisible();
-}
 
 const packagesRegion = (page: Page) => page.getByRole("region", { name: "Kongresspakete" });
 const thanks = (page: Page) => page.getByRole("heading", { name: "Vielen Dank für Ihren Kauf!" });
@@ -15,9 +9,10 @@ test("a return from the checkout with an unknown product thanks nobody", async (
   page,
   data,
   browserErrors,
+  signIn,
 }) => {
   browserErrors.expect(failedRequest(404, "/trpc/checkout.getReturnState"));
-  await loginAs(page, await data.user());
+  await signIn(await data.user());
   await page.goto("/?custom=pid-999999|cat-ticpac");
   await expect(page.getByRole("status").filter({ hasText: "Kein Kauf gefunden" })).toBeVisible();
   await expect(page).toHaveURL(/\/$/);
@@ -31,6 +26,7 @@ test("a return before the payment notification says it is processed, and thanks 
   data,
   request,
   testDb,
+  signIn,
 }) => {
   const user = await data.user();
   const congress = await data.congress({ visible: false, firstDay: dayFromToday(-60) });
@@ -39,7 +35,7 @@ test("a return before the payment notification says it is processed, and thanks 
     "SELECT digistore_hash AS hash FROM users WHERE id = $1",
     [user.id],
   );
-  await loginAs(page, user);
+  await signIn(user);
   await page.goto(`/?custom=pid-${pkg.id}|cat-pac`);
   const processing = page.getByRole("status").filter({ hasText: "Ihre Zahlung wird bearbeitet" });
   await expect(processing).toBeVisible();
@@ -62,10 +58,10 @@ test("a return before the payment notification says it is processed, and thanks 
   await expect(card.getByRole("link", { name: "Kongresspaket öffnen" })).toBeVisible();
 });
 
-test("without a payment notification the return says what to do", async ({ page, data }) => {
+test("without a payment notification the return says what to do", async ({ page, data, signIn }) => {
   const congress = await data.ticketedCongress();
   await page.clock.install();
-  await loginAs(page, await data.user());
+  await signIn(await data.user());
   await page.goto(`/?custom=pid-${congress.id}|cat-tic`);
   await expect(page.getByRole("status").filter({ hasText: "Ihre Zahlung wird bearbeitet" })).toBeVisible();
   await page.clock.runFor(31_000);
@@ -78,10 +74,15 @@ test("without a payment notification the return says what to do", async ({ page,
   await expect(thanks(page)).toHaveCount(0);
 });
 
-test("Back from the checkout returns to the overview, not to the purchase screen", async ({ page, data }) => {
+test("Back from the checkout returns to the overview, not to the purchase screen", async ({
+  page,
+  data,
+  signIn,
+}) => {
   const congress = await data.congress({ firstDay: dayFromToday(21) });
   const pkg = await data.package(congress.id);
-  await loginAs(page, await data.user());
+  await signIn(await data.user());
+  await openOverview(page);
   await packagesRegion(page)
     .getByRole("article", { name: pkg.name })
     .getByRole("link", { name: "Jetzt kaufen" })
@@ -95,10 +96,12 @@ test("Back from the checkout returns to the overview, not to the purchase screen
 test("a purchase link hovered on a slow line still leads to the checkout when clicked", async ({
   page,
   data,
+  signIn,
 }) => {
   const congress = await data.congress({ firstDay: dayFromToday(21) });
   const pkg = await data.package(congress.id);
-  await loginAs(page, await data.user());
+  await signIn(await data.user());
+  await openOverview(page);
   await hoverThenClickOnSlowLine(
     page,
     packagesRegion(page).getByRole("article", { name: pkg.name }).getByRole("link", { name: "Jetzt kaufen" }),
@@ -110,13 +113,14 @@ test("a bought package is not sold again: the purchase screen links to it", asyn
   page,
   data,
   browserErrors,
+  signIn,
 }) => {
   browserErrors.expect(failedRequest(409, "/trpc/checkout.getUrl"));
   const user = await data.user();
   const congress = await data.congress({ visible: false, firstDay: dayFromToday(-60) });
   const pkg = await data.package(congress.id);
   await data.packageOrder(user.id, pkg.id, "paid");
-  await loginAs(page, user);
+  await signIn(user);
   await page.goto(`/congress-package-purchase/${pkg.id}`);
   await expect(page.getByRole("heading", { level: 1, name: "Bereits gekauft" })).toBeVisible();
   await expect(page.getByText(`Sie haben das Kongresspaket „${pkg.name}“ bereits gekauft.`)).toBeVisible();
@@ -130,6 +134,7 @@ test("ticket and package with the ticket paid offer the package alone", async ({
   page,
   data,
   browserErrors,
+  signIn,
 }) => {
   browserErrors.expect(failedRequest(409, "/trpc/checkout.getUrl"));
   const user = await data.user();
@@ -137,7 +142,7 @@ test("ticket and package with the ticket paid offer the package alone", async ({
   const pkg = await data.package(congress.id);
   await data.participation(user.id, congress.id);
   await data.ticketOrder(user.id, congress.id, "paid");
-  await loginAs(page, user);
+  await signIn(user);
   await page.goto(`/congress-ticket-package-purchase/${congress.id}`);
   await expect(page.getByRole("heading", { level: 1, name: "Bereits gekauft" })).toBeVisible();
   await expect(page.getByText("Das Kongresspaket können Sie einzeln dazukaufen.")).toBeVisible();
@@ -145,10 +150,15 @@ test("ticket and package with the ticket paid offer the package alone", async ({
   await expect(page.getByRole("heading", { name: `Testkasse: Produkt ${pkg.externalId}` })).toBeVisible();
 });
 
-test("a package available later says from when, next to its purchase button", async ({ page, data }) => {
+test("a package available later says from when, next to its purchase button", async ({
+  page,
+  data,
+  signIn,
+}) => {
   const congress = await data.congress({ firstDay: dayFromToday(21) });
   const later = await data.package(congress.id, { availabilityDate: dayFromToday(30) });
-  await loginAs(page, await data.user());
+  await signIn(await data.user());
+  await openOverview(page);
   const card = packagesRegion(page).getByRole("article", { name: later.name });
   const [y, m, d] = dayFromToday(30).split("-");
   await expect(card.getByText(`Verfügbar ab ${d}.${m}.${y}`)).toBeVisible();
