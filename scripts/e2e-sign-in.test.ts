@@ -31,8 +31,8 @@ const LOGIN_FORM: Record<string, { uses: number; why: string }> = {
   "sign-in-link.spec.ts": { uses: 2, why: "a login refused by the limits, then the mailed link" },
   "admin-2fa.spec.ts": { uses: 6, why: "the two-factor step after the password" },
   "login-return.spec.ts": {
-    uses: 4,
-    why: "the return after a login: one per kind of guard, and the next login after Abmelden",
+    uses: 6,
+    why: "the return after a login: one per kind of guard, after a registration (ADR 0133), and the next login after Abmelden",
   },
   "keyboard.spec.ts": { uses: 2, why: "the login form with the keyboard, its errors tied to the fields" },
   "privacy.spec.ts": { uses: 1, why: "the login of a deleted account is refused" },

@@ -3,10 +3,11 @@
  * a new page or dialog is one more entry in PAGES or DIALOGS.
  */
 import { readdirSync } from "node:fs";
-import { expect, type Locator, type Page } from "@playwright/test";
+import { expect, request as http, type Locator, type Page } from "@playwright/test";
 import { E2E_GATED } from "./constants";
 import type { TestData, TestUser } from "./data";
 import { contentDay, DEMO, dayFromToday, expectAccessible, failedRequest, test } from "./fixtures";
+import { sendPayment } from "./payments";
 
 /** who looks at the page: nobody, the demo admin, or an account of the test's own ("participant") */
 type Who = "anonymous" | "participant" | "admin";
@@ -109,6 +110,8 @@ const PAGES: PageCase[] = [
   { path: "/profile", who: "participant" },
   { name: "/congress/$id", path: running, who: "participant" },
   { name: "/congress-package/$id", path: packageOrdered("paid"), who: "participant" },
+  // not bought: the page says so itself, with its purchase button (no dialog)
+  { name: "/congress-package/$id (nicht erworben)", path: packageOrdered("canceled"), who: "participant" },
   { name: "/participation/$id (taking part)", path: futureTakingPart, who: "participant" },
   {
     name: "/participation/$id (ticket needed)",
@@ -190,7 +193,13 @@ const DIALOGS: DialogCase[] = [
     open: arrives,
     errors: [failedRequest(403, "/trpc/congress.getContent")],
   },
-  { name: "Paket nicht erworben", path: packageOrdered("canceled"), who: "participant", open: arrives },
+  {
+    name: "Kongress nicht gefunden",
+    path: "/congress/2000000000",
+    who: "participant",
+    open: arrives,
+    errors: [failedRequest(404, "/trpc/congress.getContent")],
+  },
   {
     name: "Produkt nicht angeboten",
     path: async ({ data }) =>
@@ -201,10 +210,17 @@ const DIALOGS: DialogCase[] = [
   },
   {
     name: "Danke für den Kauf",
-    // the thanks come once the order is paid (ADR 0085)
+    // the thanks come once this purchase's payment notification is in (ADR 0085, ADR 0134)
     path: async ({ data, user }) => {
       const pkg = await data.package((await data.congress({ visible: false })).id);
-      await data.packageOrder(user.id, pkg.id);
+      const api = await http.newContext({ baseURL: `http://127.0.0.1:${process.env.E2E_PORT}` });
+      await sendPayment(api, {
+        digistoreHash: await data.digistoreHash(user.id),
+        category: "pac",
+        id: pkg.id,
+        productId: pkg.externalId,
+      });
+      await api.dispose();
       return at(`/?custom=pid-${pkg.id}|cat-pac`);
     },
     who: "participant",

@@ -1,5 +1,5 @@
 import { ADMIN_PAGE_SIZE, MSG, MSG_VIDEO_LENGTH } from "@app/shared";
-import { expect, type Page } from "@playwright/test";
+import { expect, type Locator, type Page } from "@playwright/test";
 import { openAdminSection } from "./admin-nav";
 import { vimeo } from "./data";
 import {
@@ -21,6 +21,16 @@ async function openAdmin(page: Page, tab: string) {
   await page.getByRole("link", { name: "Administration" }).click();
   await openAdminSection(page, tab);
 }
+
+/** A field's description as assistive technology reads it: the texts its aria-describedby names, in order. */
+const accessibleDescription = (field: Locator) =>
+  field.evaluate((control) =>
+    (control.getAttribute("aria-describedby") ?? "")
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((id) => document.getElementById(id)?.textContent?.trim() ?? "")
+      .join(" "),
+  );
 
 /** The day button of the date picker for a day of the month shown. */
 const day = (page: Page, n: number) =>
@@ -127,6 +137,29 @@ test("an event whose last day lies before its first is refused under the last-da
   await expect(table.getByText(title)).toHaveCount(0);
 });
 
+test("the ticket id's hint and its refusal say the same of 0", async ({ page, signIn }) => {
+  await signIn(DEMO.admin);
+  await openOverview(page);
+  await openAdmin(page, "Veranstaltungen");
+  await page.getByRole("button", { name: "Neue Veranstaltung" }).click();
+  const dialog = page.getByRole("dialog");
+  for (const label of ["Checkout-ID Ticket", "Checkout-ID Ticket + Kongresspaket"]) {
+    const field = dialog.getByLabel(label, { exact: true });
+    const hint = await accessibleDescription(field);
+    expect(hint).toMatch(/^0 = /);
+    await field.fill("-1");
+    await dialog.getByRole("button", { name: "Speichern" }).click();
+    await expect(field).toHaveAttribute("aria-invalid", "true");
+    // the message says what the hint says 0 means, and nothing else of 0
+    const described = await accessibleDescription(field);
+    expect(described.startsWith(`${hint} `)).toBe(true);
+    const refusal = described.slice(hint.length + 1);
+    expect(refusal).toContain(hint);
+    expect(refusal).not.toMatch(/positiv|größer als 0/);
+    await field.fill("0");
+  }
+});
+
 test("an admin creates a package and adds video content by pasting an embed code", async ({
   page,
   data,
@@ -155,8 +188,24 @@ test("an admin creates a package and adds video content by pasting an embed code
   await dialog.getByRole("button", { name: "Parameter hinzufügen" }).click();
   await dialog.getByLabel("Parameter 1: Name").fill("voucher");
   await dialog.getByLabel("Parameter 1: Wert").fill("TEST10");
+  // the date is typed as in the event form: TT.MM.JJJJ, an impossible one refused under the field
+  const available = dialog.getByLabel("Verfügbar ab");
+  await expect(available).toHaveAttribute("placeholder", "TT.MM.JJJJ");
+  await expect(available).toHaveAccessibleDescription("TT.MM.JJJJ");
+  await available.fill("31.02.2031");
   await dialog.getByRole("button", { name: "Speichern" }).click();
-  await expect(page.getByRole("table", { name: "Kongresspakete" }).getByText(packageName)).toBeVisible();
+  await expect(available).toHaveAccessibleDescription("TT.MM.JJJJ Bitte wählen Sie ein gültiges Datum.");
+  await expect(available).toBeFocused();
+  await available.fill("01.06.2031");
+  await dialog.getByRole("button", { name: "Speichern" }).click();
+  const packageRow = page
+    .getByRole("table", { name: "Kongresspakete" })
+    .getByRole("row", { name: packageName });
+  await expect(packageRow).toContainText("01.06.2031");
+  await page.getByRole("button", { name: `${packageName} bearbeiten` }).click();
+  await expect(page.getByRole("dialog").getByLabel("Verfügbar ab")).toHaveValue("01.06.2031");
+  await page.keyboard.press("Escape");
+  await expect(page.getByRole("dialog")).toHaveCount(0);
 
   await openAdminSection(page, "Videoinhalte");
   await page.getByRole("button", { name: "Inhalt hinzufügen" }).click();
@@ -379,6 +428,50 @@ test("an admin filters users, toggles active, edits and deletes a user", async (
   await expect(table.getByText(user.email)).toHaveCount(0);
 });
 
+test("a user filter longer than the server takes stays in its field, says so and lists nothing new", async ({
+  page,
+  data,
+  signIn,
+}) => {
+  const user = await data.user({ lastname: `Langfilter${Date.now()}` });
+  const asked: string[] = [];
+  page.on("request", (request) => {
+    if (request.url().includes("admin.users.list")) {
+      asked.push(new URL(request.url()).searchParams.get("input") ?? "");
+    }
+  });
+  await signIn(DEMO.admin);
+  await openOverview(page);
+  await openAdmin(page, "Benutzer:innen");
+  const table = page.getByRole("table", { name: "Benutzer:innen" });
+  const name = page.getByLabel("Nach Name filtern");
+  const fullName = `${user.firstname} ${user.lastname}`;
+  await name.fill(fullName);
+  await expect(table.getByText(user.email)).toBeVisible();
+  await expect(table.getByRole("row")).toHaveCount(2);
+
+  const long = `${fullName} ${"x".repeat(300)}`.slice(0, 300);
+  await name.fill(long);
+  await expect(name).toHaveAccessibleDescription("Der Suchbegriff darf höchstens 200 Zeichen lang sein.");
+  await expect(name).toHaveAttribute("aria-invalid", "true");
+  // well past the typing pause: the text stays, and the address and the table keep the last filter asked
+  await page.waitForTimeout(1000);
+  await expect(name).toHaveValue(long);
+  await expect(table).toHaveAttribute("aria-busy", "false");
+  await expect(table.getByRole("row")).toHaveCount(2);
+  await expect(table.getByText(user.email)).toBeVisible();
+  expect(new URL(page.url()).searchParams.get("name")).toBe(fullName);
+  expect(asked.filter((input) => input.includes("x".repeat(200)))).toEqual([]);
+
+  // shortened to the limit, it is asked again and the message goes
+  await name.fill(`${user.firstname.toUpperCase()} ${user.lastname.slice(0, 6)}`);
+  await expect(name).not.toHaveAttribute("aria-invalid", "true");
+  await expect(name).toHaveAccessibleDescription("");
+  await expect
+    .poll(() => new URL(page.url()).searchParams.get("name"))
+    .toBe(`${user.firstname.toUpperCase()} ${user.lastname.slice(0, 6)}`);
+});
+
 test("visitors without the admin role never see the administration", async ({ page, data, signIn }) => {
   await signIn(await data.user());
   await openOverview(page);
@@ -419,7 +512,7 @@ test("an admin creates ticket orders for two users; both get an order, access an
   );
   await dialog.getByLabel("Veranstaltung").selectOption({ label: congress.title });
   await dialog.getByRole("button", { name: "Bestellung anlegen" }).click();
-  await expect(page.getByText("2 Bestellung(en) angelegt")).toBeVisible();
+  await expect(page.getByText("2 Bestellungen angelegt; jede Person erhält eine E-Mail.")).toBeVisible();
 
   const table = page.getByRole("table", { name: "Ticketbestellungen" });
   for (const user of [first, second]) {
@@ -442,17 +535,21 @@ test("an admin edits a template with bold text and a link button, previews it, s
   await signIn(DEMO.admin);
   await openOverview(page);
   await openAdmin(page, "E-Mail-Templates");
+  const templates = page.getByRole("table", { name: "E-Mail-Templates" });
+  await expect(templates).toHaveAttribute("aria-busy", "false");
   // while the chosen event's templates load, the general ones still on screen cannot be opened: a quick
-  // click would edit the general template under the event's name (the cause of this test's old flake)
+  // click would edit the general template under the event's name (the cause of this test's old flake).
+  // Only the chosen event's page is held: the general page may still be on its way on a loaded machine.
   let release!: () => void;
   const answered = new Promise<void>((resolve) => {
     release = resolve;
   });
   await page.route("**/trpc/*admin.mailTemplates.getPage*", async (route) => {
-    await answered;
+    if (decodeURIComponent(route.request().url()).includes(`"congressId":${source.id}`)) {
+      await answered;
+    }
     await route.continue();
   });
-  const templates = page.getByRole("table", { name: "E-Mail-Templates" });
   const edit = page.getByRole("button", { name: "participation-confirmation bearbeiten" });
   await page.getByLabel("Veranstaltung", { exact: true }).selectOption({ label: source.title });
   await expect(templates).toHaveAttribute("aria-busy", "true");

@@ -86,6 +86,15 @@ export class TestData {
 
   constructor(private readonly db: Db) {}
 
+  /** The account's id at the checkout (the `uid` of a payment notification's `custom`). */
+  async digistoreHash(userId: number): Promise<string> {
+    const { rows } = await this.db.$client.query<{ hash: string }>(
+      "SELECT digistore_hash AS hash FROM users WHERE id = $1",
+      [userId],
+    );
+    return rows[0]?.hash ?? "";
+  }
+
   /** A title no other test uses, starting with `label`. */
   title(label: string): string {
     return `${label} ${unique()}`;

@@ -1,23 +1,27 @@
 /**
- * A followed link survives the login (ADR 0081, ADR 0082): every guarded route of the route tree,
- * opened logged out, comes back after the login with its path and search, and the way there signs the visitor
- * up for nothing and buys nothing; "Abmelden" goes to /login, in every tab of the browser.
+ * A followed link survives the login (ADR 0081, ADR 0082): every guarded route of the route tree, opened logged out,
+ * comes back after the login with its path and search, and the way there signs the visitor up for nothing and
+ * buys nothing; a new visitor gets there through the registration and the mail's confirmation link too;
+ * "Abmelden" goes to /login, in every tab of the browser.
  */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { expect, type Page } from "@playwright/test";
-import { E2E_GATED } from "./constants";
+import { E2E_GATED, simulatorOrigin } from "./constants";
 import type { TestData } from "./data";
 import {
   confirmDialog,
   dayFromToday,
   dialogsSeen,
   failedRequest,
+  linkIn,
   login,
   openOverview,
   type SignIn,
   type TestUser,
   test,
+  uniqueEmail,
+  waitForMail,
   watchDialogs,
   watchRequests,
 } from "./fixtures";
@@ -172,6 +176,72 @@ for (const route of routes) {
     expect(await data.rowsOf(user.id)).toEqual(before);
   });
 }
+
+/** Registers `email` in the registration form of the login page the browser shows. */
+async function registerHere(page: Page, email: string, password: string) {
+  const form = page.getByRole("region", { name: "Neu hier? Registrieren" });
+  await form.getByLabel("Vorname").fill("Erika");
+  await form.getByLabel("Nachname").fill("Muster");
+  await form.getByLabel("E-Mail").fill(email);
+  await form.getByLabel("Passwort").fill(password);
+  await form.getByRole("checkbox", { name: /Datenschutzerklärung/ }).check();
+  await form.getByRole("button", { name: "Registrieren" }).click();
+  await confirmDialog(page, "Fast geschafft!");
+}
+
+test("a purchase link survives the registration: the mail's link, opened in another tab, and the first login go there", async ({
+  context,
+  page,
+  data,
+}) => {
+  // two argon2 hashes, a mail and the checkout: the longest way of this file (50 s on a busy machine)
+  test.slow();
+  const congress = await data.ticketedCongress();
+  const target = `/congress-ticket-purchase/${congress.id}?utm_source=newsletter`;
+  const email = uniqueEmail("e2e-rueckweg");
+  const password = "sicheres-Passwort-1";
+  data.removeUserAfterwards(email);
+  await page.goto(target);
+  await expectLoginBackTo(page, target);
+  await registerHere(page, email, password);
+
+  // the mail opens in another tab: nothing of the first one (its memory, its sessionStorage) goes along
+  const link = linkIn(await waitForMail(email, "Bitte bestätigen Sie Ihre E-Mail-Adresse"), "/confirm-mail/");
+  const tab = await context.newPage();
+  await tab.goto(link);
+  await confirmDialog(tab, "E-Mail-Adresse bestätigt");
+  await expectLoginBackTo(tab, target);
+  const seen = addresses(tab);
+  await login(tab, email, password);
+  await expect.poll(() => seen).toContain(target);
+  expect(seen[0]).toBe(target);
+  // the purchase goes on: the checkout, for the new account
+  await expect(
+    tab.getByRole("heading", { name: `Testkasse: Produkt ${congress.digistoreIdTicket}` }),
+  ).toBeVisible();
+  expect(tab.url().startsWith(`${simulatorOrigin()}/product/${congress.digistoreIdTicket}?`)).toBe(true);
+  expect(new URL(tab.url()).searchParams.get("email")).toBe(email);
+});
+
+test("a login page carrying an outside address registers without it: the mail's link leads to login only", async ({
+  page,
+  data,
+}) => {
+  const email = uniqueEmail("e2e-fremd");
+  const password = "sicheres-Passwort-1";
+  data.removeUserAfterwards(email);
+  await page.goto(`/login?redirect=${encodeURIComponent("//evil.example.com/congress-ticket-purchase/6")}`);
+  await registerHere(page, email, password);
+  const mail = await waitForMail(email, "Bitte bestätigen Sie Ihre E-Mail-Adresse");
+  expect(mail.html).not.toContain("evil");
+  const link = linkIn(mail, "/confirm-mail/");
+  expect(link).toMatch(/^\/confirm-mail\/\d+\/[\w-]+$/);
+  await page.goto(link);
+  await confirmDialog(page, "E-Mail-Adresse bestätigt");
+  await expect(page).toHaveURL(/\/login$/);
+  await login(page, email, password);
+  await expect(page).toHaveURL(/\/$/);
+});
 
 test("the event link of a free event (as in the .ics file) comes back after the login without signing up", async ({
   page,

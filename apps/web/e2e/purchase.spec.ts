@@ -1,9 +1,21 @@
+import type { Db } from "@app/db";
 import { expect, type Page } from "@playwright/test";
 import { dayFromToday, failedRequest, hoverThenClickOnSlowLine, openOverview, test } from "./fixtures";
 import { sendPayment } from "./payments";
 
 const packagesRegion = (page: Page) => page.getByRole("region", { name: "Kongresspakete" });
 const thanks = (page: Page) => page.getByRole("heading", { name: "Vielen Dank für Ihren Kauf!" });
+
+/** The account's id at the checkout (the `uid` of `custom`). */
+async function digistoreHash(testDb: Db, userId: number): Promise<string> {
+  const { rows } = await testDb.$client.query<{ hash: string }>(
+    "SELECT digistore_hash AS hash FROM users WHERE id = $1",
+    [userId],
+  );
+  return rows[0]?.hash ?? "";
+}
+
+const successDialog = (page: Page) => page.getByRole("dialog").or(page.getByRole("alertdialog"));
 
 test("a return from the checkout with an unknown product thanks nobody", async ({
   page,
@@ -31,10 +43,6 @@ test("a return before the payment notification says it is processed, and thanks 
   const user = await data.user();
   const congress = await data.congress({ visible: false, firstDay: dayFromToday(-60) });
   const pkg = await data.package(congress.id);
-  const { rows } = await testDb.$client.query<{ hash: string }>(
-    "SELECT digistore_hash AS hash FROM users WHERE id = $1",
-    [user.id],
-  );
   await signIn(user);
   await page.goto(`/?custom=pid-${pkg.id}|cat-pac`);
   const processing = page.getByRole("status").filter({ hasText: "Ihre Zahlung wird bearbeitet" });
@@ -43,12 +51,12 @@ test("a return before the payment notification says it is processed, and thanks 
   await expect(thanks(page)).toHaveCount(0);
 
   await sendPayment(request, {
-    digistoreHash: rows[0]?.hash ?? "",
+    digistoreHash: await digistoreHash(testDb, user.id),
     category: "pac",
     id: pkg.id,
     productId: pkg.externalId,
   });
-  const dialog = page.getByRole("dialog").or(page.getByRole("alertdialog"));
+  const dialog = successDialog(page);
   await expect(thanks(page)).toBeVisible();
   await expect(dialog).toContainText(`Das Kongresspaket „${pkg.name}“ ist freigeschaltet`);
   await dialog.getByRole("button", { name: "OK" }).click();
@@ -56,6 +64,97 @@ test("a return before the payment notification says it is processed, and thanks 
   const card = packagesRegion(page).getByRole("article", { name: pkg.name });
   await expect(card.getByText("Status: bezahlt")).toBeVisible();
   await expect(card.getByRole("link", { name: "Kongresspaket öffnen" })).toBeVisible();
+});
+
+test("a ticket-and-package return thanks only for the ticket when its payment unlocked no package", async ({
+  page,
+  data,
+  request,
+  testDb,
+  signIn,
+}) => {
+  const user = await data.user();
+  const congress = await data.ticketedCongress();
+  await sendPayment(request, {
+    digistoreHash: await digistoreHash(testDb, user.id),
+    category: "ticpac",
+    id: congress.id,
+    productId: congress.digistoreIdTicketAndPackage,
+  });
+  // made after the payment: not part of it, so still for sale
+  const pkg = await data.package(congress.id);
+  await signIn(user);
+  await page.goto(`/?custom=pid-${congress.id}|cat-ticpac`);
+  await expect(thanks(page)).toBeVisible();
+  const dialog = successDialog(page);
+  await expect(dialog).toContainText(`Sie sind für „${congress.title}“ angemeldet`);
+  await expect(dialog).not.toContainText("Kongresspaket ist freigeschaltet");
+  await expect(dialog).toContainText("Ein Kongresspaket wurde mit dieser Zahlung nicht freigeschaltet.");
+  await dialog.getByRole("button", { name: "OK" }).click();
+  const card = packagesRegion(page).getByRole("article", { name: pkg.name });
+  await expect(card.getByRole("link", { name: "Jetzt kaufen" })).toBeVisible();
+});
+
+test("a ticket bought before is no thanks for ticket and package: that waits for its own payment", async ({
+  page,
+  data,
+  request,
+  testDb,
+  signIn,
+}) => {
+  const user = await data.user();
+  const congress = await data.ticketedCongress();
+  const pkg = await data.package(congress.id);
+  await data.participation(user.id, congress.id);
+  await data.ticketOrder(user.id, congress.id, "paid");
+  await signIn(user);
+  await page.goto(`/?custom=pid-${congress.id}|cat-ticpac`);
+  const processing = page.getByRole("status").filter({ hasText: "Ihre Zahlung wird bearbeitet" });
+  // the product's name is there: the server has answered, and nothing of this purchase is paid
+  await expect(processing).toContainText(`„${congress.title}“`);
+  await expect(thanks(page)).toHaveCount(0);
+
+  await sendPayment(request, {
+    digistoreHash: await digistoreHash(testDb, user.id),
+    category: "ticpac",
+    id: congress.id,
+    productId: congress.digistoreIdTicketAndPackage,
+  });
+  await expect(thanks(page)).toBeVisible();
+  await expect(successDialog(page)).toContainText(
+    `Sie sind für „${congress.title}“ angemeldet, und das Kongresspaket ist freigeschaltet.`,
+  );
+  await successDialog(page).getByRole("button", { name: "OK" }).click();
+  const card = packagesRegion(page).getByRole("article", { name: pkg.name });
+  await expect(card.getByRole("link", { name: "Kongresspaket öffnen" })).toBeVisible();
+});
+
+test("while the answer is slow the notice names no product, and no placeholder in quotes", async ({
+  page,
+  data,
+  signIn,
+}) => {
+  const congress = await data.ticketedCongress();
+  let release = () => {};
+  const answered = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(
+    (url) => url.pathname.includes("checkout.getReturnState"),
+    async (route) => {
+      await answered;
+      await route.continue();
+    },
+  );
+  await signIn(await data.user());
+  await page.goto(`/?custom=pid-${congress.id}|cat-tic`);
+  const processing = page.getByRole("status").filter({ hasText: "Ihre Zahlung wird bearbeitet" });
+  await expect(processing).toContainText("Wir warten noch auf die Bestätigung Ihrer Zahlung.");
+  await expect(processing).not.toContainText("„");
+  release();
+  await expect(processing).toContainText(
+    `Wir warten noch auf die Zahlungsbestätigung für „${congress.title}“.`,
+  );
 });
 
 test("without a payment notification the return says what to do", async ({ page, data, signIn }) => {
@@ -148,6 +247,29 @@ test("ticket and package with the ticket paid offer the package alone", async ({
   await expect(page.getByText("Das Kongresspaket können Sie einzeln dazukaufen.")).toBeVisible();
   await page.getByRole("link", { name: `„${pkg.name}“ kaufen` }).click();
   await expect(page.getByRole("heading", { name: `Testkasse: Produkt ${pkg.externalId}` })).toBeVisible();
+});
+
+test("the ticket of an event without a package, bought: ticket and package says what is owned and that no package exists", async ({
+  page,
+  data,
+  browserErrors,
+  signIn,
+}) => {
+  browserErrors.expect(failedRequest(409, "/trpc/checkout.getUrl"));
+  const user = await data.user();
+  const congress = await data.ticketedCongress();
+  await data.participation(user.id, congress.id);
+  await data.ticketOrder(user.id, congress.id, "paid");
+  await signIn(user);
+  await page.goto(`/congress-ticket-package-purchase/${congress.id}`);
+  await expect(page.getByRole("heading", { level: 1, name: "Bereits gekauft" })).toBeVisible();
+  await expect(
+    page.getByText(
+      `Ihr Ticket für „${congress.title}“ haben Sie bereits gekauft. Ein Kongresspaket gibt es zu dieser Veranstaltung nicht.`,
+    ),
+  ).toBeVisible();
+  await expect(page.getByText("Sie haben Ticket und Kongresspaket")).toHaveCount(0);
+  await expect(page.getByRole("main").getByRole("link", { name: "Zur Übersicht" })).toBeVisible();
 });
 
 test("a package available later says from when, next to its purchase button", async ({

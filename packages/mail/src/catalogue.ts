@@ -14,6 +14,12 @@ export interface MailDefinition {
    * sent (apps/api/src/mail/deliver.ts)
    */
   secretVariables?: string[];
+  /**
+   * sent about one event (its outbox row names the event), so an event may have its own template of it
+   * ("Neue Vorlage", copying); a mail about the account alone (password, sign-in link) has only the
+   * general one
+   */
+  perEvent: boolean;
 }
 
 export const MAIL_NAMES = [
@@ -48,6 +54,7 @@ const COMMON_SAMPLE = {
 export const MAIL_CATALOGUE: Record<MailName, MailDefinition> = {
   "registration-confirmation": {
     name: "registration-confirmation",
+    perEvent: true,
     secretVariables: ["url"],
     description: "Nach der Registrierung: Link zur Bestätigung der E-Mail-Adresse.",
     variables: { ...COMMON_VARIABLES, url: "Bestätigungslink" },
@@ -58,6 +65,7 @@ export const MAIL_CATALOGUE: Record<MailName, MailDefinition> = {
   },
   "password-reset": {
     name: "password-reset",
+    perEvent: false,
     secretVariables: ["url"],
     description: "Link zum Zurücksetzen des Passworts (eine Stunde gültig).",
     variables: { ...COMMON_VARIABLES, url: "Link zum Zurücksetzen" },
@@ -68,6 +76,7 @@ export const MAIL_CATALOGUE: Record<MailName, MailDefinition> = {
   },
   "registration-existing-account": {
     name: "registration-existing-account",
+    perEvent: false,
     secretVariables: ["url"],
     description:
       "Wenn sich jemand mit einer Adresse registrieren will, zu der es schon ein Konto gibt: Hinweis an die Inhaberin / den Inhaber mit Link zum Zurücksetzen des Passworts (eine Stunde gültig).",
@@ -79,6 +88,7 @@ export const MAIL_CATALOGUE: Record<MailName, MailDefinition> = {
   },
   "migration-set-password": {
     name: "migration-set-password",
+    perEvent: false,
     secretVariables: ["url"],
     description: "Für übernommene Konten ohne Passwort: Link zum Festlegen des Passworts.",
     variables: { ...COMMON_VARIABLES, url: "Link zum Festlegen des Passworts" },
@@ -89,6 +99,7 @@ export const MAIL_CATALOGUE: Record<MailName, MailDefinition> = {
   },
   "sign-in-link": {
     name: "sign-in-link",
+    perEvent: false,
     secretVariables: ["url"],
     description:
       "Anmeldelink per E-Mail, wenn eine Anmeldung nach vielen fehlgeschlagenen Versuchen anderer abgelehnt wurde (15 Minuten gültig, einmal verwendbar).",
@@ -100,6 +111,7 @@ export const MAIL_CATALOGUE: Record<MailName, MailDefinition> = {
   },
   "participation-confirmation": {
     name: "participation-confirmation",
+    perEvent: true,
     description: "Bestätigung der Anmeldung zu einer Veranstaltung.",
     variables: { ...COMMON_VARIABLES, congressTitle: "Titel der Veranstaltung", url: "Link zur Übersicht" },
     sample: {
@@ -113,6 +125,7 @@ export const MAIL_CATALOGUE: Record<MailName, MailDefinition> = {
   },
   "event-day": {
     name: "event-day",
+    perEvent: true,
     description: "Wird an jedem Veranstaltungstag um 0:00 Uhr an alle Teilnehmenden verschickt.",
     variables: { ...COMMON_VARIABLES, congressTitle: "Titel der Veranstaltung", url: "Link zu den Videos" },
     sample: {
@@ -126,6 +139,7 @@ export const MAIL_CATALOGUE: Record<MailName, MailDefinition> = {
   },
   "order-package": {
     name: "order-package",
+    perEvent: true,
     description: "Nach dem Kauf eines Kongresspakets.",
     variables: {
       ...COMMON_VARIABLES,
@@ -143,6 +157,7 @@ export const MAIL_CATALOGUE: Record<MailName, MailDefinition> = {
   },
   "order-ticket": {
     name: "order-ticket",
+    perEvent: true,
     description: "Nach dem Kauf eines Tickets.",
     variables: {
       ...COMMON_VARIABLES,
@@ -160,6 +175,7 @@ export const MAIL_CATALOGUE: Record<MailName, MailDefinition> = {
   },
   "order-ticket-package": {
     name: "order-ticket-package",
+    perEvent: true,
     description: "Nach dem Kauf von Ticket und Kongresspaket.",
     variables: {
       ...COMMON_VARIABLES,
@@ -177,6 +193,7 @@ export const MAIL_CATALOGUE: Record<MailName, MailDefinition> = {
   },
   "order-admin": {
     name: "order-admin",
+    perEvent: true,
     description:
       "Wenn das Team in der Administration eine Bestellung (FAKE-ORDER) für eine Person anlegt: Ticket oder Kongresspaket.",
     variables: {
@@ -197,6 +214,7 @@ export const MAIL_CATALOGUE: Record<MailName, MailDefinition> = {
   },
   certificate: {
     name: "certificate",
+    perEvent: true,
     description:
       "Nach dem letzten Tag einer Fortbildungsveranstaltung (bzw. nach bestandener Lernerfolgskontrolle einer Aufzeichnung): die Teilnahmebescheinigung als PDF im Anhang.",
     variables: {
@@ -222,3 +240,7 @@ export const MAIL_CATALOGUE: Record<MailName, MailDefinition> = {
       '<p>Hallo {{userFullName}},</p><p>vielen Dank für Ihre Teilnahme{{#if recording}} an der Aufzeichnung {{packageName}}{{/if}}: Im Anhang finden Sie Ihre Teilnahmebescheinigung für <strong>{{congressTitle}}</strong> (Nr. {{certificateNumber}}, {{points}} Fortbildungspunkte).</p><p>Der QR-Code auf der Bescheinigung führt zu einer Seite, auf der jede Stelle ihre Echtheit prüfen kann. Alle Ihre Bescheinigungen finden Sie auch in Ihrem Profil.</p><p><a href="{{url}}" class="button">Meine Bescheinigungen</a></p>',
   },
 };
+
+/** Whether an event may have its own template of the mail `name` (`perEvent`); false for unknown names. */
+export const isEventMail = (name: string): boolean =>
+  Object.hasOwn(MAIL_CATALOGUE, name) && MAIL_CATALOGUE[name as MailName].perEvent;

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { extractIframeSrc, MSG_ADMIN, ZCongressInput, ZContentInput, ZPackageInput } from "./admin";
+import {
+  CHECKOUT_ID_FIELDS,
+  extractIframeSrc,
+  MSG_ADMIN,
+  ZCongressInput,
+  ZContentInput,
+  ZPackageInput,
+} from "./admin";
 
 describe("extractIframeSrc", () => {
   it("takes the src of a pasted Vimeo embed code", () => {
@@ -120,8 +127,23 @@ describe("field messages that say what is wrong (ADR 0088)", () => {
       digistoreIdTicket: "Bitte geben Sie eine Zahl ein.",
     });
     expect(messagesOf(ZCongressInput.safeParse({ ...congress, digistoreIdTicketAndPackage: "-1" }))).toEqual({
-      digistoreIdTicketAndPackage: MSG_ADMIN.checkoutIdInvalid,
+      digistoreIdTicketAndPackage:
+        "Die Checkout-ID Ticket + Kongresspaket ist eine ganze Zahl ab 0; 0 = nicht angeboten.",
     });
+  });
+
+  it("a refused ticket id says what 0 means, as the field's hint does: no ticket sale, free participation", () => {
+    for (const value of ["-1", "1.5", -3]) {
+      expect(messagesOf(ZCongressInput.safeParse({ ...congress, digistoreIdTicket: value }))).toEqual({
+        digistoreIdTicket:
+          "Die Checkout-ID Ticket ist eine ganze Zahl ab 0; 0 = kein Ticketverkauf (die Teilnahme ist kostenlos).",
+      });
+    }
+    expect(MSG_ADMIN.ticketIdInvalid).toContain(CHECKOUT_ID_FIELDS.digistoreIdTicket.zero);
+    expect(MSG_ADMIN.ticketAndPackageIdInvalid).toContain(
+      CHECKOUT_ID_FIELDS.digistoreIdTicketAndPackage.zero,
+    );
+    expect(ZCongressInput.parse({ ...congress, digistoreIdTicket: "0" }).digistoreIdTicket).toBe(0);
   });
 
   it("a video content without an event asks for one", () => {
@@ -132,19 +154,68 @@ describe("field messages that say what is wrong (ADR 0088)", () => {
     }
   });
 
-  it("a package's crosssellLink must be a web address", () => {
+  it("a package's crosssellLink is a web address or a path of this app, nothing else", () => {
     const pkg = { name: "P", congress: 1, externalId: 1, description: "D" };
-    for (const link of ["javascript:alert(1)", "java\tscript:alert(1)", "keine Adresse", "/relativ"]) {
+    const refused = [
+      "javascript:alert(1)",
+      "java\tscript:alert(1)",
+      "JavaScript:alert(1)",
+      "data:text/html,<script>alert(1)</script>",
+      "vbscript:msgbox(1)",
+      "keine Adresse",
+      "kongresspaket",
+      "//evil.example",
+      "//evil.example/congress-package-purchase/5",
+      "/\\evil.example",
+      "\\\\evil.example",
+      "/\t/evil.example",
+      "/\n/evil.example",
+      "https:evil.example",
+      "ftp://example.com/datei",
+      "https://",
+    ];
+    for (const link of refused) {
       const result = ZPackageInput.safeParse({ ...pkg, extraParameters: { crosssellLink: link } });
       expect(messagesOf(result), link).toEqual({
         "extraParameters.crosssellLink": MSG_ADMIN.crosssellLinkInvalid,
       });
     }
-    for (const link of ["https://example.com/angebot", "http://example.com", ""]) {
+    const accepted = [
+      "https://example.com/angebot",
+      "http://example.com",
+      "HTTPS://EXAMPLE.COM/x?y=1#z",
+      "/congress-package-purchase/5",
+      "/",
+      "/kongresspaket?ref=paket-2#kaufen",
+      " /congress-package-purchase/5 ",
+      "",
+    ];
+    for (const link of accepted) {
       expect(
         ZPackageInput.safeParse({ ...pkg, extraParameters: { crosssellLink: link } }).success,
         link,
       ).toBe(true);
+    }
+  });
+
+  it("a video address is an absolute http(s) address, as its field says", () => {
+    const content = (url: string) => ({
+      congress: 1,
+      data: { days: [{ name: "Tag 1", videos: [{ url, comment: "" }] }] },
+    });
+    for (const url of [
+      "nicht-eine-url",
+      "/video/1",
+      "//player.vimeo.com/video/1",
+      "javascript:alert(1)",
+      "player.vimeo.com/video/1",
+    ]) {
+      expect(messagesOf(ZContentInput.safeParse(content(url))), url).toEqual({
+        "data.days.0.videos.0.url": MSG_ADMIN.videoUrlInvalid,
+      });
+    }
+    for (const url of ["https://player.vimeo.com/video/1", "http://vimeo.com/76979871"]) {
+      expect(ZContentInput.safeParse(content(url)).success, url).toBe(true);
     }
   });
 });
@@ -203,6 +274,20 @@ describe("the forms' values are the schemas' input (ADR 0093)", () => {
       availabilityDate: null,
       extraParameters: { voucher: "TEST10" },
     });
+    // the form's date as the event form types it (TT.MM.JJJJ), the REST payload's as JJJJ-MM-TT
+    expect(ZPackageInput.parse({ ...pkg, availabilityDate: "01.06.2031" }).availabilityDate).toBe(
+      "2031-06-01",
+    );
+    expect(ZPackageInput.parse({ ...pkg, availabilityDate: "2031-06-01" }).availabilityDate).toBe(
+      "2031-06-01",
+    );
+    expect(ZPackageInput.parse({ ...pkg, availabilityDate: null }).availabilityDate).toBeNull();
+    for (const wrong of ["31.02.2031", "1.6.2031", "morgen"]) {
+      expect(ZPackageInput.safeParse({ ...pkg, availabilityDate: wrong }).error?.issues[0]).toMatchObject({
+        path: ["availabilityDate"],
+        message: "Bitte wählen Sie ein gültiges Datum.",
+      });
+    }
     // the REST payload's map as before
     expect(ZPackageInput.parse({ ...pkg, extraParameters: { voucher: "X" } }).extraParameters).toEqual({
       voucher: "X",

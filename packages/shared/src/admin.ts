@@ -1,14 +1,29 @@
 import { z } from "zod";
 import "./zod-locale";
 import { parseGermanDate } from "./congresses";
-import { CONTENT_TYPES, MAX_ID } from "./constants";
+import { CONTENT_TYPES, MAX_ID, SEARCH_MAX } from "./constants";
 import { MSG_FIELD, tooLong, zChoice, zFlag, zForm, zSearch, zText } from "./field-text";
 import { checkPresenceCounts, FORTBILDUNG_FIELDS } from "./fortbildung";
 import { ZId, zId, zRef } from "./ids";
+import { isWebAddress, linkTarget } from "./links";
 import { MSG } from "./messages";
 import { ZPage, ZPageInput } from "./paging";
 import { zPersonName } from "./person-name";
 import { zVideoLength, zVideoLive } from "./video-length";
+
+/**
+ * The event's two checkout ids (spec section 3: greater than 0 means offered): the field's label, and what
+ * 0 means there, which is the field's hint and the end of its message when a value is refused.
+ */
+export const CHECKOUT_ID_FIELDS = {
+  digistoreIdTicket: {
+    label: "Checkout-ID Ticket",
+    zero: "0 = kein Ticketverkauf (die Teilnahme ist kostenlos)",
+  },
+  digistoreIdTicketAndPackage: { label: "Checkout-ID Ticket + Kongresspaket", zero: "0 = nicht angeboten" },
+} as const;
+const checkoutIdInvalid = ({ label, zero }: { label: string; zero: string }) =>
+  `Die ${label} ist eine ganze Zahl ab 0; ${zero}.`;
 
 export const MSG_ADMIN = {
   titleRequired: "Bitte geben Sie einen Titel ein.",
@@ -16,11 +31,15 @@ export const MSG_ADMIN = {
   nameRequired: "Bitte geben Sie einen Namen ein.",
   congressRequired: "Bitte wählen Sie eine Veranstaltung.",
   externalIdRequired: "Bitte geben Sie die Checkout-ID (größer als 0) ein.",
-  checkoutIdInvalid: "Die Checkout-ID ist eine ganze Zahl ab 0 (0 = nicht angeboten).",
+  ticketIdInvalid: checkoutIdInvalid(CHECKOUT_ID_FIELDS.digistoreIdTicket),
+  ticketAndPackageIdInvalid: checkoutIdInvalid(CHECKOUT_ID_FIELDS.digistoreIdTicketAndPackage),
+  // a warning, not a refusal: the organiser may add the package before selling
+  ticketPackageWithoutPackage:
+    "Achtung: Zu dieser Veranstaltung gibt es noch kein Kongresspaket. Wer „Ticket + Kongresspaket“ kauft, erhält dann nur das Ticket, und ein später angelegtes Kongresspaket wird ihm nicht nachträglich freigeschaltet. Legen Sie das Kongresspaket an, bevor Sie verkaufen.",
   extraNameRequired: "Bitte geben Sie jedem Zusatzparameter einen Namen.",
   extraInvalid: "Die Zusatzparameter sind ungültig.",
   crosssellLinkInvalid:
-    "Der crosssellLink muss eine Web-Adresse sein, die mit https:// oder http:// beginnt.",
+    "Der crosssellLink muss eine Web-Adresse sein, die mit https:// oder http:// beginnt, oder ein Pfad dieser Seite, der mit einem / beginnt (z. B. /congress-package-purchase/5).",
   pictureInvalid: "Das Bild ist ungültig. Bitte laden Sie es erneut hoch.",
   contentTypeInvalid: "Bitte wählen Sie die Art des Inhalts (vimeo oder vimeo-url).",
   tooManyDays: "Ein Inhalt hat höchstens 60 Tage.",
@@ -69,41 +88,30 @@ const typedDay = z
   .refine((v) => v.date === "" || ISO_DATE.test(v.date), MSG_FIELD.date);
 /** A day of the REST payload (`{date: "2027-03-10"}`) or of the form ("10.03.2027"). */
 const day = z.union([dayRef, typedDay], { error: MSG_FIELD.date });
-/** A date field of a form ("" = none) or JSON's `null`, as JJJJ-MM-TT or `null`. */
+/**
+ * A date field of a form, typed as TT.MM.JJJJ like the event's days ("" = none), the REST payload's
+ * JJJJ-MM-TT, or JSON's `null`; read as JJJJ-MM-TT or `null`.
+ */
 const optionalIsoDate = z
   .string({ error: MSG_FIELD.date })
   .trim()
-  .transform((v) => (v === "" ? null : v))
+  .max(20, MSG_FIELD.date)
+  .transform((v) => (v === "" ? null : (parseGermanDate(v) ?? v)))
   .pipe(isoDate.nullable())
   .nullish();
-/** a checkout product id: 0 (not offered) or the id; "abc" is no number, 1.5 or -1 no checkout id */
-const checkoutId = z.coerce
-  .number({ error: MSG_FIELD.number })
-  .int(MSG_ADMIN.checkoutIdInvalid)
-  .min(0, MSG_ADMIN.checkoutIdInvalid)
-  .max(MAX_ID, MSG_ADMIN.checkoutIdInvalid)
-  .default(0);
 /**
- * Whether a stored link is safe for an `href`: a web page (http, https) or a path of our site, never
- * `javascript:`, `data:` or `vbscript:`. The URL parser drops tabs, line breaks and leading spaces before
- * the scheme just as browsers do, so `java\tscript:` is caught too.
+ * A checkout product id: 0 (what 0 means is the field's, see CHECKOUT_ID_FIELDS) or the id; "abc" is no
+ * number, 1.5 or -1 no checkout id.
  */
-export function isWebLink(value: string): boolean {
-  try {
-    const { protocol } = new URL(value, "https://relative.invalid/");
-    return protocol === "https:" || protocol === "http:";
-  } catch {
-    return false;
-  }
-}
-
+const checkoutId = (invalid: string) =>
+  z.coerce.number({ error: MSG_FIELD.number }).int(invalid).min(0, invalid).max(MAX_ID, invalid).default(0);
 const URL_INVALID = "Bitte geben Sie eine gültige Adresse (URL) ein.";
 const optionalUrl = z
   .string({ error: URL_INVALID })
   .trim()
   .max(2000, tooLong("Die Adresse", 2000))
   .transform((v) => (v === "" ? null : v))
-  .pipe(z.url(URL_INVALID).refine(isWebLink, URL_INVALID).nullable())
+  .pipe(z.url(URL_INVALID).refine(isWebAddress, URL_INVALID).nullable())
   .nullish();
 const extraParameterMap = z
   .record(
@@ -161,8 +169,8 @@ export const ZCongressInput = zForm({
   visible: flag.default(false),
   firstCongressDay: day.nullish(),
   lastCongressDay: day.nullish(),
-  digistoreIdTicket: checkoutId,
-  digistoreIdTicketAndPackage: checkoutId,
+  digistoreIdTicket: checkoutId(MSG_ADMIN.ticketIdInvalid),
+  digistoreIdTicketAndPackage: checkoutId(MSG_ADMIN.ticketAndPackageIdInvalid),
   extraParameters,
   ...FORTBILDUNG_FIELDS,
 }).superRefine((v, ctx) => {
@@ -182,11 +190,12 @@ export const ZCongressInput = zForm({
 export type TCongressInput = z.input<typeof ZCongressInput>;
 
 /**
- * A package's `crosssellLink` is shown as a link on its page only when it is a web address: anything else
- * (`javascript:`, a word) would be saved and never shown, so it is refused.
+ * A package's `crosssellLink` is shown as a link on its page when it is a web address or a path of this
+ * app (`linkTarget`, which the page applies too): anything else would be saved and never shown, so it is
+ * refused.
  */
 const isCrosssellLink = (v: Record<string, string>) =>
-  !v.crosssellLink?.trim() || (URL.canParse(v.crosssellLink.trim()) && isWebLink(v.crosssellLink.trim()));
+  !v.crosssellLink?.trim() || linkTarget(v.crosssellLink) !== null;
 
 /** The package form (`congressPackageData`). */
 export const ZPackageInput = zForm({
@@ -225,8 +234,8 @@ export const ZUserUpdateInput = zForm({
 export type TUserUpdateInput = z.input<typeof ZUserUpdateInput>;
 
 export const ZUserListInput = zForm({
-  name: zSearch(200),
-  email: zSearch(254),
+  name: zSearch(SEARCH_MAX.userName),
+  email: zSearch(SEARCH_MAX.userEmail),
   page: ZPage,
 });
 
@@ -256,7 +265,7 @@ export const ZContentInput = zForm({
                   .trim()
                   .min(1, MSG_ADMIN.videoUrlRequired)
                   .max(2000, tooLong("Die Adresse des Videos", 2000))
-                  .refine(isWebLink, MSG_ADMIN.videoUrlInvalid),
+                  .refine((v) => v === "" || isWebAddress(v), MSG_ADMIN.videoUrlInvalid),
                 comment: plainText(1000, "Der Kommentar").default(""),
                 /** the organiser's length (ADR 0105): counts before Vimeo's, which private videos lack */
                 duration: zVideoLength,
@@ -284,7 +293,7 @@ export const ZVideoLengthInput = zForm({
 });
 
 /** The contents table's search: text in the event's title, a day's name or a video's comment. */
-export const ZContentListInput = zForm({ search: zSearch(200) });
+export const ZContentListInput = zForm({ search: zSearch(SEARCH_MAX.contents) });
 /** One page of the contents table, searched as `ZContentListInput`. */
 export const ZContentPageInput = ZContentListInput.extend(ZPageInput.shape);
 export type TContentPageInput = z.input<typeof ZContentPageInput>;
@@ -311,10 +320,14 @@ export const MSG_TEMPLATES = {
   subjectRequired: "Bitte geben Sie einen Betreff ein.",
   unknownName: "Diese E-Mail gibt es nicht.",
   copyDifferent: "Bitte wählen Sie zwei verschiedene Veranstaltungen.",
+  copyFromRequired: "Bitte wählen Sie die Veranstaltung, deren Vorlagen kopiert werden.",
+  copyToRequired: "Bitte wählen Sie die Veranstaltung, in die kopiert wird.",
   copySourceEmpty:
     "„{title}“ hat keine eigenen Vorlagen, deshalb wurde nichts kopiert. Legen Sie dort zuerst mit „Neue Vorlage“ eine an.",
   congressRequired: "Bitte wählen Sie die Veranstaltung, für die die Vorlage gelten soll.",
   startRequired: "Bitte wählen Sie die allgemeine Vorlage, mit der die neue beginnt.",
+  notPerEvent:
+    "Diese E-Mail wird nicht zu einer einzelnen Veranstaltung verschickt und hat deshalb nur eine allgemeine Vorlage.",
   created: "Die Vorlage für „{title}“ wurde angelegt. Sie können sie jetzt bearbeiten.",
   unknownVariables: "Diese Variablen kennt die E-Mail nicht; sie bleiben leer:",
   duplicate: "Für diese E-Mail und diese Veranstaltung gibt es bereits eine Vorlage.",
@@ -359,8 +372,14 @@ export const ZMailTemplateListInput = zForm({ congressId: ZId.nullable().default
 export const ZMailTemplatePageInput = ZMailTemplateListInput.extend(ZPageInput.shape);
 export type TMailTemplatePageInput = z.input<typeof ZMailTemplatePageInput>;
 
-/** The copy form (`copy_from`, `copy_to`): two different events. */
+/**
+ * The copy form (`copy_from`, `copy_to`): two different events. Each field names what it lacks; that the
+ * two must differ is said once, under the target.
+ */
 export const ZCopyTemplatesInput = zForm({
-  copy_from: zId(MSG_TEMPLATES.copyDifferent),
-  copy_to: zId(MSG_TEMPLATES.copyDifferent),
+  copy_from: zId(MSG_TEMPLATES.copyFromRequired),
+  copy_to: zId(MSG_TEMPLATES.copyToRequired),
 }).refine((v) => v.copy_from !== v.copy_to, { message: MSG_TEMPLATES.copyDifferent, path: ["copy_to"] });
+
+/** The copy form asks, before its confirmation, which templates the chosen source would give. */
+export const ZCopySourceInput = zForm({ congressId: zId(MSG_TEMPLATES.copyFromRequired) });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import "./zod-locale";
+import { isReturnPath } from "./app-path";
 import { MIN_PASSWORD_LENGTH } from "./constants";
 import { MSG_FIELD, zFlag, zForm } from "./field-text";
 import { ZId, zId } from "./ids";
@@ -22,6 +23,14 @@ const password = (required: string) =>
 const newPassword = (required: string) => password(required).min(MIN_PASSWORD_LENGTH, MSG.passwordMinLength);
 
 const optionalCongressId = ZId.optional();
+/**
+ * The guarded address the visitor came from (`/login?redirect=`), which the confirmation link carries to the
+ * first login; only a path of this app (`isReturnPath`): anything else is refused, never put into a mail.
+ */
+const optionalReturnAddress = z
+  .string({ error: MSG.returnAddressInvalid })
+  .refine(isReturnPath, MSG.returnAddressInvalid)
+  .optional();
 const optionalShowVideo = zFlag.optional();
 /** a link's token or hash: anything wrong with it is an invalid link */
 const linkToken = (message: string) => z.string({ error: message }).min(1, message).max(200, message);
@@ -41,6 +50,7 @@ export const ZRegisterInput = zForm({
   newsletter: z.boolean({ error: MSG_FIELD.yesNo }).default(false),
   congressId: optionalCongressId,
   showVideo: optionalShowVideo,
+  redirect: optionalReturnAddress,
 });
 export type TRegisterInput = z.input<typeof ZRegisterInput>;
 
@@ -54,6 +64,12 @@ export const ZConfirmMailInput = zForm({
 });
 
 export const ZEmailInput = zForm({ email: email(MSG.emailRequired) });
+
+/** A new confirmation mail; its link carries the guarded address like the registration's. */
+export const ZResendConfirmationInput = zForm({
+  email: email(MSG.emailRequired),
+  redirect: optionalReturnAddress,
+});
 
 export const ZResetTokenInput = zForm({ token: linkToken(MSG.resetPasswordInvalid) });
 

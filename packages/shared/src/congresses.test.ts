@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import {
-  checkoutReturnMessage,
   dayVideos,
   isDayVisible,
   isTicketed,
@@ -80,15 +79,5 @@ describe("videos", () => {
       "https://player.vimeo.com/video/76979871?h=0f9a8b7c6d&dnt=1",
     );
     expect(vimeoEmbedUrl("https://youtube.com/watch?v=1")).toBeNull();
-  });
-});
-
-describe("checkout return", () => {
-  it("has a distinct message per category, naming the product", () => {
-    const texts = new Set(
-      (["pac", "tic", "ticpac"] as const).map((c) => checkoutReturnMessage(c, "Kongress X").detail),
-    );
-    expect(texts.size).toBe(3);
-    expect([...texts].every((text) => text.includes("„Kongress X“"))).toBe(true);
   });
 });

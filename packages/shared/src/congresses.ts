@@ -1,6 +1,5 @@
-import type { CheckoutCategory, ContentType } from "./constants";
+import type { ContentType } from "./constants";
 import type { IsoDate } from "./dates";
-import { MSG } from "./messages";
 
 /** A congress offers tickets when one of its two checkout product ids is greater than 0 (spec sections 3, 4). */
 export function isTicketed(congress: {
@@ -104,23 +103,6 @@ export function visibleDays(
       .filter((day) => options.ignoreExclusiveDates || isDayVisible(day.exclusive_date, today))
       .map((day) => ({ name: day.name, videos: dayVideos(content.type, day) })),
   );
-}
-
-const RETURN_MESSAGES: Record<CheckoutCategory, string> = {
-  pac: MSG.checkoutReturnPackage,
-  tic: MSG.checkoutReturnTicket,
-  ticpac: MSG.checkoutReturnTicketPackage,
-};
-
-/**
- * The success dialog after the return from the checkout (`/?custom=pid-..|cat-..`), once the payment
- * notification has arrived; `name` is the package's or the event's.
- */
-export function checkoutReturnMessage(
-  category: CheckoutCategory,
-  name: string,
-): { title: string; detail: string } {
-  return { title: MSG.checkoutReturnTitle, detail: fillMessage(RETURN_MESSAGES[category], { name }) };
 }
 
 /** Fills `{name}` placeholders of our message texts. */

@@ -39,3 +39,16 @@ export const GATED_PACKAGE_COUPLE_THERAPY_ID = 1;
 export const GATED_PACKAGE_DEATH_CONGRESS_ID = 3;
 /** Default activation of the death-congress page: 28 September 2023 00:00 Berlin time. */
 export const DEATH_CONGRESS_ACTIVE_FROM = "2023-09-28T00:00:00+02:00";
+
+/**
+ * The longest text each search field of the administration's tables takes: the server's schema refuses
+ * more, the section's address drops more, and the field says so and keeps what was typed.
+ */
+export const SEARCH_MAX = {
+  userName: 200,
+  userEmail: 254,
+  contents: 200,
+  orders: 254,
+  notificationOrder: 100,
+  notificationEmail: 254,
+} as const;

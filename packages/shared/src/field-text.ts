@@ -1,5 +1,6 @@
 import { z } from "zod";
 import "./zod-locale";
+import { searchTooLong, tooLong } from "./text";
 
 /**
  * Product text for the refusals the forms do not word themselves (ADR 0088): each check of a shared
@@ -18,18 +19,15 @@ export const MSG_FIELD = {
   date: "Bitte wählen Sie ein gültiges Datum.",
 } as const;
 
-const de = new Intl.NumberFormat("de-DE");
-
-/** "Der Titel darf höchstens 300 Zeichen lang sein." */
-export const tooLong = (the: string, max: number) =>
-  `${the} darf höchstens ${de.format(max)} Zeichen lang sein.`;
+export { searchTooLong, tooLong } from "./text";
 
 /** A text of at most `max` characters; `the` names it ("Der Titel"), `missing` is said when it is no text. */
 export const zText = (max: number, the: string, missing: string = MSG_FIELD.text) =>
   z.string({ error: missing }).max(max, tooLong(the, max));
 
-/** A search or filter text of a table (trimmed, empty by default). */
-export const zSearch = (max: number) => zText(max, "Der Suchtext").trim().default("");
+/** A search or filter text of a table (trimmed, empty by default); its field says the same when too long. */
+export const zSearch = (max: number) =>
+  z.string({ error: MSG_FIELD.text }).trim().max(max, searchTooLong(max)).default("");
 
 /** The fields of one form or request; anything but an object is refused as `MSG_FIELD.form`. */
 export const zForm = <S extends z.core.$ZodLooseShape>(shape: S) =>

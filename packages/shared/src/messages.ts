@@ -1,3 +1,7 @@
+/** The end of both "payment not yet confirmed" notices of the checkout return: what to expect, whom to ask. */
+const CHECKOUT_DELAYED_REST =
+  "bei manchen Zahlarten (zum Beispiel Überweisung) dauert das länger. Sie erhalten eine E-Mail, sobald die Zahlung bestätigt ist, und finden Ihren Kauf dann hier in Ihrer Übersicht. Ist nach einem Werktag nichts eingetroffen, schreiben Sie uns bitte an support@example.com und nennen Sie die Bestellnummer aus der E-Mail von Digistore24.";
+
 /**
  * German texts of the spec, copied exactly (including the spec's own spelling, e.g. "Pflichfeld").
  * Texts the spec leaves open are marked "ours" (ADR 0011, ADR 0023).
@@ -14,6 +18,8 @@ export const MSG = {
   forbiddenDetail: "Sie haben keine Berechtigung für diese Aktion.",
   notFoundTitle: "Nicht gefunden",
   notFoundDetail: "Die angeforderte Ressource wurde nicht gefunden.",
+  conflictDetail:
+    "Die Daten wurden inzwischen geändert. Bitte laden Sie die Seite neu und versuchen Sie es erneut.",
   tooManyRequestsTitle: "Zu viele Anfragen",
   tooManyRequestsDetail: "Bitte warten Sie einen Moment und versuchen Sie es dann erneut.",
   payloadTooLargeDetail: "Die gesendeten Daten sind zu groß.",
@@ -82,6 +88,8 @@ export const MSG = {
   emailNotConfirmedTitle: "E-Mail-Adresse nicht bestätigt",
   emailNotConfirmed:
     "Bitte bestätigen Sie zuerst Ihre E-Mail-Adresse über den Link in der E-Mail, die wir Ihnen geschickt haben.",
+  returnAddressInvalid:
+    "Die Adresse, zu der Sie nach der Anmeldung zurückkehren sollen, gehört nicht zu dieser Plattform.",
   resendConfirmationDone:
     "Falls für diese Adresse ein unbestätigtes Konto besteht, haben wir die Bestätigungs-E-Mail erneut verschickt.",
   accountDisabled: "Ihr Konto ist deaktiviert. Bitte wenden Sie sich an den Support.",
@@ -113,7 +121,8 @@ export const MSG = {
   // ours: visitor area (ADR 0023)
   supportContact: "Bitte versuchen Sie es später erneut oder schreiben Sie uns an support@example.com.",
   congressOverTitle: "Veranstaltung beendet",
-  congressOver: "Diese Veranstaltung ist bereits beendet.",
+  congressOver:
+    "Diese Veranstaltung ist bereits beendet. Aufzeichnungen finden Sie, sofern angeboten, als Kongresspaket in Ihrer Übersicht.",
   congressNotStartedTitle: "Noch nicht gestartet",
   congressNotStarted: "Die Videos dieser Veranstaltung können Sie ab dem ersten Veranstaltungstag ansehen.",
   notParticipatingTitle: "Keine Teilnahme",
@@ -129,8 +138,10 @@ export const MSG = {
   participationCancelTicketed:
     "Die Teilnahme an einer Veranstaltung mit Ticket kann nicht hier storniert werden. Bitte wenden Sie sich an den Support.",
   packageNotAvailableYet: "Dieses Kongresspaket ist ab dem {date} verfügbar.",
-  productNotFound: "Das gewünschte Produkt wurde nicht gefunden.",
-  productNotOffered: "Dieses Produkt wird derzeit nicht angeboten.",
+  productNotFound:
+    "Das gewünschte Produkt wurde nicht gefunden. In Ihrer Übersicht finden Sie alle Veranstaltungen und Kongresspakete, die Sie buchen können.",
+  productNotOffered:
+    "Dieses Produkt wird derzeit nicht angeboten. In Ihrer Übersicht finden Sie alle Veranstaltungen und Kongresspakete, die Sie buchen können.",
   alreadyBoughtTitle: "Bereits gekauft",
   alreadyBoughtPackage:
     "Sie haben das Kongresspaket „{name}“ bereits gekauft. Sie finden es in Ihrer Übersicht.",
@@ -140,7 +151,7 @@ export const MSG = {
   alreadyBoughtTicketOffersPackage:
     "Ihr Ticket für „{name}“ haben Sie bereits gekauft. Das Kongresspaket können Sie einzeln dazukaufen.",
   alreadyBoughtTicketNoPackage:
-    "Ihr Ticket für „{name}“ haben Sie bereits gekauft; das Kongresspaket wird derzeit nicht einzeln angeboten.",
+    "Ihr Ticket für „{name}“ haben Sie bereits gekauft. Ein Kongresspaket gibt es zu dieser Veranstaltung nicht.",
   alreadyBoughtPackageOffersTicket:
     "Das Kongresspaket zu „{name}“ haben Sie bereits gekauft. Das Ticket können Sie einzeln dazukaufen.",
   alreadyBoughtPackageNoTicket:
@@ -152,12 +163,22 @@ export const MSG = {
     "Ihre Zahlung ist bestätigt: Sie sind für „{name}“ angemeldet und finden die Veranstaltung hier in Ihrer Übersicht.",
   checkoutReturnTicketPackage:
     "Ihre Zahlung ist bestätigt: Sie sind für „{name}“ angemeldet, und das Kongresspaket ist freigeschaltet. Beides finden Sie hier in Ihrer Übersicht.",
+  // what a payment unlocked no part of, although the purchase promised it (ADR 0083's halves)
+  checkoutReturnNoPackage:
+    "Ein Kongresspaket gibt es zu dieser Veranstaltung nicht; freigeschaltet ist daher nur Ihr Ticket. Bei Fragen schreiben Sie uns bitte an support@example.com.",
+  checkoutReturnPackageNotIncluded:
+    "Ein Kongresspaket wurde mit dieser Zahlung nicht freigeschaltet. Sollte es dazugehören, schreiben Sie uns bitte an support@example.com und nennen Sie die Bestellnummer aus der E-Mail von Digistore24.",
+  checkoutReturnTicketNotIncluded:
+    "Ein Ticket wurde mit dieser Zahlung nicht freigeschaltet. Sollte es dazugehören, schreiben Sie uns bitte an support@example.com und nennen Sie die Bestellnummer aus der E-Mail von Digistore24.",
   checkoutProcessingTitle: "Ihre Zahlung wird bearbeitet",
   checkoutProcessing:
     "Wir warten noch auf die Zahlungsbestätigung für „{name}“. Sobald sie eingetroffen ist, ist Ihr Kauf freigeschaltet; das dauert meist nur wenige Sekunden.",
+  // the product's name has not come yet (a slow answer): no name in quotes
+  checkoutProcessingUnnamed:
+    "Wir warten noch auf die Bestätigung Ihrer Zahlung. Sobald sie eingetroffen ist, ist Ihr Kauf freigeschaltet; das dauert meist nur wenige Sekunden.",
   checkoutDelayedTitle: "Die Zahlungsbestätigung ist noch nicht eingetroffen",
-  checkoutDelayed:
-    "Ihre Zahlung für „{name}“ wird noch bearbeitet; bei manchen Zahlarten (zum Beispiel Überweisung) dauert das länger. Sie erhalten eine E-Mail, sobald die Zahlung bestätigt ist, und finden Ihren Kauf dann hier in Ihrer Übersicht. Ist nach einem Werktag nichts eingetroffen, schreiben Sie uns bitte an support@example.com und nennen Sie die Bestellnummer aus der E-Mail von Digistore24.",
+  checkoutDelayed: `Ihre Zahlung für „{name}“ wird noch bearbeitet; ${CHECKOUT_DELAYED_REST}`,
+  checkoutDelayedUnnamed: `Ihre Zahlung wird noch bearbeitet; ${CHECKOUT_DELAYED_REST}`,
   checkoutUnknownTitle: "Kein Kauf gefunden",
   checkoutUnknown:
     "Zu Ihrer Rückkehr von der Kasse gibt es bei uns kein Produkt, es wurde also nichts freigeschaltet. Falls Sie etwas bezahlt haben, schreiben Sie uns bitte an support@example.com und nennen Sie die Bestellnummer aus der E-Mail von Digistore24.",

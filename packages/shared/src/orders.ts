@@ -1,5 +1,6 @@
 import { z } from "zod";
 import "./zod-locale";
+import { SEARCH_MAX } from "./constants";
 import { formatGermanDate } from "./dates";
 import { MSG_FIELD, zChoice, zForm, zSearch } from "./field-text";
 import { zRef } from "./ids";
@@ -106,7 +107,7 @@ export type TAdminTicketOrderInput = z.input<typeof ZAdminTicketOrderInput>;
  */
 export const ZOrderListInput = zForm({
   kind: zOrderKind,
-  search: zSearch(254),
+  search: zSearch(SEARCH_MAX.orders),
   page: zPage(1_000_000),
 });
 export type TOrderListInput = z.input<typeof ZOrderListInput>;

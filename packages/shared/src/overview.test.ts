@@ -13,14 +13,15 @@ describe("chooseOverviewCongresses", () => {
       at,
     );
     const shown = chooseOverviewCongresses([running, mine, ...coming], today, (id) => id === mine.id);
-    // running, own, then the four coming soonest; newest (latest first day) first
+    // running, own, then the four coming soonest; the running one above the coming ones, each newest
+    // (latest first day) first
     expect(shown.map((c) => c.firstDay)).toEqual([
+      "2026-11-26",
       "2027-03-01",
       "2026-12-04",
       "2026-12-03",
       "2026-12-02",
       "2026-12-01",
-      "2026-11-26",
     ]);
   });
 
@@ -38,6 +39,20 @@ describe("chooseOverviewCongresses", () => {
         .reverse()
         .slice(0, 5),
     );
+  });
+
+  it("shows the running events above the coming ones, the visitor's own among them, each group newest first", () => {
+    const started = at("2026-11-20");
+    const startsToday = at(today);
+    const ownRunning = at("2026-11-25");
+    const soon = at("2026-11-28");
+    const later = at("2026-12-24");
+    const shown = chooseOverviewCongresses(
+      [soon, started, later, startsToday, ownRunning],
+      today,
+      (id) => id === ownRunning.id || id === later.id,
+    );
+    expect(shown).toEqual([startsToday, ownRunning, started, later, soon]);
   });
 
   it("shows fewer than the maximum when fewer exist", () => {

@@ -19,7 +19,8 @@ const soonestFirst = (a: Candidate, b: Candidate): number =>
  * chosen in this order, so that no coming event pushes out a running one or one the visitor takes part in:
  * running events the visitor takes part in, other running events, coming events the visitor takes part in,
  * other coming events; running ones the last started first, coming ones the next first. They are shown
- * newest first (by first day).
+ * running ones above coming ones, each group newest first (by first day): on a phone the event of the day
+ * is the first card, not the last.
  */
 export function chooseOverviewCongresses<T extends Candidate>(
   candidates: readonly T[],
@@ -27,10 +28,10 @@ export function chooseOverviewCongresses<T extends Candidate>(
   takesPart: (id: number) => boolean,
   max: number = OVERVIEW_MAX_CONGRESSES,
 ): T[] {
+  const coming = (congress: Candidate) => congress.firstDay > today;
   const groups: [T[], T[], T[], T[]] = [[], [], [], []];
   for (const congress of candidates) {
-    const coming = congress.firstDay > today ? 2 : 0;
-    groups[coming + (takesPart(congress.id) ? 0 : 1)]?.push(congress);
+    groups[(coming(congress) ? 2 : 0) + (takesPart(congress.id) ? 0 : 1)]?.push(congress);
   }
   const chosen: T[] = [];
   groups.forEach((group, i) => {
@@ -38,5 +39,5 @@ export function chooseOverviewCongresses<T extends Candidate>(
       chosen.push(...group.sort(i < 2 ? newestFirst : soonestFirst).slice(0, max - chosen.length));
     }
   });
-  return chosen.sort(newestFirst);
+  return chosen.sort((a, b) => Number(coming(a)) - Number(coming(b)) || newestFirst(a, b));
 }

@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import "./zod-locale";
+import { SEARCH_MAX } from "./constants";
 import { zChoice, zForm, zSearch } from "./field-text";
 import { ZPage } from "./paging";
 import { PAYMENT_OUTCOME_LABELS, PAYMENT_OUTCOMES, type PaymentOutcome } from "./payment-events";
@@ -11,8 +12,8 @@ import { PAYMENT_OUTCOME_LABELS, PAYMENT_OUTCOMES, type PaymentOutcome } from ".
  */
 export const ZPaymentNotificationListInput = zForm({
   page: ZPage,
-  orderNumber: zSearch(100),
-  email: zSearch(254),
+  orderNumber: zSearch(SEARCH_MAX.notificationOrder),
+  email: zSearch(SEARCH_MAX.notificationEmail),
   outcome: zChoice(PAYMENT_OUTCOMES).optional(),
 });
 export type TPaymentNotificationListInput = z.input<typeof ZPaymentNotificationListInput>;

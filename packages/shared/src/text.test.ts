@@ -18,6 +18,9 @@ describe("countOf", () => {
   it("says one thing in the singular, any other number in the plural", () => {
     expect(countOf(1, "Video", "Videos")).toBe("1 Video");
     expect(countOf(0, "Video", "Videos")).toBe("0 Videos");
+    expect(countOf(0, "Bestellung", "Bestellungen")).toBe("0 Bestellungen");
+    expect(countOf(1, "Bestellung", "Bestellungen")).toBe("1 Bestellung");
+    expect(countOf(2, "Bestellung", "Bestellungen")).toBe("2 Bestellungen");
     expect(countOf(3, "Vorlage", "Vorlagen")).toBe("3 Vorlagen");
   });
 });

@@ -9,3 +9,12 @@ export function cutText(text: string, max: number): { text: string; cut: boolean
 
 /** "1 Video", "3 Videos", "0 Videos": a count with the singular or the plural of what it counts. */
 export const countOf = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
+
+const de = new Intl.NumberFormat("de-DE");
+
+/** "Der Titel darf höchstens 300 Zeichen lang sein." */
+export const tooLong = (the: string, max: number) =>
+  `${the} darf höchstens ${de.format(max)} Zeichen lang sein.`;
+
+/** A table's search field (and the server's answer to it): "Der Suchbegriff darf höchstens 200 Zeichen lang sein." */
+export const searchTooLong = (max: number) => tooLong("Der Suchbegriff", max);

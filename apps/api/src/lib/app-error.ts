@@ -1,4 +1,4 @@
-import { type ErrorBody, type ErrorCode, type ErrorLink, MSG } from "@app/shared";
+import { type ErrorBody, type ErrorCode, type ErrorLink, MSG, type Refusal } from "@app/shared";
 import { TRPCError } from "@trpc/server";
 import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
 import { ZodError, z } from "zod";
@@ -24,6 +24,14 @@ export class AppError extends Error {
   }
 }
 
+/**
+ * A refusal of the table `REFUSALS` (packages/shared/src/refusals.ts): its code, title and detail, so a
+ * refusal's dialog text lives in one table that a test reads. `message` is for developers and logs.
+ */
+export function refuse(refusal: Refusal, message: string, reason?: string): AppError {
+  return new AppError(refusal.code, message, refusal.detail, refusal.title, reason);
+}
+
 interface CodeMapping {
   status: number;
   trpc: TRPC_ERROR_CODE_KEY;
@@ -36,7 +44,7 @@ export const ERROR_MAP: Record<ErrorCode, CodeMapping> = {
     status: 400,
     trpc: "BAD_REQUEST",
     title: MSG.validationTitle,
-    detail: MSG.defaultErrorDetail,
+    detail: MSG.badRequestDetail,
   },
   UNAUTHORIZED: {
     status: 401,
@@ -46,7 +54,7 @@ export const ERROR_MAP: Record<ErrorCode, CodeMapping> = {
   },
   FORBIDDEN: { status: 403, trpc: "FORBIDDEN", title: MSG.forbiddenTitle, detail: MSG.forbiddenDetail },
   NOT_FOUND: { status: 404, trpc: "NOT_FOUND", title: MSG.notFoundTitle, detail: MSG.notFoundDetail },
-  CONFLICT: { status: 409, trpc: "CONFLICT", title: MSG.defaultErrorTitle, detail: MSG.defaultErrorDetail },
+  CONFLICT: { status: 409, trpc: "CONFLICT", title: MSG.defaultErrorTitle, detail: MSG.conflictDetail },
   PAYLOAD_TOO_LARGE: {
     status: 413,
     trpc: "PAYLOAD_TOO_LARGE",

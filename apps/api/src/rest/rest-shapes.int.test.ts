@@ -79,6 +79,27 @@ describe("congress objects", () => {
     );
   });
 
+  it("GET /api/congress/: the admin's events carry inProgress, inFuture and inPast as the visitor's do", async () => {
+    const running = await createCongress(t.db.db, { firstDay: relDay(-1), lastDay: relDay(2) });
+    const future = await createCongress(t.db.db, { firstDay: relDay(3), lastDay: null });
+    const past = await createCongress(t.db.db, { firstDay: relDay(-5), lastDay: relDay(-4), visible: false });
+    const today = await createCongress(t.db.db, { firstDay: relDay(0), lastDay: null });
+    const timing = (list: Array<Record<string, unknown>>, id: number) => {
+      const congress = list.find((c) => c.id === id);
+      return { inProgress: congress?.inProgress, inFuture: congress?.inFuture, inPast: congress?.inPast };
+    };
+    const visitorList = (await get("/api/congress/", visitorToken)).json();
+    const adminList = (await get("/api/congress/", adminToken)).json();
+    for (const congress of [running, future, today]) {
+      expect(timing(adminList, congress.id)).toEqual(timing(visitorList, congress.id));
+    }
+    expect(timing(adminList, running.id)).toEqual({ inProgress: true, inFuture: false, inPast: false });
+    expect(timing(adminList, today.id)).toEqual({ inProgress: true, inFuture: false, inPast: false });
+    expect(timing(adminList, future.id)).toEqual({ inProgress: false, inFuture: true, inPast: false });
+    // a past (and hidden) event only the admin's list has
+    expect(timing(adminList, past.id)).toEqual({ inProgress: false, inFuture: false, inPast: true });
+  });
+
   it("POST /api/congress/ takes the spec's days and answers the saved congress in the spec's shape", async () => {
     const congressData = {
       title: `REST-Kongress ${Date.now()}`,

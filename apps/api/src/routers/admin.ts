@@ -5,6 +5,7 @@ import {
   ZContentInput,
   ZContentListInput,
   ZContentPageInput,
+  ZCopySourceInput,
   ZCopyTemplatesInput,
   ZId,
   ZImageUpload,
@@ -32,6 +33,7 @@ import { listOutbox, resendMail } from "../services/admin/mail-outbox";
 import {
   copyTemplates,
   createTemplate,
+  listCopySource,
   listTemplates,
   pageTemplates,
   previewTemplate,
@@ -76,8 +78,8 @@ export const adminRouter = router({
   getDashboard: adminProcedure.query(({ ctx }) => loadDashboard(ctx)),
   congresses: router({
     /** the whole list: REST and the event selects of other tabs */
-    list: adminProcedure.query(({ ctx }) => listCongresses(ctx.db)),
-    getPage: adminProcedure.input(ZPageInput).query(({ ctx, input }) => pageCongresses(ctx.db, input)),
+    list: adminProcedure.query(({ ctx }) => listCongresses(ctx)),
+    getPage: adminProcedure.input(ZPageInput).query(({ ctx, input }) => pageCongresses(ctx, input)),
     save: adminProcedure.input(ZCongressInput).mutation(async ({ ctx, input }) => {
       const saved = await saveCongress(ctx.db, input, ctx.user.id);
       fetchVideoDurationsSoon(ctx, saved.id);
@@ -139,12 +141,16 @@ export const adminRouter = router({
       .mutation(({ ctx, input }) => saveLegalPage(ctx, input, ctx.user.id)),
   }),
   mailTemplates: router({
-    /** every mail with its variables, for the help pages (generated from the catalogue, never drifts) */
+    /**
+     * every mail with its variables, for the help pages (generated from the catalogue, never drifts), and
+     * whether an event may have its own template of it ("Neue Vorlage" offers only those)
+     */
     getCatalogue: adminProcedure.query(() =>
       MAIL_NAMES.map((name) => ({
         name,
         description: MAIL_CATALOGUE[name].description,
         variables: MAIL_CATALOGUE[name].variables,
+        perEvent: MAIL_CATALOGUE[name].perEvent,
       })),
     ),
     /** the whole list: REST */
@@ -161,6 +167,10 @@ export const adminRouter = router({
     create: adminProcedure
       .input(ZMailTemplateCreateInput)
       .mutation(({ ctx, input }) => createTemplate(ctx.db, input, ctx.user.id)),
+    /** the copy form asks before its confirmation: a source without templates is said at once */
+    getCopySource: adminProcedure
+      .input(ZCopySourceInput)
+      .query(({ ctx, input }) => listCopySource(ctx.db, input)),
     copy: adminProcedure
       .input(ZCopyTemplatesInput)
       .mutation(({ ctx, input }) => copyTemplates(ctx.db, input, ctx.user.id)),

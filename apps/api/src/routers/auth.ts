@@ -6,6 +6,7 @@ import {
   ZMigrationSetPasswordInput,
   ZRefreshInput,
   ZRegisterInput,
+  ZResendConfirmationInput,
   ZResetPasswordInput,
   ZResetTokenInput,
   ZSignInLinkInput,
@@ -31,7 +32,7 @@ export const authRouter = router({
   }),
   confirmMail: publicProcedure.input(ZConfirmMailInput).mutation(({ ctx, input }) => confirmMail(ctx, input)),
   resendConfirmation: publicProcedure
-    .input(ZEmailInput)
+    .input(ZResendConfirmationInput)
     .mutation(({ ctx, input }) => resendConfirmation(ctx, input)),
   /** a session, or for an account with two-factor login a challenge for `loginTwoFactor` */
   login: publicProcedure.input(ZLoginInput).mutation(async ({ ctx, input }) => {

@@ -199,7 +199,25 @@ beforeAll(async () => {
   world.admin = await freshUser({ firstname: "Ada", roles: ["ROLE_USER", "ROLE_ADMIN"] });
   world.congress = await freshCongress();
   world.pkg = await createPackage(db(), world.congress.id);
-  await packageOrder(db(), world.user.id, world.pkg.id, "paid");
+  // bought at the checkout: the checkout return reads the order its payment notification made
+  const orderNumber = `ORD-WORLD-${unique()}`;
+  await db().insert(congressPackageOrders).values({
+    userId: world.user.id,
+    congressPackageId: world.pkg.id,
+    status: "paid",
+    externalId: orderNumber,
+  });
+  await db()
+    .insert(paymentNotifications)
+    .values({
+      event: "on_payment",
+      orderId: orderNumber,
+      productId: String(world.pkg.externalId),
+      custom: `uid-${world.user.digistoreHash}|pid-${world.pkg.id}|cat-pac`,
+      signatureValid: true,
+      outcome: "processed",
+      payload: {},
+    });
   world.webinar = await freshCongress({
     digistoreIdTicket: 4711,
     webinar: true,
@@ -1265,6 +1283,10 @@ const MATRIX: Record<string, Expectation> = {
   "admin.mailTemplates.getPage": {
     access: "admin",
     call: trpc(fixed(() => ({ congressId: null, page: 1 }))),
+  },
+  "admin.mailTemplates.getCopySource": {
+    access: "admin",
+    call: trpc(fixed(() => ({ congressId: world.congress.id }))),
   },
   "admin.mailTemplates.save": { access: "admin", call: trpc(newTemplate) },
   "admin.mailTemplates.create": { access: "admin", call: trpc(templateCreate) },

@@ -1,6 +1,6 @@
 import { isRedirect } from "@tanstack/react-router";
 import { describe, expect, it } from "vitest";
-import { afterLoginTarget, loginPage, requireRole } from "./guards";
+import { afterLoginTarget, loginAfterConfirmation, loginPage, requireRole, returnAddress } from "./guards";
 import { createSessionManager, type SessionUser } from "./session/session-manager";
 
 const visitor: SessionUser = {
@@ -89,5 +89,37 @@ describe("requireRole", () => {
     const options = guardRedirect(() => requireRole(sessionOf(visitor), "ROLE_ADMIN", "/admin/manage"));
     expect(options?.search).toEqual({});
     expect(options?.params).toEqual({ congressId: undefined, showVideo: undefined });
+  });
+});
+
+describe("the way from a registration to the first login", () => {
+  it("hands a path of this app on: the registration's return address, the confirmation's login page", () => {
+    const target = "/congress-ticket-purchase/6?utm_source=newsletter";
+    expect(returnAddress(target)).toBe(target);
+    expect(loginAfterConfirmation({}, target)).toMatchObject({
+      params: { congressId: undefined, showVideo: undefined },
+      search: { redirect: target },
+    });
+    // the spec's parameters of the mail's link stay, beside the address
+    expect(loginAfterConfirmation({ congressId: "4", showVideo: "1" }, target)).toMatchObject({
+      params: { congressId: "4", showVideo: "1" },
+      search: { redirect: target },
+    });
+  });
+
+  it("drops an address from outside, as the login does", () => {
+    for (const outside of [
+      "//evil.example.com",
+      "https://evil.example.com",
+      "/\\evil.example.com",
+      "/login",
+    ]) {
+      expect(returnAddress(outside), outside).toBeUndefined();
+      expect(loginAfterConfirmation({ congressId: "4" }, outside)).toMatchObject({
+        params: { congressId: "4" },
+        search: {},
+      });
+    }
+    expect(returnAddress(undefined)).toBeUndefined();
   });
 });

@@ -1,4 +1,4 @@
-import type { Role } from "@app/shared";
+import { isReturnPath, type Role } from "@app/shared";
 import { redirect } from "@tanstack/react-router";
 import { hasRole } from "./auth";
 import type { SessionManager } from "./session/session-manager";
@@ -26,17 +26,6 @@ export function requireRole(auth: SessionManager, role: Role, href: string): voi
   }
 }
 
-/** A path of this app (with its search), never another origin, nor the login page again. */
-function inApp(target: string | undefined): target is string {
-  return (
-    target !== undefined &&
-    /^\/(?![/\\])/.test(target) &&
-    // browsers read a backslash as a slash, and control characters are dropped from URLs
-    !/[\\\p{Cc}]/u.test(target) &&
-    !/^\/login(?:[/?#]|$)/.test(target)
-  );
-}
-
 /**
  * Where a visitor goes after logging in. A login page a guard opened (`?redirect=`) returns to the guarded
  * address, path and search, and nowhere else; without one, the spec's rules (section 2, login behaviour):
@@ -46,7 +35,7 @@ export function afterLoginTarget(
   params: { congressId?: string | undefined; showVideo?: string | undefined },
   redirectTo?: string,
 ) {
-  if (inApp(redirectTo)) {
+  if (isReturnPath(redirectTo)) {
     return redirectTo;
   }
   if (params.congressId && params.showVideo) {
@@ -57,3 +46,25 @@ export function afterLoginTarget(
   }
   return "/";
 }
+
+/**
+ * The login page the mail confirmation goes on to: the spec's, keeping the link's congressId and showVideo
+ * (section 2), and the guarded address the registration started from (`?redirect=`, which the link carries)
+ * when it is a path of this app, so that the first login goes there (ADR 0081). The link may come from
+ * anyone: another address is dropped, as on the login page.
+ */
+export function loginAfterConfirmation(
+  params: { congressId?: string | undefined; showVideo?: string | undefined },
+  redirectTo?: string,
+) {
+  return {
+    to: "/login/{-$congressId}/{-$showVideo}",
+    params: { congressId: params.congressId, showVideo: params.showVideo },
+    search: isReturnPath(redirectTo) ? { redirect: redirectTo } : {},
+    replace: true,
+  } as const;
+}
+
+/** The guarded address a registration hands on to its confirmation link, if it is a path of this app. */
+export const returnAddress = (redirectTo: string | undefined): string | undefined =>
+  isReturnPath(redirectTo) ? redirectTo : undefined;

@@ -29,7 +29,11 @@ function LoginPage() {
       </p>
       <div className="grid gap-6 md:grid-cols-2">
         <LoginForm congressId={params.congressId} showVideo={params.showVideo} redirectTo={search.redirect} />
-        <RegisterForm congressId={params.congressId} showVideo={params.showVideo} />
+        <RegisterForm
+          congressId={params.congressId}
+          showVideo={params.showVideo}
+          redirectTo={search.redirect}
+        />
       </div>
     </Page>
   );

@@ -84,6 +84,22 @@ describe("admin.congresses.getPage", () => {
   });
 });
 
+describe("admin.congresses: package counts", () => {
+  it("tells each event's number of packages (the form warns of a ticket-and-package id without one)", async () => {
+    const without = await createCongress(db(), {
+      title: `Ohne Paket ${unique()}`,
+      digistoreIdTicketAndPackage: 1,
+    });
+    const withTwo = await createCongress(db(), { title: `Zwei Pakete ${unique()}` });
+    await createPackage(db(), withTwo.id);
+    await createPackage(db(), withTwo.id);
+    const first = await pageOf("congresses", { page: 1 });
+    const byId = (id: number) => first.items.find((item) => item.id === id);
+    expect(byId(without.id)).toMatchObject({ packageCount: 0 });
+    expect(byId(withTwo.id)).toMatchObject({ packageCount: 2 });
+  });
+});
+
 describe("admin.packages.getPage", () => {
   it("pages the packages newest first with their event, as admin.packages.list", async () => {
     const congress = await createCongress(db(), { title: `Paketveranstaltung ${unique()}` });

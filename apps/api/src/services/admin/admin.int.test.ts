@@ -521,6 +521,11 @@ describe("access", () => {
     },
     { path: "mailTemplates.getPage", type: "query", input: async () => ({ congressId: null, page: 1 }) },
     {
+      path: "mailTemplates.getCopySource",
+      type: "query",
+      input: async () => ({ congressId: (await createCongress(db())).id }),
+    },
+    {
       path: "mailTemplates.save",
       type: "mutation",
       input: async () => templateForm((await createCongress(db())).id),
@@ -1103,6 +1108,29 @@ describe("packages", () => {
     });
   });
 
+  it("saves a cross-sell link that is a path of this app or a web address, refuses every other", async () => {
+    const c = await createCongress(db());
+    const withLink = (crosssellLink: string) =>
+      packageForm(c.id, { extraParameters: { crosssellDescription: "Passend dazu", crosssellLink } });
+    // the seed's link, shown on the visitor's page: a package that has it can be saved again
+    for (const link of ["/congress-package-purchase/5", "https://shop.example/buch"]) {
+      const res = await postPackage(withLink(link));
+      expect(res.statusCode, `${link}: ${res.body}`).toBe(200);
+      expect((await packageRow(res.json().id))?.extraParameters.crosssellLink).toBe(link);
+      const again = await postPackage({ ...withLink(link), id: res.json().id });
+      expect(again.statusCode, `${link}: ${again.body}`).toBe(200);
+    }
+    const before = (await db().select({ n: count() }).from(congressPackages))[0]?.n;
+    for (const link of ["javascript:alert(1)", "data:text/html,x", "kongresspaket", "//evil.example"]) {
+      const res = await postPackage(withLink(link));
+      expect(res.statusCode, link).toBe(400);
+      expect(res.json().detail, link).toBe(MSG_ADMIN.crosssellLinkInvalid);
+      const trpc = await trpcAdminMutation("admin.packages.save", withLink(link));
+      expect(trpc.status, link).toBe(400);
+    }
+    expect((await db().select({ n: count() }).from(congressPackages))[0]?.n).toBe(before);
+  });
+
   it("refuses to delete a package with orders (409)", async () => {
     const c = await createCongress(db());
     const ordered = await createPackage(db(), c.id);
@@ -1224,6 +1252,20 @@ describe("users", () => {
     expect(all.size).toBe(25);
     const fourth = await list({ name: `seite${tag}`, page: "4" });
     expect(fourth).toMatchObject({ items: [], total: 25 });
+  });
+
+  it("refuses a filter longer than its field takes with the field's own message, listing nothing", async () => {
+    for (const [field, max] of [
+      ["name", 200],
+      ["email", 254],
+    ] as const) {
+      const res = await rest("GET", `/api/user/?${field}=${"x".repeat(max + 1)}`, adminToken);
+      expect(res.statusCode, field).toBe(400);
+      expect(res.json().detail, field).toBe(`Der Suchbegriff darf höchstens ${max} Zeichen lang sein.`);
+      const trpc = await trpcAdminQuery("admin.users.list", { [field]: "x".repeat(max + 1), page: 1 });
+      expect(trpc.status, field).toBe(400);
+    }
+    expect((await list({ name: "x".repeat(200) })).items).toEqual([]);
   });
 
   it("treats % and _ in the filter literally", async () => {
@@ -1508,6 +1550,20 @@ describe("contents", () => {
     const after = await db().select().from(congressContents).where(eq(congressContents.congressId, c.id));
     expect(after.map((r) => r.id)).toEqual([rows[0]?.id]);
     expect(after[0]?.data.days).toHaveLength(1);
+  });
+
+  it("refuses a video address that is no absolute http(s) address, as the field says", async () => {
+    const c = await createCongress(db());
+    for (const url of ["nicht-eine-url", "/video/1", "//player.vimeo.com/video/1", "javascript:alert(1)"]) {
+      const res = await postContent(
+        contentForm(c.id, [{ name: "Tag", exclusive_date: "", videos: [{ url, comment: "" }] }]),
+      );
+      expect(res.statusCode, url).toBe(400);
+      expect(res.json().detail, url).toBe(MSG_ADMIN.videoUrlInvalid);
+    }
+    expect(
+      await db().select().from(congressContents).where(eq(congressContents.congressId, c.id)),
+    ).toHaveLength(0);
   });
 
   it("refuses an impossible exclusive date", async () => {

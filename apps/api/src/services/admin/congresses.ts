@@ -1,18 +1,26 @@
 import { type Db, schema } from "@app/db";
-import { MSG_FORTBILDUNG, type ZCongressInput } from "@app/shared";
-import { count, desc, eq } from "drizzle-orm";
+import { berlinDate, congressTiming, type IsoDate, MSG_FORTBILDUNG, type ZCongressInput } from "@app/shared";
+import { count, desc, eq, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { AppError } from "../../lib/app-error";
 import { checkViolation } from "../../lib/db-errors";
 import { adminTable } from "../../lib/paging";
+import type { ServiceDeps } from "../deps";
 import { deleteAudited, saveAudited } from "./audited-rows";
 
-const { congresses, participations } = schema;
+const { congresses, congressPackages, participations } = schema;
 
-/** The events table's rows: every event with its participation count, newest first. */
+/**
+ * The events table's rows: every event with its participation count and its number of packages (the form
+ * warns of a ticket-and-package id without a package), newest first.
+ */
 function congressRows(db: Db) {
   return db
-    .select({ congress: congresses, participationCount: count(participations.id) })
+    .select({
+      congress: congresses,
+      participationCount: count(participations.id),
+      packageCount: sql<number>`(SELECT count(*)::int FROM ${congressPackages} WHERE ${congressPackages.congressId} = ${congresses.id})`,
+    })
     .from(congresses)
     .leftJoin(participations, eq(participations.congressId, congresses.id))
     .groupBy(congresses.id)
@@ -21,15 +29,32 @@ function congressRows(db: Db) {
 }
 
 type CongressRow = Awaited<ReturnType<typeof congressRows>>[number];
-const withCount = ({ congress, participationCount }: CongressRow) => ({ ...congress, participationCount });
+const withCount = ({ congress, participationCount, packageCount }: CongressRow) => ({
+  ...congress,
+  participationCount,
+  packageCount,
+});
 
-/**
- * Every event with its participation count, newest first: the whole list (REST, the selects of other tabs)
- * or one page.
- */
 const congressTable = adminTable(congresses, congressRows, withCount);
-export const listCongresses = congressTable.list;
-export const pageCongresses = congressTable.page;
+
+/** An event of the admin's lists with the spec's `inProgress`, `inFuture`, `inPast` of today, as a visitor's. */
+const withTiming =
+  (today: IsoDate) =>
+  <C extends { firstDay: IsoDate; lastDay: IsoDate | null }>(congress: C) => ({
+    ...congress,
+    ...congressTiming(congress.firstDay, congress.lastDay, today),
+  });
+
+/** Every event with its participation count and timing, newest first (REST, the selects of other tabs). */
+export async function listCongresses(ctx: Pick<ServiceDeps, "db" | "clock">) {
+  return (await congressTable.list(ctx.db)).map(withTiming(berlinDate(ctx.clock.now())));
+}
+
+/** One page of `listCongresses`. */
+export async function pageCongresses(ctx: Pick<ServiceDeps, "db" | "clock">, input: { page: number }) {
+  const page = await congressTable.page(ctx.db, input);
+  return { ...page, items: page.items.map(withTiming(berlinDate(ctx.clock.now()))) };
+}
 
 /**
  * The Fortbildung rules the input names (ADR 0105): a field left out (the spec's REST payload) stays as

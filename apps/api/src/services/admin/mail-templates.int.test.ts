@@ -274,17 +274,17 @@ describe("copy", () => {
   it("refuses the same event, zero or negative ids with 400", async () => {
     const a = await createCongress(db());
     await storeTemplate("event-day", a.id, "Bleibt");
-    for (const [from, to] of [
-      [a.id, a.id],
-      [0, a.id],
-      [a.id, 0],
-      [-1, a.id],
-      [a.id, -5],
-      ["", a.id],
+    for (const [from, to, message] of [
+      [a.id, a.id, MSG_TEMPLATES.copyDifferent],
+      [0, a.id, MSG_TEMPLATES.copyFromRequired],
+      [a.id, 0, MSG_TEMPLATES.copyToRequired],
+      [-1, a.id, MSG_TEMPLATES.copyFromRequired],
+      [a.id, -5, MSG_TEMPLATES.copyToRequired],
+      ["", a.id, MSG_TEMPLATES.copyFromRequired],
     ]) {
       const res = await postCopy(from, to);
       expect(res.statusCode, `${from} → ${to}`).toBe(400);
-      expect(res.json().detail, `${from} → ${to}`).toBe(MSG_TEMPLATES.copyDifferent);
+      expect(res.json().detail, `${from} → ${to}`).toBe(message);
     }
     const viaTrpc = await trpcAdminMutation("admin.mailTemplates.copy", { copy_from: a.id, copy_to: a.id });
     expect(viaTrpc.status).toBe(400);
@@ -304,6 +304,14 @@ describe("copy", () => {
     expect(await templatesOf(2_000_000_000)).toEqual([]);
   });
 });
+
+/** The mails about an account, never about one event: they have no event's own template. */
+const ACCOUNT_MAILS = [
+  "password-reset",
+  "sign-in-link",
+  "migration-set-password",
+  "registration-existing-account",
+] as const;
 
 describe("a congress's own template (ADR 0088)", () => {
   const create = (input: unknown) => trpcAdminMutation("admin.mailTemplates.create", input);
@@ -372,6 +380,79 @@ describe("a congress's own template (ADR 0088)", () => {
     );
     expect(refused.status).toBe(403);
     expect((await templatesOf(c.id)).map((x) => x.name)).toEqual(["event-day"]);
+  });
+
+  it("the catalogue says which mails an event sends (the only ones offered for an event)", async () => {
+    const catalogue = await trpcAdminQuery("admin.mailTemplates.getCatalogue");
+    const perEvent = (catalogue.data as { name: string; perEvent: boolean }[])
+      .filter((m) => m.perEvent)
+      .map((m) => m.name);
+    expect(perEvent.sort()).toEqual(
+      [
+        "certificate",
+        "event-day",
+        "order-admin",
+        "order-package",
+        "order-ticket",
+        "order-ticket-package",
+        "participation-confirmation",
+        "registration-confirmation",
+      ].sort(),
+    );
+  });
+
+  it("refuses an event's own template of a mail no event sends, made or saved", async () => {
+    const c = await createCongress(db());
+    for (const name of ACCOUNT_MAILS) {
+      const made = await create({ congress: c.id, name });
+      expect(made.status, name).toBe(400);
+      expect(made.error?.detail, name).toBe(MSG_TEMPLATES.notPerEvent);
+      // nor through the edit dialog's save (REST and tRPC), which would make one too
+      const saved = await postTemplate(templateForm({ name, congress: { id: c.id } }));
+      expect(saved.statusCode, name).toBe(400);
+      expect(saved.json().detail, name).toBe(MSG_TEMPLATES.notPerEvent);
+      const viaTrpc = await trpcAdminMutation(
+        "admin.mailTemplates.save",
+        templateForm({ name, congress: c.id }),
+      );
+      expect(viaTrpc.status, name).toBe(400);
+    }
+    expect(await templatesOf(c.id)).toEqual([]);
+    // their general template is saved as before
+    const general = await postTemplate(
+      templateForm({ name: "migration-set-password", subject: `Neu ${unique()}` }),
+    );
+    expect(general.statusCode, general.body).toBe(200);
+    expect(general.json().template.congressId).toBeNull();
+    // other tests send this mail with the built-in default
+    await db().delete(mailTemplates).where(eq(mailTemplates.id, general.json().template.id));
+  });
+
+  it("copy leaves out a template of a mail no event sends (stored before the rule)", async () => {
+    const a = await createCongress(db());
+    const b = await createCongress(db());
+    await storeTemplate("event-day", a.id, "A Tag");
+    await storeTemplate("registration-existing-account", a.id, "A Konto");
+    const res = await trpcAdminMutation("admin.mailTemplates.copy", { copy_from: a.id, copy_to: b.id });
+    expect(res.status, res.body).toBe(200);
+    expect(res.data).toEqual({ copied: 1, names: ["event-day"] });
+    // what the copy form asks before its confirmation says the same
+    const asked = await trpcAdminQuery("admin.mailTemplates.getCopySource", { congressId: a.id });
+    expect(asked.data).toEqual({ names: ["event-day"] });
+    expect((await templatesOf(b.id)).map((x) => x.name)).toEqual(["event-day"]);
+
+    const onlyStale = await createCongress(db(), { title: `Nur alt ${unique()}` });
+    await storeTemplate("sign-in-link", onlyStale.id, "Alt");
+    const nothing = await trpcAdminMutation("admin.mailTemplates.copy", {
+      copy_from: onlyStale.id,
+      copy_to: b.id,
+    });
+    expect(nothing.status).toBe(400);
+    expect(nothing.error?.detail).toBe(MSG_TEMPLATES.copySourceEmpty.replace("{title}", onlyStale.title));
+    const askedEmpty = await trpcAdminQuery("admin.mailTemplates.getCopySource", {
+      congressId: onlyStale.id,
+    });
+    expect(askedEmpty.data).toEqual({ names: [] });
   });
 
   it("copy says how many it copied, and refuses a source without templates instead of copying nothing", async () => {
@@ -584,15 +665,15 @@ describe("Handlebars that joins text across attributes (ADR 0057)", () => {
   it("still saves variables and the newsletter condition between tags, as the defaults use them", async () => {
     const c = await createCongress(db());
     for (const definition of Object.values(MAIL_CATALOGUE)) {
-      const res = await trpcAdminMutation(
-        "admin.mailTemplates.save",
-        templateForm({
-          name: definition.name,
-          congress: c.id,
-          subject: definition.defaultSubject,
-          content: definition.defaultContent,
-        }),
-      );
+      const draft = {
+        name: definition.name,
+        subject: definition.defaultSubject,
+        content: definition.defaultContent,
+      };
+      // a mail no event sends has no event's template; its preview applies the same rule
+      const res = definition.perEvent
+        ? await trpcAdminMutation("admin.mailTemplates.save", templateForm({ ...draft, congress: c.id }))
+        : await trpcAdminMutation("admin.mailTemplates.preview", draft);
       expect(res.status, `${definition.name}: ${res.body}`).toBe(200);
     }
     const conditional = await trpcAdminMutation(

@@ -1,5 +1,6 @@
 import { type Db, type DbOrTx, schema } from "@app/db";
 import {
+  isEventMail,
   MAIL_CATALOGUE,
   MAIL_NAMES,
   type MailName,
@@ -13,6 +14,7 @@ import {
 import {
   MSG_ADMIN,
   MSG_TEMPLATES,
+  type ZCopySourceInput,
   type ZCopyTemplatesInput,
   type ZMailTemplateCreateInput,
   type ZMailTemplateInput,
@@ -36,6 +38,18 @@ const asMailName = (name: string): MailName => {
     throw new AppError("BAD_REQUEST", `unknown mail ${name}`, MSG_TEMPLATES.unknownName);
   }
   return name as MailName;
+};
+
+/**
+ * An event's own template is made only of a mail sent about one event (`perEvent` in the catalogue): one
+ * of a mail about the account alone (password reset, sign-in link, …) would never be sent.
+ */
+const asEventMailName = (name: string): MailName => {
+  const mail = asMailName(name);
+  if (!isEventMail(mail)) {
+    throw new AppError("BAD_REQUEST", `mail ${mail} is not sent per event`, MSG_TEMPLATES.notPerEvent);
+  }
+  return mail;
 };
 
 /**
@@ -127,7 +141,7 @@ async function writeTemplate(db: DbOrTx, id: number | undefined, values: Templat
 
 /** Saves a template with sanitised HTML; variables the mail does not offer are reported, not refused. */
 export async function saveTemplate(db: Db, input: z.output<typeof ZMailTemplateInput>, actorId: number) {
-  const name = asMailName(input.name);
+  const name = input.congress === null ? asMailName(input.name) : asEventMailName(input.name);
   const values = {
     name,
     congressId: input.congress,
@@ -177,7 +191,7 @@ export async function createTemplate(
   input: z.output<typeof ZMailTemplateCreateInput>,
   actorId: number,
 ) {
-  const name = asMailName(input.name);
+  const name = asEventMailName(input.name);
   const congressId = input.congress;
   const id = await db.transaction(async (tx) => {
     await requireCongress(tx, congressId, MSG_TEMPLATES.congressRequired);
@@ -216,20 +230,43 @@ export async function createTemplate(
 }
 
 /**
+ * The templates of an event that copying takes, by name: those of the mails an event sends. A template of
+ * a mail no event sends (stored before "Neue Vorlage" offered only the event's mails) is left out: it would
+ * never be sent.
+ */
+async function copySource(db: DbOrTx, congressId: number) {
+  const stored = await db
+    .select()
+    .from(mailTemplates)
+    .where(eq(mailTemplates.congressId, congressId))
+    .orderBy(asc(mailTemplates.name));
+  return stored.filter((t) => isEventMail(t.name));
+}
+
+/** What copying from an event would take (the copy form asks before its confirmation). */
+export async function listCopySource(db: Db, input: z.output<typeof ZCopySourceInput>) {
+  return { names: (await copySource(db, input.congressId)).map((t) => t.name) };
+}
+
+/**
  * Upserts every template of one event onto another in one transaction and says how many. A source without
- * templates of its own is refused: copying nothing is no success.
+ * templates of its own (`copySource`) is refused: copying nothing is no success.
  */
 export async function copyTemplates(db: Db, input: z.output<typeof ZCopyTemplatesInput>, actorId: number) {
   return db.transaction(async (tx) => {
-    await requireCongress(tx, input.copy_to, MSG_TEMPLATES.copyDifferent);
-    const source = await tx.select().from(mailTemplates).where(eq(mailTemplates.congressId, input.copy_from));
+    await requireCongress(tx, input.copy_to, MSG_TEMPLATES.copyToRequired);
+    const source = await copySource(tx, input.copy_from);
     if (source.length === 0) {
       const [from] = await tx
         .select({ title: congresses.title })
         .from(congresses)
         .where(eq(congresses.id, input.copy_from));
       if (!from) {
-        throw new AppError("BAD_REQUEST", `congress ${input.copy_from} missing`, MSG_TEMPLATES.copyDifferent);
+        throw new AppError(
+          "BAD_REQUEST",
+          `congress ${input.copy_from} missing`,
+          MSG_TEMPLATES.copyFromRequired,
+        );
       }
       throw new AppError(
         "BAD_REQUEST",

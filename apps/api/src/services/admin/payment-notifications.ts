@@ -9,21 +9,20 @@ import type { z } from "zod";
 import { AppError } from "../../lib/app-error";
 import { containsPattern } from "../../lib/like";
 import { adminPage } from "../../lib/paging";
+import { customUid } from "../commerce/purchase-orders";
 
 const { paymentNotifications: pn, users } = schema;
 
 /*
- * The two expressions below are the ones the indexes of migration 0010 are built on: PostgreSQL uses an
- * expression index only when a query spells the expression the same way.
+ * The expression below and `customUid` (purchase-orders.ts, also read by the checkout return) are the ones
+ * the indexes of migration 0010 are built on: PostgreSQL uses an expression index only when a query spells
+ * the expression the same way.
  */
 /** Both e-mail fields Digistore24 may send, in one lower-cased text (empty after the retention job blanked them). */
 const payloadEmails = (alias: string) =>
   sql.raw(
     `lower(coalesce(${alias}.payload->>'email', '') || ' ' || coalesce(${alias}.payload->>'buyer_email', ''))`,
   );
-/** The account's digistore hash named in `custom` (`uid-<hash>|pid-…|cat-…`, parts in any order). */
-const customUid = (alias: string) =>
-  sql.raw(`substring(${alias}.custom from '(?:^|[|]) *uid-([A-Za-z0-9-]+)')`);
 
 /**
  * Notifications whose buyer e-mail (as sent) or whose account's e-mail contains `needle`: a union of two

@@ -1,9 +1,9 @@
 import { type DbOrTx, schema } from "@app/db";
 import { hashPassword } from "@app/db/password";
-import { MSG, type ZRegisterInput } from "@app/shared";
+import { isReturnPath, MSG, REFUSALS, type ZRegisterInput } from "@app/shared";
 import { and, eq, gt, isNull } from "drizzle-orm";
 import type { z } from "zod";
-import { AppError } from "../../lib/app-error";
+import { AppError, refuse } from "../../lib/app-error";
 import { firstInWindow, hit, LIMITS } from "../../lib/rate-limit";
 import { hashToken, newToken } from "../../lib/tokens";
 import { queueMail } from "../../mail-delivery/outbox";
@@ -79,13 +79,9 @@ async function createAccount(
     tokenHash: hashToken(token),
     expiresAt: later(now, CONFIRMATION_LIFETIME_MS),
   });
-  const url = appLink(
-    appUrl,
-    "confirm-mail",
-    user.id,
-    token,
-    input.congressId,
-    input.showVideo ? 1 : undefined,
+  const url = confirmationLink(
+    appLink(appUrl, "confirm-mail", user.id, token, input.congressId, input.showVideo ? 1 : undefined),
+    input.redirect,
   );
   return queueMail(tx, {
     templateName: "registration-confirmation",
@@ -96,6 +92,22 @@ async function createAccount(
     variables: { ...userMailVariables(user), url },
     idempotencyKey: `registration:${user.id}`,
   });
+}
+
+/**
+ * The confirmation link, with the guarded address the visitor came from (`?redirect=`, ADR 0081) when
+ * there is one: the web app's confirmation page hands it to the login page, whose first login goes there.
+ * The input schema refused anything but a path of this app; this asks again, so no other caller puts
+ * another address into a mail.
+ */
+export function confirmationLink(link: string, redirect: string | undefined): string {
+  if (redirect === undefined) {
+    return link;
+  }
+  if (!isReturnPath(redirect)) {
+    throw new AppError("BAD_REQUEST", "return address outside the app", MSG.returnAddressInvalid);
+  }
+  return `${link}?${new URLSearchParams({ redirect })}`;
 }
 
 /** The mail is committed in the outbox; its delivery starts without holding up the answer (the sweeper catches a lost start). */
@@ -146,19 +158,14 @@ export async function confirmMail(
     if (genuine?.confirmedAt) {
       return { title: MSG.confirmMailSuccessTitle, detail: MSG.confirmMailAlready };
     }
-    throw new AppError(
-      "BAD_REQUEST",
-      "confirmation token invalid",
-      MSG.confirmMailInvalid,
-      MSG.confirmMailFailed,
-    );
+    throw refuse(REFUSALS.confirmMailInvalid, "confirmation token invalid");
   });
 }
 
 /** Sends a new confirmation link to an unconfirmed account; the answer never says whether one exists. */
 export async function resendConfirmation(
   ctx: Ctx,
-  { email }: { email: string },
+  { email, redirect }: { email: string; redirect?: string | undefined },
 ): Promise<{ detail: string }> {
   await hit(
     ctx.db,
@@ -183,7 +190,7 @@ export async function resendConfirmation(
         userId: user.id,
         variables: {
           ...userMailVariables(user),
-          url: appLink(ctx.env.APP_URL, "confirm-mail", user.id, token),
+          url: confirmationLink(appLink(ctx.env.APP_URL, "confirm-mail", user.id, token), redirect),
         },
         idempotencyKey: `registration-resend:${row?.id}`,
       });

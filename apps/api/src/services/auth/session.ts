@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { type DbOrTx, schema } from "@app/db";
 import { hashPassword, verifyPassword } from "@app/db/password";
-import { MSG } from "@app/shared";
+import { MSG, REFUSALS } from "@app/shared";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { signAccessToken } from "../../credentials/access-token";
 import {
@@ -11,7 +11,7 @@ import {
   knownDeviceOf,
   newKnownDevice,
 } from "../../credentials/known-device";
-import { AppError } from "../../lib/app-error";
+import { AppError, refuse } from "../../lib/app-error";
 import {
   ATTEMPT_OUTCOME,
   type AttemptLimits,
@@ -62,8 +62,7 @@ type Ctx = Pick<SessionDeps, "db" | "env" | "mail" | "jwtKey" | "clock"> & Clien
 // verified against for unknown addresses, so response times do not reveal which accounts exist
 const dummyHash = hashPassword("timing-equaliser-not-a-password");
 
-export const invalidCredentials = () =>
-  new AppError("UNAUTHORIZED", MSG.loginServerInvalid, MSG.loginInvalid, MSG.loginServerInvalidTranslated);
+export const invalidCredentials = () => refuse(REFUSALS.loginInvalid, MSG.loginServerInvalid);
 
 /**
  * Runs one sign-in attempt (a password, a second factor) under the sign-in limits (ADR 0059). The
@@ -195,12 +194,7 @@ async function passwordStep(
   try {
     if (user && !user.passwordHash && user.migrationHash) {
       await sendMigrationMail(ctx, user);
-      throw new AppError(
-        "FORBIDDEN",
-        "migrated account without password",
-        MSG.migrationNeedsPassword,
-        MSG.migrationNeedsPasswordTitle,
-      );
+      throw refuse(REFUSALS.migrationNeedsPassword, "migrated account without password");
     }
     const valid = await verifyPassword(user?.passwordHash ?? (await dummyHash), password);
     verified = user && valid ? user : null;
@@ -223,7 +217,7 @@ async function passwordStep(
     return signChallenge(verified, ctx.jwtKey, ctx.clock.now());
   }
   if (!verified.emailConfirmedAt) {
-    throw new AppError("FORBIDDEN", "EMAIL_NOT_CONFIRMED", MSG.emailNotConfirmed, MSG.emailNotConfirmedTitle);
+    throw refuse(REFUSALS.emailNotConfirmed, "EMAIL_NOT_CONFIRMED");
   }
   throw new AppError("FORBIDDEN", "account disabled", MSG.accountDisabled);
 }

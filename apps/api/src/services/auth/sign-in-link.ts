@@ -1,7 +1,7 @@
 import { type Db, schema } from "@app/db";
-import { MSG } from "@app/shared";
+import { MSG, REFUSALS } from "@app/shared";
 import { and, eq, gt, isNull } from "drizzle-orm";
-import { AppError } from "../../lib/app-error";
+import { refuse } from "../../lib/app-error";
 import { hit, LIMITS } from "../../lib/rate-limit";
 import { hashToken } from "../../lib/tokens";
 import { queueMail } from "../../mail-delivery/outbox";
@@ -73,12 +73,7 @@ export async function signInWithLink(
     ? await ctx.db.select().from(schema.users).where(eq(schema.users.id, spent.userId))
     : [];
   if (!user?.active) {
-    throw new AppError(
-      "BAD_REQUEST",
-      "sign-in link invalid",
-      MSG.signInLinkInvalid,
-      MSG.signInLinkInvalidTitle,
-    );
+    throw refuse(REFUSALS.signInLinkInvalid, "sign-in link invalid");
   }
   rememberDevice(ctx, user.id);
   if (user.totpEnabledAt && user.totpSecret) {

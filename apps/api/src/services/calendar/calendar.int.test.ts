@@ -1,4 +1,4 @@
-import { addDays } from "@app/shared";
+import { addDays, REFUSALS } from "@app/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mailAttachments } from "../../mail-delivery/attachments";
 import {
@@ -175,8 +175,9 @@ describe("GET /api/congress/:id/calendar.ics", () => {
     expect(res.statusCode).toBe(404);
     expect(res.json()).toEqual({
       title: "Veranstaltung nicht gefunden",
-      detail: "Veranstaltung nicht gefunden",
+      detail: REFUSALS.unknownCongress.detail,
     });
+    expect(res.json().detail).not.toBe(res.json().title);
     const anonymous = await t.app.inject({ method: "GET", url: `/api/congress/${hidden.id}/calendar.ics` });
     expect(anonymous.statusCode).toBe(401);
   });

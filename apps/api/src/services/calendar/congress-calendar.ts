@@ -1,7 +1,7 @@
 import { type DbOrTx, schema } from "@app/db";
-import { addDays, berlinDate, type IsoDate, MSG, WEBINAR_CALENDAR_MINUTES } from "@app/shared";
+import { addDays, berlinDate, type IsoDate, REFUSALS, WEBINAR_CALENDAR_MINUTES } from "@app/shared";
 import { eq } from "drizzle-orm";
-import { AppError } from "../../lib/app-error";
+import { refuse } from "../../lib/app-error";
 import { appLink } from "../auth/user-rows";
 import type { ServiceDeps } from "../deps";
 import { selectCongresses, toCongressView } from "../visitor/congresses";
@@ -80,7 +80,7 @@ export async function visitorCalendar(
   const viewer = await loadViewer(ctx, userId);
   const file = await congressCalendar(ctx.db, ctx.env.APP_URL, congressId, viewer, ctx.clock.now());
   if (!file || (!file.visible && !viewer.isStaff)) {
-    throw new AppError("NOT_FOUND", `congress ${congressId}`, MSG.unknownCongress, MSG.unknownCongress);
+    throw refuse(REFUSALS.unknownCongress, `congress ${congressId}`);
   }
   return { fileName: file.fileName, content: file.content };
 }

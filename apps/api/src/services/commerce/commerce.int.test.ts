@@ -282,6 +282,81 @@ describe("IPN on_payment per category", { timeout: 30_000 }, () => {
   });
 });
 
+describe("checkout return: what this purchase's payment notification unlocked", { timeout: 30_000 }, () => {
+  const returnState = async (p: Purchase) => {
+    const res = await trpcQuery(
+      t,
+      "checkout.getReturnState",
+      { category: p.cat, id: p.pid },
+      { token: await t.tokenFor(p.user.id) },
+    );
+    expect(res.status, res.body).toBe(200);
+    return res.data;
+  };
+
+  it("ticket and package: nothing before the notification, even with a ticket bought before; both once it arrived", async () => {
+    const s = await shop(1);
+    const user = await buyer();
+    // the ticket bought on its own earlier is another purchase: it unlocks nothing of this one
+    await ipn(purchase(user, s, "tic"));
+    const p = purchase(user, s, "ticpac");
+    expect(await returnState(p)).toEqual({
+      name: s.congress.title,
+      paid: false,
+      unlocked: { ticket: false, packages: [] },
+      eventHasPackage: true,
+    });
+    await ipn(p);
+    expect(await returnState(p)).toEqual({
+      name: s.congress.title,
+      paid: true,
+      unlocked: { ticket: true, packages: [s.packages[0]?.name] },
+      eventHasPackage: true,
+    });
+  });
+
+  it("ticket and package of an event without a package: only the ticket, and it says there is none", async () => {
+    const s = await shop(0);
+    const user = await buyer();
+    const p = purchase(user, s, "ticpac");
+    await ipn(p);
+    expect(await returnState(p)).toMatchObject({
+      paid: true,
+      unlocked: { ticket: true, packages: [] },
+      eventHasPackage: false,
+    });
+    // a package made after the payment was not part of it
+    await createPackage(db(), s.congress.id);
+    expect(await returnState(p)).toMatchObject({
+      paid: true,
+      unlocked: { ticket: true, packages: [] },
+      eventHasPackage: true,
+    });
+  });
+
+  it("a refunded purchase unlocks nothing; a package return names the package once its notification arrived", async () => {
+    const s = await shop(1);
+    const user = await buyer();
+    const ticpac = purchase(user, s, "ticpac");
+    await ipn(ticpac);
+    await withdraw(ticpac, "on_refund");
+    expect(await returnState(ticpac)).toMatchObject({
+      paid: false,
+      unlocked: { ticket: false, packages: [] },
+    });
+
+    const pac = purchase(user, s, "pac");
+    expect(await returnState(pac)).toMatchObject({ name: s.packages[0]?.name, paid: false });
+    await ipn(pac);
+    expect(await returnState(pac)).toEqual({
+      name: s.packages[0]?.name,
+      paid: true,
+      unlocked: { ticket: false, packages: [s.packages[0]?.name] },
+      eventHasPackage: true,
+    });
+  });
+});
+
 describe("IPN withdrawals", { timeout: 30_000 }, () => {
   it.each(["on_refund", "on_chargeback", "payment_denial"])(
     "%s cancels pac, tic and ticpac orders and takes the access away",

@@ -243,21 +243,32 @@ const ticketKind: OrderKindDescriptor<TicketOrderRow> = {
 export const ORDER_KINDS = { package: packageKind, ticket: ticketKind } as const;
 export type OrderRowOf<K extends OrderKind> = K extends "package" ? PackageOrderRow : TicketOrderRow;
 
-/** The ids among `productIds` the user has a paid order of this kind for (spec: bought means paid). */
+/**
+ * The ids among `productIds` the user has a paid order of this kind for (spec: bought means paid); with
+ * `orderNumbers`, only orders of those numbers count (one purchase's, as the checkout return asks).
+ */
 export async function paidProductIds(
   db: DbOrTx,
   kind: OrderKind,
   userId: number,
   productIds: number[],
+  { orderNumbers }: { orderNumbers?: string[] } = {},
 ): Promise<Set<number>> {
-  if (productIds.length === 0) {
+  if (productIds.length === 0 || orderNumbers?.length === 0) {
     return new Set();
   }
   const { table, productColumn } = ORDER_KINDS[kind];
   const rows = await db
     .selectDistinct({ id: productColumn })
     .from(table)
-    .where(and(eq(table.userId, userId), inArray(productColumn, productIds), eq(table.status, "paid")));
+    .where(
+      and(
+        eq(table.userId, userId),
+        inArray(productColumn, productIds),
+        eq(table.status, "paid"),
+        orderNumbers ? inArray(table.externalId, orderNumbers) : undefined,
+      ),
+    );
   return new Set(rows.map((row) => row.id));
 }
 

@@ -9,9 +9,10 @@ import {
   type IsoDate,
   MSG,
   type OrderKind,
+  REFUSALS,
 } from "@app/shared";
 import { eq } from "drizzle-orm";
-import { AppError } from "../../lib/app-error";
+import { AppError, refuse } from "../../lib/app-error";
 import { CATEGORY_ORDERS, hasPaid, paidProductIds } from "../commerce/order-kinds";
 import { loadViewer, type Viewer, type ViewerDeps } from "./viewer";
 
@@ -20,10 +21,8 @@ const { congresses, congressPackages } = schema;
 type CongressRow = typeof congresses.$inferSelect;
 type PackageRow = typeof congressPackages.$inferSelect;
 
-const notFound = (what: string) =>
-  new AppError("NOT_FOUND", what, MSG.productNotFound, MSG.defaultErrorTitle);
-const notOffered = (what: string) =>
-  new AppError("FORBIDDEN", what, MSG.productNotOffered, MSG.defaultErrorTitle, "not-offered");
+const notFound = (what: string) => refuse(REFUSALS.productNotFound, what);
+const notOffered = (what: string) => refuse(REFUSALS.productNotOffered, what, "not-offered");
 const alreadyBought = (what: string, text: string, name: string, links: ErrorLink[]) =>
   new AppError(
     "CONFLICT",
@@ -54,7 +53,8 @@ function ticketLink(congress: CongressRow, today: IsoDate): ErrorLink {
 /**
  * Refuses a ticket or ticket-plus-package purchase that would charge the visitor again for something paid
  * (ADR 0083): a paid ticket refuses both; a paid package of the event refuses ticket-plus-package. The
- * refusal links to what was bought and offers the half still missing on its own.
+ * refusal links to what was bought and offers the half still missing on its own, or says that the event
+ * has no package.
  */
 async function refuseTicketBoughtTwice(
   db: DbOrTx,
@@ -85,7 +85,13 @@ async function refuseTicketBoughtTwice(
   const open = packages.filter((pkg) => !paid.has(pkg.id));
   const bought = packages.filter((pkg) => paid.has(pkg.id)).map(packageLink);
   if (ticketPaid) {
-    const text = open.length === 0 ? MSG.alreadyBoughtTicketPackage : MSG.alreadyBoughtTicketOffersPackage;
+    // what is owned, and what there is not: an event without a package has only the ticket to sell
+    const text =
+      packages.length === 0
+        ? MSG.alreadyBoughtTicketNoPackage
+        : open.length === 0
+          ? MSG.alreadyBoughtTicketPackage
+          : MSG.alreadyBoughtTicketOffersPackage;
     throw alreadyBought(what, text, congress.title, [
       ticketLink(congress, today),
       ...bought,

@@ -5,16 +5,17 @@ import {
   congressTiming,
   type IsoDate,
   isTicketed,
-  MSG,
+  REFUSALS,
+  type Refusal,
   type StoredDay,
   vimeoEmbedUrl,
   visibleDays,
 } from "@app/shared";
 import { and, asc, count, eq, inArray, sql } from "drizzle-orm";
-import { AppError } from "../../lib/app-error";
+import { type AppError, refuse } from "../../lib/app-error";
 import { loadViewer, type Viewer, type ViewerDeps } from "./viewer";
 
-const { congresses, congressContents, participations, congressTicketOrders } = schema;
+const { congresses, congressContents, congressPackages, participations, congressTicketOrders } = schema;
 
 export interface CongressView {
   id: number;
@@ -83,17 +84,30 @@ export function toCongressView(row: VisitorCongressRow, today: IsoDate, viewer: 
   };
 }
 
+export interface CongressPageView extends CongressView {
+  /**
+   * the event has a package: ticket plus package grants more than the ticket only then, so the
+   * participation page offers it only then
+   */
+  hasPackage: boolean;
+}
+
 /** One congress as the participation and purchase screens see it; invisible congresses exist only for staff. */
 export async function getCongress(
   ctx: ViewerDeps,
   { userId, congressId }: { userId: number; congressId: number },
-): Promise<CongressView> {
+): Promise<CongressPageView> {
   const viewer = await loadViewer(ctx, userId);
   const [row] = await selectCongresses(ctx.db, viewer.id).where(eq(congresses.id, congressId));
   if (!row || (!row.congress.visible && !viewer.isStaff)) {
-    throw new AppError("NOT_FOUND", `congress ${congressId}`, MSG.unknownCongress, MSG.unknownCongress);
+    throw refuse(REFUSALS.unknownCongress, `congress ${congressId}`);
   }
-  return toCongressView(row, berlinDate(ctx.clock.now()), viewer);
+  const [pkg] = await ctx.db
+    .select({ id: congressPackages.id })
+    .from(congressPackages)
+    .where(eq(congressPackages.congressId, congressId))
+    .limit(1);
+  return { ...toCongressView(row, berlinDate(ctx.clock.now()), viewer), hasPackage: pkg !== undefined };
 }
 
 /**
@@ -155,8 +169,8 @@ export async function playableDays(
 /** Why the congress content was refused, in the order of the spec's checks. */
 export type ContentDenial = "past" | "not-started" | "not-participating";
 
-function deny(reason: ContentDenial, title: string, detail: string): AppError {
-  return new AppError("FORBIDDEN", `congress content refused: ${reason}`, detail, title, reason);
+function deny(reason: ContentDenial, refusal: Refusal): AppError {
+  return refuse(refusal, `congress content refused: ${reason}`, reason);
 }
 
 /**
@@ -172,18 +186,18 @@ export async function congressContent(
   const [row] = await selectCongresses(ctx.db, viewer.id).where(eq(congresses.id, congressId));
   // a hidden congress is answered exactly as an unknown one: its id reveals nothing (ADR 0058)
   if (!row || (!row.congress.visible && !viewer.isStaff)) {
-    throw new AppError("NOT_FOUND", `congress ${congressId}`, MSG.congressNotFound, MSG.congressNotFound);
+    throw refuse(REFUSALS.congressNotFound, `congress ${congressId}`);
   }
   const congress = toCongressView(row, today, viewer);
   if (!viewer.isStaff) {
     if (congress.inPast) {
-      throw deny("past", MSG.congressOverTitle, MSG.congressOver);
+      throw deny("past", REFUSALS.congressOver);
     }
     if (!congress.inProgress) {
-      throw deny("not-started", MSG.congressNotStartedTitle, MSG.congressNotStarted);
+      throw deny("not-started", REFUSALS.congressNotStarted);
     }
     if (!congress.currentUserParticipating) {
-      throw deny("not-participating", MSG.notParticipatingTitle, MSG.notParticipating);
+      throw deny("not-participating", REFUSALS.notParticipating);
     }
   }
   const days = await playableDays(ctx.db, congressId, today, { ignoreExclusiveDates: viewer.isStaff });

@@ -6,9 +6,10 @@ import {
   GATED_PACKAGE_COUPLE_THERAPY_ID,
   GATED_PACKAGE_DEATH_CONGRESS_ID,
   MSG,
+  REFUSALS,
 } from "@app/shared";
 import { and, eq } from "drizzle-orm";
-import { AppError } from "../../lib/app-error";
+import { AppError, refuse } from "../../lib/app-error";
 import { hit, LIMITS } from "../../lib/rate-limit";
 import type { ClientIo, ServiceDeps } from "../deps";
 import { deathCongressClosedUntil } from "./packages";
@@ -143,13 +144,7 @@ export async function unlockGated(
     );
   }
   if (!samePassword(password, page.password)) {
-    throw new AppError(
-      "FORBIDDEN",
-      "wrong package password",
-      MSG.wrongPassword,
-      MSG.wrongPassword,
-      "wrong-password",
-    );
+    throw refuse(REFUSALS.wrongPackagePassword, "wrong package password", "wrong-password");
   }
   await ctx.db
     .insert(schema.packageUnlocks)

@@ -5,11 +5,12 @@ import {
   formatGermanDate,
   GATED_PACKAGE_DEATH_CONGRESS_ID,
   type IsoDate,
-  isWebLink,
+  linkTarget,
   MSG,
+  REFUSALS,
 } from "@app/shared";
 import { eq, sql } from "drizzle-orm";
-import { AppError } from "../../lib/app-error";
+import { refuse } from "../../lib/app-error";
 import type { Clock, ServiceDeps } from "../deps";
 import { type PlayableDay, playableDays } from "./congresses";
 import { loadViewer, type Viewer, type ViewerDeps } from "./viewer";
@@ -56,9 +57,6 @@ function selectPackages(db: DbOrTx, userId: number) {
 
 type PackageRow = Awaited<ReturnType<ReturnType<typeof selectPackages>["where"]>>[number];
 
-/** The cross-selling link is a free-form extra parameter; the web puts it into an `href` only when it is safe. */
-const safeLink = (link: string | undefined) => (link && isWebLink(link) ? link : null);
-
 export function toPackageView(row: PackageRow, today: IsoDate): PackageView {
   const p = row.pkg;
   const availableFrom = p.availabilityDate && p.availabilityDate > today ? p.availabilityDate : null;
@@ -77,8 +75,9 @@ export function toPackageView(row: PackageRow, today: IsoDate): PackageView {
     orderStatus: row.paid ? "paid" : row.lastStatus,
     qualified,
     openable: qualified && availableFrom === null,
+    // a free-form extra parameter, perhaps stored before the form's rule: linked only by that rule
     crosssell: extra.crosssellDescription
-      ? { description: extra.crosssellDescription, link: safeLink(extra.crosssellLink) }
+      ? { description: extra.crosssellDescription, link: linkTarget(extra.crosssellLink) }
       : null,
   };
 }
@@ -91,7 +90,7 @@ export async function findPackage(
 ): Promise<PackageView> {
   const [row] = await selectPackages(ctx.db, viewer.id).where(eq(congressPackages.id, id));
   if (!row) {
-    throw new AppError("NOT_FOUND", `package ${id}`, MSG.defaultErrorDetail, MSG.defaultErrorTitle);
+    throw refuse(REFUSALS.packageNotFound, `package ${id}`);
   }
   return toPackageView(row, berlinDate(ctx.clock.now()));
 }

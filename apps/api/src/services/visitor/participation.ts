@@ -1,7 +1,7 @@
 import { schema } from "@app/db";
-import { berlinDate, congressTiming, isTicketed, MSG } from "@app/shared";
+import { berlinDate, congressTiming, isTicketed, MSG, REFUSALS } from "@app/shared";
 import { and, desc, eq } from "drizzle-orm";
-import { AppError } from "../../lib/app-error";
+import { AppError, refuse } from "../../lib/app-error";
 import { queueMail } from "../../mail-delivery/outbox";
 import { appLink, userMailVariables } from "../auth/user-rows";
 import type { ServiceDeps } from "../deps";
@@ -45,19 +45,13 @@ export async function createParticipation(
   const viewer = await loadViewer(ctx, userId);
   const [congress] = await ctx.db.select().from(congresses).where(eq(congresses.id, congressId));
   if (!congress || (!congress.visible && !viewer.isStaff)) {
-    throw new AppError("NOT_FOUND", `congress ${congressId}`, MSG.unknownCongress, MSG.unknownCongress);
+    throw refuse(REFUSALS.unknownCongress, `congress ${congressId}`);
   }
   if (isTicketed(congress)) {
-    throw new AppError(
-      "FORBIDDEN",
-      "ticketed event",
-      MSG.ticketRequired,
-      MSG.ticketRequiredTitle,
-      "ticket-required",
-    );
+    throw refuse(REFUSALS.ticketRequired, "ticketed event", "ticket-required");
   }
   if (congressTiming(congress.firstDay, congress.lastDay, berlinDate(ctx.clock.now())).inPast) {
-    throw new AppError("FORBIDDEN", "event over", MSG.congressOver, MSG.congressOverTitle, "past");
+    throw refuse(REFUSALS.congressOver, "event over", "past");
   }
   const { created, mailId } = await ctx.db.transaction(async (tx) => {
     const [created] = await tx
@@ -66,13 +60,7 @@ export async function createParticipation(
       .onConflictDoNothing()
       .returning();
     if (!created) {
-      throw new AppError(
-        "CONFLICT",
-        "already participating",
-        MSG.alreadyParticipating,
-        MSG.alreadyParticipating,
-        "already",
-      );
+      throw refuse(REFUSALS.alreadyParticipating, "already participating", "already");
     }
     const [user] = await tx.select().from(users).where(eq(users.id, viewer.id));
     const mailId = user
@@ -112,7 +100,7 @@ export async function cancelParticipation(
     // another user's participation looks exactly like a missing one
     .where(and(eq(participations.id, participationId), eq(participations.userId, viewer.id)));
   if (!row) {
-    throw new AppError("NOT_FOUND", `participation ${participationId}`, MSG.unknownCongress);
+    throw refuse(REFUSALS.participationNotFound, `participation ${participationId}`);
   }
   if (isTicketed(row.congress)) {
     throw new AppError("FORBIDDEN", "ticketed participation", MSG.participationCancelTicketed);

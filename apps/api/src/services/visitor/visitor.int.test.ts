@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { schema } from "@app/db";
-import { fillMessage, formatGermanDateTime, MSG } from "@app/shared";
+import { fillMessage, formatGermanDateTime, MSG, REFUSALS } from "@app/shared";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -111,7 +111,7 @@ describe("overview", () => {
     hiddenPackage = (await createPackage(db, ev.invisible as number)).id;
   });
 
-  it("shows at most 6 visible running or future events, running ones kept, newest (by first day) first, with their timing flags", async () => {
+  it("shows at most 6 visible running or future events, running ones kept and above the coming ones, each newest (by first day) first, with their timing flags", async () => {
     const res = await trpcQuery(s.t, "congress.getOverview", undefined, {
       token: await s.t.tokenFor(user.id),
     });
@@ -122,14 +122,15 @@ describe("overview", () => {
       inFuture: boolean;
       inPast: boolean;
     }[];
-    // the four running ones stay; of the three coming ones the two that start next fill the six
+    // the four running ones stay; of the three coming ones the two that start next fill the six; the running
+    // ones come first (a phone shows them without scrolling past the coming ones)
     expect(ids(congresses)).toEqual([
-      ev.future,
-      ev.futureNewest,
       ev.oneDayToday,
       ev.oldestRunning,
       ev.runningWithWebinar,
       ev.endsToday,
+      ev.future,
+      ev.futureNewest,
     ]);
     const flags = Object.fromEntries(
       congresses.map((e) => [e.id, { inProgress: e.inProgress, inFuture: e.inFuture, inPast: e.inPast }]),
@@ -243,14 +244,15 @@ describe("overview with more coming events than fit", () => {
 
     const token = await s.t.tokenFor(visitor.id);
     const mine = await trpcQuery(s.t, "congress.getOverview", undefined, { token });
-    // the running one and the visitor's own stay; the four coming ones that start next fill the six
+    // the running one and the visitor's own stay; the four coming ones that start next fill the six; the
+    // running one first
     expect(ids(mine.data.congresses)).toEqual([
+      running.id,
       own.id,
       inDays[20],
       inDays[10],
       inDays[5],
       inDays[3],
-      running.id,
     ]);
     const answer = await rest(s.t, "GET", "/api/congress/", visitor.id);
     expect(ids(answer.json())).toEqual(ids(mine.data.congresses));
@@ -260,12 +262,12 @@ describe("overview with more coming events than fit", () => {
       token: await s.t.tokenFor((await createUser(db)).id),
     });
     expect(ids(other.data.congresses)).toEqual([
+      running.id,
       inDays[30],
       inDays[20],
       inDays[10],
       inDays[5],
       inDays[3],
-      running.id,
     ]);
   });
 });
@@ -361,10 +363,12 @@ describe("event content", () => {
     await participate(db, user.id, c.ticketed);
   });
 
-  it("answers 404 with congressNotFound for an unknown event", async () => {
+  it("answers 404 with congressNotFound for an unknown event: the spec's title, a detail that says what to do", async () => {
     const res = await content(987654, user.id);
     expect(res.status).toBe(404);
-    expect(res.error?.detail).toBe(MSG.congressNotFound);
+    expect(res.error?.title).toBe("Kongress nicht gefunden");
+    expect(res.error?.detail).toBe(REFUSALS.congressNotFound.detail);
+    expect(res.error?.detail).not.toBe(res.error?.title);
   });
 
   it("answers a hidden event exactly as an unknown one (404, congressNotFound), so ids do not reveal it", async () => {
@@ -372,7 +376,7 @@ describe("event content", () => {
     const unknown = await content(987654, user.id);
     expect(invisible.status).toBe(404);
     expect(invisible.error).toEqual(unknown.error);
-    expect(invisible.error?.detail).toBe(MSG.congressNotFound);
+    expect(invisible.error?.title).toBe(MSG.congressNotFound);
     expect(invisible.body).not.toContain(url.hidden);
   });
 
@@ -499,7 +503,11 @@ describe("participation", () => {
       payload: JSON.stringify({ congressId: c.free }),
     });
     expect(res.statusCode).toBe(409);
-    expect(res.json().detail).toBe(MSG.alreadyParticipating);
+    expect(res.json()).toEqual({
+      title: MSG.alreadyParticipating,
+      detail: REFUSALS.alreadyParticipating.detail,
+    });
+    expect(res.json().detail).not.toBe(res.json().title);
     expect(await rowsOf(user.id, c.free as number)).toHaveLength(1);
     expect(await outboxOf(user.id)).toHaveLength(1);
   });
@@ -514,7 +522,8 @@ describe("participation", () => {
         multipart({ congressId: String(congressId) }),
       );
       expect(res.statusCode).toBe(404);
-      expect(res.json().detail).toBe(MSG.unknownCongress);
+      expect(res.json()).toEqual({ title: MSG.unknownCongress, detail: REFUSALS.unknownCongress.detail });
+      expect(res.json().detail).not.toBe(res.json().title);
     }
     expect(await rowsOf(user.id, c.invisible as number)).toHaveLength(0);
   });
@@ -634,10 +643,12 @@ describe("packages", () => {
     expectNoVideos(res.body);
   });
 
-  it("answers 404 with the default error title for an unknown package", async () => {
+  it("answers 404 with the default error title for an unknown package, and says it is missing", async () => {
     const { res, body } = await page(987654);
     expect(res.statusCode).toBe(404);
     expect(body.title).toBe(MSG.defaultErrorTitle);
+    expect(body.detail).toBe(REFUSALS.packageNotFound.detail);
+    expect(body.detail).not.toBe(MSG.defaultErrorDetail);
   });
 
   it("answers one package with its crosssell on GET /api/congress-package/{id}", async () => {
@@ -745,7 +756,11 @@ describe("gated pages", () => {
     for (const password of ["falsch", "geheim-passwort", "GEHEIM-PASSWORT"]) {
       const res = await call("unlock", user.id, { path: couplePath, password }, "10.0.1.1");
       expect(res.status).toBe(403);
-      expect(res.error?.detail).toBe(MSG.wrongPassword);
+      expect(res.error).toMatchObject({
+        title: MSG.wrongPassword,
+        detail: REFUSALS.wrongPackagePassword.detail,
+      });
+      expect(res.error?.detail).not.toBe(res.error?.title);
     }
     const page = await call("page", user.id, { packageId: 1 });
     expect(page.data.isQualified).toBe(false);
@@ -893,7 +908,7 @@ describe("checkout", () => {
     expect(res.status).toBe(404);
   });
 
-  it("tells the return from the checkout whether the product exists and its order is paid yet", async () => {
+  it("tells the return from the checkout whether the product exists, and counts no order its notifications did not make", async () => {
     const state = async (category: string, id: number) =>
       trpcQuery(s.t, "checkout.getReturnState", { category, id }, { token: await s.t.tokenFor(user.id) });
     const unknown = await state("ticpac", 999_999);
@@ -903,9 +918,16 @@ describe("checkout", () => {
     expect((await state("ticpac", free)).status).toBe(404);
 
     const before = await state("tic", ticketed);
-    expect(before.data).toEqual({ name: expect.any(String), paid: false });
+    expect(before.data).toEqual({
+      name: expect.any(String),
+      paid: false,
+      unlocked: { ticket: false, packages: [] },
+      eventHasPackage: false,
+    });
+    // an order without a payment notification of this purchase (an admin's, say) is not what it unlocked
+    // (the notifications themselves: commerce.int.test.ts, "checkout return")
     await ticketOrder(s.t.db.db, user.id, ticketed, "paid");
-    expect((await state("tic", ticketed)).data.paid).toBe(true);
+    expect((await state("tic", ticketed)).data.paid).toBe(false);
     expect((await state("pac", pkgId)).data.paid).toBe(false);
   });
 
@@ -993,6 +1015,28 @@ describe("checkout", () => {
         { label: "Zur Übersicht", href: "/" },
         { label: "Zum Kongresspaket", href: `/congress-package/${pkg.id}` },
       ]);
+    });
+
+    it("ticket and package of an event without a package, ticket paid: says the ticket is owned and no package exists", async () => {
+      const buyer = await createUser(s.t.db.db);
+      const { congress } = await ticketedCongress(0);
+      await ticketOrder(s.t.db.db, buyer.id, congress.id, "paid");
+      const ticpac = await asUser(buyer, "ticpac", congress.id);
+      expect(ticpac.status).toBe(409);
+      expect(ticpac.error?.reason).toBe("already-bought");
+      expect(ticpac.error?.detail).toBe(
+        `Ihr Ticket für „${congress.title}“ haben Sie bereits gekauft. Ein Kongresspaket gibt es zu dieser Veranstaltung nicht.`,
+      );
+      expect(JSON.parse(ticpac.body).error.json.data.links).toEqual([{ label: "Zur Übersicht", href: "/" }]);
+    });
+
+    it("tells the participation page whether the event has a package (ticket and package is offered only then)", async () => {
+      const { congress } = await ticketedCongress(0);
+      const get = async () =>
+        trpcQuery(s.t, "congress.get", { congressId: congress.id }, { token: await s.t.tokenFor(user.id) });
+      expect((await get()).data).toMatchObject({ id: congress.id, hasPackage: false });
+      await createPackage(s.t.db.db, congress.id);
+      expect((await get()).data).toMatchObject({ id: congress.id, hasPackage: true });
     });
 
     it("links a bought ticket of a running event to its videos", async () => {
@@ -1142,6 +1186,35 @@ describe("REST without login", () => {
         title: MSG.unauthorizedTitle,
         detail: MSG.unauthorizedDetail,
       });
+    }
+  });
+});
+
+// after the packages' list above, which counts every package of the database
+describe("a package's cross-sell link", () => {
+  const s = useApp();
+
+  it("links the cross-sell to a web address or a path of this app, by the form's own rule", async () => {
+    const db = s.t.db.db;
+    const user = await createUser(db);
+    const congress = await createCongress(db, { firstDay: relDay(-20), lastDay: relDay(-18) });
+    // stored before the form refused them (or written by hand): the page links none of them
+    const cases: [string, string | null][] = [
+      ["/congress-package-purchase/5", "/congress-package-purchase/5"],
+      ["kongresspaket", null],
+      ["//evil.example", null],
+      ["/\\evil.example", null],
+      ["/\t/evil.example", null],
+      ["javascript:alert(1)", null],
+      ["data:text/html,x", null],
+      [" https://shop.example.test/buch ", "https://shop.example.test/buch"],
+    ];
+    for (const [stored, shown] of cases) {
+      const pkg = await createPackage(db, congress.id, {
+        extraParameters: { crosssellDescription: "Passend dazu", crosssellLink: stored },
+      });
+      const res = await rest(s.t, "GET", `/api/congress-package/${pkg.id}`, user.id);
+      expect(res.json().crosssell, stored).toEqual({ description: "Passend dazu", link: shown });
     }
   });
 });

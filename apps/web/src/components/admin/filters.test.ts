@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { emptyText } from "./admin-resource";
-import { barColumns, type FilterField, startValues } from "./filters";
+import { barColumns, type FilterField, filterProblems, searchLimits, startValues } from "./filters";
 
-const field = (name: string): FilterField<string> => ({ name, label: name, kind: "search" });
+const field = (name: string): FilterField<string> => ({ name, label: name, kind: "search", maxLength: 100 });
 
 describe("a filter bar", () => {
   it("puts its fields side by side on wide screens: one narrow field, two, three, five in two steps", () => {
@@ -26,6 +26,24 @@ describe("a filter bar", () => {
       email: "",
       outcome: "",
     });
+  });
+});
+
+describe("a search text longer than its query takes", () => {
+  it("is named under its field with the real limit; trimmed spaces and choices do not count", () => {
+    const fields: FilterField<string>[] = [
+      { name: "name", label: "Name", kind: "search", maxLength: 200 },
+      { name: "email", label: "E-Mail", kind: "search", maxLength: 254 },
+      { name: "outcome", label: "Ergebnis", kind: "select", options: [] },
+    ];
+    const limits = searchLimits(fields);
+    expect(limits).toEqual({ name: 200, email: 254 });
+    expect(filterProblems({ name: "x".repeat(300), email: "a@b", outcome: "x".repeat(300) }, limits)).toEqual(
+      {
+        name: "Der Suchbegriff darf höchstens 200 Zeichen lang sein.",
+      },
+    );
+    expect(filterProblems({ name: ` ${"x".repeat(200)} `, email: "", outcome: "" }, limits)).toEqual({});
   });
 });
 

@@ -1,3 +1,4 @@
+import { searchTooLong } from "@app/shared/text";
 import { useNavigate, useSearch } from "@tanstack/react-router";
 import { useEffect, useRef, useState } from "react";
 import { FormField } from "@/components/ui/form-field";
@@ -20,6 +21,22 @@ export function useDebounced<T>(value: T, ms = DEBOUNCE_MS): T {
 
 const trimmed = <F extends Record<string, string>>(values: F): F =>
   Object.fromEntries(Object.entries(values).map(([k, v]) => [k, v.trim()])) as F;
+
+/** The longest text (trimmed) a search field's query takes, by the field's name (`SEARCH_MAX`). */
+export type FilterLimits = Partial<Record<string, number>>;
+
+/**
+ * What is wrong with the filter texts as typed: "Der Suchbegriff darf höchstens 200 Zeichen lang sein."
+ * for each one longer than its query takes (the server refuses it, the address would drop it).
+ */
+export function filterProblems(values: Record<string, string>, limits: FilterLimits): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(values).flatMap(([name, value]) => {
+      const max = limits[name];
+      return max !== undefined && value.trim().length > max ? [[name, searchTooLong(max)]] : [];
+    }),
+  );
+}
 
 /**
  * The filter values a section's address holds (`defaults` for those it does not) and its page, for its
@@ -44,8 +61,10 @@ export function fromSearch<F extends Record<string, string>>(
  * `applied` (trimmed) is what the address and the query hold: typed search text once it rests for 300 ms,
  * a choice at once. Every change goes back to page 1 and replaces the address (typing adds no history);
  * another page adds an entry. When the address changes by other means (Back, a link), the fields follow.
+ * A text longer than its query takes (`limits`) stays in its field with `problems` saying so, and nothing
+ * is applied meanwhile: the table keeps what it shows instead of losing the filter.
  */
-export function useFilters<F extends Record<string, string>>(defaults: F) {
+export function useFilters<F extends Record<string, string>>(defaults: F, limits: FilterLimits = {}) {
   const navigate = useNavigate();
   const [applied, page] = fromSearch(defaults, useSearch({ strict: false }));
   const appliedKey = JSON.stringify(applied);
@@ -80,6 +99,9 @@ export function useFilters<F extends Record<string, string>>(defaults: F) {
     latest.current = { ...latest.current, [name]: value };
     setShown(latest.current);
     clearTimeout(timer.current);
+    if (Object.keys(filterProblems(latest.current, limits)).length > 0) {
+      return;
+    }
     const apply = () => {
       const values = trimmed(latest.current);
       written.current = JSON.stringify(values);
@@ -91,7 +113,7 @@ export function useFilters<F extends Record<string, string>>(defaults: F) {
       apply();
     }
   };
-  return { shown, applied, page, setPage, set };
+  return { shown, applied, page, setPage, set, problems: filterProblems(shown, limits) };
 }
 
 /** The page of a section without filters, kept in its address like a filtered one's (`useFilters`). */
@@ -100,9 +122,13 @@ const NO_FILTERS = {};
 
 export type Filters<F extends Record<string, string>> = ReturnType<typeof useFilters<F>>;
 
-/** One field of a filter bar: typed search text, a day, or a choice with "Alle" (no filter) first. */
+/**
+ * One field of a filter bar: typed search text (at most `maxLength` characters, the server's
+ * `SEARCH_MAX`), a day, or a choice with "Alle" (no filter) first.
+ */
 export type FilterField<N extends string> = { name: N; label: string } & (
-  | { kind: "search" | "date" }
+  | { kind: "search"; maxLength: number }
+  | { kind: "date" }
   | { kind: "select"; options: SelectOption[] }
 );
 
@@ -115,8 +141,12 @@ export function useFilterBar<N extends string>(
   fields: FilterField<N>[],
   initial: Partial<Record<N, string>> = {},
 ) {
-  return { ...useFilters(startValues(fields, initial)), fields };
+  return { ...useFilters(startValues(fields, initial), searchLimits(fields)), fields };
 }
+
+/** The longest text of each search field, by its name. */
+export const searchLimits = <N extends string>(fields: FilterField<N>[]): FilterLimits =>
+  Object.fromEntries(fields.flatMap((f) => (f.kind === "search" ? [[f.name, f.maxLength]] : [])));
 
 /** Each field's first value: as `initial` gives it (the payment notifications' order number), else empty. */
 export const startValues = <N extends string>(
@@ -127,6 +157,8 @@ export const startValues = <N extends string>(
 /** What a filter bar needs of the filter state, whatever its field names. */
 export interface FilterBarState {
   shown: Record<string, string>;
+  /** the message of each field whose text is too long to be applied */
+  problems: Record<string, string>;
   fields: FilterField<string>[];
   page: number;
   setPage(page: number): void;
@@ -165,13 +197,13 @@ function FilterControl({
   field,
   placeholder = "Alle",
 }: {
-  state: Pick<FilterBarState, "shown" | "set">;
+  state: Pick<FilterBarState, "shown" | "set"> & Partial<Pick<FilterBarState, "problems">>;
   field: FilterField<string>;
   placeholder?: string;
 }) {
   const { name, kind } = field;
   return (
-    <FormField label={field.label} className="min-w-0">
+    <FormField label={field.label} error={state.problems?.[name]} className="min-w-0">
       {kind === "select" ? (
         <Select
           options={field.options}

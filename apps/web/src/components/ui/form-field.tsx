@@ -1,3 +1,4 @@
+import { TriangleAlertIcon } from "lucide-react";
 import { cloneElement, type ReactElement, useId } from "react";
 import { cn } from "@/lib/utils";
 import { Label } from "./label";
@@ -7,17 +8,20 @@ interface FormFieldProps {
   /** the field's error message; tied to the control with aria-describedby and announced */
   error?: string | undefined;
   hint?: string;
+  /** a warning about the value that does not refuse it; tied to the control like the hint */
+  warning?: string | undefined;
   className?: string;
   children: ReactElement<Record<string, unknown>>;
 }
 
 /** Label, control, hint and error, wired for assistive technology. */
-export function FormField({ label, error, hint, className, children }: FormFieldProps) {
+export function FormField({ label, error, hint, warning, className, children }: FormFieldProps) {
   const id = useId();
   const controlId = (children.props.id as string | undefined) ?? `${id}-control`;
   const hintId = hint ? `${id}-hint` : undefined;
+  const warningId = warning ? `${id}-warning` : undefined;
   const errorId = error ? `${id}-error` : undefined;
-  const describedBy = [hintId, errorId].filter(Boolean).join(" ") || undefined;
+  const describedBy = [hintId, warningId, errorId].filter(Boolean).join(" ") || undefined;
   return (
     <div className={cn("flex flex-col gap-1.5", className)}>
       <Label htmlFor={controlId}>{label}</Label>
@@ -29,6 +33,12 @@ export function FormField({ label, error, hint, className, children }: FormField
       {hint && (
         <p id={hintId} className="text-xs text-slate-700">
           {hint}
+        </p>
+      )}
+      {warning && (
+        <p id={warningId} className="flex gap-1.5 text-sm text-amber-900">
+          <TriangleAlertIcon aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-amber-700" />
+          {warning}
         </p>
       )}
       {error && (

@@ -11,11 +11,13 @@ export interface FieldForm<V extends FieldValues> {
   errorOf: (name: Path<V>) => string | undefined;
 }
 
-interface FieldProps<V extends FieldValues> {
+export interface FieldProps<V extends FieldValues> {
   form: FieldForm<V>;
   name: Path<V>;
   label: string;
   hint?: string;
+  /** a warning about the value that does not refuse it (FormField) */
+  warning?: string | undefined;
 }
 
 // A form's fields register in render order, and a refused submit focuses the first registered field with a
@@ -27,14 +29,32 @@ export function TextField<V extends FieldValues>({
   name,
   label,
   hint,
+  warning,
   multiline = false,
   className,
   ...input
 }: Omit<ComponentProps<"input">, "name" | "form"> & FieldProps<V> & { multiline?: boolean }) {
   return (
-    <FormField label={label} hint={hint} error={form.errorOf(name)} className={className}>
+    <FormField label={label} hint={hint} warning={warning} error={form.errorOf(name)} className={className}>
       {multiline ? <Textarea {...form.register(name)} /> : <Input {...input} {...form.register(name)} />}
     </FormField>
+  );
+}
+
+/**
+ * A day typed as TT.MM.JJJJ (the shared schemas read it as JJJJ-MM-TT): every admin form's date field, so
+ * the event's days and a package's date are typed the same way.
+ */
+export function DateField<V extends FieldValues>({ form, name, label }: Omit<FieldProps<V>, "hint">) {
+  return (
+    <TextField
+      form={form}
+      name={name}
+      label={label}
+      hint="TT.MM.JJJJ"
+      inputMode="numeric"
+      placeholder="TT.MM.JJJJ"
+    />
   );
 }
 

@@ -1,8 +1,9 @@
-import { formatGermanDate, ORDER_STATUS_LABELS, type OrderStatus } from "@app/shared";
+import { ORDER_STATUS_LABELS, type OrderStatus } from "@app/shared";
 import { Link } from "@tanstack/react-router";
 import { Button } from "@/components/ui/button";
 import type { PackageView } from "@/lib/types";
 import { cn } from "@/lib/utils";
+import { Availability } from "./availability";
 import { OverviewCard } from "./overview-card";
 
 function StatusBadge({ status }: { status: string }) {
@@ -17,11 +18,6 @@ function StatusBadge({ status }: { status: string }) {
       Status: {label}
     </span>
   );
-}
-
-/** A package available later says from when, to everybody (spec: "shows availability from that date"). */
-function Availability({ from }: { from: string }) {
-  return <p className="text-sm font-medium text-slate-700">Verfügbar ab {formatGermanDate(from)}</p>;
 }
 
 function PackageActions({ pkg }: { pkg: PackageView }) {

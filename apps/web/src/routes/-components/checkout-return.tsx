@@ -1,4 +1,10 @@
-import { checkoutReturnMessage, fillMessage, MSG, type ParsedCustom, parseCustom } from "@app/shared";
+import {
+  checkoutPendingMessage,
+  checkoutReturnMessage,
+  MSG,
+  type ParsedCustom,
+  parseCustom,
+} from "@app/shared";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "@tanstack/react-router";
 import { TRPCClientError } from "@trpc/client";
@@ -41,10 +47,10 @@ function Notice({
 }
 
 /**
- * One return from the checkout: asks every 2 s for 30 s whether the order is paid (the payment notification
- * may come after the visitor). Until then it says the payment is being processed, then thanks with the spec's
- * success dialog and refreshes the overview; if nothing came, it says what to do. A product that does not
- * exist gets no thanks.
+ * One return from the checkout: asks every 2 s for 30 s whether the payment notification of this purchase
+ * arrived (it may come after the visitor). Until then it says the payment is being processed, then thanks
+ * with the spec's success dialog for what the server says the purchase unlocked, and refreshes the
+ * overview; if nothing came, it says what to do. A product that does not exist gets no thanks.
  */
 function PendingReturn({ target, onClose }: { target: ParsedCustom; onClose: () => void }) {
   const queryClient = useQueryClient();
@@ -68,14 +74,14 @@ function PendingReturn({ target, onClose }: { target: ParsedCustom; onClose: () 
   const name = state.data?.name;
   const thanked = useRef(false);
   useEffect(() => {
-    if (paid && name !== undefined && !thanked.current) {
+    const message = state.data && checkoutReturnMessage(target.cat, state.data);
+    if (message && !thanked.current) {
       thanked.current = true;
       void queryClient.invalidateQueries({ queryKey: trpc.congress.getOverview.queryKey() });
-      const message = checkoutReturnMessage(target.cat, name);
       void alerts.successDialog(message.title, message.detail);
       onClose();
     }
-  }, [paid, name, queryClient, target.cat, onClose]);
+  }, [state.data, queryClient, target.cat, onClose]);
 
   if (isNotFound(state.error)) {
     return (
@@ -89,14 +95,9 @@ function PendingReturn({ target, onClose }: { target: ParsedCustom; onClose: () 
   if (paid) {
     return null;
   }
-  const product = name ?? "Ihren Kauf";
   if (timedOut) {
     return (
-      <Notice
-        mode="info"
-        title={MSG.checkoutDelayedTitle}
-        detail={fillMessage(MSG.checkoutDelayed, { name: product })}
-      >
+      <Notice mode="info" {...checkoutPendingMessage("delayed", name)}>
         <Button
           onClick={() => {
             setRound((r) => r + 1);
@@ -111,14 +112,7 @@ function PendingReturn({ target, onClose }: { target: ParsedCustom; onClose: () 
       </Notice>
     );
   }
-  return (
-    <Notice
-      mode="info"
-      busy
-      title={MSG.checkoutProcessingTitle}
-      detail={fillMessage(MSG.checkoutProcessing, { name: product })}
-    />
-  );
+  return <Notice mode="info" busy {...checkoutPendingMessage("processing", name)} />;
 }
 
 /**

@@ -1,4 +1,3 @@
-import { MSG } from "@app/shared";
 import { useMutation, useQueryClient, useSuspenseQuery } from "@tanstack/react-query";
 import { useNavigate } from "@tanstack/react-router";
 import { TRPCClientError } from "@trpc/client";
@@ -8,7 +7,7 @@ import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
-import { alerts, errorReason } from "@/lib/alerts";
+import { alerts, errorBody, errorReason } from "@/lib/alerts";
 import { useSchemaForm } from "@/lib/schema-form";
 import { type Trpc, trpc } from "@/lib/trpc";
 import type { RouterContext } from "../__root";
@@ -65,7 +64,8 @@ export function GatedPage({ path, kind }: { path: string; kind: keyof typeof TIT
     } catch (failure) {
       form.setValue("password", "");
       if (errorReason(failure) === "wrong-password") {
-        await alerts.error({ title: MSG.defaultErrorTitle, detail: MSG.wrongPassword });
+        // the server's "Falsches Passwort" with what to do (packages/shared/src/refusals.ts)
+        await alerts.error(errorBody(failure));
       } else {
         throw failure;
       }

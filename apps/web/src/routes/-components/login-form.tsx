@@ -11,7 +11,7 @@ import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { alerts, errorBody } from "@/lib/alerts";
 import { session } from "@/lib/auth";
-import { afterLoginTarget } from "@/lib/guards";
+import { afterLoginTarget, returnAddress } from "@/lib/guards";
 import { authSchema, serverFieldErrors, useSchemaForm } from "@/lib/schema-form";
 import type { IssuedSession } from "@/lib/session/session-manager";
 import { trpc } from "@/lib/trpc";
@@ -74,7 +74,9 @@ export function LoginForm({ congressId, showVideo, redirectTo }: Props) {
   });
 
   const onResend = async () => {
-    const result = await resend.mutateAsync({ email: form.getValues("email") }).catch(() => null);
+    const result = await resend
+      .mutateAsync({ email: form.getValues("email"), redirect: returnAddress(redirectTo) })
+      .catch(() => null);
     if (result) {
       alerts.success(result.detail);
     }

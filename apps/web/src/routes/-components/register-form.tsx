@@ -7,12 +7,15 @@ import { Checkbox } from "@/components/ui/checkbox";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { alerts } from "@/lib/alerts";
+import { returnAddress } from "@/lib/guards";
 import { authSchema, useSchemaForm } from "@/lib/schema-form";
 import { trpc } from "@/lib/trpc";
 
 interface Props {
   congressId?: string | undefined;
   showVideo?: string | undefined;
+  /** the guarded address the login page returns to: the confirmation link carries it to the first login */
+  redirectTo?: string | undefined;
 }
 
 const EMPTY = {
@@ -24,7 +27,7 @@ const EMPTY = {
   newsletter: false,
 };
 
-export function RegisterForm({ congressId, showVideo }: Props) {
+export function RegisterForm({ congressId, showVideo, redirectTo }: Props) {
   const form = useSchemaForm({ schema: authSchema("ZRegisterInput"), defaultValues: EMPTY });
   const register = useMutation(trpc.auth.register.mutationOptions());
 
@@ -34,6 +37,9 @@ export function RegisterForm({ congressId, showVideo }: Props) {
       ...input,
       congressId: congressId ? Number(congressId) : undefined,
       showVideo: showVideo ? true : undefined,
+      // an address from outside (a crafted login link) is dropped here as the login drops it; the server
+      // would refuse it
+      redirect: returnAddress(redirectTo),
     });
     await alerts.notice(result.title, result.detail);
     // the spec reloads the page after the dialog: an empty form for the next visitor

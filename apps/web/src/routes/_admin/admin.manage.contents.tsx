@@ -1,4 +1,5 @@
 import { countOf, extractIframeSrc, formatVideoLength, MSG, vimeoId, ZContentInput } from "@app/shared";
+import { SEARCH_MAX } from "@app/shared/constants";
 import { useQuery } from "@tanstack/react-query";
 import { createFileRoute } from "@tanstack/react-router";
 import { XIcon } from "lucide-react";
@@ -282,7 +283,7 @@ export const Route = createFileRoute("/_admin/admin/manage/contents")({
       what: "Die Kongressinhalte",
     },
   },
-  validateSearch: searchAndPage(200),
+  validateSearch: searchAndPage(SEARCH_MAX.contents),
   loaderDeps: ({ search }) => search,
   loader: ({ context: { queryClient }, deps }) =>
     queryClient.ensureQueryData(contentsPage(...fromSearch(CONTENT_FILTERS, deps))),
@@ -291,7 +292,9 @@ export const Route = createFileRoute("/_admin/admin/manage/contents")({
 });
 
 function ContentsTab() {
-  const filters = useFilterBar([{ name: "search", label: "Suchen", kind: "search" }]);
+  const filters = useFilterBar([
+    { name: "search", label: "Suchen", kind: "search", maxLength: SEARCH_MAX.contents },
+  ]);
   return (
     <AdminResource<AdminContent>
       label="Videoinhalte"

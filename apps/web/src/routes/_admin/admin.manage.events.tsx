@@ -1,8 +1,10 @@
 import {
   ADMIN_DESCRIPTION_CUT,
+  CHECKOUT_ID_FIELDS,
   cutText,
   formatCongressDates,
   formatGermanDate,
+  MSG_ADMIN,
   MSG_VNR,
   parseGermanDate,
   ZCongressInput,
@@ -15,7 +17,7 @@ import { PictureField } from "@/components/admin/picture-field";
 import { ResourceEditor, type SchemaForm } from "@/components/admin/resource-editor";
 import { LazySectionError } from "@/components/lazy-route-error";
 import { FlagField } from "@/components/ui/flag-field";
-import { TextField } from "@/components/ui/text-field";
+import { DateField, TextField } from "@/components/ui/text-field";
 import { pageSearch } from "@/lib/search";
 import { trpc, trpcClient } from "@/lib/trpc";
 import {
@@ -24,15 +26,6 @@ import {
   congressToForm,
   emptyCongressForm,
 } from "./-components/admin-forms";
-
-const CHECKOUT_FIELDS = [
-  { name: "digistoreIdTicket", label: "Checkout-ID Ticket", hint: "0 = kein Ticket (kostenlose Teilnahme)" },
-  {
-    name: "digistoreIdTicketAndPackage",
-    label: "Checkout-ID Ticket + Kongresspaket",
-    hint: "0 = nicht angeboten",
-  },
-] as const;
 
 /**
  * The Fortbildung group (ADR 0105): on/off, the chamber's numbers and how a participant reaches a day.
@@ -103,9 +96,32 @@ function FortbildungFields({ form }: { form: SchemaForm<CongressForm, typeof ZCo
   );
 }
 
-function CongressFields({ form }: { form: SchemaForm<CongressForm, typeof ZCongressInput> }) {
+/**
+ * Ticket plus package grants the packages the event has when it is paid: with none, buyers get the ticket
+ * alone, and a package made later is not unlocked for them. Warned at the field, not refused (the
+ * organiser may make the package before selling).
+ */
+function checkoutWarning(name: keyof typeof CHECKOUT_ID_FIELDS, id: string, packageCount: number) {
+  return name === "digistoreIdTicketAndPackage" && Number(id) > 0 && packageCount === 0
+    ? MSG_ADMIN.ticketPackageWithoutPackage
+    : undefined;
+}
+
+function CongressFields({
+  form,
+  packageCount,
+}: {
+  form: SchemaForm<CongressForm, typeof ZCongressInput>;
+  /** the packages the event has (none for a new event) */
+  packageCount: number;
+}) {
   const { control, setValue } = form;
-  const [firstDay, lastDay, webinar] = form.watch(["firstCongressDay", "lastCongressDay", "webinar"]);
+  const [firstDay, lastDay, webinar, ticketAndPackage] = form.watch([
+    "firstCongressDay",
+    "lastCongressDay",
+    "webinar",
+    "digistoreIdTicketAndPackage",
+  ]);
   const range: IsoRange = { from: parseGermanDate(firstDay), to: parseGermanDate(lastDay) };
   const onRange = (next: IsoRange) => {
     setValue("firstCongressDay", next.from ? formatGermanDate(next.from) : "");
@@ -134,21 +150,21 @@ function CongressFields({ form }: { form: SchemaForm<CongressForm, typeof ZCongr
       )}
       <DateRangeField value={range} onChange={onRange} />
       <div className="grid gap-4 sm:grid-cols-2">
-        {(["firstCongressDay", "lastCongressDay"] as const).map((name) => (
+        <DateField form={form} name="firstCongressDay" label="Erster Tag" />
+        <DateField form={form} name="lastCongressDay" label="Letzter Tag" />
+      </div>
+      <div className="grid gap-4 sm:grid-cols-2">
+        {/* the hint says what 0 means, and a refused value's message says the same */}
+        {(["digistoreIdTicket", "digistoreIdTicketAndPackage"] as const).map((name) => (
           <TextField
             key={name}
             form={form}
             name={name}
-            label={name === "firstCongressDay" ? "Erster Tag" : "Letzter Tag"}
-            hint="TT.MM.JJJJ"
+            label={CHECKOUT_ID_FIELDS[name].label}
+            hint={CHECKOUT_ID_FIELDS[name].zero}
+            warning={checkoutWarning(name, ticketAndPackage, packageCount)}
             inputMode="numeric"
-            placeholder="TT.MM.JJJJ"
           />
-        ))}
-      </div>
-      <div className="grid gap-4 sm:grid-cols-2">
-        {CHECKOUT_FIELDS.map(({ name, label, hint }) => (
-          <TextField key={name} form={form} name={name} label={label} hint={hint} inputMode="numeric" />
         ))}
       </div>
       <FortbildungFields form={form} />
@@ -200,7 +216,7 @@ function CongressesTab() {
           success="Die Veranstaltung wurde gespeichert."
           wide
         >
-          {(form) => <CongressFields form={form} />}
+          {(form) => <CongressFields form={form} packageCount={e?.packageCount ?? 0} />}
         </ResourceEditor>
       )}
       remove={{

@@ -110,7 +110,17 @@ function CopyForm({ options, filters }: { options: SelectOption[]; filters: Temp
   const queryClient = useQueryClient();
   const copy = useMutation(trpc.admin.mailTemplates.copy.mutationOptions());
   const form = useSchemaForm({ schema: ZCopyTemplatesInput, defaultValues: emptyCopyForm });
+  const titleOf = (id: number) => options.find((o) => String(o.value) === String(id))?.label ?? "";
   const onSubmit = form.submit(async (input) => {
+    // a source without templates is said under it at once: no question about overwriting comes first
+    const { names } = await trpcClient.admin.mailTemplates.getCopySource.query({
+      congressId: input.copy_from,
+    });
+    if (names.length === 0) {
+      const message = MSG_TEMPLATES.copySourceEmpty.replace("{title}", titleOf(input.copy_from));
+      form.setError("copy_from", { type: "server", message }, { shouldFocus: true });
+      return;
+    }
     // spec: a browser confirmation that existing templates of the target will be overwritten
     if (!window.confirm("Vorhandene Vorlagen der Zielveranstaltung werden überschrieben. Fortfahren?")) {
       return;
@@ -153,11 +163,14 @@ const TEMPLATE_FILTERS = { congress: "" };
  */
 function NewTemplateEditor({ options, filters }: { options: SelectOption[]; filters: TemplateFilters }) {
   const catalogue = useQuery(trpc.admin.mailTemplates.getCatalogue.queryOptions());
-  const starts = (catalogue.data ?? []).map((m) => ({ value: m.name, label: `${m.name}: ${m.description}` }));
+  // only the mails sent about an event: those about the account alone have their general template only
+  const starts = (catalogue.data ?? [])
+    .filter((m) => m.perEvent)
+    .map((m) => ({ value: m.name, label: `${m.name}: ${m.description}` }));
   return (
     <ResourceEditor
       title="Neue Vorlage für eine Veranstaltung"
-      description="Die neue Vorlage beginnt als Kopie der allgemeinen Vorlage dieser E-Mail und gilt dann für die gewählte Veranstaltung statt der allgemeinen."
+      description="Die neue Vorlage beginnt als Kopie der allgemeinen Vorlage dieser E-Mail und gilt dann für die gewählte Veranstaltung statt der allgemeinen. Angeboten werden die E-Mails, die zu einer Veranstaltung verschickt werden; E-Mails zum Konto (Passwort, Anmeldelink) haben nur die allgemeine Vorlage."
       schema={ZMailTemplateCreateInput}
       defaultValues={{ congress: filters.applied.congress, name: "" } satisfies NewTemplateForm}
       save={trpcClient.admin.mailTemplates.create.mutate}

@@ -9,7 +9,7 @@ import { ResourceEditor, type SchemaForm } from "@/components/admin/resource-edi
 import { LazySectionError } from "@/components/lazy-route-error";
 import { Input } from "@/components/ui/input";
 import { optionsOf } from "@/components/ui/select";
-import { SelectField, TextField } from "@/components/ui/text-field";
+import { DateField, SelectField, TextField } from "@/components/ui/text-field";
 import { pageSearch } from "@/lib/search";
 import { trpc, trpcClient } from "@/lib/trpc";
 import {
@@ -49,7 +49,8 @@ function ExtraParameters({ form }: { form: SchemaForm<PackageForm, typeof ZPacka
       <AddButton onClick={() => extra.append({ key: "", value: "" })}>Parameter hinzufügen</AddButton>
       <p className="text-xs text-slate-600">
         voucher wird als Gutschein an die Kasse übergeben, crosssellDescription und crosssellLink zeigen eine
-        Empfehlung auf der Paketseite; alle anderen Parameter gehen unverändert an die Kasse.
+        Empfehlung auf der Paketseite (crosssellLink: eine Web-Adresse mit https:// oder ein Pfad dieser Seite
+        wie /congress-package-purchase/5); alle anderen Parameter gehen unverändert an die Kasse.
       </p>
       {errorOf("extraParameters") && (
         <p role="alert" className="text-sm text-red-700">
@@ -74,7 +75,7 @@ function PackageFields({ form }: { form: SchemaForm<PackageForm, typeof ZPackage
       />
       <div className="grid gap-4 sm:grid-cols-2">
         <TextField form={form} name="externalId" label="Checkout-ID *" inputMode="numeric" />
-        <TextField form={form} name="availabilityDate" label="Verfügbar ab" type="date" />
+        <DateField form={form} name="availabilityDate" label="Verfügbar ab" />
       </div>
       <TextField form={form} name="description" label="Beschreibung *" multiline />
       <PictureField control={control} name="picture" />
@@ -99,6 +100,9 @@ function PackagesTab() {
   return (
     <AdminResource<AdminPackage>
       list={packagesPage}
+      // a package changes more than its table: the events' package counts (the event form's warning about a
+      // ticket-and-package id without a package) and the package choices of other sections
+      invalidates={trpc.admin.pathKey()}
       columns={[
         { header: "Name", cell: (p) => p.name },
         { header: "Veranstaltung", cell: (p) => p.congress.title },

@@ -5,6 +5,7 @@ import {
   type PaymentOutcome,
   type TPaymentNotificationListInput,
 } from "@app/shared";
+import { SEARCH_MAX } from "@app/shared/constants";
 import { useQuery } from "@tanstack/react-query";
 import { createFileRoute } from "@tanstack/react-router";
 import { useState } from "react";
@@ -84,8 +85,8 @@ const notificationsPage = (filters = NOTIFICATION_FILTERS, page = 1) => {
 export const Route = createFileRoute("/_admin/admin/manage/payment-notifications")({
   staticData: { adminSection: { label: "Zahlungsmeldungen", group: "Verkauf", position: 6 } },
   validateSearch: (search: Record<string, unknown>): SectionSearch<keyof typeof NOTIFICATION_FILTERS> => ({
-    order: filterText(search.order, 100),
-    email: filterText(search.email, 254),
+    order: filterText(search.order, SEARCH_MAX.notificationOrder),
+    email: filterText(search.email, SEARCH_MAX.notificationEmail),
     outcome: filterChoice(search.outcome),
     page: pageNumber(search.page),
   }),
@@ -102,8 +103,8 @@ export const Route = createFileRoute("/_admin/admin/manage/payment-notifications
  */
 function PaymentNotificationsTab() {
   const filters = useFilterBar([
-    { name: "order", label: "Bestellnummer", kind: "search" },
-    { name: "email", label: "E-Mail", kind: "search" },
+    { name: "order", label: "Bestellnummer", kind: "search", maxLength: SEARCH_MAX.notificationOrder },
+    { name: "email", label: "E-Mail", kind: "search", maxLength: SEARCH_MAX.notificationEmail },
     {
       name: "outcome",
       label: "Ergebnis",

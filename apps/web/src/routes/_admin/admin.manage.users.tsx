@@ -1,4 +1,5 @@
 import { formatGermanDate, formatGermanDateTime, MSG, MSG_ADMIN, ZUserUpdateInput } from "@app/shared";
+import { SEARCH_MAX } from "@app/shared/constants";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { createFileRoute } from "@tanstack/react-router";
 import { AdminResource, yesNo } from "@/components/admin/admin-resource";
@@ -134,8 +135,8 @@ const usersPage = (filters = USER_FILTERS, page = 1) =>
 export const Route = createFileRoute("/_admin/admin/manage/users")({
   staticData: { adminSection: { label: "Benutzer:innen", group: "Personen", position: 7 } },
   validateSearch: (search: Record<string, unknown>): SectionSearch<"name" | "email"> => ({
-    name: filterText(search.name, 200),
-    email: filterText(search.email, 254),
+    name: filterText(search.name, SEARCH_MAX.userName),
+    email: filterText(search.email, SEARCH_MAX.userEmail),
     page: pageNumber(search.page),
   }),
   loaderDeps: ({ search }) => search,
@@ -148,8 +149,8 @@ export const Route = createFileRoute("/_admin/admin/manage/users")({
 function UsersTab() {
   const queryClient = useQueryClient();
   const filters = useFilterBar([
-    { name: "name", label: "Nach Name filtern", kind: "search" },
-    { name: "email", label: "Nach E-Mail filtern", kind: "search" },
+    { name: "name", label: "Nach Name filtern", kind: "search", maxLength: SEARCH_MAX.userName },
+    { name: "email", label: "Nach E-Mail filtern", kind: "search", maxLength: SEARCH_MAX.userEmail },
   ]);
   const listKey = usersPage(filters.applied, filters.page).queryKey;
   const setActive = useMutation(trpc.admin.users.setActive.mutationOptions());

@@ -1,13 +1,14 @@
-import { MSG } from "@app/shared";
+import { isAppPath, linkTarget, MSG } from "@app/shared";
 import { useSuspenseQuery } from "@tanstack/react-query";
 import { createFileRoute, Link } from "@tanstack/react-router";
 import { Page } from "@/components/layout/page";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
+import { Availability } from "@/components/visitor/availability";
 import { FortbildungProgress, useMyFortbildung } from "@/components/visitor/fortbildung-progress";
 import { LearningChecks } from "@/components/visitor/learning-check";
 import { VideoDays } from "@/components/visitor/video-days";
-import { alerts } from "@/lib/alerts";
+import { alerts, errorBody } from "@/lib/alerts";
 import { useRecordAttendance } from "@/lib/attendance";
 import { loadOrOverview } from "@/lib/route-loaders";
 import { idParams } from "@/lib/route-params";
@@ -19,17 +20,15 @@ const pageQuery = (api: Trpc, packageId: number) =>
 export const Route = createFileRoute("/_user/congress-package/$congressPackageId")({
   params: idParams("congressPackageId"),
   // spec section 8: a missing package or any other failure is 'Ein Fehler ist aufgetreten', then the
-  // overview; a package not bought shows the page with 'Kongresspaket nicht erworben' over it
-  loader: async ({ context, params, preload }) => {
-    const page = await loadOrOverview(
+  // overview; a package not bought says 'Kongresspaket nicht erworben' on the page itself, with what to do,
+  // and no dialog repeats it
+  loader: ({ context, params, preload }) =>
+    loadOrOverview(
       preload,
       () => context.queryClient.ensureQueryData(pageQuery(context.trpc, params.congressPackageId)),
-      () => alerts.error({ title: MSG.defaultErrorTitle, detail: MSG.defaultErrorDetail }),
-    );
-    if (page && !preload && !page.isQualified) {
-      void alerts.error({ title: MSG.defaultErrorTitle, detail: MSG.packageNotBought });
-    }
-  },
+      // the spec's title; the server's detail says what went wrong (a missing package: where to find the others)
+      (error) => alerts.error({ title: MSG.defaultErrorTitle, detail: errorBody(error).detail }),
+    ),
   pendingComponent: () => (
     <p role="status" className="text-slate-600">
       Das Kongresspaket wird geladen …
@@ -38,20 +37,18 @@ export const Route = createFileRoute("/_user/congress-package/$congressPackageId
   component: PackagePage,
 });
 
-function isInternal(link: string): boolean {
-  return link.startsWith("/") && !link.startsWith("//");
-}
-
 function Crosssell({ description, link }: { description: string; link: string | null }) {
+  // the form's rule (packages/shared links.ts), which the server applied already
+  const target = linkTarget(link);
   return (
     <aside aria-label="Empfehlung" className="mt-12 rounded-lg border border-amber-200 bg-amber-50 p-5">
       <p className="text-slate-800">{description}</p>
-      {link && (
+      {target && (
         <Button asChild className="mt-3" variant="secondary">
-          {isInternal(link) ? (
-            <a href={link}>Mehr erfahren</a>
+          {isAppPath(target) ? (
+            <a href={target}>Mehr erfahren</a>
           ) : (
-            <a href={link} target="_blank" rel="noopener noreferrer">
+            <a href={target} target="_blank" rel="noopener noreferrer">
               Mehr erfahren
               <span className="sr-only"> (öffnet in einem neuen Fenster)</span>
             </a>
@@ -80,11 +77,14 @@ function PackagePage() {
           <p className="mt-2 text-slate-700">
             Sobald Sie das Kongresspaket erworben haben, finden Sie hier alle Videos.
           </p>
-          <Button asChild className="mt-4">
-            <Link to="/congress-package-purchase/$congressPackageId" params={{ congressPackageId }}>
-              Jetzt kaufen
-            </Link>
-          </Button>
+          <div className="mt-4 flex flex-wrap items-center gap-x-4 gap-y-2">
+            <Button asChild>
+              <Link to="/congress-package-purchase/$congressPackageId" params={{ congressPackageId }}>
+                Jetzt kaufen
+              </Link>
+            </Button>
+            {pkg.availableFrom && <Availability from={pkg.availableFrom} />}
+          </div>
         </Card>
       ) : data.notice ? (
         <Card className="max-w-xl">

@@ -73,7 +73,7 @@ function Loading() {
   );
 }
 
-function TicketOffer({ congress }: { congress: CongressView }) {
+function TicketOffer({ congress }: { congress: CongressData }) {
   const params = { congressId: congress.id };
   return (
     <Card>
@@ -87,7 +87,8 @@ function TicketOffer({ congress }: { congress: CongressView }) {
             </Link>
           </Button>
         )}
-        {congress.digistoreIdTicketAndPackage > 0 && (
+        {/* without a package, ticket and package would sell the ticket alone under another name */}
+        {congress.digistoreIdTicketAndPackage > 0 && congress.hasPackage && (
           <Button asChild variant="secondary">
             <Link to="/congress-ticket-package-purchase/$congressId" params={params}>
               Ticket und Kongresspaket kaufen

@@ -13,7 +13,6 @@ import {
 import { describe, expect, it } from "vitest";
 import { schemaResolver } from "@/lib/schema-form";
 import {
-  type AdminCongress,
   type AdminPackage,
   congressDays,
   congressToForm,
@@ -26,7 +25,9 @@ import {
   newContentForm,
   newDay,
   orderFieldOf,
+  ordersCreatedText,
   packageToForm,
+  type StoredCongress,
   templateToForm,
   toOrderInput,
   toTemplateInput,
@@ -37,7 +38,7 @@ import {
 // What each admin editor's form holds and what its procedure takes: the record the list answers goes into
 // the form, the form's values are the shared schema's input, as the browser's submit sends them.
 
-const congress: Omit<AdminCongress, "participationCount"> = {
+const congress: StoredCongress = {
   id: 7,
   title: "Herbstkongress",
   description: "Beschreibung",
@@ -156,7 +157,8 @@ describe("the package form", () => {
     expect(form).toMatchObject({
       congress: "7",
       externalId: "777",
-      availabilityDate: "2031-04-01",
+      // typed as in the event form's date fields
+      availabilityDate: "01.04.2031",
       extraParameters: [
         { key: "voucher", value: "TEST10" },
         { key: "crosssellLink", value: "https://example.com" },
@@ -366,6 +368,11 @@ describe("the order form", () => {
       users: [4, 6],
       congress: 7,
     });
+  });
+
+  it("says how many orders were made, in the singular for one", () => {
+    expect(ordersCreatedText(1)).toBe("1 Bestellung angelegt; die Person erhält eine E-Mail.");
+    expect(ordersCreatedText(2)).toBe("2 Bestellungen angelegt; jede Person erhält eine E-Mail.");
   });
 
   it("refuses no choice under the product field, for either kind", async () => {

@@ -7,6 +7,7 @@
  */
 import {
   addDays,
+  countOf,
   DEFAULT_PASS_PERCENT,
   DEFAULT_REQUIRED_PERCENT,
   formatGermanDate,
@@ -76,7 +77,13 @@ export const emptyCongressForm: CongressForm = {
 
 const numberText = (value: number | null) => (value === null ? "" : String(value));
 
-export const congressToForm = (e: Omit<AdminCongress, "participationCount">): CongressForm => ({
+/** An event as stored, without what the list counts or reads off today (participations, packages, its timing). */
+export type StoredCongress = Omit<
+  AdminCongress,
+  "participationCount" | "packageCount" | "inProgress" | "inFuture" | "inPast"
+>;
+
+export const congressToForm = (e: StoredCongress): CongressForm => ({
   id: e.id,
   title: e.title,
   description: e.description,
@@ -111,7 +118,7 @@ export interface PackageForm extends TPackageInput {
   externalId: string;
   description: string;
   picture: string | null;
-  /** JJJJ-MM-TT from the browser's date field, or "" */
+  /** TT.MM.JJJJ as typed (the event form's days too), or "" */
   availabilityDate: string;
   extraParameters: { key: string; value: string }[];
 }
@@ -133,7 +140,7 @@ export const packageToForm = (p: Omit<AdminPackage, "congress">): PackageForm =>
   externalId: String(p.externalId),
   description: p.description,
   picture: p.picture,
-  availabilityDate: p.availabilityDate ?? "",
+  availabilityDate: p.availabilityDate ? formatGermanDate(p.availabilityDate) : "",
   extraParameters: Object.entries(p.extraParameters).map(([key, value]) => ({ key, value })),
 });
 
@@ -267,6 +274,10 @@ export const toOrderInput =
   });
 
 export const orderFieldOf = { congressPackage: "product", congress: "product" } as const;
+
+/** The success message after the admin's orders: "1 Bestellung angelegt; die Person …", "2 Bestellungen …". */
+export const ordersCreatedText = (count: number) =>
+  `${countOf(count, "Bestellung", "Bestellungen")} angelegt; ${count === 1 ? "die" : "jede"} Person erhält eine E-Mail.`;
 
 // ---- learning checks (ADR 0119): the schema's input, numbers as text, "" for the whole package
 

@@ -6,6 +6,7 @@ import {
   ZAdminPackageOrderInput,
   ZAdminTicketOrderInput,
 } from "@app/shared";
+import { SEARCH_MAX } from "@app/shared/constants";
 import { type QueryClient, useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { XIcon } from "lucide-react";
@@ -29,6 +30,7 @@ import {
   type OrderForm,
   type OrderKind,
   orderFieldOf,
+  ordersCreatedText,
   toOrderInput,
 } from "./admin-forms";
 
@@ -67,6 +69,8 @@ function OrderNumberLink({ orderNumber }: { orderNumber: string }) {
   );
 }
 
+const UNCONFIRMED = "E-Mail nicht bestätigt";
+
 /** Searches users on the server (works with any number of users) and collects the chosen ones. */
 function UserPicker({ chosen, onChange }: { chosen: ChosenUser[]; onChange: (users: ChosenUser[]) => void }) {
   const [email, setEmail] = useState("");
@@ -84,21 +88,22 @@ function UserPicker({ chosen, onChange }: { chosen: ChosenUser[]; onChange: (use
         <ul aria-label="Suchergebnisse" className="max-h-40 overflow-y-auto rounded border border-slate-200">
           {found.data.items.map((u) => {
             const taken = chosen.some((c) => c.id === u.id);
+            const label = `${u.firstname} ${u.lastname} <${u.email}>`;
             return (
               <li key={u.id}>
                 <button
                   type="button"
                   disabled={taken}
+                  // the badge is a word of its own: read from the contents it would run into the address
+                  aria-label={u.emailConfirmed ? undefined : `${label}, ${UNCONFIRMED}`}
                   className="w-full px-3 py-1.5 text-left text-sm hover:bg-slate-100 disabled:text-slate-400"
-                  onClick={() =>
-                    onChange([...chosen, { id: u.id, label: `${u.firstname} ${u.lastname} <${u.email}>` }])
-                  }
+                  onClick={() => onChange([...chosen, { id: u.id, label }])}
                 >
-                  {u.firstname} {u.lastname} &lt;{u.email}&gt;
+                  {label}
                   {!u.emailConfirmed && (
                     // such an account cannot sign in until the address is confirmed: the order waits for it
                     <span className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 text-xs text-amber-900">
-                      E-Mail nicht bestätigt
+                      {UNCONFIRMED}
                     </span>
                   )}
                 </button>
@@ -246,7 +251,7 @@ function CreateOrderDialog({ kind }: { kind: OrderKind }) {
         const created = await trpcClient.orders.create.mutate({ ...input, kind } as TAdminOrderInput);
         return created.length;
       }}
-      success={(count) => `${count} Bestellung(en) angelegt; jede Person erhält eine E-Mail.`}
+      success={ordersCreatedText}
       submitLabel="Bestellung anlegen"
       canSubmit={({ users, product }) => users.length > 0 && product !== ""}
     >
@@ -280,7 +285,12 @@ export const ordersLoader =
 /** The package or ticket order table with search and paging on the server, and the admin's order form. */
 export function OrdersTab({ kind }: { kind: OrderKind }) {
   const filters = useFilterBar([
-    { name: "search", label: "Nach E-Mail oder Bestellnummer suchen", kind: "search" },
+    {
+      name: "search",
+      label: "Nach E-Mail oder Bestellnummer suchen",
+      kind: "search",
+      maxLength: SEARCH_MAX.orders,
+    },
   ]);
   const { label, productLabel } = ORDER_VIEWS[kind];
   return (
