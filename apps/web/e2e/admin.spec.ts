@@ -243,6 +243,8 @@ test("an admin gives the videos' lengths and live streams: Vimeo's filled in, ty
   data,
   signIn,
 }) => {
+  // five videos typed, looked up, saved, reopened and checked on a phone: about 40 s on a quiet machine
+  test.slow();
   // ids the fake oEmbed endpoint answers a length for (e2e/constants.ts): 1:23:45, 12:34 and 0 (live)
   const [told, alsoTold, liveStream] = [vimeo(770_000_001), vimeo(770_000_002), vimeo(770_000_005)];
   const [privateVideo, noLength] = [vimeo(770_000_003), vimeo(770_000_004)];
