@@ -5,7 +5,7 @@
 import { readdirSync } from "node:fs";
 import { expect, request as http, type Locator, type Page } from "@playwright/test";
 import { E2E_GATED } from "./constants";
-import type { TestData, TestUser } from "./data";
+import { TestData, type TestUser } from "./data";
 import { contentDay, DEMO, dayFromToday, expectAccessible, failedRequest, test } from "./fixtures";
 import { sendPayment } from "./payments";
 
@@ -458,21 +458,28 @@ function perRole<C extends { who: Who; errors?: RegExp[] }>(
   test.describe(title, () => {
     for (const who of ROLES) {
       const mine = cases.filter((c) => c.who === who);
-      test(`${who}: ${mine.length}`, async ({ page, data, browserErrors, signIn }) => {
+      test(`${who}: ${mine.length}`, async ({ page, data, testDb, browserErrors, signIn }) => {
         test.setTimeout(30_000 + mine.length * 20_000);
         for (const error of mine.flatMap((c) => c.errors ?? [])) {
           browserErrors.expect(error);
         }
-        const scene = { data, user: await data.user() };
-        const account = accountOf(who, scene.user);
+        const user = await data.user();
+        const account = accountOf(who, user);
         if (account) {
           await signIn(account);
         }
         for (const c of mine) {
           await test.step(name(c), async () => {
-            await visit(page, c, scene);
-            // what a case held (a pending checkout, say) is let go before the next one
-            await page.unrouteAll({ behavior: "ignoreErrors" });
+            // each case's events go with it: the overview is shared by the tests running at once (e2e/data.ts)
+            const own = new TestData(testDb);
+            try {
+              await visit(page, c, { data: own, user });
+            } finally {
+              // what a case held (a pending checkout, say) is let go, and its page left, before its rows go
+              await page.unrouteAll({ behavior: "ignoreErrors" });
+              await page.goto("about:blank");
+              await own.remove();
+            }
           });
         }
       });
