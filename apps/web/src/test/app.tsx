@@ -15,7 +15,7 @@ const ROLES: Record<Exclude<Visitor, "anonymous">, Role[]> = {
   admin: ["ROLE_USER", "ROLE_ADMIN"],
 };
 
-export const testUser = (roles: Role[]): SessionUser => ({
+const testUser = (roles: Role[]): SessionUser => ({
   id: 1,
   email: "erika.mustermann@example.com",
   firstname: "Erika",
@@ -24,14 +24,14 @@ export const testUser = (roles: Role[]): SessionUser => ({
   newsletter: false,
 });
 
+/** Puts what the page asks the API for into the query cache. */
+export type Fill = (api: typeof trpc, client: typeof queryClient) => void;
+
 /**
  * Renders the whole app at `path` (its routes, layout and alert host) without a server: the session is set
  * in memory and what the page asks the API for is in the query cache (`fill`, with the tRPC query keys,
  * e.g. `client.setQueryData(trpc.x.queryKey(input), data)`). A query left out fails the test (test/setup.ts).
  */
-/** Puts what the page asks the API for into the query cache. */
-export type Fill = (api: typeof trpc, client: typeof queryClient) => void;
-
 export async function renderApp(
   path: string,
   { as = "anonymous", fill }: { as?: Visitor; fill?: Fill } = {},

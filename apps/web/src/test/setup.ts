@@ -10,13 +10,17 @@ import { queryClient } from "@/lib/trpc";
  * stores (session, query cache, alerts) empty again after every test.
  */
 
+// the app's language, as index.html declares it (the test page's own is English)
+document.documentElement.lang = "de";
+
 /** The API calls a test made: there is no server, so each is a query the test forgot to fill in. */
 const apiCalls: string[] = [];
 const realFetch = globalThis.fetch;
 globalThis.fetch = (input, init) => {
   const url = new URL(input instanceof Request ? input.url : String(input), location.href);
   if (url.origin === location.origin && /^\/(trpc|api)\//.test(url.pathname)) {
-    apiCalls.push(`${url.pathname}${url.search}`);
+    // the path names the procedures (a batch: several, comma-separated)
+    apiCalls.push(url.pathname);
     return Promise.reject(new TypeError(`no server in a component test: ${url.pathname}`));
   }
   return realFetch(input, init);
