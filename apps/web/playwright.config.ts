@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { freePort } from "@app/db";
 import { defineConfig, devices } from "@playwright/test";
+import { chromiumLaunchOptions } from "./chromium";
 
 // Chosen once in the main process; workers inherit the variable and agree on the port.
 process.env.E2E_PORT ??= String(await freePort());
@@ -21,17 +22,7 @@ const baseURL = `http://127.0.0.1:${process.env.E2E_PORT}`;
 
 const chromium = {
   ...devices["Desktop Chrome"],
-  launchOptions: {
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-dev-shm-usage",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--no-first-run",
-    ],
-  },
+  launchOptions: chromiumLaunchOptions,
 };
 
 export default defineConfig({
