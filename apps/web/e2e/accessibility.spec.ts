@@ -1,13 +1,13 @@
 /**
- * axe-core (WCAG 2.1 A/AA) on every route and with every dialog open. One line per route or dialog opener:
- * a new page or dialog is one more entry in PAGES or DIALOGS.
+ * axe-core (WCAG 2.1 A/AA) on every route, and with each dialog open that needs the server; the other dialogs
+ * are scanned in component tests (ADR 0138). One line per route or dialog opener: a new page is one more entry
+ * in PAGES. Each role visits its cases with one session (ADR 0139).
  */
 import { readdirSync } from "node:fs";
-import { expect, request as http, type Locator, type Page } from "@playwright/test";
+import { expect, type Locator, type Page } from "@playwright/test";
 import { E2E_GATED } from "./constants";
 import { TestData, type TestUser } from "./data";
-import { contentDay, DEMO, dayFromToday, expectAccessible, failedRequest, test } from "./fixtures";
-import { sendPayment } from "./payments";
+import { DEMO, dayFromToday, expectAccessible, failedRequest, test } from "./fixtures";
 
 /** who looks at the page: nobody, the demo admin, or an account of the test's own ("participant") */
 type Who = "anonymous" | "participant" | "admin";
@@ -76,11 +76,6 @@ const packageOrdered =
     return { path: `/congress-package/${pkg.id}` };
   };
 const at = (path: string): Target => ({ path });
-const addPackage = (data: TestData, congress: { id: number }) => data.package(congress.id);
-const addContent = async (data: TestData, congress: { id: number; title: string }) => {
-  await data.content(congress.id, [contentDay("Tag 1", 1)]);
-  return { name: `Inhalt von ${congress.title}` };
-};
 /** every section: the child route files of /admin/manage (`admin.manage.<section>.tsx`; the index is the overview) */
 const ADMIN_TABS = readdirSync(new URL("../src/routes/_admin", import.meta.url)).flatMap((file) => {
   const section = /^admin\.manage\.(.+)\.tsx$/.exec(file)?.[1];
@@ -165,95 +160,12 @@ const rowButton = (table: string, action: "bearbeiten" | "löschen") => (page: P
     .getByRole("table", { name: table })
     .getByRole("button", { name: new RegExp(` ${action}$`) })
     .first();
-/** the edit (or delete) button of the row of what the test made (its title in the button's name) */
-const ownRowButton =
-  (table: string, action: "bearbeiten" | "löschen") =>
-  (page: Page, { title = "" }: Target) =>
-    page.getByRole("table", { name: table }).getByRole("button", { name: new RegExp(`${title} ${action}$`) });
-/** an admin tab with an event of the test's own (and what `extra` adds to it) */
-const tabWithCongress =
-  (
-    tab: string,
-    extra?: (data: TestData, congress: { id: number; title: string }) => Promise<{ name: string }>,
-  ) =>
-  async ({ data }: Scene): Promise<Target> => {
-    const congress = await data.congress({ visible: false });
-    const title = extra ? (await extra(data, congress)).name : congress.title;
-    return { path: admin(tab), title };
-  };
-/** a dialog that opens by itself on arrival */
-const arrives = async (page: Page) => alertDialog(page);
 
+/**
+ * The dialogs whose content or opening needs the server; every other dialog is scanned in a component test
+ * (the `*.browser.test.tsx` files of src, ADR 0138).
+ */
 const DIALOGS: DialogCase[] = [
-  // global alert dialogs
-  { name: "Bestätigung fehlgeschlagen", path: "/confirm-mail", who: "anonymous", open: arrives },
-  { name: "Nicht angemeldet", path: E2E_GATED.couple.path, who: "anonymous", open: arrives },
-  {
-    name: "Veranstaltung noch nicht gestartet",
-    path: async (scene) => at(`/congress/${(await takingPart(scene)).id}`),
-    who: "participant",
-    open: arrives,
-    errors: [failedRequest(403, "/trpc/congress.getContent")],
-  },
-  {
-    name: "Kongress nicht gefunden",
-    path: "/congress/2000000000",
-    who: "participant",
-    open: arrives,
-    errors: [failedRequest(404, "/trpc/congress.getContent")],
-  },
-  {
-    name: "Produkt nicht angeboten",
-    path: async ({ data }) =>
-      at(`/congress-ticket-purchase/${(await data.congress({ firstDay: dayFromToday(21) })).id}`),
-    who: "participant",
-    open: arrives,
-    errors: [failedRequest(403, "/trpc/checkout.getUrl")],
-  },
-  {
-    name: "Danke für den Kauf",
-    // the thanks come once this purchase's payment notification is in (ADR 0085, ADR 0134)
-    path: async ({ data, user }) => {
-      const pkg = await data.package((await data.congress({ visible: false })).id);
-      const api = await http.newContext({ baseURL: `http://127.0.0.1:${process.env.E2E_PORT}` });
-      await sendPayment(api, {
-        digistoreHash: await data.digistoreHash(user.id),
-        category: "pac",
-        id: pkg.id,
-        productId: pkg.externalId,
-      });
-      await api.dispose();
-      return at(`/?custom=pid-${pkg.id}|cat-pac`);
-    },
-    who: "participant",
-    open: arrives,
-  },
-  {
-    name: "Falsches Passwort",
-    path: E2E_GATED.death.path,
-    who: "participant",
-    errors: [failedRequest(403, "/trpc/gated.unlock")],
-    open: async (page) => {
-      await page.getByLabel("Passwort").fill("falsch");
-      await page.getByLabel("Passwort").press("Enter");
-      return alertDialog(page);
-    },
-  },
-  // visitor
-  {
-    name: "Konto endgültig löschen?",
-    path: "/profile",
-    who: "participant",
-    open: dialogAfter((page) => page.getByRole("button", { name: "Konto löschen …" })),
-  },
-  {
-    name: "Teilnahme stornieren?",
-    path: async (scene) => ({ path: "/", title: (await takingPart(scene)).title }),
-    who: "participant",
-    open: dialogAfter((page, { title }) =>
-      page.getByRole("article", { name: title }).getByRole("button", { name: "Teilnahme stornieren" }),
-    ),
-  },
   {
     name: "Video nach der Zustimmung",
     path: running,
@@ -268,155 +180,24 @@ const DIALOGS: DialogCase[] = [
     },
     scope: "main",
   },
-  // admin: every create and edit dialog and the delete questions
   {
-    name: "Neue Veranstaltung",
-    path: admin("events"),
-    who: "admin",
-    open: dialogAfter(button("Neue Veranstaltung")),
-  },
-  {
+    // the secret and its QR code come from the server
     name: "Zwei-Faktor-Anmeldung einrichten",
     path: admin("dashboard"),
     who: "admin",
     open: dialogAfter(button("Jetzt einrichten")),
   },
   {
-    name: "Neue Veranstaltung als Webinar",
-    path: admin("events"),
-    who: "admin",
-    open: async (page) => {
-      await button("Neue Veranstaltung")(page).click();
-      await page.getByRole("dialog").getByRole("checkbox", { name: "Webinar" }).check();
-      return page.getByRole("dialog");
-    },
-  },
-  {
-    name: "Neue Veranstaltung mit Fortbildungspunkten (Webinar)",
-    path: admin("events"),
-    who: "admin",
-    open: async (page) => {
-      await button("Neue Veranstaltung")(page).click();
-      const dialog = page.getByRole("dialog");
-      await dialog.getByRole("checkbox", { name: "Webinar" }).check();
-      await dialog.getByRole("checkbox", { name: "Fortbildungspunkte vergeben" }).check();
-      await expect(dialog.getByLabel("Webinar-Dauer in Minuten")).toBeVisible();
-      return dialog;
-    },
-  },
-  {
-    name: "Veranstaltung bearbeiten",
-    path: tabWithCongress("events"),
-    who: "admin",
-    open: dialogAfter(ownRowButton("Veranstaltungen", "bearbeiten")),
-  },
-  {
-    name: "Veranstaltung löschen?",
-    path: tabWithCongress("events"),
-    who: "admin",
-    open: dialogAfter(ownRowButton("Veranstaltungen", "löschen")),
-  },
-  {
-    name: "Neues Kongresspaket",
-    path: admin("packages"),
-    who: "admin",
-    open: async (page) => {
-      await button("Neues Kongresspaket")(page).click();
-      await page.getByRole("dialog").getByRole("button", { name: "Parameter hinzufügen" }).click();
-      return page.getByRole("dialog");
-    },
-  },
-  {
-    name: "Kongresspaket bearbeiten",
-    path: tabWithCongress("packages", addPackage),
-    who: "admin",
-    open: dialogAfter(ownRowButton("Kongresspakete", "bearbeiten")),
-  },
-  {
-    name: "Kongresspaket löschen?",
-    path: tabWithCongress("packages", addPackage),
-    who: "admin",
-    open: dialogAfter(ownRowButton("Kongresspakete", "löschen")),
-  },
-  ...(["package-orders", "ticket-orders"] as const).map(
-    (tab): DialogCase => ({
-      name: `Bestellung anlegen (${tab})`,
-      path: admin(tab),
-      who: "admin",
-      open: async (page) => {
-        await button("Bestellung anlegen")(page).click();
-        const dialog = page.getByRole("dialog");
-        await dialog.getByLabel("Personen suchen (E-Mail)").fill("example.com");
-        await dialog.getByRole("list", { name: "Suchergebnisse" }).getByRole("button").first().click();
-        return dialog;
-      },
-    }),
-  ),
-  {
-    name: "Benutzer:in bearbeiten",
-    path: async ({ data }) => {
-      // first in the table, which is sorted by last name
-      const user = await data.user({ lastname: data.title("Aachen") });
-      return { path: admin("users"), title: `${user.firstname} ${user.lastname}` };
-    },
-    who: "admin",
-    open: dialogAfter(ownRowButton("Benutzer:innen", "bearbeiten")),
-  },
-  {
-    name: "Benutzer:in löschen?",
-    path: async ({ data }) => {
-      // first in the table, which is sorted by last name
-      const user = await data.user({ lastname: data.title("Aachen") });
-      return { path: admin("users"), title: `${user.firstname} ${user.lastname}` };
-    },
-    who: "admin",
-    open: dialogAfter(ownRowButton("Benutzer:innen", "löschen")),
-  },
-  {
-    name: "Inhalt hinzufügen",
-    path: admin("contents"),
-    who: "admin",
-    open: dialogAfter(button("Inhalt hinzufügen")),
-  },
-  {
-    name: "Inhalt bearbeiten",
-    path: tabWithCongress("contents", addContent),
-    who: "admin",
-    open: dialogAfter(ownRowButton("Videoinhalte", "bearbeiten")),
-  },
-  {
-    name: "Inhalt löschen?",
-    path: tabWithCongress("contents", addContent),
-    who: "admin",
-    open: dialogAfter(ownRowButton("Videoinhalte", "löschen")),
-  },
-  {
-    name: "E-Mail-Template bearbeiten",
-    path: admin("mail-templates"),
-    who: "admin",
-    open: dialogAfter(rowButton("E-Mail-Templates", "bearbeiten")),
-  },
-  {
     name: "E-Mail-Template mit Vorschau",
     path: admin("mail-templates"),
     who: "admin",
-    // the preview is the mail itself in a sandboxed iframe without script
+    // the preview is the mail itself, rendered by the server, in a sandboxed iframe without script
     frames: false,
     open: async (page) => {
       await rowButton("E-Mail-Templates", "bearbeiten")(page).click();
       await page.getByRole("dialog").getByRole("button", { name: "Vorschau" }).click();
       await expect(page.getByRole("dialog").getByRole("region", { name: "Vorschau" })).toBeVisible();
       return page.getByRole("dialog");
-    },
-  },
-  {
-    name: "Link einfügen (Editor)",
-    path: admin("mail-templates"),
-    who: "admin",
-    open: async (page) => {
-      await rowButton("E-Mail-Templates", "bearbeiten")(page).click();
-      await page.getByRole("dialog").getByRole("button", { name: "Link" }).click();
-      return page.getByRole("dialog", { name: "Link einfügen" });
     },
   },
 ];
