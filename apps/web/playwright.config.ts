@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { freePort } from "@app/db";
 import { defineConfig, devices } from "@playwright/test";
+import { chromiumLaunchOptions } from "./chromium";
 
 // Chosen once in the main process; workers inherit the variable and agree on the port.
 process.env.E2E_PORT ??= String(await freePort());
@@ -9,6 +10,8 @@ process.env.E2E_MAIL_PORT ??= String(await freePort());
 process.env.E2E_FAKE_PORT ??= String(await freePort());
 process.env.E2E_SIMULATOR_PORT ??= String(await freePort());
 process.env.E2E_PG_PORT ??= String(await freePort());
+// the API's token key of this run: the tests' `signIn` fixture (e2e/fixtures.ts) signs what the login would
+process.env.E2E_JWT_SECRET ??= randomBytes(32).toString("hex");
 // the IPN passphrase of this run: tests sign payment notifications of their own (e2e/payments.ts)
 process.env.E2E_IPN_PASSPHRASE ??= randomBytes(16).toString("hex");
 // the overview is one list for everybody (the 6 newest current events): e2e/data.ts gives each test of
@@ -19,17 +22,7 @@ const baseURL = `http://127.0.0.1:${process.env.E2E_PORT}`;
 
 const chromium = {
   ...devices["Desktop Chrome"],
-  launchOptions: {
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-dev-shm-usage",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--no-first-run",
-    ],
-  },
+  launchOptions: chromiumLaunchOptions,
 };
 
 export default defineConfig({

@@ -174,6 +174,13 @@ function compileHints(preloaded: Set<string>): Plugin {
   };
 }
 
+/** `@/` is src; the component tests (vitest.config.ts) resolve the app's modules the same way. */
+export const alias = [
+  { find: "@", replacement: fileURLToPath(new URL("./src", import.meta.url)) },
+  // zod without its eval probe, which our CSP reports as a violation (see the file)
+  { find: /^zod$/, replacement: fileURLToPath(new URL("./src/lib/zod-no-eval.ts", import.meta.url)) },
+];
+
 /** The route chunks boot.js preloads, filled in by routePreloads: they also get the compile hint. */
 const preloadedChunks = new Set<string>();
 
@@ -199,13 +206,7 @@ export default defineConfig({
     compileHints(preloadedChunks),
     precompress(),
   ],
-  resolve: {
-    alias: [
-      { find: "@", replacement: fileURLToPath(new URL("./src", import.meta.url)) },
-      // zod without its eval probe, which our CSP reports as a violation (see the file)
-      { find: /^zod$/, replacement: fileURLToPath(new URL("./src/lib/zod-no-eval.ts", import.meta.url)) },
-    ],
-  },
+  resolve: { alias },
   server: {
     host: "127.0.0.1",
     port: 5173,

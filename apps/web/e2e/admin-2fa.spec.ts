@@ -2,7 +2,7 @@ import { expect, type Page } from "@playwright/test";
 import { Secret, TOTP } from "otpauth";
 import { adminNav } from "./admin-nav";
 import type { TestData } from "./data";
-import { expectAccessible, failedRequest, login, test } from "./fixtures";
+import { expectAccessible, failedRequest, login, openOverview, type SignIn, test } from "./fixtures";
 
 /** A code of the authenticator app, `steps` time steps (30 s) from now; the server takes one step either side. */
 const codeOf = (secret: string, steps = 0) =>
@@ -63,12 +63,11 @@ async function confirmSetup(page: Page) {
   return { secret, recoveryCodes };
 }
 
-/** A fresh admin, signed in with the password, who has just set up two-factor login. */
-async function signedInWithTwoFactor(page: Page, data: TestData) {
+/** A fresh admin, signed in (without two-factor login yet), who has just set up two-factor login. */
+async function withTwoFactor({ page, data, signIn }: { page: Page; data: TestData; signIn: SignIn }) {
   const admin = await data.user({ admin: true });
-  await page.goto("/login");
-  await login(page, admin.email, admin.password);
-  await signedIn(page);
+  await signIn(admin);
+  await openOverview(page);
   return { admin, ...(await setUpTwoFactor(page)) };
 }
 
@@ -76,11 +75,12 @@ test("a new admin sets up two-factor login, then signs in with an app code and w
   page,
   data,
   browserErrors,
+  signIn,
 }) => {
   // the wrong codes this test enters on purpose: at the setup, at a login and a spent recovery code
   browserErrors.expect(failedRequest(400, "/trpc/admin.twoFactor.enable"));
   browserErrors.expect(failedRequest(401, "/trpc/auth.loginTwoFactor"));
-  const { admin, secret, recoveryCodes } = await signedInWithTwoFactor(page, data);
+  const { admin, secret, recoveryCodes } = await withTwoFactor({ page, data, signIn });
 
   // the password alone is not enough any more: the app's code (of the next time step: the setup spent this one)
   await logout(page);
@@ -117,15 +117,15 @@ test("a new admin sets up two-factor login, then signs in with an app code and w
 test("an admin without two-factor login postpones the notice; it stays away on reload and returns a week later", async ({
   page,
   data,
+  signIn,
 }) => {
   const admin = await data.user({ admin: true });
   // The browser's clock starts eight days back and stands still: the postponement is a moment the browser
   // keeps, and the session's tokens (valid minutes from the server's real time) stay fresh for it.
   const start = Date.now() - 8 * 24 * 60 * 60 * 1000;
   await page.clock.setFixedTime(start);
-  await page.goto("/login");
-  await login(page, admin.email, admin.password);
-  await signedIn(page);
+  await signIn(admin);
+  await openOverview(page);
   await page.getByRole("link", { name: "Administration" }).click();
   await notice(page).getByRole("button", { name: "In einer Woche erinnern" }).click();
   await expect(notice(page)).toBeHidden();
@@ -152,14 +152,14 @@ test("an admin who postponed the notice sets up two-factor login later; the noti
   page,
   data,
   browserErrors,
+  signIn,
 }) => {
   browserErrors.expect(failedRequest(400, "/trpc/admin.twoFactor.enable"));
   const start = Date.now() - 8 * 24 * 60 * 60 * 1000;
   await page.clock.setFixedTime(start);
   const admin = await data.user({ admin: true });
-  await page.goto("/login");
-  await login(page, admin.email, admin.password);
-  await signedIn(page);
+  await signIn(admin);
+  await openOverview(page);
   await page.getByRole("link", { name: "Administration" }).click();
   await notice(page).getByRole("button", { name: "In einer Woche erinnern" }).click();
   await setUpLater(page).click();
@@ -179,12 +179,13 @@ test("an admin renews the recovery codes with an app code; the earlier codes sto
   page,
   data,
   browserErrors,
+  signIn,
 }) => {
   // the wrong codes this test enters on purpose: at the setup, at the renewal and a replaced recovery code
   browserErrors.expect(failedRequest(400, "/trpc/admin.twoFactor.enable"));
   browserErrors.expect(failedRequest(400, "/trpc/admin.twoFactor.renewRecoveryCodes"));
   browserErrors.expect(failedRequest(401, "/trpc/auth.loginTwoFactor"));
-  const { admin, secret, recoveryCodes } = await signedInWithTwoFactor(page, data);
+  const { admin, secret, recoveryCodes } = await withTwoFactor({ page, data, signIn });
 
   await page.getByRole("button", { name: "Neue Wiederherstellungscodes erstellen" }).click();
   const dialog = page.getByRole("dialog", { name: "Neue Wiederherstellungscodes" });

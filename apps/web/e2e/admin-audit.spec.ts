@@ -1,22 +1,17 @@
 import { expect, type Page } from "@playwright/test";
 import { openAdminSection } from "./admin-nav";
-import { DEMO, expectAccessible, login, newConfirmedUser, test } from "./fixtures";
-
-async function loginAsAdmin(page: Page) {
-  await page.goto("/login");
-  await login(page, DEMO.admin.email, DEMO.admin.password);
-  await expect(page.getByRole("heading", { level: 1, name: /^Hallo / })).toBeVisible();
-  await page.getByRole("link", { name: "Administration" }).click();
-}
+import { DEMO, expectAccessible, newConfirmedUser, openOverview, test } from "./fixtures";
 
 /** The day button of the date picker for a day of the month shown. */
 const day = (page: Page, n: number) =>
   page.getByRole("dialog").getByRole("button", { name: new RegExp(`\\b${n}\\. `) });
 
-test("an admin changes an event and reads the change in the Protokoll", async ({ page, data }) => {
+test("an admin changes an event and reads the change in the Protokoll", async ({ page, data, signIn }) => {
   const title = data.title("E2E-Protokoll");
   data.removeCongressesAfterwards(title);
-  await loginAsAdmin(page);
+  await signIn(DEMO.admin);
+  await openOverview(page);
+  await page.getByRole("link", { name: "Administration" }).click();
   await openAdminSection(page, "Veranstaltungen");
   await page.getByRole("button", { name: "Neue Veranstaltung" }).click();
   let dialog = page.getByRole("dialog");
@@ -65,9 +60,12 @@ test("the outbox lists a mail with the recipient masked except for the domain", 
   page,
   request,
   data,
+  signIn,
 }) => {
   const { email } = await newConfirmedUser(request, data, "e2e.outbox");
-  await loginAsAdmin(page);
+  await signIn(DEMO.admin);
+  await openOverview(page);
+  await page.getByRole("link", { name: "Administration" }).click();
   await openAdminSection(page, "E-Mail-Versand");
   const outbox = page.getByRole("region", { name: "E-Mail-Versand" });
   await outbox

@@ -1,12 +1,15 @@
 import { expect } from "@playwright/test";
 import { adminSectionLink } from "./admin-nav";
-import { DEMO, login, test } from "./fixtures";
+import { DEMO, openOverview, test } from "./fixtures";
 
-test("the administration opens on the dashboard with its figures and charts", async ({ page, data }) => {
+test("the administration opens on the dashboard with its figures and charts", async ({
+  page,
+  data,
+  signIn,
+}) => {
   const congress = await data.runningCongress((await data.user()).id);
-  await page.goto("/login");
-  await login(page, DEMO.admin.email, DEMO.admin.password);
-  await expect(page.getByRole("heading", { level: 1, name: /^Hallo / })).toBeVisible();
+  await signIn(DEMO.admin);
+  await openOverview(page);
   await page.getByRole("link", { name: "Administration" }).click();
 
   await expect(adminSectionLink(page, "Übersicht")).toHaveAttribute("aria-current", "page");

@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { expect, type Page } from "@playwright/test";
 import ExcelJS from "exceljs";
 import { openAdminSection } from "./admin-nav";
-import { DEMO, dayFromToday, login, test } from "./fixtures";
+import { DEMO, dayFromToday, openOverview, type SignIn, test } from "./fixtures";
 
 const HEADER = [
   "Vorname",
@@ -50,10 +50,9 @@ function parseCsv(text: string): string[][] {
   return rows;
 }
 
-async function openCongresses(page: Page) {
-  await page.goto("/login");
-  await login(page, DEMO.admin.email, DEMO.admin.password);
-  await expect(page.getByRole("heading", { level: 1, name: /^Hallo / })).toBeVisible();
+async function openCongresses({ page, signIn }: { page: Page; signIn: SignIn }) {
+  await signIn(DEMO.admin);
+  await openOverview(page);
   await page.getByRole("link", { name: "Administration" }).click();
   await openAdminSection(page, "Veranstaltungen");
 }
@@ -79,6 +78,7 @@ async function holdExports(page: Page): Promise<() => void> {
 test("an admin downloads the participants of an event as CSV and as Excel and opens both", async ({
   page,
   data,
+  signIn,
 }) => {
   const participant = await data.user();
   const congress = await data.runningCongress(participant.id, {
@@ -87,7 +87,7 @@ test("an admin downloads the participants of an event as CSV and as Excel and op
   });
   const EVENT = congress.title;
   const { ticket } = congress;
-  await openCongresses(page);
+  await openCongresses({ page, signIn });
   const releaseExports = await holdExports(page);
 
   const csvButton = page.getByRole("button", { name: `Teilnehmende von ${EVENT} als CSV herunterladen` });
@@ -141,13 +141,12 @@ test("an admin downloads the participants of an event as CSV and as Excel and op
   expect(sheet.rowCount).toBe(rows.length);
 });
 
-test("an admin exports the package orders filtered like the table", async ({ page, data }) => {
+test("an admin exports the package orders filtered like the table", async ({ page, data, signIn }) => {
   const buyer = await data.user();
   const pkg = await data.package((await data.congress({ visible: false, firstDay: dayFromToday(-60) })).id);
   const order = await data.packageOrder(buyer.id, pkg.id);
-  await page.goto("/login");
-  await login(page, DEMO.admin.email, DEMO.admin.password);
-  await expect(page.getByRole("heading", { level: 1, name: /^Hallo / })).toBeVisible();
+  await signIn(DEMO.admin);
+  await openOverview(page);
   await page.getByRole("link", { name: "Administration" }).click();
   await openAdminSection(page, "Paketbestellungen");
   await page.getByLabel("Nach E-Mail oder Bestellnummer suchen").fill(order.toLowerCase());

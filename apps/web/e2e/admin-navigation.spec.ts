@@ -1,13 +1,7 @@
 import { ADMIN_PAGE_SIZE } from "@app/shared";
 import { expect, type Page } from "@playwright/test";
 import { adminNav, adminSectionLink, openAdminSection } from "./admin-nav";
-import { DEMO, expectAccessible, login, test } from "./fixtures";
-
-async function signInAsAdmin(page: Page) {
-  await page.goto("/login");
-  await login(page, DEMO.admin.email, DEMO.admin.password);
-  await expect(page.getByRole("heading", { level: 1, name: /^Hallo / })).toBeVisible();
-}
+import { DEMO, expectAccessible, openOverview, test } from "./fixtures";
 
 /** The sections' names per group, as the navigation lists them. */
 const GROUPS: Record<string, string[]> = {
@@ -25,8 +19,9 @@ const GROUPS: Record<string, string[]> = {
   System: ["Rechtliche Seiten", "Protokoll", "Wissensdatenbank"],
 };
 
-test("on a wide screen the sections are a grouped side navigation of links", async ({ page }) => {
-  await signInAsAdmin(page);
+test("on a wide screen the sections are a grouped side navigation of links", async ({ page, signIn }) => {
+  await signIn(DEMO.admin);
+  await openOverview(page);
   // a hover on the way there already asks for the overview's figures (the route's loader)
   const figures = page.waitForRequest(/\/trpc\/[^?]*admin\.getDashboard/);
   await page.getByRole("link", { name: "Administration" }).hover();
@@ -98,8 +93,9 @@ function recordCalls(page: Page): { procedure: string; input: string }[] {
 
 test("hovering a section's link loads its first page, which the section then shows without asking again", async ({
   page,
+  signIn,
 }) => {
-  await signInAsAdmin(page);
+  await signIn(DEMO.admin);
   await page.goto("/admin/manage/knowledge");
   const calls = recordCalls(page);
   for (const [section, procedure, input = ""] of FIRST_PAGES) {
@@ -115,8 +111,12 @@ test("hovering a section's link loads its first page, which the section then sho
   }
 });
 
-test("a section opens from its address, the payment notifications with an order number", async ({ page }) => {
-  await signInAsAdmin(page);
+test("a section opens from its address, the payment notifications with an order number", async ({
+  page,
+  signIn,
+}) => {
+  await signIn(DEMO.admin);
+  await openOverview(page);
   const asked: string[] = [];
   page.on("request", (request) => {
     if (request.url().includes("admin.paymentNotifications.list")) {
@@ -140,8 +140,8 @@ test("a section opens from its address, the payment notifications with an order 
 test.describe("on a phone", () => {
   test.use({ viewport: { width: 375, height: 740 } });
 
-  test("the sections are a menu behind the button Bereiche", async ({ page }) => {
-    await signInAsAdmin(page);
+  test("the sections are a menu behind the button Bereiche", async ({ page, signIn }) => {
+    await signIn(DEMO.admin);
     await page.goto("/admin/manage/events");
     const nav = adminNav(page);
     const menu = nav.getByRole("button", { name: "Bereiche: Veranstaltungen" });
@@ -188,6 +188,7 @@ const address = (path: string, search: Record<string, string>) => (url: URL) =>
 test("a filtered, paged section opens from a bookmark, and Back goes to the page before", async ({
   page,
   data,
+  signIn,
 }) => {
   // a page and two more of users only this test's name filter finds, sorted by last name
   const tag = data.title("Lesezeichen");
@@ -196,7 +197,8 @@ test("a filtered, paged section opens from a bookmark, and Back goes to the page
   }
   const names = (from: number, to: number) =>
     Array.from({ length: to - from + 1 }, (_, i) => new RegExp(`Nr ${String(from + i).padStart(2, "0")}`));
-  await signInAsAdmin(page);
+  await signIn(DEMO.admin);
+  await openOverview(page);
   const bookmark = `/admin/manage/users?name=${encodeURIComponent(tag)}&page=2`;
   await page.goto(bookmark);
 
@@ -237,9 +239,10 @@ test("a filtered, paged section opens from a bookmark, and Back goes to the page
 test("an old link to a section (?tab=) opens the section's address, keeping its order number or filter", async ({
   page,
   data,
+  signIn,
 }) => {
   const user = await data.user({ firstname: data.title("Altlink") });
-  await signInAsAdmin(page);
+  await signIn(DEMO.admin);
   await page.goto("/admin/manage?tab=payment-notifications&order=E2E-ORDER-2");
   await expect(page).toHaveURL(address("/admin/manage/payment-notifications", { order: "E2E-ORDER-2" }));
   await expect(adminSectionLink(page, "Zahlungsmeldungen")).toHaveAttribute("aria-current", "page");
@@ -258,8 +261,10 @@ test("an old link to a section (?tab=) opens the section's address, keeping its 
 
 test("a section's address with values it cannot hold opens with its defaults instead of an error", async ({
   page,
+  signIn,
 }) => {
-  await signInAsAdmin(page);
+  await signIn(DEMO.admin);
+  await openOverview(page);
   const lists: string[] = [];
   page.on("request", (request) => {
     const url = new URL(request.url());
@@ -283,10 +288,12 @@ test("a section's address with values it cannot hold opens with its defaults ins
 test("a section whose data fails to load shows the German error inside the administration", async ({
   page,
   browserErrors,
+  signIn,
 }) => {
   browserErrors.expect(/status of 500 .*\/trpc\/[^ ]*admin\.users\.list/);
   browserErrors.expect(/^TRPCClientError: Die Liste ist gerade nicht erreichbar\./);
-  await signInAsAdmin(page);
+  await signIn(DEMO.admin);
+  await openOverview(page);
   await page.route("**/trpc/*admin.users.list*", (route) =>
     route.fulfill({
       status: 500,

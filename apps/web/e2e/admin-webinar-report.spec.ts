@@ -2,7 +2,7 @@ import { formatGermanDate, MSG_REPORT } from "@app/shared";
 import { expect, type Page } from "@playwright/test";
 import { openAdminSection } from "./admin-nav";
 import { failedRequest } from "./browser-errors";
-import { DEMO, dayFromToday, login, test } from "./fixtures";
+import { DEMO, dayFromToday, openOverview, test } from "./fixtures";
 
 /** Zoom's German participant report (BOM, semicolons) of today's webinar: `email` joined three times. */
 function zoomReport(email: string, day: string, broken = false): Buffer {
@@ -29,6 +29,7 @@ test("an admin previews a Zoom report, takes it over, and the same report again 
   page,
   data,
   browserErrors,
+  signIn,
 }) => {
   const anna = await data.user({ firstname: "Anna", lastname: "Adler" });
   const today = dayFromToday(0);
@@ -41,9 +42,8 @@ test("an admin previews a Zoom report, takes it over, and the same report again 
     firstDay: dayFromToday(-1),
     lastDay: dayFromToday(1),
   });
-  await page.goto("/login");
-  await login(page, DEMO.admin.email, DEMO.admin.password);
-  await expect(page.getByRole("heading", { level: 1, name: /^Hallo / })).toBeVisible();
+  await signIn(DEMO.admin);
+  await openOverview(page);
   await page.getByRole("link", { name: "Administration" }).click();
   await openAdminSection(page, "Fortbildung");
   await page.goto(`/admin/manage/fortbildung?congress=${congress.id}`);

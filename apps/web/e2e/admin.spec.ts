@@ -2,18 +2,20 @@ import { ADMIN_PAGE_SIZE, MSG, MSG_VIDEO_LENGTH } from "@app/shared";
 import { expect, type Locator, type Page } from "@playwright/test";
 import { openAdminSection } from "./admin-nav";
 import { vimeo } from "./data";
-import { contentDay, DEMO, dayFromToday, expectAccessible, login, test, waitForMail } from "./fixtures";
+import {
+  contentDay,
+  DEMO,
+  dayFromToday,
+  expectAccessible,
+  openOverview,
+  test,
+  waitForMail,
+} from "./fixtures";
 
 const PNG = Buffer.from(
   "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==",
   "base64",
 );
-
-async function loginAs(page: Page, user: { email: string; password: string }) {
-  await page.goto("/login");
-  await login(page, user.email, user.password);
-  await expect(page.getByRole("heading", { level: 1, name: /^Hallo / })).toBeVisible();
-}
 
 async function openAdmin(page: Page, tab: string) {
   await page.getByRole("link", { name: "Administration" }).click();
@@ -38,11 +40,13 @@ test("an admin creates an event with a picture and a date range, a visitor sees 
   page,
   browser,
   data,
+  signIn,
 }) => {
   const title = data.title("E2E-Sommerakademie");
   data.removeCongressesAfterwards(title, { onOverview: true });
   const visitorAccount = await data.user();
-  await loginAs(page, DEMO.admin);
+  await signIn(DEMO.admin);
+  await openOverview(page);
   await openAdmin(page, "Veranstaltungen");
   await page.getByRole("button", { name: "Neue Veranstaltung" }).click();
   const dialog = page.getByRole("dialog");
@@ -66,7 +70,8 @@ test("an admin creates an event with a picture and a date range, a visitor sees 
 
   const visitorContext = await browser.newContext();
   const visitor = await visitorContext.newPage();
-  await loginAs(visitor, visitorAccount);
+  await signIn(visitorAccount, visitor);
+  await openOverview(visitor);
   const card = visitor.getByRole("article", { name: title });
   await expect(card).toBeVisible();
   await expect(card.locator('img[src^="/uploads/images/"]')).toBeAttached();
@@ -91,10 +96,12 @@ test("an admin creates an event with a picture and a date range, a visitor sees 
 test("an event whose last day lies before its first is refused under the last-day field, before any request", async ({
   page,
   data,
+  signIn,
 }) => {
   const title = data.title("E2E-Datumsprüfung");
   data.removeCongressesAfterwards(title);
-  await loginAs(page, DEMO.admin);
+  await signIn(DEMO.admin);
+  await openOverview(page);
   await openAdmin(page, "Veranstaltungen");
   await page.getByRole("button", { name: "Neue Veranstaltung" }).click();
   const dialog = page.getByRole("dialog");
@@ -130,8 +137,9 @@ test("an event whose last day lies before its first is refused under the last-da
   await expect(table.getByText(title)).toHaveCount(0);
 });
 
-test("the ticket id's hint and its refusal say the same of 0", async ({ page }) => {
-  await loginAs(page, DEMO.admin);
+test("the ticket id's hint and its refusal say the same of 0", async ({ page, signIn }) => {
+  await signIn(DEMO.admin);
+  await openOverview(page);
   await openAdmin(page, "Veranstaltungen");
   await page.getByRole("button", { name: "Neue Veranstaltung" }).click();
   const dialog = page.getByRole("dialog");
@@ -152,13 +160,18 @@ test("the ticket id's hint and its refusal say the same of 0", async ({ page }) 
   }
 });
 
-test("an admin creates a package and adds video content by pasting an embed code", async ({ page, data }) => {
+test("an admin creates a package and adds video content by pasting an embed code", async ({
+  page,
+  data,
+  signIn,
+}) => {
   const past = await data.congress({ firstDay: dayFromToday(-30), lastDay: dayFromToday(-28) });
   const oneDay = await data.congress({ visible: false, firstDay: dayFromToday(14) });
   const packageName = data.title("E2E-Paket");
   const comment = data.title("Eröffnung");
   // the empty package and the impossible date are refused under their fields before any request
-  await loginAs(page, DEMO.admin);
+  await signIn(DEMO.admin);
+  await openOverview(page);
   await openAdmin(page, "Kongresspakete");
   await page.getByRole("button", { name: "Neues Kongresspaket" }).click();
   let dialog = page.getByRole("dialog");
@@ -228,12 +241,16 @@ test("an admin creates a package and adds video content by pasting an embed code
 test("an admin gives the videos' lengths and live streams: Vimeo's filled in, typed ones kept and checked, saved; the Fortbildung section names those without", async ({
   page,
   data,
+  signIn,
 }) => {
+  // five videos typed, looked up, saved, reopened and checked on a phone: about 40 s on a quiet machine
+  test.slow();
   // ids the fake oEmbed endpoint answers a length for (e2e/constants.ts): 1:23:45, 12:34 and 0 (live)
   const [told, alsoTold, liveStream] = [vimeo(770_000_001), vimeo(770_000_002), vimeo(770_000_005)];
   const [privateVideo, noLength] = [vimeo(770_000_003), vimeo(770_000_004)];
   const congress = await data.congress({ visible: false, fortbildung: true, firstDay: dayFromToday(20) });
-  await loginAs(page, DEMO.admin);
+  await signIn(DEMO.admin);
+  await openOverview(page);
   await openAdmin(page, "Videoinhalte");
   await page.getByRole("button", { name: "Inhalt hinzufügen" }).click();
   const dialog = page.getByRole("dialog");
@@ -331,6 +348,7 @@ test("an admin gives the videos' lengths and live streams: Vimeo's filled in, ty
 test("the contents table pages on the server; deleting the last page's only row shows the page before", async ({
   page,
   data,
+  signIn,
 }) => {
   const congress = await data.congress({ visible: false });
   const tag = data.title("Seitenprobe");
@@ -346,7 +364,8 @@ test("the contents table pages on the server; deleting the last page's only row 
       pages.push(Number(input.match(/"page":(\d+)/)?.[1]));
     }
   });
-  await loginAs(page, DEMO.admin);
+  await signIn(DEMO.admin);
+  await openOverview(page);
   await openAdmin(page, "Videoinhalte");
   await page.getByLabel("Suchen").fill(tag);
   const table = page.getByRole("table", { name: "Videoinhalte" });
@@ -374,9 +393,10 @@ test("the contents table pages on the server; deleting the last page's only row 
   await expect(pager).toHaveCount(0);
 });
 
-test("an admin filters users, toggles active, edits and deletes a user", async ({ page, data }) => {
+test("an admin filters users, toggles active, edits and deletes a user", async ({ page, data, signIn }) => {
   const user = await data.user();
-  await loginAs(page, DEMO.admin);
+  await signIn(DEMO.admin);
+  await openOverview(page);
   await openAdmin(page, "Benutzer:innen");
   await page.getByLabel("Nach E-Mail filtern").fill(user.email);
   const table = page.getByRole("table", { name: "Benutzer:innen" });
@@ -413,6 +433,7 @@ test("an admin filters users, toggles active, edits and deletes a user", async (
 test("a user filter longer than the server takes stays in its field, says so and lists nothing new", async ({
   page,
   data,
+  signIn,
 }) => {
   const user = await data.user({ lastname: `Langfilter${Date.now()}` });
   const asked: string[] = [];
@@ -421,7 +442,8 @@ test("a user filter longer than the server takes stays in its field, says so and
       asked.push(new URL(request.url()).searchParams.get("input") ?? "");
     }
   });
-  await loginAs(page, DEMO.admin);
+  await signIn(DEMO.admin);
+  await openOverview(page);
   await openAdmin(page, "Benutzer:innen");
   const table = page.getByRole("table", { name: "Benutzer:innen" });
   const name = page.getByLabel("Nach Name filtern");
@@ -452,8 +474,9 @@ test("a user filter longer than the server takes stays in its field, says so and
     .toBe(`${user.firstname.toUpperCase()} ${user.lastname.slice(0, 6)}`);
 });
 
-test("visitors without the admin role never see the administration", async ({ page, data }) => {
-  await loginAs(page, await data.user());
+test("visitors without the admin role never see the administration", async ({ page, data, signIn }) => {
+  await signIn(await data.user());
+  await openOverview(page);
   await expect(page.getByRole("link", { name: "Administration" })).toHaveCount(0);
   await page.goto("/admin/manage");
   // the guard sends them to the login route, which sends a logged-in visitor on to the overview
@@ -464,6 +487,7 @@ test("visitors without the admin role never see the administration", async ({ pa
 test("an admin creates ticket orders for two users; both get an order, access and a mail", async ({
   page,
   data,
+  signIn,
 }) => {
   const congress = await data.congress({
     firstDay: dayFromToday(-1),
@@ -473,7 +497,8 @@ test("an admin creates ticket orders for two users; both get an order, access an
   });
   const first = await data.user();
   const second = await data.user();
-  await loginAs(page, DEMO.admin);
+  await signIn(DEMO.admin);
+  await openOverview(page);
   await openAdmin(page, "Ticketbestellungen");
   await page.getByRole("button", { name: "Bestellung anlegen" }).click();
   const dialog = page.getByRole("dialog");
@@ -503,12 +528,14 @@ test("an admin creates ticket orders for two users; both get an order, access an
 test("an admin edits a template with bold text and a link button, previews it, sends a test mail and copies templates", async ({
   page,
   data,
+  signIn,
 }) => {
   // an event's own templates, so the general ones every other test's mails use stay as they are
   const source = await data.congress({ visible: false });
   const target = await data.congress({ visible: false });
   await data.template(source.id, "participation-confirmation");
-  await loginAs(page, DEMO.admin);
+  await signIn(DEMO.admin);
+  await openOverview(page);
   await openAdmin(page, "E-Mail-Templates");
   const templates = page.getByRole("table", { name: "E-Mail-Templates" });
   await expect(templates).toHaveAttribute("aria-busy", "false");
@@ -520,7 +547,9 @@ test("an admin edits a template with bold text and a link button, previews it, s
     release = resolve;
   });
   await page.route("**/trpc/*admin.mailTemplates.getPage*", async (route) => {
-    if (decodeURIComponent(route.request().url()).includes(`"congressId":${source.id}`)) await answered;
+    if (decodeURIComponent(route.request().url()).includes(`"congressId":${source.id}`)) {
+      await answered;
+    }
     await route.continue();
   });
   const edit = page.getByRole("button", { name: "participation-confirmation bearbeiten" });
@@ -584,10 +613,12 @@ test("an admin edits a template with bold text and a link button, previews it, s
 test("the knowledge base builds the documented links and lists every mail's variables", async ({
   page,
   data,
+  signIn,
 }) => {
   const congress = await data.congress({ visible: false });
   const pkg = await data.package(congress.id);
-  await loginAs(page, DEMO.admin);
+  await signIn(DEMO.admin);
+  await openOverview(page);
   await openAdmin(page, "Wissensdatenbank");
   await page.getByLabel("Kongresspaket für Links").selectOption({ label: pkg.name });
   await page.getByLabel("Veranstaltung für Links").selectOption({ label: congress.title });

@@ -5,6 +5,7 @@ import {
   failedRequest,
   linkIn,
   login,
+  openOverview,
   test,
   uniqueEmail,
   waitForMail,
@@ -195,6 +196,7 @@ test("a password reset in another browser ends the session open in this one at i
   page,
   browser,
   browserErrors,
+  signIn,
 }) => {
   // the ended session: the profile call and the renewal are refused; the router reports the refused
   // preload of the profile route (hovering its link) on the console
@@ -204,7 +206,8 @@ test("a password reset in another browser ends the session open in this one at i
   const email = uniqueEmail("e2e-ended");
   await register(page, email);
   await confirmFromMail(page, email);
-  await login(page, email, PASSWORD);
+  await signIn({ email });
+  await openOverview(page);
   await expect(page.getByRole("button", { name: "Abmelden" })).toBeVisible();
 
   const elsewhere = await browser.newContext();

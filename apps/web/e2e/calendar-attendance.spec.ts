@@ -1,14 +1,8 @@
 import { readFile } from "node:fs/promises";
 import { expect, type Page } from "@playwright/test";
-import { dayFromToday, login, type TestUser, test } from "./fixtures";
+import { dayFromToday, openOverview, test } from "./fixtures";
 
 const congressCard = (page: Page, title: string) => page.getByRole("article", { name: title });
-
-async function loginAs(page: Page, user: TestUser) {
-  await page.goto("/login");
-  await login(page, user.email, user.password);
-  await expect(page.getByRole("heading", { level: 1, name: /^Hallo / })).toBeVisible();
-}
 
 /** Clicks `button`, waits for the file the app saves and returns it with its name. */
 async function download(page: Page, click: () => Promise<void>) {
@@ -20,6 +14,7 @@ async function download(page: Page, click: () => Promise<void>) {
 test("a participant saves the calendar file of an event and of a webinar from the overview", async ({
   page,
   data,
+  signIn,
 }) => {
   const user = await data.user();
   const congress = await data.runningCongress(user.id);
@@ -31,7 +26,8 @@ test("a participant saves the calendar file of an event and of a webinar from th
   });
   await data.participation(user.id, webinarCongress.id);
   const other = await data.congress({ webinar: true, webinarStartTime: "19:30", firstDay: dayFromToday(10) });
-  await loginAs(page, user);
+  await signIn(user);
+  await openOverview(page);
   const card = congressCard(page, congress.title);
   const ics = await download(page, () =>
     card.getByRole("button", { name: /^In den Kalender eintragen/ }).click(),
@@ -59,14 +55,18 @@ test("a participant saves the calendar file of an event and of a webinar from th
   ).toHaveCount(0);
 });
 
-test("after opening a video the participant downloads an attendance confirmation", async ({ page, data }) => {
+test("after opening a video the participant downloads an attendance confirmation", async ({
+  page,
+  data,
+  signIn,
+}) => {
   const user = await data.user();
   const congress = await data.runningCongress(user.id);
   await page.route(
     (url) => url.hostname.endsWith("vimeo.com"),
     (route) => route.fulfill({ status: 200, contentType: "text/html", body: "<title>Player</title>" }),
   );
-  await loginAs(page, user);
+  await signIn(user);
   await page.goto(`/congress/${congress.id}`);
   await expect(page.getByRole("heading", { level: 1, name: congress.title })).toBeVisible();
   const recorded = page.waitForResponse(

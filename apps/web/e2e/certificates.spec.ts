@@ -1,24 +1,19 @@
 import { readFile } from "node:fs/promises";
 import { MSG_CERTIFICATE } from "@app/shared";
-import { expect, type Page } from "@playwright/test";
+import { expect } from "@playwright/test";
 import { vimeo } from "./data";
-import { dayFromToday, expectAccessible, login, type TestUser, test } from "./fixtures";
+import { dayFromToday, expectAccessible, test } from "./fixtures";
 
 const PIXEL_PNG =
   "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
 
 /** ADR 0116, ADR 0117, ADR 0118: the certificate in the profile, its verification page, and a revoke. */
 
-async function loginAs(page: Page, user: TestUser) {
-  await page.goto("/login");
-  await login(page, user.email, user.password);
-  await expect(page.getByRole("heading", { level: 1, name: /^Hallo / })).toBeVisible();
-}
-
 test("a participant who met the rule downloads the certificate, it verifies, and after a revoke it says so", async ({
   page,
   browser,
   data,
+  signIn,
 }) => {
   // two logins, a PDF and three pages: long on two busy cores
   test.slow();
@@ -43,7 +38,7 @@ test("a participant who met the rule downloads the certificate, it verifies, and
   await data.participation(user.id, congress.id);
   await data.watched(user.id, congress.id, first, url, 540);
 
-  await loginAs(page, user);
+  await signIn(user);
   await page.goto("/profile");
   const mine = page.getByRole("region", { name: "Meine Bescheinigungen" });
   await expect(mine).toContainText(congress.title);
@@ -72,7 +67,7 @@ test("a participant who met the rule downloads the certificate, it verifies, and
 
   const adminContext = await browser.newContext();
   const admin = await adminContext.newPage();
-  await loginAs(admin, await data.user({ admin: true }));
+  await signIn(await data.user({ admin: true }), admin);
   await admin.goto(`/admin/manage/certificates?congress=${congress.id}`);
   const row = admin
     .getByRole("table", { name: "Bescheinigungen" })
@@ -110,9 +105,10 @@ test("a participant who met the rule downloads the certificate, it verifies, and
 test("an admin sets the issuer's signatory and logo in the section Bescheinigungen", async ({
   page,
   data,
+  signIn,
 }) => {
   const admin = await data.user({ admin: true });
-  await loginAs(page, admin);
+  await signIn(admin);
   await page.goto("/admin/manage/certificates");
   const issuer = page.getByRole("region", { name: "Aussteller" });
   await expect(issuer.getByLabel("Name des Veranstalters")).not.toHaveValue("");

@@ -1,12 +1,6 @@
 import { expect, type Page } from "@playwright/test";
 import { simulatorOrigin } from "./constants";
-import { confirmDialog, contentDay, dayFromToday, login, test, waitForMail } from "./fixtures";
-
-async function loginAs(page: Page, user: { email: string; password: string }) {
-  await page.goto("/login");
-  await login(page, user.email, user.password);
-  await expect(page.getByRole("heading", { level: 1, name: /^Hallo / })).toBeVisible();
-}
+import { confirmDialog, contentDay, dayFromToday, openOverview, test, waitForMail } from "./fixtures";
 
 /** Pays on the checkout simulator, which sends a signed IPN to our endpoint and returns to the overview. */
 async function payOnSimulator(page: Page, productId: number) {
@@ -20,11 +14,16 @@ async function payOnSimulator(page: Page, productId: number) {
   await expect(page).toHaveURL(/\/$/);
 }
 
-test("a ticket for a running event bought through the checkout opens its videos", async ({ page, data }) => {
+test("a ticket for a running event bought through the checkout opens its videos", async ({
+  page,
+  data,
+  signIn,
+}) => {
   const user = await data.user();
   // the running event as another participant has it, with videos and tickets
   const congress = await data.runningCongress((await data.user()).id);
-  await loginAs(page, user);
+  await signIn(user);
+  await openOverview(page);
   const card = page.getByRole("article", { name: congress.title });
   await card.getByRole("link", { name: "Teilnehmen" }).click();
   await expect(page.getByRole("heading", { name: "Ticket erforderlich" })).toBeVisible();
@@ -40,10 +39,11 @@ test("a ticket for a running event bought through the checkout opens its videos"
 test("a ticket for a future event shows the ticket-bought label instead of the cancel button", async ({
   page,
   data,
+  signIn,
 }) => {
   const user = await data.user();
   const congress = await data.ticketedCongress();
-  await loginAs(page, user);
+  await signIn(user);
   await page.goto(`/congress-ticket-purchase/${congress.id}`);
   await payOnSimulator(page, congress.digistoreIdTicket);
   const card = page.getByRole("article", { name: congress.title });
@@ -54,12 +54,14 @@ test("a ticket for a future event shows the ticket-bought label instead of the c
 test("a bought package opens, and a refund from the checkout removes access again", async ({
   page,
   data,
+  signIn,
 }) => {
   const user = await data.user();
   const congress = await data.congress({ firstDay: dayFromToday(-30), lastDay: dayFromToday(-28) });
   await data.content(congress.id, [contentDay("Tag 1", 2)]);
   const pkg = await data.package(congress.id);
-  await loginAs(page, user);
+  await signIn(user);
+  await openOverview(page);
   const card = page.getByRole("region", { name: "Kongresspakete" }).getByRole("article", { name: pkg.name });
   await card.getByRole("link", { name: "Jetzt kaufen" }).click();
   await payOnSimulator(page, pkg.externalId);

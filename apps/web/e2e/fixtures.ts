@@ -1,6 +1,13 @@
+import { mintSession } from "@app/api/testing/mint-session";
 import type { Db } from "@app/db";
 import AxeBuilder from "@axe-core/playwright";
-import { type APIRequestContext, expect, type Locator, type Page } from "@playwright/test";
+import {
+  type APIRequestContext,
+  type BrowserContext,
+  expect,
+  type Locator,
+  type Page,
+} from "@playwright/test";
 import { test as guarded } from "./browser-errors";
 import { connectTestDatabase, TestData } from "./data";
 
@@ -8,10 +15,22 @@ export { type BrowserErrors, failedRequest } from "./browser-errors";
 export { contentDay, dayFromToday, type TestUser } from "./data";
 
 /**
- * Every spec's `test`: the browser error guard (browser-errors.ts) and `data`, which makes the rows a test
- * needs in the e2e database and removes them when the test ends (data.ts).
+ * Signs `account` in in a browser (the test's own unless `where` names another page or context), as its
+ * login would but without the form: the session is minted in the e2e database by the API's own
+ * `startSession` and its cookies are put into the browser. The next page load renews it into an access
+ * token like any reload, so call it before `page.goto`. The login form (`login`) is for tests about the
+ * login only (scripts/e2e-sign-in.test.ts).
  */
-export const test = guarded.extend<{ data: TestData }, { testDb: Db }>({
+export type SignIn = (account: { email: string }, where?: Page | BrowserContext) => Promise<void>;
+
+/** Playwright's spelling of the API's SameSite values. */
+const SAME_SITE = { strict: "Strict", lax: "Lax", none: "None" } as const;
+
+/**
+ * Every spec's `test`: the browser error guard (browser-errors.ts); `data`, which makes the rows a test
+ * needs in the e2e database and removes them when the test ends (data.ts); `signIn` (above).
+ */
+export const test = guarded.extend<{ data: TestData; signIn: SignIn }, { testDb: Db }>({
   testDb: [
     // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern
     async ({}, use) => {
@@ -30,6 +49,31 @@ export const test = guarded.extend<{ data: TestData }, { testDb: Db }>({
       await page.close();
     }
     await data.remove();
+  },
+  signIn: async ({ testDb, context, baseURL }, use) => {
+    const secret = process.env.E2E_JWT_SECRET;
+    if (!baseURL || !secret) {
+      throw new Error("signIn needs the baseURL and E2E_JWT_SECRET of playwright.config.ts");
+    }
+    // what e2e/server.ts starts the API with, as far as a session depends on it
+    const env = { NODE_ENV: "production", APP_URL: baseURL, JWT_SECRET: secret } as const;
+    const domain = new URL(baseURL).hostname;
+    await use(async (account, where = context) => {
+      const cookies = await mintSession({ db: testDb, env }, account.email);
+      const browser = "addCookies" in where ? where : where.context();
+      await browser.addCookies(
+        cookies.map((cookie) => ({
+          name: cookie.name,
+          value: cookie.value,
+          domain,
+          path: cookie.path,
+          expires: Math.floor(Date.now() / 1000) + cookie.maxAgeSeconds,
+          httpOnly: cookie.httpOnly,
+          secure: cookie.secure,
+          sameSite: SAME_SITE[cookie.sameSite],
+        })),
+      );
+    });
   },
 });
 
@@ -78,6 +122,16 @@ export function uniqueEmail(prefix: string): string {
   return `${prefix}.${Date.now()}.${Math.floor(Math.random() * 1e6)}@example.com`;
 }
 
+/** The overview greeting the signed-in visitor, where a login lands: after `signIn`, with a page load. */
+export async function openOverview(page: Page): Promise<void> {
+  await page.goto("/");
+  await expect(page.getByRole("heading", { level: 1, name: /^Hallo / })).toBeVisible();
+}
+
+/**
+ * Logs in through the login form on the current page (an argon2id verification on the server): for tests
+ * about the login only (scripts/e2e-sign-in.test.ts); every other test takes the `signIn` fixture.
+ */
 export async function login(page: Page, email: string, password: string): Promise<void> {
   const form = page.getByRole("region", { name: "Ich habe bereits ein Konto" });
   await form.getByLabel("E-Mail").fill(email);
@@ -205,13 +259,26 @@ export async function newConfirmedUser(request: APIRequestContext, data: TestDat
 /**
  * Runs axe on the current page and expects no WCAG 2.1 AA violations. `frames: false` leaves out the inside of
  * iframes axe cannot enter (a sandboxed preview runs no script); the iframe element itself is still checked.
+ * `soft` records the violations and lets the test go on (a test that scans many pages names each one);
+ * `include` scans only what the selector matches (a dialog, whose page has its own scan).
  */
-export async function expectAccessible(page: Page, label: string, { frames = true } = {}): Promise<void> {
-  const results = await new AxeBuilder({ page })
+export async function expectAccessible(
+  page: Page,
+  label: string,
+  { frames = true, soft = false, include }: { frames?: boolean; soft?: boolean; include?: string } = {},
+): Promise<void> {
+  const axe = new AxeBuilder({ page });
+  if (include) {
+    axe.include(include);
+  }
+  const results = await axe
     .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
     .options({ iframes: frames })
     // without frames, one axe.run in the page: the per-frame run would wait for the frame forever
     .setLegacyMode(!frames)
     .analyze();
-  expect(results.violations, `${label}: ${results.violations.map((v) => v.id).join(", ")}`).toEqual([]);
+  const found = results.violations.map(
+    (v) => `${v.id} (${v.nodes.map((n) => n.target.join(" ")).join("; ")})`,
+  );
+  (soft ? expect.soft : expect)(found, `${label}: ${found.join(", ")}`).toEqual([]);
 }

@@ -2,18 +2,12 @@ import { readFile } from "node:fs/promises";
 import { MSG_EFN, MSG_VNR } from "@app/shared";
 import { expect, type Page } from "@playwright/test";
 import { vimeo } from "./data";
-import { contentDay, dayFromToday, expectAccessible, login, type TestUser, test } from "./fixtures";
+import { contentDay, dayFromToday, expectAccessible, test } from "./fixtures";
 
 /**
  * ADR 0105: the participant's line per day and the organiser's section "Fortbildung"; ADR 0114, ADR 0127:
  * the EFN asked on the event page and kept in the profile, and the chamber's report.
  */
-
-async function loginAs(page: Page, user: TestUser) {
-  await page.goto("/login");
-  await login(page, user.email, user.password);
-  await expect(page.getByRole("heading", { level: 1, name: /^Hallo / })).toBeVisible();
-}
 
 const VNR = "2760602026000000099";
 
@@ -44,11 +38,12 @@ const EFN_FIELD = "Einheitliche Fortbildungsnummer (EFN)";
 test("the participant sees per day how many minutes count and from when the certificate comes", async ({
   page,
   data,
+  signIn,
 }) => {
   const { congress, user, today } = await fortbildungEvent(data);
   const pkg = await data.package(congress.id);
   await data.packageOrder(user.id, pkg.id);
-  await loginAs(page, user);
+  await signIn(user);
   await page.goto(`/congress/${congress.id}`);
   await expect(fortbildung(page)).toContainText("37 von 180 Minuten · Bescheinigung ab 144 Minuten");
   await expect(fortbildung(page)).toContainText(`VNR ${VNR}`);
@@ -62,12 +57,12 @@ test("the participant sees per day how many minutes count and from when the cert
   await expect(fortbildung(page)).toContainText("147 von 180 Minuten · Voraussetzung erfüllt");
 });
 
-test("an event without Fortbildung shows no line and no notice", async ({ page, data }) => {
+test("an event without Fortbildung shows no line and no notice", async ({ page, data, signIn }) => {
   const user = await data.user();
   const congress = await data.congress({ firstDay: dayFromToday(0) });
   await data.content(congress.id, [contentDay("Tag 1", 1)]);
   await data.participation(user.id, congress.id);
-  await loginAs(page, user);
+  await signIn(user);
   await page.goto(`/congress/${congress.id}`);
   await expect(page.getByRole("heading", { level: 2, name: "Tag 1" })).toBeVisible();
   await expect(fortbildung(page)).toHaveCount(0);
@@ -78,10 +73,11 @@ test("an event without Fortbildung shows no line and no notice", async ({ page, 
 test("the organiser lists a day's participants, filters by outcome and exports the list", async ({
   page,
   data,
+  signIn,
 }) => {
   const { congress, user } = await fortbildungEvent(data);
   const admin = await data.user({ admin: true });
-  await loginAs(page, admin);
+  await signIn(admin);
   await page.goto(`/admin/manage/fortbildung?congress=${congress.id}`);
   const table = page.getByRole("table", { name: "Fortbildung" });
   const row = table.getByRole("row").filter({ hasText: user.email });
@@ -118,9 +114,10 @@ test("the organiser lists a day's participants, filters by outcome and exports t
 test("the event page asks a participant without EFN for it; the profile changes and removes it", async ({
   page,
   data,
+  signIn,
 }) => {
   const { congress, user } = await fortbildungEvent(data);
-  await loginAs(page, user);
+  await signIn(user);
   await page.goto(`/congress/${congress.id}`);
   const prompt = efnPrompt(page);
   await expect(prompt).toContainText("für die Meldung Ihrer Punkte an die Kammer");
@@ -167,6 +164,7 @@ test("the event page asks a participant without EFN for it; the profile changes 
 test("the organiser downloads the chamber's report of a day from its certificates: with EFN, without EFN, and as Excel", async ({
   page,
   data,
+  signIn,
 }) => {
   // yesterday's event: its certificates are due, issued by the report if the hourly job has not yet
   await data.certificateIssuer();
@@ -180,7 +178,7 @@ test("the organiser downloads the chamber's report of a day from its certificate
     await data.watched(user.id, congress.id, today, vimeo(100_001), 60 * 60);
   }
   const admin = await data.user({ admin: true });
-  await loginAs(page, admin);
+  await signIn(admin);
   await page.goto(`/admin/manage/fortbildung?congress=${congress.id}`);
   await expect(page.getByRole("status").filter({ hasText: "Teilnehmenden haben" })).toContainText(
     "2 von 3 Teilnehmenden haben die Voraussetzung erreicht.",
@@ -217,9 +215,10 @@ test("the organiser downloads the chamber's report of a day from its certificate
 test("an event's VNR stored before it was checked is refused at its field on the next save, also with Fortbildung off; pasted with spaces it is kept as its digits", async ({
   page,
   data,
+  signIn,
 }) => {
   const congress = await data.congress({ vnr: "VNR-1" });
-  await loginAs(page, await data.user({ admin: true }));
+  await signIn(await data.user({ admin: true }));
   await page.goto("/admin/manage/events");
   await page.getByRole("button", { name: `${congress.title} bearbeiten` }).click();
   const dialog = page.getByRole("dialog", { name: "Veranstaltung bearbeiten" });

@@ -1,5 +1,5 @@
 import { expect, type Page } from "@playwright/test";
-import { login, test } from "./fixtures";
+import { openOverview, test } from "./fixtures";
 
 // Spec section 1: "Header: product logo and three publisher logos", on phones too.
 const PUBLISHERS = ["Verlag Horizont", "Edition Brücke", "Forum Dialog"];
@@ -24,14 +24,15 @@ for (const width of [390, 320]) {
     test("the header shows the product logo and the three publisher logos without horizontal scrolling", async ({
       page,
       data,
+      signIn,
     }) => {
       await page.goto("/login");
       await expect(page.getByRole("heading", { level: 1, name: "Anmelden" })).toBeVisible();
       await expectLogosWithoutScrolling(page, width);
 
       const user = await data.user();
-      await login(page, user.email, user.password);
-      await expect(page.getByRole("heading", { level: 1, name: /^Hallo / })).toBeVisible();
+      await signIn(user);
+      await openOverview(page);
       await expect(page.getByRole("button", { name: "Abmelden" })).toBeInViewport();
       await expectLogosWithoutScrolling(page, width);
     });

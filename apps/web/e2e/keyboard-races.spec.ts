@@ -7,16 +7,14 @@
  * registry in ui/dialog.tsx).
  */
 import { type CDPSession, expect, type Page } from "@playwright/test";
-import { DEMO, login, test } from "./fixtures";
+import { DEMO, type SignIn, test } from "./fixtures";
 
 /** how much slower the page's main thread runs, like a busy CI machine */
 const SLOWDOWN = 6;
 const ROUNDS = 5;
 
-async function slowTemplateEditor(page: Page): Promise<CDPSession> {
-  await page.goto("/login");
-  await login(page, DEMO.admin.email, DEMO.admin.password);
-  await expect(page.getByRole("heading", { level: 1, name: /^Hallo / })).toBeVisible();
+async function slowTemplateEditor({ page, signIn }: { page: Page; signIn: SignIn }): Promise<CDPSession> {
+  await signIn(DEMO.admin);
   await page.goto("/admin/manage/mail-templates");
   await page.getByRole("button", { name: "participation-confirmation bearbeiten" }).click();
   await expect(page.getByRole("dialog").getByRole("textbox", { name: "Inhalt" })).toBeVisible();
@@ -29,8 +27,11 @@ const paragraphs = (page: Page) =>
   page.getByRole("dialog").getByRole("textbox", { name: "Inhalt" }).locator(":scope > p").allTextContents();
 
 // fails now and then without the editor taking over the document's selection before each key
-test("Enter right after Ctrl+End opens a new paragraph at the end, however fast", async ({ page }) => {
-  await slowTemplateEditor(page);
+test("Enter right after Ctrl+End opens a new paragraph at the end, however fast", async ({
+  page,
+  signIn,
+}) => {
+  await slowTemplateEditor({ page, signIn });
   const editor = page.getByRole("dialog").getByRole("textbox", { name: "Inhalt" });
   await editor.locator("p").first().click();
   const before = await paragraphs(page);
@@ -49,8 +50,9 @@ test("Enter right after Ctrl+End opens a new paragraph at the end, however fast"
 // fails without the editor taking over the document's selection on blur
 test("a word selected with Shift+Home just before Shift+Tab is the one the toolbar formats", async ({
   page,
+  signIn,
 }) => {
-  await slowTemplateEditor(page);
+  await slowTemplateEditor({ page, signIn });
   const dialog = page.getByRole("dialog");
   const editor = dialog.getByRole("textbox", { name: "Inhalt" });
   const bold = dialog.getByRole("toolbar", { name: "Formatierung" }).getByRole("button", { name: "Fett" });
@@ -73,8 +75,8 @@ test("a word selected with Shift+Home just before Shift+Tab is the one the toolb
   }
 });
 
-test("an IME composition writes its text once, also with keys right after it", async ({ page }) => {
-  const cdp = await slowTemplateEditor(page);
+test("an IME composition writes its text once, also with keys right after it", async ({ page, signIn }) => {
+  const cdp = await slowTemplateEditor({ page, signIn });
   const editor = page.getByRole("dialog").getByRole("textbox", { name: "Inhalt" });
   await editor.locator("p").last().click();
   const before = await paragraphs(page);
@@ -98,8 +100,8 @@ test("an IME composition writes its text once, also with keys right after it", a
 });
 
 // failed in a full run without the Escape registry of ui/dialog.tsx: both dialogs closed
-test("Escape right after the link dialog opened closes only the link dialog", async ({ page }) => {
-  await slowTemplateEditor(page);
+test("Escape right after the link dialog opened closes only the link dialog", async ({ page, signIn }) => {
+  await slowTemplateEditor({ page, signIn });
   const template = page.getByRole("dialog").filter({ has: page.getByRole("textbox", { name: "Inhalt" }) });
   const link = template.getByRole("button", { name: "Link" });
   const linkDialog = page.getByRole("dialog", { name: "Link einfügen" });

@@ -4,13 +4,15 @@
  */
 import { expect, type Locator, type Page } from "@playwright/test";
 import type { TestData } from "./data";
-import { type BrowserErrors, DEMO, dayFromToday, failedRequest, login, test } from "./fixtures";
-
-async function loginAs(page: Page, user: { email: string; password: string }) {
-  await page.goto("/login");
-  await login(page, user.email, user.password);
-  await expect(page.getByRole("heading", { level: 1, name: /^Hallo / })).toBeVisible();
-}
+import {
+  type BrowserErrors,
+  DEMO,
+  dayFromToday,
+  failedRequest,
+  openOverview,
+  type SignIn,
+  test,
+} from "./fixtures";
 
 const isFocused = (locator: Locator) => locator.evaluate((el) => el === document.activeElement);
 
@@ -134,10 +136,12 @@ test("the global alert dialog traps the focus, closes with Escape and returns th
   page,
   data,
   browserErrors,
+  signIn,
 }) => {
   allowRemovedPreloads(browserErrors);
   const { user, congress } = await participantOfFutureCongress(data);
-  await loginAs(page, user);
+  await signIn(user);
+  await openOverview(page);
   const cancel = page
     .getByRole("article", { name: congress.title })
     .getByRole("button", { name: "Teilnahme stornieren" });
@@ -160,8 +164,11 @@ test("the global alert dialog traps the focus, closes with Escape and returns th
   await expect(cancel).toBeVisible();
 });
 
-test("an admin dialog traps the focus, closes with Escape and returns the focus", async ({ page }) => {
-  await loginAs(page, DEMO.admin);
+test("an admin dialog traps the focus, closes with Escape and returns the focus", async ({
+  page,
+  signIn,
+}) => {
+  await signIn(DEMO.admin);
   await page.goto("/admin/manage/packages");
   const create = page.getByRole("button", { name: "Neues Kongresspaket" });
   await tabTo(page, create, { max: 60 });
@@ -178,14 +185,15 @@ test("an admin dialog traps the focus, closes with Escape and returns the focus"
   await expect(create).toBeFocused();
 });
 
-test("every focus stop shows a visible focus indicator", async ({ page, data }) => {
+test("every focus stop shows a visible focus indicator", async ({ page, data, signIn }) => {
   const user = await data.user();
   const congress = await data.runningCongress(user.id);
   await page.goto("/login");
   await expect(page.getByRole("heading", { level: 1, name: "Anmelden" })).toBeVisible();
   await expectVisibleFocusOnEachStop(page, 40);
 
-  await loginAs(page, user);
+  await signIn(user);
+  await openOverview(page);
   await expectVisibleFocusOnEachStop(page, 60);
   await page.goto(`/congress/${congress.id}`);
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
@@ -194,8 +202,9 @@ test("every focus stop shows a visible focus indicator", async ({ page, data }) 
 
 test("every focus stop of the administration and its dialogs shows a visible focus indicator", async ({
   page,
+  signIn,
 }) => {
-  await loginAs(page, DEMO.admin);
+  await signIn(DEMO.admin);
   await page.goto("/admin/manage/events");
   await expect(page.getByRole("table", { name: "Veranstaltungen" })).toBeVisible();
   await expectVisibleFocusOnEachStop(page, 30);
@@ -215,8 +224,8 @@ test("every focus stop of the administration and its dialogs shows a visible foc
   await expectVisibleFocusOnEachStop(page, 8);
 });
 
-test("the date-range picker works with the keyboard", async ({ page }) => {
-  await loginAs(page, DEMO.admin);
+test("the date-range picker works with the keyboard", async ({ page, signIn }) => {
+  await signIn(DEMO.admin);
   await page.goto("/admin/manage/events");
   await page.getByRole("button", { name: "Neue Veranstaltung" }).focus();
   await page.keyboard.press("Enter");
@@ -247,8 +256,8 @@ test("the date-range picker works with the keyboard", async ({ page }) => {
   await expect(range.locator(`[data-day="${end}"]`)).toHaveAttribute("data-selected", "true");
 });
 
-test("the rich-text toolbar and its link dialog work with the keyboard", async ({ page }) => {
-  await loginAs(page, DEMO.admin);
+test("the rich-text toolbar and its link dialog work with the keyboard", async ({ page, signIn }) => {
+  await signIn(DEMO.admin);
   await page.goto("/admin/manage/mail-templates");
   await page.getByRole("button", { name: "participation-confirmation bearbeiten" }).focus();
   await page.keyboard.press("Enter");
@@ -299,8 +308,8 @@ test("the rich-text toolbar and its link dialog work with the keyboard", async (
 });
 
 /** Opens a mail template as admin, by mouse: for the tests of fast keys in its dialog. */
-async function openTemplate(page: Page) {
-  await loginAs(page, DEMO.admin);
+async function openTemplate({ page, signIn }: { page: Page; signIn: SignIn }) {
+  await signIn(DEMO.admin);
   await page.goto("/admin/manage/mail-templates");
   await page.getByRole("button", { name: "participation-confirmation bearbeiten" }).click();
   const dialog = page.getByRole("dialog");
@@ -309,8 +318,11 @@ async function openTemplate(page: Page) {
   return { dialog, editor };
 }
 
-test("the toolbar formats a selection made just before the focus left the editor", async ({ page }) => {
-  const { dialog, editor } = await openTemplate(page);
+test("the toolbar formats a selection made just before the focus left the editor", async ({
+  page,
+  signIn,
+}) => {
+  const { dialog, editor } = await openTemplate({ page, signIn });
   const bold = dialog.getByRole("toolbar", { name: "Formatierung" }).getByRole("button", { name: "Fett" });
   await editor.focus();
   // what a fast Shift+Home, Shift+Tab does on a busy machine: the browser reports the new selection only
@@ -329,8 +341,9 @@ test("the toolbar formats a selection made just before the focus left the editor
 
 test("a key acts on the selection the browser shows, also before the browser has reported it", async ({
   page,
+  signIn,
 }) => {
-  const { editor } = await openTemplate(page);
+  const { editor } = await openTemplate({ page, signIn });
   await editor.focus();
   // the cursor moved behind "Hallo" and Enter in the same task, as when a key overtakes the selectionchange
   await editor.evaluate((el) => {
@@ -347,8 +360,9 @@ test("a key acts on the selection the browser shows, also before the browser has
 
 test("Escape closes only the dialog it was pressed in, also right after that dialog opened", async ({
   page,
+  signIn,
 }) => {
-  const { dialog: template, editor } = await openTemplate(page);
+  const { dialog: template, editor } = await openTemplate({ page, signIn });
   // Escape the moment the link dialog has the focus, before the next render (a fast key on a busy machine)
   const focused = await template.getByRole("button", { name: "Link" }).evaluate(async (button) => {
     (button as HTMLElement).click();
@@ -392,7 +406,7 @@ test("form errors are tied to their fields and announced", async ({ page }) => {
   await expect(register.getByLabel("Vorname")).toHaveAttribute("aria-invalid", "true");
 });
 
-test("order states are written out, not only coloured", async ({ page, browser, data }) => {
+test("order states are written out, not only coloured", async ({ page, browser, data, signIn }) => {
   const user = await data.user();
   const congress = await data.congress({ visible: false, firstDay: dayFromToday(-60) });
   const other = await data.congress({ visible: false, firstDay: dayFromToday(-60) });
@@ -402,7 +416,8 @@ test("order states are written out, not only coloured", async ({ page, browser, 
   await data.packageOrder(user.id, canceled.id, "canceled");
   await data.ticketOrder(user.id, congress.id);
   await data.ticketOrder(user.id, other.id, "canceled");
-  await loginAs(page, user);
+  await signIn(user);
+  await openOverview(page);
   const packages = page.getByRole("region", { name: "Kongresspakete" });
   await expect(packages.getByRole("article", { name: paid.name })).toContainText("Status: bezahlt");
   await expect(packages.getByRole("article", { name: canceled.name })).toContainText("Status: storniert");
@@ -410,7 +425,8 @@ test("order states are written out, not only coloured", async ({ page, browser, 
   // the admin in a browser of their own, and only this visitor's orders: other tests add and remove orders
   // in the same tables at the same time
   const admin = await (await browser.newContext()).newPage();
-  await loginAs(admin, DEMO.admin);
+  await signIn(DEMO.admin, admin);
+  await openOverview(admin);
   for (const tab of ["package-orders", "ticket-orders"]) {
     await admin.goto(`/admin/manage/${tab}`);
     await admin.getByLabel("Nach E-Mail oder Bestellnummer suchen").fill(user.email);
@@ -420,7 +436,11 @@ test("order states are written out, not only coloured", async ({ page, browser, 
   await admin.context().close();
 });
 
-test("animations and transitions stop when the visitor prefers reduced motion", async ({ page, data }) => {
+test("animations and transitions stop when the visitor prefers reduced motion", async ({
+  page,
+  data,
+  signIn,
+}) => {
   const { user, congress } = await participantOfFutureCongress(data);
   await page.goto("/login");
   const submit = page.getByRole("button", { name: "Anmelden" });
@@ -430,7 +450,8 @@ test("animations and transitions stop when the visitor prefers reduced motion", 
 
   await page.emulateMedia({ reducedMotion: "reduce" });
   expect(await duration(submit, "transitionDuration")).toBeLessThan(0.001);
-  await loginAs(page, user);
+  await signIn(user);
+  await openOverview(page);
   await page
     .getByRole("article", { name: congress.title })
     .getByRole("button", { name: "Teilnahme stornieren" })
@@ -469,7 +490,7 @@ test.describe("at 320 px width (400 % zoom)", () => {
     ];
 
   for (const { name, path: pathOf, who } of SMALL_SCREEN_PAGES) {
-    test(`${name} fits and keeps its navigation (${who})`, async ({ page, data }) => {
+    test(`${name} fits and keeps its navigation (${who})`, async ({ page, data, signIn }) => {
       let ids: Ids = { running: 0, pkg: 0, future: 0 };
       if (who === "participant") {
         const { user, congress: future } = await participantOfFutureCongress(data);
@@ -477,7 +498,8 @@ test.describe("at 320 px width (400 % zoom)", () => {
         const pkg = await data.package(running.id);
         await data.packageOrder(user.id, pkg.id);
         ids = { running: running.id, pkg: pkg.id, future: future.id };
-        await loginAs(page, user);
+        await signIn(user);
+        await openOverview(page);
       }
       const path = pathOf(ids);
       await page.goto(path);

@@ -2,23 +2,9 @@ import { readFile } from "node:fs/promises";
 import { MSG_LEARNING_CHECK, MSG_VNR } from "@app/shared";
 import { expect, type Page } from "@playwright/test";
 import { type TestData, vimeo } from "./data";
-import {
-  contentDay,
-  dayFromToday,
-  expectAccessible,
-  failedRequest,
-  login,
-  type TestUser,
-  test,
-} from "./fixtures";
+import { contentDay, dayFromToday, expectAccessible, failedRequest, test } from "./fixtures";
 
 /** ADR 0119, ADR 0121: the admin writes a learning-success check; a buyer who watched enough takes it. */
-
-async function loginAs(page: Page, user: TestUser) {
-  await page.goto("/login");
-  await login(page, user.email, user.password);
-  await expect(page.getByRole("heading", { level: 1, name: /^Hallo / })).toBeVisible();
-}
 
 /** A past Fortbildung event with two 10-minute videos and its package. */
 async function recording(data: TestData) {
@@ -73,11 +59,12 @@ const section = (page: Page) => page.getByRole("region", { name: "Lernerfolgskon
 test("an admin writes a learning check with a question of several correct answers", async ({
   page,
   data,
+  signIn,
 }) => {
   const { pkg } = await recording(data);
   const day = dayFromToday(-10);
   const admin = await data.user({ admin: true });
-  await loginAs(page, admin);
+  await signIn(admin);
   await page.goto("/admin/manage/learning-checks");
   await page.getByRole("button", { name: "Neue Lernerfolgskontrolle" }).click();
   const dialog = page.getByRole("dialog", { name: "Neue Lernerfolgskontrolle" });
@@ -143,6 +130,7 @@ test("a buyer who watched enough passes; the answer key is not in the quiz's ans
   page,
   browser,
   data,
+  signIn,
 }) => {
   // two logins, two axe scans and a download: long on two busy cores
   test.slow();
@@ -153,7 +141,7 @@ test("a buyer who watched enough passes; the answer key is not in the quiz's ans
   // check digit worked out by hand in packages/shared/src/efn.test.ts
   const efn = "802760901234566";
   const user = await buyer(data, scene, 600, { firstname: "Ekin", lastname: "Efn", efn });
-  await loginAs(page, user);
+  await signIn(user);
   await page.goto(`/congress-package/${scene.pkg.id}`);
   await expect(section(page)).toContainText("Angesehen: 20 von 20 Minuten · Voraussetzung erfüllt");
   const started = page.waitForResponse(/\/trpc\/[^?]*learningChecks\.start/);
@@ -190,7 +178,7 @@ test("a buyer who watched enough passes; the answer key is not in the quiz's ans
   // the organiser's report of the recording: the pass with EFN, the date of passing and the check's VNR
   const adminContext = await browser.newContext();
   const admin = await adminContext.newPage();
-  await loginAs(admin, await data.user({ admin: true }));
+  await signIn(await data.user({ admin: true }), admin);
   await admin.goto("/admin/manage/learning-checks");
   const row = admin
     .getByRole("table", { name: "Lernerfolgskontrollen" })
@@ -211,13 +199,14 @@ test("a buyer who watched enough passes; the answer key is not in the quiz's ans
 test("a fail shows the result without passing; unanswered questions are named first", async ({
   page,
   data,
+  signIn,
 }) => {
   // on a phone
   await page.setViewportSize({ width: 390, height: 844 });
   const scene = await recording(data);
   await data.learningCheck(scene.pkg.id, QUESTIONS);
   const user = await buyer(data, scene);
-  await loginAs(page, user);
+  await signIn(user);
   await page.goto(`/congress-package/${scene.pkg.id}`);
   await section(page).getByRole("button", { name: "Lernerfolgskontrolle beginnen" }).click();
   await section(page).getByLabel("30 Minuten").check();
@@ -241,12 +230,13 @@ test("submitted in a second tab, the first tab's quiz gives way to the result in
   page,
   data,
   browserErrors,
+  signIn,
 }) => {
   const scene = await recording(data);
   // one question: "1 Frage", not "1 Fragen"
   await data.learningCheck(scene.pkg.id, QUESTIONS.slice(0, 1));
   const user = await buyer(data, scene);
-  await loginAs(page, user);
+  await signIn(user);
   await page.goto(`/congress-package/${scene.pkg.id}`);
   await expect(section(page)).toContainText("1 Frage · bestanden ab 70 %");
   await section(page).getByRole("button", { name: "Lernerfolgskontrolle beginnen" }).click();
@@ -272,11 +262,12 @@ test("submitted in a second tab, the first tab's quiz gives way to the result in
 test("a buyer below the watch share cannot start; a package without Fortbildung shows no check", async ({
   page,
   data,
+  signIn,
 }) => {
   const scene = await recording(data);
   await data.learningCheck(scene.pkg.id, QUESTIONS);
   const user = await buyer(data, scene, 300);
-  await loginAs(page, user);
+  await signIn(user);
   await page.goto(`/congress-package/${scene.pkg.id}`);
   await expect(section(page)).toContainText(
     "Angesehen: 10 von 20 Minuten · Lernerfolgskontrolle ab 16 Minuten",

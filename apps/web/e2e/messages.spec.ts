@@ -1,5 +1,5 @@
 import { expect, type Page } from "@playwright/test";
-import { dayFromToday, login, test } from "./fixtures";
+import { dayFromToday, openOverview, test } from "./fixtures";
 
 // Spec section 9: "Success, error and notice messages and alerts display for 5000 ms". They pause while the
 // pointer or the keyboard focus is inside (WCAG 2.2.1); questions wait for an answer (ADR 0086).
@@ -66,13 +66,14 @@ test("an error dialog stays while the keyboard focus is on its buttons", async (
 test("a question waits for the answer; the alert after it closes after 5000 ms unless hovered", async ({
   page,
   data,
+  signIn,
 }) => {
   const user = await data.user();
   const congress = await data.congress({ firstDay: dayFromToday(21), lastDay: dayFromToday(23) });
   await data.participation(user.id, congress.id);
   await page.clock.install();
-  await page.goto("/login");
-  await login(page, user.email, user.password);
+  await signIn(user);
+  await openOverview(page);
   const cancel = page.getByRole("article", { name: congress.title }).getByRole("button", {
     name: "Teilnahme stornieren",
   });

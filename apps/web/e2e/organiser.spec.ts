@@ -1,14 +1,13 @@
 import { MSG, MSG_ADMIN, MSG_TEMPLATES } from "@app/shared";
 import { expect, type Page } from "@playwright/test";
 import { openAdminSection } from "./admin-nav";
-import { DEMO, failedRequest, login, test } from "./fixtures";
+import { DEMO, failedRequest, openOverview, type SignIn, test } from "./fixtures";
 
 // ADR 0088, ADR 0089: what an organiser trips over in the administration.
 
-async function openAdmin(page: Page, section: string) {
-  await page.goto("/login");
-  await login(page, DEMO.admin.email, DEMO.admin.password);
-  await expect(page.getByRole("heading", { level: 1, name: /^Hallo / })).toBeVisible();
+async function openAdmin({ page, signIn }: { page: Page; signIn: SignIn }, section: string) {
+  await signIn(DEMO.admin);
+  await openOverview(page);
   await page.getByRole("link", { name: "Administration" }).click();
   await openAdminSection(page, section);
 }
@@ -31,13 +30,14 @@ test("an admin makes an event's own template from a general one, edits it and co
   page,
   data,
   browserErrors,
+  signIn,
 }) => {
   // the second template for the same event and mail
   browserErrors.expect(failedRequest(409, "/trpc/admin.mailTemplates.create"));
   const source = await data.congress({ visible: false });
   const target = await data.congress({ visible: false });
   const empty = await data.congress({ visible: false });
-  await openAdmin(page, "E-Mail-Templates");
+  await openAdmin({ page, signIn }, "E-Mail-Templates");
 
   await page.getByRole("button", { name: "Neue Vorlage" }).click();
   const create = page.getByRole("dialog", { name: "Neue Vorlage für eine Veranstaltung" });
@@ -121,8 +121,8 @@ test("an admin makes an event's own template from a general one, edits it and co
   await expect(table.getByText(subject)).toBeVisible();
 });
 
-test("field messages say what is wrong", async ({ page }) => {
-  await openAdmin(page, "Veranstaltungen");
+test("field messages say what is wrong", async ({ page, signIn }) => {
+  await openAdmin({ page, signIn }, "Veranstaltungen");
   await page.getByRole("button", { name: "Neue Veranstaltung" }).click();
   const dialog = page.getByRole("dialog");
   await dialog.getByLabel("Titel *").fill("x".repeat(301));
@@ -150,11 +150,12 @@ test("field messages say what is wrong", async ({ page }) => {
 test("a ticket-and-package id of an event without a package is warned about at its field, and saves", async ({
   page,
   data,
+  signIn,
 }) => {
   const without = await data.congress({ visible: false, digistoreIdTicketAndPackage: data.productId() });
   const withPackage = await data.congress({ visible: false, digistoreIdTicketAndPackage: data.productId() });
   await data.package(withPackage.id);
-  await openAdmin(page, "Veranstaltungen");
+  await openAdmin({ page, signIn }, "Veranstaltungen");
   const dialog = page.getByRole("dialog");
   const field = dialog.getByLabel("Checkout-ID Ticket + Kongresspaket");
   const warning = dialog.getByText(MSG_ADMIN.ticketPackageWithoutPackage);
@@ -184,9 +185,10 @@ test("a ticket-and-package id of an event without a package is warned about at i
 test("a package made in its section ends the warning about the event's ticket-and-package id at once", async ({
   page,
   data,
+  signIn,
 }) => {
   const without = await data.congress({ visible: false, digistoreIdTicketAndPackage: data.productId() });
-  await openAdmin(page, "Veranstaltungen");
+  await openAdmin({ page, signIn }, "Veranstaltungen");
   const dialog = page.getByRole("dialog");
   const warning = dialog.getByText(MSG_ADMIN.ticketPackageWithoutPackage);
   await page.getByRole("button", { name: `${without.title} bearbeiten` }).click();
@@ -222,14 +224,14 @@ async function chooseFile(page: Page, file: { name: string; type: string; size: 
     }, file);
 }
 
-test("a picture is checked in the browser before it is uploaded", async ({ page }) => {
+test("a picture is checked in the browser before it is uploaded", async ({ page, signIn }) => {
   const uploads: string[] = [];
   page.on("request", (r) => {
     if (r.url().includes("admin.images.upload")) {
       uploads.push(r.url());
     }
   });
-  await openAdmin(page, "Veranstaltungen");
+  await openAdmin({ page, signIn }, "Veranstaltungen");
   await page.getByRole("button", { name: "Neue Veranstaltung" }).click();
   const dialog = page.getByRole("dialog");
   await chooseFile(page, { name: "riesig.png", type: "image/png", size: 6 * 1024 * 1024 });
@@ -239,10 +241,14 @@ test("a picture is checked in the browser before it is uploaded", async ({ page 
   expect(uploads).toEqual([]);
 });
 
-test("a package's crosssellLink must be a web address or a path of this site", async ({ page, data }) => {
+test("a package's crosssellLink must be a web address or a path of this site", async ({
+  page,
+  data,
+  signIn,
+}) => {
   const congress = await data.congress({ visible: false });
   const pkg = await data.package(congress.id);
-  await openAdmin(page, "Kongresspakete");
+  await openAdmin({ page, signIn }, "Kongresspakete");
   await page.getByRole("button", { name: `${pkg.name} bearbeiten` }).click();
   const dialog = page.getByRole("dialog");
   await dialog.getByRole("button", { name: "Parameter hinzufügen" }).click();
@@ -255,9 +261,9 @@ test("a package's crosssellLink must be a web address or a path of this site", a
   }
 });
 
-test("the demo package with its cross-sell path is edited and saved", async ({ page }) => {
+test("the demo package with its cross-sell path is edited and saved", async ({ page, signIn }) => {
   // the seed's package 2 recommends package 5 by a path of this site (shown to its buyers)
-  await openAdmin(page, "Kongresspakete");
+  await openAdmin({ page, signIn }, "Kongresspakete");
   const edit = page.getByRole("button", { name: "Kongresspaket Beziehung & Bindung bearbeiten" });
   // the table is newest first: the seed's packages are on its last page
   const table = page.getByRole("table", { name: "Kongresspakete" });
@@ -280,7 +286,7 @@ test("the demo package with its cross-sell path is edited and saved", async ({ p
   await expect(dialog).toHaveCount(0);
 });
 
-test("the contents table counts one video as one video", async ({ page, data }) => {
+test("the contents table counts one video as one video", async ({ page, data, signIn }) => {
   const congress = await data.congress({ visible: false, title: data.title("E2E-Einzelvideo") });
   await data.content(congress.id, [
     {
@@ -289,17 +295,17 @@ test("the contents table counts one video as one video", async ({ page, data }) 
       videos: [{ url: "https://player.vimeo.com/video/1", comment: "" }],
     },
   ]);
-  await openAdmin(page, "Videoinhalte");
+  await openAdmin({ page, signIn }, "Videoinhalte");
   await page.getByLabel("Suchen").fill(congress.title);
   const row = page.getByRole("row").filter({ hasText: congress.title });
   await expect(row).toContainText("Einziger Tag: 1 Video");
   await expect(row).not.toContainText("1 Videos");
 });
 
-test("Escape in the template editor asks before unsaved edits are lost", async ({ page, data }) => {
+test("Escape in the template editor asks before unsaved edits are lost", async ({ page, data, signIn }) => {
   const congress = await data.congress({ visible: false });
   await data.template(congress.id, "event-day", "Ursprünglicher Betreff");
-  await openAdmin(page, "E-Mail-Templates");
+  await openAdmin({ page, signIn }, "E-Mail-Templates");
   await page.getByLabel("Veranstaltung", { exact: true }).selectOption({ label: congress.title });
   await page.getByRole("button", { name: "event-day bearbeiten" }).click();
   const editor = page.getByRole("dialog", { name: "Vorlage „event-day“ bearbeiten" });
@@ -327,6 +333,7 @@ test("a second ticket order for a person is shown before it is made, an unconfir
   page,
   data,
   browserErrors,
+  signIn,
 }) => {
   // the refusal at the end, on purpose
   browserErrors.expect(failedRequest(409, "/trpc/orders.create"));
@@ -334,7 +341,7 @@ test("a second ticket order for a person is shown before it is made, an unconfir
   const buyer = await data.user({ firstname: "Doppelt", lastname: "Bestellt" });
   const orderNumber = await data.ticketOrder(buyer.id, congress.id);
   const unconfirmed = await data.user({ firstname: "Noch", lastname: "Unbestätigt", unconfirmed: true });
-  await openAdmin(page, "Ticketbestellungen");
+  await openAdmin({ page, signIn }, "Ticketbestellungen");
   await page.getByRole("button", { name: "Bestellung anlegen" }).click();
   const dialog = page.getByRole("dialog");
   const results = dialog.getByRole("list", { name: "Suchergebnisse" });
@@ -357,8 +364,8 @@ test("a second ticket order for a person is shown before it is made, an unconfir
   await expect(alertDialog(page).getByText(/bereits eine bezahlte Bestellung/)).toBeVisible();
 });
 
-test("the admin's own active switch is off limits and says why", async ({ page }) => {
-  await openAdmin(page, "Benutzer:innen");
+test("the admin's own active switch is off limits and says why", async ({ page, signIn }) => {
+  await openAdmin({ page, signIn }, "Benutzer:innen");
   await page.getByLabel("Nach E-Mail filtern").fill(DEMO.admin.email);
   const row = page.getByRole("row").filter({ hasText: DEMO.admin.email });
   const own = row.getByRole("switch");
@@ -366,7 +373,7 @@ test("the admin's own active switch is off limits and says why", async ({ page }
   await expect(own).toHaveAccessibleDescription(MSG_ADMIN.cannotDeactivateSelf);
 });
 
-test("the mail-template filter fits a phone's width", async ({ page, data }) => {
+test("the mail-template filter fits a phone's width", async ({ page, data, signIn }) => {
   await data.congress({
     visible: false,
     title: data.title(
@@ -374,7 +381,7 @@ test("the mail-template filter fits a phone's width", async ({ page, data }) => 
     ),
   });
   await page.setViewportSize({ width: 390, height: 844 });
-  await openAdmin(page, "E-Mail-Templates");
+  await openAdmin({ page, signIn }, "E-Mail-Templates");
   const filter = page.getByLabel("Veranstaltung", { exact: true });
   await expect(filter).toBeVisible();
   const box = await filter.boundingBox();

@@ -1,25 +1,20 @@
-import { expect, type Page } from "@playwright/test";
+import { expect } from "@playwright/test";
 import { adminSectionLink } from "./admin-nav";
 import { simulatorOrigin } from "./constants";
-import { confirmDialog, DEMO, dayFromToday, expectAccessible, login, test } from "./fixtures";
-
-async function loginAs(page: Page, user: { email: string; password: string }) {
-  await page.goto("/login");
-  await login(page, user.email, user.password);
-  await expect(page.getByRole("heading", { level: 1, name: /^Hallo / })).toBeVisible();
-}
+import { confirmDialog, DEMO, dayFromToday, expectAccessible, test } from "./fixtures";
 
 test("an admin follows an order to its payment notifications, filters them and reads the raw data", async ({
   page,
   browser,
   data,
+  signIn,
 }) => {
   // two browsers, two sign-ins and a checkout round trip: over a minute on two busy cores now and then
   test.slow();
   // a purchase through the checkout simulator, which sends a signed on_payment to our endpoint
   const buyer = await data.user();
   const congress = await data.ticketedCongress({ lastDay: null });
-  await loginAs(page, buyer);
+  await signIn(buyer);
   await page.goto(`/congress-ticket-purchase/${congress.id}`);
   await expect(
     page.getByRole("heading", { name: `Testkasse: Produkt ${congress.digistoreIdTicket}` }),
@@ -29,7 +24,7 @@ test("an admin follows an order to its payment notifications, filters them and r
 
   const adminContext = await browser.newContext();
   const admin = await adminContext.newPage();
-  await loginAs(admin, DEMO.admin);
+  await signIn(DEMO.admin, admin);
   await admin.goto("/admin/manage/ticket-orders");
   await admin.getByLabel("Nach E-Mail oder Bestellnummer suchen").fill(buyer.email);
   const orders = admin.getByRole("table", { name: "Ticketbestellungen" });
@@ -76,10 +71,11 @@ test("a refund from the checkout shows in the order table as why the order ended
   page,
   browser,
   data,
+  signIn,
 }) => {
   const buyer = await data.user();
   const pkg = await data.package((await data.congress({ firstDay: dayFromToday(-30) })).id);
-  await loginAs(page, buyer);
+  await signIn(buyer);
   await page.goto(`/congress-package-purchase/${pkg.id}`);
   await expect(page.getByRole("heading", { name: `Testkasse: Produkt ${pkg.externalId}` })).toBeVisible();
   await page.getByRole("button", { name: "Bezahlen" }).click();
@@ -92,7 +88,7 @@ test("a refund from the checkout shows in the order table as why the order ended
 
   const adminContext = await browser.newContext();
   const admin = await adminContext.newPage();
-  await loginAs(admin, DEMO.admin);
+  await signIn(DEMO.admin, admin);
   await admin.goto("/admin/manage/package-orders");
   await admin.getByLabel("Nach E-Mail oder Bestellnummer suchen").fill(buyer.email);
   const orders = admin.getByRole("table", { name: "Paketbestellungen" });

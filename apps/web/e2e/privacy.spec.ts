@@ -4,21 +4,16 @@ import { DEMO, failedRequest, login, newConfirmedUser, test } from "./fixtures";
 
 /** DSGVO self-service on the profile page, the legal pages, and no third party before consent. */
 
-async function loginAs(page: Page, user: { email: string; password: string }) {
-  await page.goto("/login");
-  await login(page, user.email, user.password);
-  await expect(page.getByRole("heading", { level: 1, name: /^Hallo / })).toBeVisible();
-}
-
 const card = (page: Page, name: string) => page.getByRole("region", { name });
 
 test("newsletter consent is given and withdrawn on the profile, with its history", async ({
   page,
   request,
   data,
+  signIn,
 }) => {
   const user = await newConfirmedUser(request, data, "newsletter");
-  await loginAs(page, user);
+  await signIn(user);
   await page.goto("/profile");
   const consents = card(page, "Newsletter und Einwilligungen");
   await expect(
@@ -39,9 +34,9 @@ test("newsletter consent is given and withdrawn on the profile, with its history
   await expect(consents.getByText(/Newsletter – Einwilligung widerrufen im Profil/)).toBeVisible();
 });
 
-test("a visitor downloads all their data as JSON", async ({ page, request, data }) => {
+test("a visitor downloads all their data as JSON", async ({ page, request, data, signIn }) => {
   const user = await newConfirmedUser(request, data, "export");
-  await loginAs(page, user);
+  await signIn(user);
   await page.goto("/profile");
   const downloading = page.waitForEvent("download");
   await card(page, "Meine Daten").getByRole("button", { name: "Meine Daten herunterladen" }).click();
@@ -58,11 +53,12 @@ test("a visitor deletes their account after the password; the login is gone", as
   request,
   data,
   browserErrors,
+  signIn,
 }) => {
   browserErrors.expect(failedRequest(400, "/trpc/account.delete")); // the wrong password
   browserErrors.expect(failedRequest(401, "/trpc/auth.login")); // the deleted account
   const user = await newConfirmedUser(request, data, "delete");
-  await loginAs(page, user);
+  await signIn(user);
   await page.goto("/profile");
   const opener = card(page, "Konto löschen").getByRole("button", { name: "Konto löschen …" });
   await opener.click();
@@ -91,8 +87,8 @@ test("a visitor deletes their account after the password; the login is gone", as
   await expect(page.getByText(/Kombination aus E-Mail-Adresse und Passwort ist ungültig/)).toBeVisible();
 });
 
-test("admins edit the Impressum; the footer links the accessibility statement", async ({ page }) => {
-  await loginAs(page, DEMO.admin);
+test("admins edit the Impressum; the footer links the accessibility statement", async ({ page, signIn }) => {
+  await signIn(DEMO.admin);
   await page.goto("/admin/manage/legal-pages");
   await page.getByLabel("Seite", { exact: true }).selectOption({ label: "Impressum" });
   const editor = page.getByLabel("Impressum", { exact: true });
@@ -117,7 +113,12 @@ test("admins edit the Impressum; the footer links the accessibility statement", 
   await expect(page.getByRole("heading", { name: "Feedback und Kontakt" })).toBeVisible();
 });
 
-test("no request leaves our origin before the video consent click", async ({ page, baseURL, data }) => {
+test("no request leaves our origin before the video consent click", async ({
+  page,
+  baseURL,
+  data,
+  signIn,
+}) => {
   const user = await data.user();
   const congress = await data.runningCongress(user.id);
   const pkg = await data.package(congress.id);
@@ -134,7 +135,10 @@ test("no request leaves our origin before the video consent click", async ({ pag
     (url) => url.hostname.endsWith("vimeo.com"),
     (route) => route.fulfill({ status: 200, contentType: "text/html", body: "<title>Player</title>" }),
   );
-  await loginAs(page, user);
+  // the login page as well, before the session
+  await page.goto("/login");
+  await expect(page.getByRole("heading", { level: 1, name: "Anmelden" })).toBeVisible();
+  await signIn(user);
   for (const path of [
     "/",
     "/profile",

@@ -1,13 +1,7 @@
 import type { Db } from "@app/db";
 import { expect, type Page } from "@playwright/test";
-import { dayFromToday, failedRequest, hoverThenClickOnSlowLine, login, test } from "./fixtures";
+import { dayFromToday, failedRequest, hoverThenClickOnSlowLine, openOverview, test } from "./fixtures";
 import { sendPayment } from "./payments";
-
-async function loginAs(page: Page, user: { email: string; password: string }) {
-  await page.goto("/login");
-  await login(page, user.email, user.password);
-  await expect(page.getByRole("heading", { level: 1, name: /^Hallo / })).toBeVisible();
-}
 
 const packagesRegion = (page: Page) => page.getByRole("region", { name: "Kongresspakete" });
 const thanks = (page: Page) => page.getByRole("heading", { name: "Vielen Dank für Ihren Kauf!" });
@@ -27,9 +21,10 @@ test("a return from the checkout with an unknown product thanks nobody", async (
   page,
   data,
   browserErrors,
+  signIn,
 }) => {
   browserErrors.expect(failedRequest(404, "/trpc/checkout.getReturnState"));
-  await loginAs(page, await data.user());
+  await signIn(await data.user());
   await page.goto("/?custom=pid-999999|cat-ticpac");
   await expect(page.getByRole("status").filter({ hasText: "Kein Kauf gefunden" })).toBeVisible();
   await expect(page).toHaveURL(/\/$/);
@@ -43,11 +38,12 @@ test("a return before the payment notification says it is processed, and thanks 
   data,
   request,
   testDb,
+  signIn,
 }) => {
   const user = await data.user();
   const congress = await data.congress({ visible: false, firstDay: dayFromToday(-60) });
   const pkg = await data.package(congress.id);
-  await loginAs(page, user);
+  await signIn(user);
   await page.goto(`/?custom=pid-${pkg.id}|cat-pac`);
   const processing = page.getByRole("status").filter({ hasText: "Ihre Zahlung wird bearbeitet" });
   await expect(processing).toBeVisible();
@@ -75,6 +71,7 @@ test("a ticket-and-package return thanks only for the ticket when its payment un
   data,
   request,
   testDb,
+  signIn,
 }) => {
   const user = await data.user();
   const congress = await data.ticketedCongress();
@@ -86,7 +83,7 @@ test("a ticket-and-package return thanks only for the ticket when its payment un
   });
   // made after the payment: not part of it, so still for sale
   const pkg = await data.package(congress.id);
-  await loginAs(page, user);
+  await signIn(user);
   await page.goto(`/?custom=pid-${congress.id}|cat-ticpac`);
   await expect(thanks(page)).toBeVisible();
   const dialog = successDialog(page);
@@ -103,13 +100,14 @@ test("a ticket bought before is no thanks for ticket and package: that waits for
   data,
   request,
   testDb,
+  signIn,
 }) => {
   const user = await data.user();
   const congress = await data.ticketedCongress();
   const pkg = await data.package(congress.id);
   await data.participation(user.id, congress.id);
   await data.ticketOrder(user.id, congress.id, "paid");
-  await loginAs(page, user);
+  await signIn(user);
   await page.goto(`/?custom=pid-${congress.id}|cat-ticpac`);
   const processing = page.getByRole("status").filter({ hasText: "Ihre Zahlung wird bearbeitet" });
   // the product's name is there: the server has answered, and nothing of this purchase is paid
@@ -134,6 +132,7 @@ test("a ticket bought before is no thanks for ticket and package: that waits for
 test("while the answer is slow the notice names no product, and no placeholder in quotes", async ({
   page,
   data,
+  signIn,
 }) => {
   const congress = await data.ticketedCongress();
   let release = () => {};
@@ -147,7 +146,7 @@ test("while the answer is slow the notice names no product, and no placeholder i
       await route.continue();
     },
   );
-  await loginAs(page, await data.user());
+  await signIn(await data.user());
   await page.goto(`/?custom=pid-${congress.id}|cat-tic`);
   const processing = page.getByRole("status").filter({ hasText: "Ihre Zahlung wird bearbeitet" });
   await expect(processing).toContainText("Wir warten noch auf die Bestätigung Ihrer Zahlung.");
@@ -158,10 +157,10 @@ test("while the answer is slow the notice names no product, and no placeholder i
   );
 });
 
-test("without a payment notification the return says what to do", async ({ page, data }) => {
+test("without a payment notification the return says what to do", async ({ page, data, signIn }) => {
   const congress = await data.ticketedCongress();
   await page.clock.install();
-  await loginAs(page, await data.user());
+  await signIn(await data.user());
   await page.goto(`/?custom=pid-${congress.id}|cat-tic`);
   await expect(page.getByRole("status").filter({ hasText: "Ihre Zahlung wird bearbeitet" })).toBeVisible();
   await page.clock.runFor(31_000);
@@ -174,10 +173,15 @@ test("without a payment notification the return says what to do", async ({ page,
   await expect(thanks(page)).toHaveCount(0);
 });
 
-test("Back from the checkout returns to the overview, not to the purchase screen", async ({ page, data }) => {
+test("Back from the checkout returns to the overview, not to the purchase screen", async ({
+  page,
+  data,
+  signIn,
+}) => {
   const congress = await data.congress({ firstDay: dayFromToday(21) });
   const pkg = await data.package(congress.id);
-  await loginAs(page, await data.user());
+  await signIn(await data.user());
+  await openOverview(page);
   await packagesRegion(page)
     .getByRole("article", { name: pkg.name })
     .getByRole("link", { name: "Jetzt kaufen" })
@@ -191,10 +195,12 @@ test("Back from the checkout returns to the overview, not to the purchase screen
 test("a purchase link hovered on a slow line still leads to the checkout when clicked", async ({
   page,
   data,
+  signIn,
 }) => {
   const congress = await data.congress({ firstDay: dayFromToday(21) });
   const pkg = await data.package(congress.id);
-  await loginAs(page, await data.user());
+  await signIn(await data.user());
+  await openOverview(page);
   await hoverThenClickOnSlowLine(
     page,
     packagesRegion(page).getByRole("article", { name: pkg.name }).getByRole("link", { name: "Jetzt kaufen" }),
@@ -206,13 +212,14 @@ test("a bought package is not sold again: the purchase screen links to it", asyn
   page,
   data,
   browserErrors,
+  signIn,
 }) => {
   browserErrors.expect(failedRequest(409, "/trpc/checkout.getUrl"));
   const user = await data.user();
   const congress = await data.congress({ visible: false, firstDay: dayFromToday(-60) });
   const pkg = await data.package(congress.id);
   await data.packageOrder(user.id, pkg.id, "paid");
-  await loginAs(page, user);
+  await signIn(user);
   await page.goto(`/congress-package-purchase/${pkg.id}`);
   await expect(page.getByRole("heading", { level: 1, name: "Bereits gekauft" })).toBeVisible();
   await expect(page.getByText(`Sie haben das Kongresspaket „${pkg.name}“ bereits gekauft.`)).toBeVisible();
@@ -226,6 +233,7 @@ test("ticket and package with the ticket paid offer the package alone", async ({
   page,
   data,
   browserErrors,
+  signIn,
 }) => {
   browserErrors.expect(failedRequest(409, "/trpc/checkout.getUrl"));
   const user = await data.user();
@@ -233,7 +241,7 @@ test("ticket and package with the ticket paid offer the package alone", async ({
   const pkg = await data.package(congress.id);
   await data.participation(user.id, congress.id);
   await data.ticketOrder(user.id, congress.id, "paid");
-  await loginAs(page, user);
+  await signIn(user);
   await page.goto(`/congress-ticket-package-purchase/${congress.id}`);
   await expect(page.getByRole("heading", { level: 1, name: "Bereits gekauft" })).toBeVisible();
   await expect(page.getByText("Das Kongresspaket können Sie einzeln dazukaufen.")).toBeVisible();
@@ -245,13 +253,14 @@ test("the ticket of an event without a package, bought: ticket and package says 
   page,
   data,
   browserErrors,
+  signIn,
 }) => {
   browserErrors.expect(failedRequest(409, "/trpc/checkout.getUrl"));
   const user = await data.user();
   const congress = await data.ticketedCongress();
   await data.participation(user.id, congress.id);
   await data.ticketOrder(user.id, congress.id, "paid");
-  await loginAs(page, user);
+  await signIn(user);
   await page.goto(`/congress-ticket-package-purchase/${congress.id}`);
   await expect(page.getByRole("heading", { level: 1, name: "Bereits gekauft" })).toBeVisible();
   await expect(
@@ -263,10 +272,15 @@ test("the ticket of an event without a package, bought: ticket and package says 
   await expect(page.getByRole("main").getByRole("link", { name: "Zur Übersicht" })).toBeVisible();
 });
 
-test("a package available later says from when, next to its purchase button", async ({ page, data }) => {
+test("a package available later says from when, next to its purchase button", async ({
+  page,
+  data,
+  signIn,
+}) => {
   const congress = await data.congress({ firstDay: dayFromToday(21) });
   const later = await data.package(congress.id, { availabilityDate: dayFromToday(30) });
-  await loginAs(page, await data.user());
+  await signIn(await data.user());
+  await openOverview(page);
   const card = packagesRegion(page).getByRole("article", { name: later.name });
   const [y, m, d] = dayFromToday(30).split("-");
   await expect(card.getByText(`Verfügbar ab ${d}.${m}.${y}`)).toBeVisible();

@@ -1,12 +1,5 @@
-import { expect, type Page } from "@playwright/test";
-import { login, type TestUser, test } from "./fixtures";
-
-/** Logs in and waits for the overview, so the session cookie is set before the next navigation. */
-async function loginAs(page: Page, user: TestUser) {
-  await page.goto("/login");
-  await login(page, user.email, user.password);
-  await expect(page.getByRole("heading", { level: 1, name: /^Hallo / })).toBeVisible();
-}
+import { expect } from "@playwright/test";
+import { openOverview, test } from "./fixtures";
 
 /** The tRPC batch answer of a server error: one `{title, detail}` error per call the request carried. */
 function internalErrorBatch(url: string, detail: string): string {
@@ -27,12 +20,14 @@ test("a page whose data fails to load shows the German error page inside the lay
   page,
   data,
   browserErrors,
+  signIn,
 }) => {
   // the forced 500s as the browser logs them, and the failed load as the router reports it
   browserErrors.expect(/status of 500 .*\/trpc\/[^ ]*account\.getProfile/);
   browserErrors.expect(/^TRPCClientError: Das Profil konnte gerade nicht geladen werden\./);
   browserErrors.expect(/^TRPCClientError: x\n/);
-  await loginAs(page, await data.user());
+  await signIn(await data.user());
+  await openOverview(page);
   await page.route("**/trpc/account.getProfile*", (route) =>
     route.fulfill({
       status: 500,
@@ -75,8 +70,10 @@ test("a page whose data fails to load shows the German error page inside the lay
 test("an address whose id is not a number shows the German not-found page without asking the server", async ({
   page,
   data,
+  signIn,
 }) => {
-  await loginAs(page, await data.user());
+  await signIn(await data.user());
+  await openOverview(page);
   const calls: string[] = [];
   page.on("request", (request) => {
     const { pathname } = new URL(request.url());

@@ -7,24 +7,18 @@ import {
   expectAccessible,
   failedRequest,
   hoverThenClickOnSlowLine,
-  login,
+  openOverview,
   slowScripts,
   test,
   watchDialogs,
 } from "./fixtures";
-
-/** Logs in and waits for the overview, so the session cookie is set before the next navigation. */
-async function loginAs(page: Page, user: { email: string; password: string }) {
-  await page.goto("/login");
-  await login(page, user.email, user.password);
-  await expect(page.getByRole("heading", { level: 1, name: /^Hallo / })).toBeVisible();
-}
 
 const congressCard = (page: Page, title: string) => page.getByRole("article", { name: title });
 
 test("the overview shows the events a participant takes part in by their state, running ones first, each newest (by first day) first", async ({
   page,
   data,
+  signIn,
 }) => {
   const user = await data.user({ firstname: "Tom", lastname: "Teilnehmer" });
   const webinar = await data.congress({
@@ -39,7 +33,8 @@ test("the overview shows the events a participant takes part in by their state, 
   for (const congress of [webinar, running, future]) {
     await data.participation(user.id, congress.id);
   }
-  await loginAs(page, user);
+  await signIn(user);
+  await openOverview(page);
   await expect(page.getByRole("heading", { level: 1, name: "Hallo Tom Teilnehmer!" })).toBeVisible();
 
   // running ones above coming ones (ADR 0084), each newest (latest first day) first; other tests' events may stand
@@ -64,6 +59,7 @@ test("the overview shows the events a participant takes part in by their state, 
 test("on a phone the running event comes first: its Zu den Videos is on the first screen, above every coming event", async ({
   page,
   data,
+  signIn,
 }) => {
   const user = await data.user();
   // the coming ones start later: "newest first" alone put both above the running one, a phone's screen lower
@@ -75,7 +71,8 @@ test("on a phone the running event comes first: its Zu den Videos is on the firs
   }
   const screen = { width: 390, height: 844 };
   await page.setViewportSize(screen);
-  await loginAs(page, user);
+  await signIn(user);
+  await openOverview(page);
   const videos = congressCard(page, running.title).getByRole("link", { name: "Zu den Videos" });
   await expect(videos).toBeVisible();
   await expect(congressCard(page, later.title)).toBeVisible();
@@ -110,6 +107,7 @@ test("on a phone the running event comes first: its Zu den Videos is on the firs
 test("the overview shows a bought ticket and a webinar to sign up for, and leaves out past and hidden events", async ({
   page,
   data,
+  signIn,
 }) => {
   const user = await data.user();
   const ticketed = await data.ticketedCongress();
@@ -123,7 +121,8 @@ test("the overview shows a bought ticket and a webinar to sign up for, and leave
   });
   const past = await data.congress({ firstDay: dayFromToday(-30), lastDay: dayFromToday(-28) });
   const hidden = await data.congress({ visible: false, firstDay: dayFromToday(60) });
-  await loginAs(page, user);
+  await signIn(user);
+  await openOverview(page);
 
   const ticket = congressCard(page, ticketed.title);
   await expect(ticket.getByText("Ticket gekauft")).toBeVisible();
@@ -135,7 +134,11 @@ test("the overview shows a bought ticket and a webinar to sign up for, and leave
   await expect(congresses.filter({ hasText: hidden.title })).toHaveCount(0);
 });
 
-test("the overview shows the participant's packages by the state of their orders", async ({ page, data }) => {
+test("the overview shows the participant's packages by the state of their orders", async ({
+  page,
+  data,
+  signIn,
+}) => {
   const user = await data.user();
   const congress = await data.congress({ visible: false, firstDay: dayFromToday(-60) });
   const paid = await data.package(congress.id);
@@ -144,7 +147,8 @@ test("the overview shows the participant's packages by the state of their orders
   await data.packageOrder(user.id, paid.id);
   await data.packageOrder(user.id, canceled.id, "canceled");
   await data.packageOrder(user.id, later.id);
-  await loginAs(page, user);
+  await signIn(user);
+  await openOverview(page);
 
   const packages = page.getByRole("region", { name: "Kongresspakete" });
   const paidCard = packages.getByRole("article", { name: paid.name });
@@ -159,12 +163,17 @@ test("the overview shows the participant's packages by the state of their orders
   await expect(packages.getByText("Kongresspaket Paartherapie")).toHaveCount(0);
 });
 
-test("a long description is cut at 100 characters with a more/less toggle", async ({ page, data }) => {
+test("a long description is cut at 100 characters with a more/less toggle", async ({
+  page,
+  data,
+  signIn,
+}) => {
   const congress = await data.congress({
     description:
       "Drei Tage mit Expertinnen und Experten aus Psychotherapie, Pädagogik und Forschung rund um Bindung, Beziehung und Familie. Alle Vorträge stehen während des Kongresses als Video bereit.",
   });
-  await loginAs(page, await data.user());
+  await signIn(await data.user());
+  await openOverview(page);
   const card = congressCard(page, congress.title);
   const more = card.getByRole("button", { name: "mehr" });
   await expect(more).toHaveAttribute("aria-expanded", "false");
@@ -176,9 +185,10 @@ test("a long description is cut at 100 characters with a more/less toggle", asyn
   expect(((await card.locator("p[id]").textContent()) ?? "").length).toBeGreaterThan(short.length);
 });
 
-test("participate in a free event, then cancel after confirming", async ({ page, data }) => {
+test("participate in a free event, then cancel after confirming", async ({ page, data, signIn }) => {
   const congress = await data.congress({ firstDay: dayFromToday(14) });
-  await loginAs(page, await data.user());
+  await signIn(await data.user());
+  await openOverview(page);
   await congressCard(page, congress.title).getByRole("link", { name: "Teilnehmen" }).click();
   await expect(page).toHaveURL(new RegExp(`/participation/${congress.id}$`));
   await expect(page.getByRole("heading", { name: "Anmeldung bestätigt" })).toBeVisible();
@@ -199,9 +209,10 @@ test("participate in a free event, then cancel after confirming", async ({ page,
   await expect(card.getByRole("link", { name: "Teilnehmen" })).toBeVisible();
 });
 
-test("Teilnehmen hovered on a slow line still signs up when clicked", async ({ page, data }) => {
+test("Teilnehmen hovered on a slow line still signs up when clicked", async ({ page, data, signIn }) => {
   const congress = await data.congress({ firstDay: dayFromToday(14) });
-  await loginAs(page, await data.user());
+  await signIn(await data.user());
+  await openOverview(page);
   await hoverThenClickOnSlowLine(
     page,
     congressCard(page, congress.title).getByRole("link", { name: "Teilnehmen" }),
@@ -209,9 +220,10 @@ test("Teilnehmen hovered on a slow line still signs up when clicked", async ({ p
   await expect(page.getByRole("heading", { name: "Anmeldung bestätigt" })).toBeVisible();
 });
 
-test("a page whose code is still arriving shows its waiting text at once", async ({ page, data }) => {
+test("a page whose code is still arriving shows its waiting text at once", async ({ page, data, signIn }) => {
   const congress = await data.congress({ firstDay: dayFromToday(14) });
-  await loginAs(page, await data.user());
+  await signIn(await data.user());
+  await openOverview(page);
   // the waiting text is part of the first file, not of the page's code it waits for (ADR 0111)
   await slowScripts(page, 6_000);
   await congressCard(page, congress.title).getByRole("link", { name: "Teilnehmen" }).click();
@@ -219,7 +231,7 @@ test("a page whose code is still arriving shows its waiting text at once", async
   await expect(page.getByRole("heading", { name: "Anmeldung bestätigt" })).toBeVisible();
 });
 
-test("a ticketed event offers the tickets instead of a free sign-up", async ({ page, data }) => {
+test("a ticketed event offers the tickets instead of a free sign-up", async ({ page, data, signIn }) => {
   const ticket = data.productId();
   const congress = await data.congress({
     firstDay: dayFromToday(40),
@@ -228,8 +240,9 @@ test("a ticketed event offers the tickets instead of a free sign-up", async ({ p
   });
   await data.package(congress.id);
   const user = await data.user();
+  // the event's login link, followed signed in, opens the participation as the login would
+  await signIn(user);
   await page.goto(`/login/${congress.id}`);
-  await login(page, user.email, user.password);
   await expect(page).toHaveURL(new RegExp(`/participation/${congress.id}$`));
   await expect(page.getByRole("heading", { name: "Ticket erforderlich" })).toBeVisible();
   await expect(page.getByRole("link", { name: "Ticket und Kongresspaket kaufen" })).toBeVisible();
@@ -247,12 +260,15 @@ test("a ticketed event offers the tickets instead of a free sign-up", async ({ p
   );
 });
 
-test("an event without a package offers the ticket alone, not ticket and package", async ({ page, data }) => {
+test("an event without a package offers the ticket alone, not ticket and package", async ({
+  page,
+  data,
+  signIn,
+}) => {
   const congress = await data.ticketedCongress();
   const user = await data.user();
-  await page.goto(`/login/${congress.id}`);
-  await login(page, user.email, user.password);
-  await expect(page).toHaveURL(new RegExp(`/participation/${congress.id}$`));
+  await signIn(user);
+  await page.goto(`/participation/${congress.id}`);
   await expect(page.getByRole("heading", { name: "Ticket erforderlich" })).toBeVisible();
   await expect(page.getByRole("link", { name: "Ticket kaufen", exact: true })).toBeVisible();
   await expect(page.getByRole("link", { name: "Ticket und Kongresspaket kaufen" })).toHaveCount(0);
@@ -261,10 +277,11 @@ test("an event without a package offers the ticket alone, not ticket and package
 test("a package purchase passes the voucher, and a return before the payment says it is processed", async ({
   page,
   data,
+  signIn,
 }) => {
   const congress = await data.congress({ firstDay: dayFromToday(21) });
   const pkg = await data.package(congress.id, { extraParameters: { voucher: "FRUEHBUCHER" } });
-  await loginAs(page, await data.user());
+  await signIn(await data.user());
   await page.goto(`/congress-package-purchase/${pkg.id}`);
   await expect(page.getByRole("heading", { name: `Testkasse: Produkt ${pkg.externalId}` })).toBeVisible();
   const url = new URL(page.url());
@@ -282,11 +299,12 @@ test("an unknown product shows the server's error and goes to the overview", asy
   page,
   data,
   browserErrors,
+  signIn,
 }) => {
   browserErrors.expect(failedRequest(403, "/trpc/checkout.getUrl"));
   // an event without tickets
   const congress = await data.congress({ firstDay: dayFromToday(21) });
-  await loginAs(page, await data.user());
+  await signIn(await data.user());
   await page.goto(`/congress-ticket-purchase/${congress.id}`);
   await expect(page.getByRole("alertdialog")).toContainText("Dieses Produkt wird derzeit nicht angeboten.");
   await page.getByRole("alertdialog").getByRole("button", { name: "OK" }).click();
@@ -296,6 +314,7 @@ test("an unknown product shows the server's error and goes to the overview", asy
 test("a running event shows its videos behind a consent placeholder; tomorrow's day stays hidden", async ({
   page,
   data,
+  signIn,
 }) => {
   const vimeoRequests: string[] = [];
   await page.route(
@@ -307,7 +326,7 @@ test("a running event shows its videos behind a consent placeholder; tomorrow's 
   );
   const user = await data.user();
   const congress = await data.runningCongress(user.id);
-  await loginAs(page, user);
+  await signIn(user);
   await page.goto(`/congress/${congress.id}`);
   await expect(page.getByRole("heading", { level: 1, name: congress.title })).toBeVisible();
   await expect(page.getByRole("heading", { name: "Tag 1: Bindung" })).toBeVisible();
@@ -332,9 +351,10 @@ test("an unknown event's dialog says what to do, not only its title, then goes t
   page,
   data,
   browserErrors,
+  signIn,
 }) => {
   browserErrors.expect(failedRequest(404, "/trpc/congress.getContent"));
-  await loginAs(page, await data.user());
+  await signIn(await data.user());
   await page.goto("/congress/2000000000");
   const dialog = page.getByRole("alertdialog", { name: "Kongress nicht gefunden" });
   await expect(dialog).toContainText(
@@ -349,19 +369,20 @@ test("an event that has not started sends the visitor back with a dialog", async
   page,
   data,
   browserErrors,
+  signIn,
 }) => {
   browserErrors.expect(failedRequest(403, "/trpc/congress.getContent"));
   const user = await data.user();
   const congress = await data.congress({ firstDay: dayFromToday(21) });
   await data.participation(user.id, congress.id);
-  await loginAs(page, user);
+  await signIn(user);
   await page.goto(`/congress/${congress.id}`);
   await expect(page.getByRole("alertdialog")).toContainText("ab dem ersten Veranstaltungstag");
   await page.getByRole("alertdialog").getByRole("button", { name: "OK" }).click();
   await expect(page).toHaveURL(/\/$/);
 });
 
-test("a bought package shows its videos; a package not bought says so", async ({ page, data }) => {
+test("a bought package shows its videos; a package not bought says so", async ({ page, data, signIn }) => {
   const user = await data.user();
   const congress = await data.congress({ firstDay: dayFromToday(-30), lastDay: dayFromToday(-28) });
   await data.content(congress.id, [contentDay("Tag 1", 2)]);
@@ -375,7 +396,7 @@ test("a bought package shows its videos; a package not bought says so", async ({
   const canceled = await data.package(congress.id);
   await data.packageOrder(user.id, bought.id);
   await data.packageOrder(user.id, canceled.id, "canceled");
-  await loginAs(page, user);
+  await signIn(user);
   await page.goto(`/congress-package/${bought.id}`);
   await expect(page.getByRole("heading", { level: 1, name: bought.name })).toBeVisible();
   await expect(page.getByRole("button", { name: /^Video abspielen/ }).first()).toBeVisible();
@@ -390,10 +411,12 @@ test("a bought package shows its videos; a package not bought says so", async ({
 test("a package not bought says so once, on the page, with the date it becomes available", async ({
   page,
   data,
+  signIn,
 }) => {
   const congress = await data.congress({ firstDay: dayFromToday(-30), lastDay: dayFromToday(-28) });
   const later = await data.package(congress.id, { availabilityDate: dayFromToday(30) });
-  await loginAs(page, await data.user());
+  await signIn(await data.user());
+  await openOverview(page);
   await watchDialogs(page);
   await page.goto(`/congress-package/${later.id}`);
   const main = page.getByRole("main");
@@ -419,10 +442,11 @@ test("a gated path asks logged-in visitors for the password, then opens the pack
   page,
   data,
   browserErrors,
+  signIn,
 }) => {
   browserErrors.expect(failedRequest(403, "/trpc/gated.unlock")); // the wrong password
   const user = await data.user();
-  await loginAs(page, user);
+  await signIn(user);
   await page.goto(E2E_GATED.couple.path);
   const password = page.getByLabel("Passwort");
   await password.fill(E2E_GATED.couple.password.toLowerCase());
@@ -446,10 +470,11 @@ test("the death-congress path works the same way, and an unknown path is still a
   page,
   data,
   browserErrors,
+  signIn,
 }) => {
   browserErrors.expect(failedRequest(404, "/trpc/gated.resolve")); // the unknown path
   // the two gated packages are the seed's (ids 1 and 3, spec section 2); the unlock is this account's
-  await loginAs(page, await data.user());
+  await signIn(await data.user());
   await page.goto(E2E_GATED.death.path);
   await page.getByLabel("Passwort").fill(E2E_GATED.death.password);
   await page.getByRole("button", { name: "Freischalten" }).click();
@@ -460,14 +485,15 @@ test("the death-congress path works the same way, and an unknown path is still a
   await expect(page.getByRole("heading", { name: "Seite nicht gefunden" })).toBeVisible();
 });
 
-test("the visitor pages have no accessibility violations (WCAG 2.1 AA)", async ({ page, data }) => {
+test("the visitor pages have no accessibility violations (WCAG 2.1 AA)", async ({ page, data, signIn }) => {
   const user = await data.user();
   const running = await data.runningCongress(user.id);
   const future = await data.congress({ firstDay: dayFromToday(21) });
   await data.participation(user.id, future.id);
   const pkg = await data.package(running.id);
   await data.packageOrder(user.id, pkg.id);
-  await loginAs(page, user);
+  await signIn(user);
+  await openOverview(page);
   for (const path of [
     "/",
     `/congress/${running.id}`,

@@ -9,15 +9,9 @@ import { MSG_PRESENCE } from "@app/shared";
 import { type BrowserContext, expect, type Page } from "@playwright/test";
 import { type TestData, vimeo } from "./data";
 import { fakeVimeoPlayer } from "./fake-vimeo";
-import { dayFromToday, expectAccessible, login, type TestUser, test } from "./fixtures";
+import { dayFromToday, expectAccessible, type SignIn, test } from "./fixtures";
 
 const MINUTE = 60_000;
-
-async function loginAs(page: Page, user: TestUser) {
-  await page.goto("/login");
-  await login(page, user.email, user.password);
-  await expect(page.getByRole("heading", { level: 1, name: /^Hallo / })).toBeVisible();
-}
 
 /**
  * The browser runs on Playwright's clock, the production server on the system's: a heartbeat's credit is
@@ -185,6 +179,7 @@ interface Fixtures {
   context: BrowserContext;
   data: TestData;
   testDb: Db;
+  signIn: SignIn;
 }
 
 /**
@@ -193,7 +188,7 @@ interface Fixtures {
  * the clock paused and the video just started in the first tab (autoplay after the consent click).
  */
 async function startWatching(
-  { page, context, data, testDb }: Fixtures,
+  { page, context, data, testDb, signIn }: Fixtures,
   { videos = 1, tabs = 2 }: { videos?: number; tabs?: number } = {},
 ) {
   const user = await data.user();
@@ -231,7 +226,7 @@ async function startWatching(
   await countPlayerMessages(context);
   await context.clock.install();
 
-  await loginAs(page, user);
+  await signIn(user);
   await page.goto(`/congress/${congress.id}`);
   await expect(page.getByRole("heading", { level: 1, name: congress.title })).toBeVisible();
   // the other tabs open now, while the clock runs, and play later
@@ -374,9 +369,10 @@ test("watch time: replaying, a hidden tab, 2x speed and a second tab credit only
   context,
   data,
   testDb,
+  signIn,
 }) => {
   test.setTimeout(240_000);
-  const w = await startWatching({ page, context, data, testDb });
+  const w = await startWatching({ page, context, data, testDb, signIn });
   try {
     // 1. three minutes played: 180 s; the presence check comes meanwhile, takes the focus, and the video
     // plays on; answered at once, it passes
@@ -444,7 +440,7 @@ test("watch time: replaying, a hidden tab, 2x speed and a second tab credit only
     const admin = await data.user({ admin: true });
     const organiser = await browser.newPage();
     try {
-      await loginAs(organiser, admin);
+      await signIn(admin, organiser);
       await organiser.goto(`/admin/manage/fortbildung?congress=${w.congressId}`);
       const row = organiser
         .getByRole("table", { name: "Fortbildung" })
@@ -471,9 +467,10 @@ test("six windows playing six videos of one day credit the person's time once", 
   context,
   data,
   testDb,
+  signIn,
 }) => {
   test.setTimeout(240_000);
-  const w = await startWatching({ page, context, data, testDb }, { videos: 6, tabs: 6 });
+  const w = await startWatching({ page, context, data, testDb, signIn }, { videos: 6, tabs: 6 });
   try {
     // the first window plays the first video; each other window starts a video of its own
     for (const [i, tab] of w.pages.entries()) {
@@ -506,9 +503,10 @@ test("a presence check answered after more than two minutes is recorded, and the
   context,
   data,
   testDb,
+  signIn,
 }) => {
   test.setTimeout(120_000);
-  const w = await startWatching({ page, context, data, testDb });
+  const w = await startWatching({ page, context, data, testDb, signIn });
   try {
     await w.playUntilAsked();
     // the video plays on for two more minutes and a second while the question waits
@@ -529,9 +527,10 @@ test("a presence check that comes with a pause says nothing of a running video; 
   context,
   data,
   testDb,
+  signIn,
 }) => {
   test.setTimeout(120_000);
-  const w = await startWatching({ page, context, data, testDb });
+  const w = await startWatching({ page, context, data, testDb, signIn });
   try {
     // the check falls due at 20 s; paused at 0:30 before any minute's heartbeat, the pause's heartbeat
     // credits the 30 s and brings the question

@@ -20,24 +20,10 @@ import {
   validateResetToken,
 } from "../services/auth/password";
 import { confirmMail, register, resendConfirmation } from "../services/auth/register";
-import {
-  login,
-  logout,
-  REFRESH_COOKIE,
-  REFRESH_LIFETIME_MS,
-  refresh,
-  type Session,
-} from "../services/auth/session";
+import { login, logout, REFRESH_COOKIE, refresh, withCookie } from "../services/auth/session";
 import { requestSignInLink, signInWithLink } from "../services/auth/sign-in-link";
 import { completeTwoFactorLogin } from "../services/auth/two-factor-login";
-import type { Context } from "../trpc/context";
 import { publicProcedure, router } from "../trpc/init";
-
-/** The refresh token travels in an httpOnly cookie for the web app and in JSON for API clients. */
-export function withCookie(ctx: Context, session: Session): Session {
-  ctx.cookies.set(REFRESH_COOKIE, session.refreshToken, REFRESH_LIFETIME_MS / 1000);
-  return session;
-}
 
 export const authRouter = router({
   register: publicProcedure.input(ZRegisterInput).mutation(async ({ ctx, input }) => {

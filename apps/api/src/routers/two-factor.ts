@@ -1,4 +1,5 @@
 import { TWO_FACTOR_MSG, ZTwoFactorCodeInput } from "@app/shared";
+import { withCookie } from "../services/auth/session";
 import {
   beginTwoFactorSetup,
   disableTwoFactor,
@@ -7,7 +8,6 @@ import {
   twoFactorStatus,
 } from "../services/auth/two-factor-setup";
 import { adminProcedure, router } from "../trpc/init";
-import { withCookie } from "./auth";
 
 /** The signed-in admin's own two-factor login (authenticator app and recovery codes). */
 export const twoFactorRouter = router({

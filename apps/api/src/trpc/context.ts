@@ -2,6 +2,7 @@ import type { Db } from "@app/db";
 import { parseCookie, stringifySetCookie } from "cookie";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { bearerToken, type SessionUser, verifyAccessToken } from "../credentials/access-token";
+import { type CookieAttributes, cookieAttributes } from "../credentials/cookies";
 import type { SessionStates } from "../credentials/session-states";
 import type { Env } from "../env";
 import { clientKey } from "../lib/client-address";
@@ -48,8 +49,7 @@ export interface AppDeps {
  * (setting a name again replaces it). Only sign-in, renewal and sign-out touch cookies, so the other
  * requests neither parse the header nor pass a cookie hook (docs/performance.md, "Login budget").
  */
-export function cookieJar(req: FastifyRequest, reply: FastifyReply, secure: boolean): CookieJar {
-  const attributes = { httpOnly: true, secure, sameSite: "strict", path: "/" } as const;
+export function cookieJar(req: FastifyRequest, reply: FastifyReply, attributes: CookieAttributes): CookieJar {
   let received: Record<string, string | undefined> | undefined;
   const outgoing = new Map<string, string>();
   const send = (name: string, line: string) => {
@@ -73,7 +73,7 @@ export function cookieJar(req: FastifyRequest, reply: FastifyReply, secure: bool
 
 export function createContextFactory(deps: AppDeps) {
   const clock = deps.clock ?? systemClock;
-  const secureCookies = deps.env.NODE_ENV === "production" || deps.env.APP_URL.startsWith("https:");
+  const attributes = cookieAttributes(deps.env);
   return async (req: FastifyRequest, reply: FastifyReply, options?: ContextOptions): Promise<Context> => {
     const token = bearerToken(req.headers.authorization);
     const signed = token ? await verifyAccessToken(token, deps.jwtKey) : null;
@@ -116,7 +116,7 @@ export function createContextFactory(deps: AppDeps) {
       user,
       // IPv4 per address, IPv6 per /64 (ADR 0090): what the per-IP limits count
       ip: clientKey(req.ip),
-      cookies: cookieJar(req, reply, secureCookies),
+      cookies: cookieJar(req, reply, attributes),
     };
   };
 }

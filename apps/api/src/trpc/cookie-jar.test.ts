@@ -1,11 +1,16 @@
 import Fastify from "fastify";
 import { describe, expect, it } from "vitest";
+import { cookieAttributes } from "../credentials/cookies";
 import { cookieJar } from "./context";
 
 /** A real Fastify answer whose cookies `use` wrote through the jar; the jar's reads come back as JSON. */
 async function answer(use: (jar: ReturnType<typeof cookieJar>) => unknown, cookie?: string, secure = true) {
   const app = Fastify();
-  app.get("/", (req, reply) => reply.send({ read: use(cookieJar(req, reply, secure)) ?? null }));
+  const attributes = cookieAttributes({
+    NODE_ENV: "test",
+    APP_URL: secure ? "https://app.test" : "http://app.test",
+  });
+  app.get("/", (req, reply) => reply.send({ read: use(cookieJar(req, reply, attributes)) ?? null }));
   const res = await app.inject({ method: "GET", url: "/", headers: cookie ? { cookie } : {} });
   await app.close();
   return { setCookie: res.headers["set-cookie"], read: (res.json() as { read: unknown }).read };

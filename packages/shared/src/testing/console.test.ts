@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { expectConsole, takeConsoleFailure } from "./console";
+import { expectConsole, formatInBrowser, takeConsoleFailure } from "./console";
 
 // The guard itself: each test reads the failure the setup file would throw, which also clears it.
 describe("console guard", () => {
@@ -34,5 +34,21 @@ describe("console guard", () => {
     expect(takeConsoleFailure()).toContain(
       'expectConsole("warn", /nie/) was declared, but no such message came',
     );
+  });
+});
+
+// the browser's stand-in for util.format (the web app's component tests): what React's warnings need
+describe("formatInBrowser", () => {
+  test("fills the placeholders of the first string and joins what is left", () => {
+    expect(formatInBrowser("Zahlung %s von %d Euro", "42", 17, "offen")).toBe("Zahlung 42 von 17 Euro offen");
+  });
+
+  test("drops the CSS of %c, keeps %% and placeholders without an argument", () => {
+    expect(formatInBrowser("%cfett%% %s", "font-weight: bold")).toBe("fett% %s");
+  });
+
+  test("shows objects as JSON and errors with their message", () => {
+    expect(formatInBrowser({ id: 1 }, [2])).toBe('{"id":1} [2]');
+    expect(formatInBrowser(new Error("kaputt"))).toContain("kaputt");
   });
 });

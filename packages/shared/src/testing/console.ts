@@ -1,8 +1,7 @@
-import { format } from "node:util";
-
 /**
  * The console guard for Vitest (STYLE.md: a `console.error` during a test is a failure unless the test expects
- * it). `console-setup.ts` installs it in every package's Vitest config; a test that expects output declares it
+ * it). `console-setup.ts` installs it in every package's Vitest config (`console-setup-browser.ts` in the web
+ * app's component tests, which run in a browser without `node:util`); a test that expects output declares it
  * with `expectConsole`. The state lives on `globalThis`, so a worker that evaluates this module once per test
  * file still wraps the console only once and every copy of the module sees the same records.
  */
@@ -57,8 +56,11 @@ export function expectConsole(level: ConsoleLevel, pattern: RegExp | string): vo
   state().expected.push({ level, pattern, seen: 0 });
 }
 
+/** How the console turns its arguments into one text: `util.format` in Node, `formatInBrowser` in a browser. */
+export type ConsoleFormat = (...args: unknown[]) => string;
+
 /** Wraps console.error and console.warn once per worker; idempotent. */
-export function installConsoleGuard(): void {
+export function installConsoleGuard(format: ConsoleFormat): void {
   const target = console as Console & { [KEY]?: true };
   if (target[KEY]) {
     return;
@@ -79,6 +81,43 @@ export function installConsoleGuard(): void {
     };
   }
 }
+
+/** One argument as text: a string as it is, an error with its stack, anything else as JSON where it can be. */
+function show(value: unknown): string {
+  if (typeof value === "string") {
+    return value;
+  }
+  if (value instanceof Error) {
+    return value.stack ?? `${value.name}: ${value.message}`;
+  }
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
+/**
+ * `util.format` for a browser: the placeholders of a first string argument (`%s`, `%d`, `%o`, ...; `%c`
+ * takes its CSS and prints nothing) filled with the arguments that follow, the rest joined with spaces.
+ */
+export const formatInBrowser: ConsoleFormat = (...args) => {
+  const [first, ...rest] = args;
+  if (typeof first !== "string") {
+    return args.map(show).join(" ");
+  }
+  const text = first.replace(/%[sdifoOjc%]/g, (token) => {
+    if (token === "%%") {
+      return "%";
+    }
+    if (rest.length === 0) {
+      return token;
+    }
+    const value = rest.shift();
+    return token === "%c" ? "" : show(value);
+  });
+  return [text, ...rest.map(show)].join(" ");
+};
 
 /**
  * What went wrong since the last call (unexpected messages, expectations nobody met), as one message for the

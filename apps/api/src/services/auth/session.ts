@@ -47,6 +47,15 @@ export interface Session {
   user: Profile;
 }
 
+/**
+ * The refresh token travels in an httpOnly cookie for the web app (and in JSON for API clients): every answer
+ * that starts or renews a session sets it.
+ */
+export function withCookie(ctx: Pick<ClientIo, "cookies">, session: Session): Session {
+  ctx.cookies.set(REFRESH_COOKIE, session.refreshToken, REFRESH_LIFETIME_MS / 1000);
+  return session;
+}
+
 /** The sign-in's deps: the request's client address and cookie jar travel with them (ADR 0072). */
 type Ctx = Pick<SessionDeps, "db" | "env" | "mail" | "jwtKey" | "clock"> & ClientIo;
 
