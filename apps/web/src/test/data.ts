@@ -9,6 +9,21 @@ type Row<T extends readonly unknown[]> = T[number];
 
 const CREATED = new Date("2026-09-01T08:00:00Z");
 
+/** The one event of the tests, as the admin's list and the visitor's overview both show it. */
+const EVENT = {
+  id: 7,
+  title: "Kongress Psychotherapie 2026",
+  description: "Drei Tage Vorträge und Diskussionen rund um die Psychotherapie.",
+  picture: null,
+  webinar: false,
+  webinarUrl: null,
+  webinarStartTime: null,
+  firstDay: "2026-12-04",
+  lastDay: "2026-12-06",
+  digistoreIdTicket: 0,
+  digistoreIdTicketAndPackage: 0,
+};
+
 /** One page of a server-paged admin table holding `items`. */
 export const adminPage = <Item>(items: Item[]) => ({
   items,
@@ -21,18 +36,8 @@ export const adminPage = <Item>(items: Item[]) => ({
 export const adminCongress = (
   fields: Partial<Row<Admin["congresses"]["list"]>> = {},
 ): Row<Admin["congresses"]["list"]> => ({
-  id: 7,
-  title: "Kongress Psychotherapie 2026",
-  description: "Drei Tage Vorträge und Diskussionen rund um die Psychotherapie.",
-  picture: null,
-  webinar: false,
-  webinarUrl: null,
-  webinarStartTime: null,
+  ...EVENT,
   visible: true,
-  firstDay: "2026-12-04",
-  lastDay: "2026-12-06",
-  digistoreIdTicket: 0,
-  digistoreIdTicketAndPackage: 0,
   extraParameters: {},
   fortbildung: false,
   vnr: null,
@@ -128,17 +133,7 @@ type CongressView = Row<RouterOutputs["congress"]["getOverview"]["congresses"]>;
 
 /** An event of the overview that has not started, the visitor taking part (free: it can be cancelled). */
 export const takingPart = (): CongressView => ({
-  id: 7,
-  title: "Kongress Psychotherapie 2026",
-  description: "Drei Tage Vorträge und Diskussionen rund um die Psychotherapie.",
-  picture: null,
-  webinar: false,
-  webinarUrl: null,
-  webinarStartTime: null,
-  firstDay: "2026-12-04",
-  lastDay: "2026-12-06",
-  digistoreIdTicket: 0,
-  digistoreIdTicketAndPackage: 0,
+  ...EVENT,
   ticketed: false,
   inProgress: false,
   inFuture: true,
