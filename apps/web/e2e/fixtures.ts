@@ -7,6 +7,7 @@ import {
   expect,
   type Locator,
   type Page,
+  type Request,
 } from "@playwright/test";
 import { test as guarded } from "./browser-errors";
 import { connectTestDatabase, TestData } from "./data";
@@ -145,20 +146,32 @@ export async function login(page: Page, email: string, password: string): Promis
  * inside the app (a login, a click) sent, so a test checks the rows after everything the page asked for.
  */
 export function watchRequests(page: Page): { quiet: (ms?: number) => Promise<void> } {
-  let inFlight = 0;
+  const inFlight = new Set<Request>();
   let changedAt = Date.now();
-  const change = (by: number) => () => {
-    inFlight += by;
+  page.on("request", (request) => {
+    inFlight.add(request);
+    changedAt = Date.now();
+  });
+  const done = (request: Request) => {
+    inFlight.delete(request);
     changedAt = Date.now();
   };
-  page.on("request", change(1));
-  page.on("requestfinished", change(-1));
-  page.on("requestfailed", change(-1));
+  page.on("requestfinished", done);
+  page.on("requestfailed", done);
   return {
+    // what is still on its way, named in the failure
     quiet: (ms = 500) =>
       expect
-        .poll(() => inFlight === 0 && Date.now() - changedAt >= ms, { intervals: [100], timeout: 15_000 })
-        .toBe(true),
+        .poll(
+          () =>
+            inFlight.size > 0
+              ? [...inFlight].map((request) => `${request.method()} ${request.url()}`)
+              : Date.now() - changedAt >= ms
+                ? []
+                : ["(quiet for less than the time asked)"],
+          { intervals: [100], timeout: 15_000 },
+        )
+        .toEqual([]),
   };
 }
 
