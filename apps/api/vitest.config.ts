@@ -13,9 +13,5 @@ export default defineConfig({
     // one worker more than cores: the files wait on PostgreSQL much of the time. A/B on the 2-core host, the
     // suite alone (docs/performance/history.md, Part 3): 548 s with 2 workers (Vitest's default), 412 s with 3
     maxWorkers: availableParallelism() + 1,
-    // the files of a worker share one module graph: each file imported the whole app again (368 s of 393 in
-    // an A/B on the 2-core host, against 229 s in all without isolation; ADR 0140). What the app keeps at
-    // module level is keyed by the database or the key it belongs to, so the files cannot see each other's
-    isolate: false,
   },
 });
