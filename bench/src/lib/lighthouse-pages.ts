@@ -23,8 +23,7 @@ const MIN_SCORE: Record<Category, number> = { performance: 95, accessibility: 10
  * three runs scored 91/92/94 in a `.ci/run` right after the scale benchmark and 94/96/94 alone a minute
  * later, docs/performance/history.md); the logged-in overview stays in the full run.
  */
-const FULL_RUNS = 5;
-const SHORT_RUNS = 5;
+const RUNS = 5;
 
 export interface AuditedPage {
   page: string;
@@ -93,9 +92,8 @@ const median = (scores: number[]) => [...scores].sort((a, b) => a - b)[Math.floo
 export async function auditPages(serverUrl: string, short: boolean): Promise<AuditedPage[]> {
   const chromium = await startChromium();
   try {
-    const runs = short ? SHORT_RUNS : FULL_RUNS;
     const pages = [
-      await auditRepeatedly("/login", runs, () => auditPage(`${serverUrl}/login`, chromium.port)),
+      await auditRepeatedly("/login", RUNS, () => auditPage(`${serverUrl}/login`, chromium.port)),
     ];
     if (!short) {
       const { email, password } = DEMO_LOGINS.participant;
@@ -105,7 +103,7 @@ export async function auditPages(serverUrl: string, short: boolean): Promise<Aud
         return auditPage(`${serverUrl}/`, chromium.port, { Cookie: cookie });
       };
       const check = (audit: PageAudit) => loggedInProblems(audit.lhr);
-      pages.push(await auditRepeatedly("/ (logged in)", runs, overview, check));
+      pages.push(await auditRepeatedly("/ (logged in)", RUNS, overview, check));
     }
     return pages;
   } finally {
