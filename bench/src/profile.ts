@@ -249,8 +249,7 @@ try {
     process.exit(0);
   }
   await server.stop();
-  // the newest: the bundle restarts itself once with its V8 flags (ADR 0065), and the first process
-  // leaves a profile of its start-up too
+  // the newest, should the folder hold one of an earlier run
   const file = (await readdir(dir))
     .filter((f) => f.endsWith(".cpuprofile"))
     .sort()

@@ -1,4 +1,3 @@
-import { readFile } from "node:fs/promises";
 import type { TestSmtpServer } from "../../apps/api/src/testing/smtp";
 import { type Bundle, expectThat, Failure, portIsFree, sleep } from "./processes";
 
@@ -25,24 +24,6 @@ export async function checkReady(bundle: Bundle): Promise<void> {
     `it answered ${res.status} ${body}`,
     bundle.tail(),
   );
-}
-
-/**
- * The bundle restarted itself with the young generation's size (apps/api/src/v8-flags.ts), same pid, on a
- * Node that can (`process.execve`); the answer says which.
- */
-export async function checkV8Flags(bundle: Bundle): Promise<string> {
-  if (typeof (process as { execve?: unknown }).execve !== "function") {
-    return `not checked: Node ${process.version} has no process.execve, the bundle runs as started`;
-  }
-  const cmdline = (await readFile(`/proc/${bundle.child.pid}/cmdline`, "utf8")).split("\0");
-  expectThat(
-    cmdline.includes("--max-semi-space-size=16") && cmdline.includes("--heap-growing-percent=100"),
-    "the bundle to run with --max-semi-space-size=16 --heap-growing-percent=100 under its own pid",
-    `its command line is ${cmdline.join(" ")}`,
-    bundle.tail(),
-  );
-  return cmdline.filter(Boolean).slice(1).join(" ");
 }
 
 export async function checkHsts(bundle: Bundle): Promise<void> {

@@ -3,9 +3,9 @@ import { randomBytes } from "node:crypto";
 import { createServer } from "node:net";
 import { resolve } from "node:path";
 import { freePort } from "@app/db";
+import { startArgs } from "../start-command";
 
 const root = resolve(import.meta.dirname, "../..");
-const serverBundle = resolve(root, "apps/api/dist/server.mjs");
 
 /** A check that did not hold: what was expected and what happened, with the log that explains it. */
 export class Failure extends Error {
@@ -92,12 +92,12 @@ export interface Bundle extends Started {
 }
 
 /**
- * `node apps/api/dist/server.mjs` from the checkout's root, as `pnpm start` runs it, with `env` and
+ * The bundle from the checkout's root with the V8 flags of `pnpm start`, as it runs it, with `env` and
  * nothing else of this shell's environment (a NODE_ENV or secret set here must not leak in).
  */
 export async function startBundle(env: Record<string, string>): Promise<Bundle> {
   const port = await freePort();
-  const started = track(process.execPath, [serverBundle], {
+  const started = track(process.execPath, startArgs(), {
     PATH: process.env.PATH ?? "",
     PORT: String(port),
     ...env,

@@ -5,7 +5,6 @@ import { EnvError, loadEnv, type NodeEnv } from "./env";
 import { type Jobs, startJobs } from "./jobs/boss";
 import { createMailTransport } from "./mail-delivery/transport";
 import { paths } from "./paths";
-import { restartWithV8Flags } from "./v8-flags";
 
 /**
  * "production" in dist/server.mjs (build.ts defines it), undeclared under tsx and Vitest: the built
@@ -16,10 +15,6 @@ const defaultNodeEnv: NodeEnv =
   typeof BUNDLE_DEFAULT_NODE_ENV === "undefined" ? "development" : BUNDLE_DEFAULT_NODE_ENV;
 
 async function main(): Promise<void> {
-  if (typeof BUNDLE_DEFAULT_NODE_ENV !== "undefined") {
-    // the bundle only: under tsx and Vitest the process belongs to a watcher or a test runner
-    restartWithV8Flags();
-  }
   const env = loadEnv(process.env, { defaultNodeEnv });
   // Without DATABASE_URL (never in production, see env.ts) an embedded PostgreSQL is started and seeded.
   const local = await openLocalDatabase(env.DATABASE_URL, { stateDir: paths.localState });

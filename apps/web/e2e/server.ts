@@ -15,6 +15,7 @@ import {
   seedDemo,
   startEmbeddedPostgres,
 } from "@app/db";
+import { startArgs } from "../../../scripts/start-command";
 import { startCheckoutSimulator } from "../../api/src/simulator/checkout-simulator";
 import { E2E_GATED, E2E_VIMEO_LENGTHS } from "./constants";
 
@@ -116,7 +117,8 @@ async function portAccepts(portNumber: string, deadline = Date.now() + 30_000): 
 await portAccepts(smtpPort);
 await portAccepts(mailPort);
 
-const api = spawn(process.execPath, [resolve(root, "apps/api/dist/server.mjs")], {
+// the bundle as `pnpm start` runs it (its V8 flags)
+const api = spawn(process.execPath, startArgs(), {
   stdio: "inherit",
   env: {
     ...process.env,

@@ -3,7 +3,7 @@ import { rmSync } from "node:fs";
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { freePort } from "@app/db";
-import { V8_FLAGS } from "../../../apps/api/src/v8-flags";
+import { startFlags } from "../../../scripts/start-command";
 import { repoRoot } from "./report";
 
 /** A reference server in a child process of its own: its address and pid (for its CPU in /proc). */
@@ -41,7 +41,7 @@ async function forkServer(what: string, file: string, args: string[], execArgv: 
  * verify, token, cookies; no framework, limits or checks), with the API's V8 flags.
  */
 export const startFloorLoginServer = (databaseUrl: string): Promise<ReferenceServer> =>
-  forkServer("the floor login server", "floor-login-server.mjs", [databaseUrl], [...V8_FLAGS]);
+  forkServer("the floor login server", "floor-login-server.mjs", [databaseUrl], startFlags());
 
 /**
  * The least a visitor's first overview costs on Node (floor-overview-server.ts: node:http, one HMAC, the
@@ -53,7 +53,7 @@ export const startFloorOverviewServer = (databaseUrl: string, jwtSecret: string)
     "the floor overview server",
     "floor-overview-server.ts",
     [databaseUrl, jwtSecret],
-    [...V8_FLAGS, "--import", "tsx"],
+    [...startFlags(), "--import", "tsx"],
   );
 
 /** The bare Fastify process answering `body` at /overview. */

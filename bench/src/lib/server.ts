@@ -3,6 +3,7 @@ import { randomBytes } from "node:crypto";
 import { resolve } from "node:path";
 import { freePort } from "@app/db";
 import { SMTPServer } from "smtp-server";
+import { startArgs } from "../../../scripts/start-command";
 import { repoRoot } from "./report";
 
 export interface ProductionServer {
@@ -65,7 +66,8 @@ export async function startProductionServer(
   const url = `http://127.0.0.1:${port}`;
   const secret = () => randomBytes(24).toString("hex");
   const smtp = await startSmtpSink();
-  const child = spawn(process.execPath, [...nodeArgs, serverBundle], {
+  // as `pnpm start` runs it: its V8 flags, then ours
+  const child = spawn(process.execPath, [...nodeArgs, ...startArgs(serverBundle)], {
     cwd,
     stdio: ["ignore", "inherit", "inherit"],
     env: {

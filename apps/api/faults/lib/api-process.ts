@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { resolve } from "node:path";
 import { freePort } from "@app/db";
+import { startArgs } from "../../../../scripts/start-command";
 
 export const apiRoot = resolve(import.meta.dirname, "../..");
 export const serverBundle = resolve(apiRoot, "dist/server.mjs");
@@ -50,13 +51,13 @@ process.once("exit", () => {
 });
 
 /**
- * The production bundle (`node dist/server.mjs`) as its own process against `databaseUrl`, with
+ * The production bundle as `pnpm start` runs it (its V8 flags), its own process against `databaseUrl`, with
  * production settings; resolves once `/readyz` answers 200.
  */
 export async function startApi(options: StartApiOptions): Promise<ApiProcess> {
   const port = options.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [serverBundle], {
+  const child = spawn(process.execPath, startArgs(serverBundle), {
     cwd: apiRoot,
     stdio: ["ignore", "pipe", "pipe"],
     env: {
