@@ -191,6 +191,7 @@ export async function coldOverviewTokens(
               sessionId: "test-session",
             },
             key,
+            Date.now(),
           )
         ).token,
     ),

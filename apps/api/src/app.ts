@@ -206,7 +206,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerRestRoutes(app, restRoutes, createContext);
   registerDigistoreIpn(app, { db, env, mail: options.mail, clock });
   registerHealth(app, db);
-  registerSecurityTxt(app, env);
+  registerSecurityTxt(app, env, clock);
   registerUploads(app, db);
 
   const webDistDir = options.webDistDir;

@@ -1,6 +1,7 @@
 import { MSG } from "@app/shared";
 import type { FastifyInstance } from "fastify";
 import type { Env } from "./env";
+import type { Clock } from "./services/deps";
 
 /** How far ahead `Expires` lies; RFC 9116 asks for less than a year. */
 const EXPIRES_AFTER_DAYS = 180;
@@ -11,16 +12,12 @@ const EXPIRES_AFTER_DAYS = 180;
  * server runs and stays the same all day. Without a contact there is nothing to say: 404, never the web
  * app's index.html.
  */
-export function registerSecurityTxt(
-  app: FastifyInstance,
-  env: Env,
-  now: () => Date = () => new Date(),
-): void {
+export function registerSecurityTxt(app: FastifyInstance, env: Env, clock: Clock): void {
   app.get("/.well-known/security.txt", (_req, reply) => {
     if (env.SECURITY_CONTACT.length === 0) {
       return reply.status(404).send({ title: MSG.notFoundTitle, detail: MSG.notFoundDetail });
     }
-    const today = new Date(now());
+    const today = clock.now();
     today.setUTCHours(0, 0, 0, 0);
     const expires = new Date(today.getTime() + EXPIRES_AFTER_DAYS * 24 * 60 * 60 * 1000);
     const lines = [

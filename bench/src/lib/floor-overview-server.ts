@@ -21,7 +21,9 @@ const BEARER = "Bearer ";
 
 createServer((req, res) => {
   const header = req.headers.authorization ?? "";
-  const claims = header.startsWith(BEARER) ? verifyOwnToken(header.slice(BEARER.length), key) : undefined;
+  const claims = header.startsWith(BEARER)
+    ? verifyOwnToken(header.slice(BEARER.length), key, Math.floor(Date.now() / 1000))
+    : undefined;
   if (!claims?.sub) {
     res.writeHead(401, { "content-type": "application/json" }).end("{}");
     return;

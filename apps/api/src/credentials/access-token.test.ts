@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
 import { ACCESS_TOKEN_LIFETIME_MS } from "@app/shared";
 import { SignJWT } from "jose";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   OWN_HEADER,
   secretKey,
@@ -15,26 +15,31 @@ const key = secretKey("a-test-secret-of-at-least-32-characters!");
 const user = { id: 42, roles: ["ROLE_USER" as const], sessionVersion: 3, sessionId: "c0ffee" };
 
 describe("verifyAccessToken", () => {
-  afterEach(() => {
-    vi.useRealTimers();
-  });
+  const now = Date.UTC(2026, 10, 23, 8, 0, 0);
 
   it("accepts the same token again (from the cache) and still refuses any changed copy", async () => {
-    const { token } = await signAccessToken(user, key);
-    expect(await verifyAccessToken(token, key)).toEqual(user);
-    expect(await verifyAccessToken(token, key)).toEqual(user);
+    const { token } = await signAccessToken(user, key, now);
+    expect(await verifyAccessToken(token, key, now)).toEqual(user);
+    expect(await verifyAccessToken(token, key, now)).toEqual(user);
     const [header, payload, signature] = token.split(".");
     const flipped = `${signature?.slice(0, -2)}${signature?.endsWith("AA") ? "BB" : "AA"}`;
-    expect(await verifyAccessToken(`${header}.${payload}.${flipped}`, key)).toBeNull();
-    expect(await verifyAccessToken(token, secretKey("another-secret-of-at-least-32-characters"))).toBeNull();
+    expect(await verifyAccessToken(`${header}.${payload}.${flipped}`, key, now)).toBeNull();
+    const other = secretKey("another-secret-of-at-least-32-characters");
+    expect(await verifyAccessToken(token, other, now)).toBeNull();
   });
 
-  it("refuses a remembered token once it has expired", async () => {
-    vi.useFakeTimers({ now: new Date("2026-11-23T08:00:00Z") });
-    const { token } = await signAccessToken(user, key);
-    expect(await verifyAccessToken(token, key)).toEqual(user);
-    vi.setSystemTime(Date.now() + ACCESS_TOKEN_LIFETIME_MS + 1000);
-    expect(await verifyAccessToken(token, key)).toBeNull();
+  it("refuses a remembered token once it has expired by the time it is given", async () => {
+    const { token } = await signAccessToken(user, key, now);
+    expect(await verifyAccessToken(token, key, now)).toEqual(user);
+    expect(await verifyAccessToken(token, key, now + ACCESS_TOKEN_LIFETIME_MS - 1000)).toEqual(user);
+    expect(await verifyAccessToken(token, key, now + ACCESS_TOKEN_LIFETIME_MS + 1000)).toBeNull();
+  });
+
+  it("refuses a token not yet remembered the same way (jose's check, at the time it is given)", async () => {
+    const { token } = await signAccessToken({ ...user, sessionId: "other" }, key, now);
+    expect(await verifyAccessToken(token, key, now + ACCESS_TOKEN_LIFETIME_MS + 1000)).toBeNull();
+    expect(await verifyWithJose(token, key, now + ACCESS_TOKEN_LIFETIME_MS + 1000)).toBeNull();
+    expect(await verifyWithJose(token, key, now)).toMatchObject({ sid: "other" });
   });
 });
 
@@ -72,10 +77,10 @@ describe("verifyOwnToken (the synchronous check of our own tokens)", () => {
   const claims = { sub: "42", roles: ["ROLE_USER"], sv: 3, iat: now, exp: now + 600 };
 
   it("recognises every token signAccessToken writes (else each goes the slow way)", async () => {
-    const { token } = await signAccessToken(user, key);
+    const { token } = await signAccessToken(user, key, now * 1000);
     expect(token.split(".")[0]).toBe(OWN_HEADER);
-    expect(verifyOwnToken(token, key)).toEqual(await verifyWithJose(token, key));
-    expect(verifyOwnToken(token, key)).toMatchObject({ sub: "42", sv: 3 });
+    expect(verifyOwnToken(token, key, now)).toEqual(await verifyWithJose(token, key, now * 1000));
+    expect(verifyOwnToken(token, key, now)).toMatchObject({ sub: "42", sv: 3 });
   });
 
   it("accepts only what jose accepts and leaves everything else to jose", async () => {
@@ -109,10 +114,9 @@ describe("verifyOwnToken (the synchronous check of our own tokens)", () => {
       ["iat as a string", sign({ ...claims, iat: "now" }), false],
       ["a payload that is an array", sign([1, 2] as unknown as Record<string, unknown>), false],
     ];
-    vi.useFakeTimers({ now: now * 1000 + 500 });
     for (const [name, token, accepted] of tokens) {
       const ours = verifyOwnToken(token, key, now);
-      const jose = await verifyWithJose(token, key);
+      const jose = await verifyWithJose(token, key, now * 1000 + 500);
       if (accepted) {
         expect(jose, name).not.toBeNull();
         expect(ours, name).toEqual(jose);
@@ -122,7 +126,7 @@ describe("verifyOwnToken (the synchronous check of our own tokens)", () => {
     }
     // and the refusals stay jose's: none of the tampered, expired or foreign tokens passes
     for (const [name, token] of tokens.slice(2).filter(([n]) => !n.includes("jose accepts"))) {
-      expect(await verifyAccessToken(token, key), name).toBeNull();
+      expect(await verifyAccessToken(token, key, now * 1000 + 500), name).toBeNull();
     }
   });
 });

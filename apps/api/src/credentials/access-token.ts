@@ -62,7 +62,8 @@ function hmacKeyObject(secret: Uint8Array): KeyObject {
 export async function signAccessToken(
   user: SessionUser,
   key: Uint8Array,
-  now = Date.now(),
+  /** the clock's time in ms (the services' clock, ADR 0099) */
+  now: number,
 ): Promise<{ token: string; expiresAt: number }> {
   const expiresAt = now + ACCESS_TOKEN_LIFETIME_MS;
   const claims = {
@@ -115,7 +116,7 @@ const SIGNATURE = /^[A-Za-z0-9_-]{43}$/;
  * present, are as jose requires); every refusal is left to jose, so refusing stays exactly jose's.
  * access-token.test.ts compares both on valid, tampered, expired and odd tokens.
  */
-export function verifyOwnToken(token: string, key: Uint8Array, nowSec = Math.floor(Date.now() / 1000)) {
+export function verifyOwnToken(token: string, key: Uint8Array, nowSec: number) {
   const parts = token.split(".");
   const [header, payload, signature] = parts;
   if (
@@ -154,9 +155,14 @@ export function verifyOwnToken(token: string, key: Uint8Array, nowSec = Math.flo
 }
 
 /** jose's verification, the reference `verifyOwnToken` must agree with (exported for its test). */
-export async function verifyWithJose(token: string, key: Uint8Array): Promise<JWTPayload | null> {
+export async function verifyWithJose(
+  token: string,
+  key: Uint8Array,
+  now: number,
+): Promise<JWTPayload | null> {
   try {
-    return (await jwtVerify(token, await hmacKey(key), { algorithms: [ALGORITHM] })).payload;
+    const options = { algorithms: [ALGORITHM], currentDate: new Date(now) };
+    return (await jwtVerify(token, await hmacKey(key), options)).payload;
   } catch (error) {
     if (error instanceof errors.JOSEError) {
       return null;
@@ -165,16 +171,24 @@ export async function verifyWithJose(token: string, key: Uint8Array): Promise<JW
   }
 }
 
-/** The session of a valid token, or null for anything else (tampered, expired, other algorithm). */
-export async function verifyAccessToken(token: string, key: Uint8Array): Promise<SessionUser | null> {
+/**
+ * The session of a valid token at `now` (the clock's time in ms), or null for anything else (tampered,
+ * expired, other algorithm).
+ */
+export async function verifyAccessToken(
+  token: string,
+  key: Uint8Array,
+  now: number,
+): Promise<SessionUser | null> {
   const known = verified.get(key)?.get(token);
   if (known) {
-    if (known.expiresAtSec > Date.now() / 1000) {
+    if (known.expiresAtSec > now / 1000) {
       return known.user;
     }
     verified.get(key)?.delete(token);
   }
-  const payload = verifyOwnToken(token, key) ?? (await verifyWithJose(token, key));
+  const payload =
+    verifyOwnToken(token, key, Math.floor(now / 1000)) ?? (await verifyWithJose(token, key, now));
   const claims = ClaimsSchema.safeParse(payload);
   if (!payload || !claims.success || payload.exp === undefined) {
     return null;

@@ -105,7 +105,7 @@ export async function startJobs(options: JobsOptions): Promise<Jobs> {
         }
         try {
           const result = await deliverOutboxMail(
-            db,
+            { db, clock },
             options.transport,
             options.mailFrom,
             job.data.outboxId,

@@ -1,5 +1,6 @@
 import { type Db, type DbOrTx, schema } from "@app/db";
 import { sql } from "drizzle-orm";
+import type { Clock } from "../services/deps";
 import { AppError } from "./app-error";
 
 export interface Limit {
@@ -42,6 +43,15 @@ export const LIMITS = {
 
 export type LimitCheck = [key: string, limit: Limit];
 
+/**
+ * Where hits are counted, and the clock their windows are read against: the services' clock (ADR 0099), so a
+ * test moves the time instead of the rows.
+ */
+export interface Counter<D extends DbOrTx = DbOrTx> {
+  db: D;
+  clock: Clock;
+}
+
 function tooMany(key: string): AppError {
   return new AppError("TOO_MANY_REQUESTS", `rate limit ${key}`);
 }
@@ -50,10 +60,10 @@ function tooMany(key: string): AppError {
  * Takes `key` once, atomically: true for the first caller, false for every later one (a redeemed
  * two-factor challenge). The row goes with the retention job.
  */
-export async function claimOnce(db: DbOrTx, key: string): Promise<boolean> {
+export async function claimOnce({ db, clock }: Counter, key: string): Promise<boolean> {
   const rows = await db
     .insert(schema.rateLimits)
-    .values({ key, windowStart: new Date(), hits: 1 })
+    .values({ key, windowStart: clock.now(), hits: 1 })
     .onConflictDoNothing({ target: schema.rateLimits.key })
     .returning({ key: schema.rateLimits.key });
   return rows.length === 1;
@@ -64,14 +74,15 @@ export async function claimOnce(db: DbOrTx, key: string): Promise<boolean> {
  * transaction the row stays locked until the end, so transactions taking the same key run one after the
  * other (the registrations of one address).
  */
-export async function firstInWindow(db: DbOrTx, key: string, windowSeconds: number): Promise<boolean> {
-  const counts = await count(db, [[key, { max: 1, windowSeconds }]]);
+export async function firstInWindow(counter: Counter, key: string, windowSeconds: number): Promise<boolean> {
+  const counts = await count(counter, [[key, { max: 1, windowSeconds }]]);
   return counts.get(key) === 1;
 }
 
 /** Counts one hit on each key (fixed windows, one statement) and returns each key's count. */
-async function count(db: DbOrTx, checks: LimitCheck[]): Promise<Map<string, number>> {
+async function count({ db, clock }: Counter, checks: LimitCheck[]): Promise<Map<string, number>> {
   const { rateLimits } = schema;
+  const now = sql`${clock.now().toISOString()}::timestamptz`;
   const counts = new Map<string, number>();
   // one statement per window length (usually one): the window decides when a row starts again
   for (const windowSeconds of new Set(checks.map(([, limit]) => limit.windowSeconds))) {
@@ -80,14 +91,14 @@ async function count(db: DbOrTx, checks: LimitCheck[]): Promise<Map<string, numb
       .filter(([, limit]) => limit.windowSeconds === windowSeconds)
       .map(([key]) => key)
       .sort();
-    const expired = sql`${rateLimits.windowStart} < now() - make_interval(secs => ${windowSeconds})`;
+    const expired = sql`${rateLimits.windowStart} < ${now} - make_interval(secs => ${windowSeconds})`;
     const rows = await db
       .insert(rateLimits)
-      .values(keys.map((key) => ({ key, windowStart: sql`now()`, hits: 1 })))
+      .values(keys.map((key) => ({ key, windowStart: now, hits: 1 })))
       .onConflictDoUpdate({
         target: rateLimits.key,
         set: {
-          windowStart: sql`CASE WHEN ${expired} THEN now() ELSE ${rateLimits.windowStart} END`,
+          windowStart: sql`CASE WHEN ${expired} THEN ${now} ELSE ${rateLimits.windowStart} END`,
           hits: sql`CASE WHEN ${expired} THEN 1 ELSE ${rateLimits.hits} + 1 END`,
         },
       })
@@ -100,8 +111,8 @@ async function count(db: DbOrTx, checks: LimitCheck[]): Promise<Map<string, numb
 }
 
 /** Counts one hit on each key and refuses with 429 once a limit is passed (the hit stays counted). */
-export async function hit(db: DbOrTx, ...checks: LimitCheck[]): Promise<void> {
-  const counts = await count(db, checks);
+export async function hit(counter: Counter, ...checks: LimitCheck[]): Promise<void> {
+  const counts = await count(counter, checks);
   for (const [key, limit] of checks) {
     if ((counts.get(key) ?? 0) > limit.max) {
       throw tooMany(key);
@@ -114,9 +125,11 @@ export async function hit(db: DbOrTx, ...checks: LimitCheck[]): Promise<void> {
  * also reads the account, see `beginSignIn`). `reached`: the first `failures` key at its limit (read, not
  * counted), unless `skipFailures` holds. `counted`: one hit on every key of `keys`, inserted in key order
  * as `count` and `releaseCte` lock them, unless a failures key was reached. The arguments are SQL
- * expressions (parameters); select `ATTEMPT_OUTCOME` and pass the row to `settleAttempt`.
+ * expressions (parameters; `now` the clock's time, see `Counter`); select `ATTEMPT_OUTCOME` and pass the
+ * row to `settleAttempt`.
  */
 export function attemptCtes(p: {
+  now: string;
   failureKeys: string;
   failureMax: string;
   failureSeconds: string;
@@ -124,21 +137,22 @@ export function attemptCtes(p: {
   windowSeconds: string;
   skipFailures?: string;
 }): string {
-  const expired = `r.window_start < now() - make_interval(secs => ${p.windowSeconds}::int)`;
+  const now = `${p.now}::timestamptz`;
+  const expired = `r.window_start < ${now} - make_interval(secs => ${p.windowSeconds}::int)`;
   return `reached AS (
       SELECT r.key FROM rate_limits r
         JOIN unnest(${p.failureKeys}::text[], ${p.failureMax}::int[], ${p.failureSeconds}::int[]) AS f(key, max, secs)
           ON f.key = r.key
-       WHERE ${p.skipFailures ? `NOT ${p.skipFailures} AND ` : ""}r.window_start >= now() - make_interval(secs => f.secs)
+       WHERE ${p.skipFailures ? `NOT ${p.skipFailures} AND ` : ""}r.window_start >= ${now} - make_interval(secs => f.secs)
          AND r.hits >= f.max
        LIMIT 1
     ), counted AS (
       INSERT INTO rate_limits AS r (key, window_start, hits)
-      SELECT b.key, now(), 1 FROM unnest(${p.keys}) AS b(key)
+      SELECT b.key, ${now}, 1 FROM unnest(${p.keys}) AS b(key)
        WHERE NOT EXISTS (SELECT FROM reached)
        ORDER BY b.key
       ON CONFLICT (key) DO UPDATE SET
-        window_start = CASE WHEN ${expired} THEN now() ELSE r.window_start END,
+        window_start = CASE WHEN ${expired} THEN ${now} ELSE r.window_start END,
         hits = CASE WHEN ${expired} THEN 1 ELSE r.hits + 1 END
       RETURNING r.key, r.hits
     )`;
@@ -191,7 +205,7 @@ export function failureArrays(failures: LimitCheck[]): [string[], number[], numb
 
 const BEGIN_ATTEMPT = {
   name: "rate_limit_begin_attempt",
-  text: `WITH ${attemptCtes({ failureKeys: "$1", failureMax: "$2", failureSeconds: "$3", keys: "$4::text[]", windowSeconds: "$5" })}
+  text: `WITH ${attemptCtes({ failureKeys: "$1", failureMax: "$2", failureSeconds: "$3", keys: "$4::text[]", windowSeconds: "$5", now: "$6" })}
     SELECT ${ATTEMPT_OUTCOME}`,
 };
 
@@ -218,9 +232,9 @@ export async function release(db: Db, keys: string[]): Promise<void> {
 }
 
 /** Counts a failed attempt on the `failures` keys (after the failure; see `AttemptLimits`). */
-export async function countFailure(db: DbOrTx, failures: LimitCheck[]): Promise<void> {
+export async function countFailure(counter: Counter, failures: LimitCheck[]): Promise<void> {
   if (failures.length > 0) {
-    await count(db, failures);
+    await count(counter, failures);
   }
 }
 
@@ -244,16 +258,17 @@ export interface AttemptLimits {
  * round trip, giving back another (hand-prepared statements: this is every sign-in's path).
  */
 export async function limitedAttempt<T>(
-  db: Db,
+  counter: Counter<Db>,
   limits: AttemptLimits,
   check: () => Promise<T>,
   succeeded: (result: T) => boolean = () => true,
 ): Promise<T> {
+  const { db, clock } = counter;
   const { before, failures = [] } = limits;
   const keys = before.map(([key]) => key);
   const { rows } = await db.$client.query<AttemptOutcome>({
     ...BEGIN_ATTEMPT,
-    values: [...failureArrays(failures), keys, attemptWindow(before)],
+    values: [...failureArrays(failures), keys, attemptWindow(before), clock.now()],
   });
   await settleAttempt(db, before, rows[0] ?? { refused: null, counts: {} });
   let result: T;
@@ -268,7 +283,7 @@ export async function limitedAttempt<T>(
   if (succeeded(result)) {
     await release(db, keys);
   } else {
-    await countFailure(db, failures);
+    await countFailure(counter, failures);
   }
   return result;
 }

@@ -36,6 +36,8 @@ export async function mailAttachments(
   db: Db,
   appUrl: string,
   mail: OutboxMail,
+  /** the send time (the clock's, ADR 0099) */
+  now: Date,
   /** CERTIFICATE_SECRET: a certificate's PDF is made at send time from its stored facts (ADR 0118) */
   certificateSecret?: string,
 ): Promise<MailAttachment[]> {
@@ -46,13 +48,7 @@ export async function mailAttachments(
     return [];
   }
   // made at send time: whether the event has ended and the webinar link shows are as of now
-  const file = await congressCalendar(
-    db,
-    appUrl,
-    mail.congressId,
-    { id: mail.userId, isStaff: false },
-    new Date(),
-  );
+  const file = await congressCalendar(db, appUrl, mail.congressId, { id: mail.userId, isStaff: false }, now);
   if (!file) {
     return [];
   }

@@ -3,6 +3,7 @@ import { MAIL_CATALOGUE, type MailName, renderMail, type StoredTemplate } from "
 import { MAIL_MAX_ATTEMPTS } from "@app/shared";
 import { and, eq, isNull, or, sql } from "drizzle-orm";
 import type { Transporter } from "nodemailer";
+import type { Clock } from "../services/deps";
 import { mailAttachments } from "./attachments";
 
 /**
@@ -42,7 +43,7 @@ export type DeliveryResult = "sent" | "skipped";
  * so two workers never send the same mail; a failure is recorded and rethrown for pg-boss to retry.
  */
 export async function deliverOutboxMail(
-  db: Db,
+  { db, clock }: { db: Db; clock: Clock },
   transport: Transporter,
   from: string,
   outboxId: number,
@@ -72,7 +73,7 @@ export async function deliverOutboxMail(
         subject: rendered.subject,
         html: rendered.html,
         text: rendered.text,
-        attachments: await mailAttachments(db, appUrl, mail, certificateSecret),
+        attachments: await mailAttachments(db, appUrl, mail, clock.now(), certificateSecret),
         // the same mail keeps its Message-ID across retries, so receivers can drop a rare duplicate
         messageId: `<${mail.idempotencyKey.replace(/[^\w.-]/g, "-")}.${mail.id}@kongress-plattform>`,
       });
@@ -80,7 +81,7 @@ export async function deliverOutboxMail(
         .update(mailOutbox)
         .set({
           status: "sent",
-          sentAt: new Date(),
+          sentAt: clock.now(),
           attempts: sql`${mailOutbox.attempts} + 1`,
           lastError: null,
           // a link with a token is needed only until it is sent: it does not stay in the database

@@ -47,6 +47,7 @@ describe("access tokens", () => {
         await signAccessToken(
           { id: userId, roles: ["ROLE_USER"], sessionVersion: 0, sessionId: "test-session" },
           secretKey(DEV_JWT_SECRET),
+          Date.now(),
         )
       ).token,
     ];

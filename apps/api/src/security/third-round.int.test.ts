@@ -194,7 +194,7 @@ describe("no secrets in failed mails (item 4)", { timeout: 60_000 }, () => {
     try {
       for (let attempt = 1; attempt <= MAIL_MAX_ATTEMPTS; attempt++) {
         await expect(
-          deliverOutboxMail(t.db.db, transport, t.env.MAIL_FROM, id, t.env.APP_URL),
+          deliverOutboxMail({ db: t.db.db, clock: t.clock }, transport, t.env.MAIL_FROM, id, t.env.APP_URL),
         ).rejects.toThrow();
       }
     } finally {

@@ -109,6 +109,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
         await signAccessToken(
           { id: userId, roles, sessionVersion: account?.sessionVersion ?? 0, sessionId: "test-session" },
           key,
+          clock.now().getTime(),
         )
       ).token;
     },

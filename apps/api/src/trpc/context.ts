@@ -76,7 +76,7 @@ export function createContextFactory(deps: AppDeps) {
   const attributes = cookieAttributes(deps.env);
   return async (req: FastifyRequest, reply: FastifyReply, options?: ContextOptions): Promise<Context> => {
     const token = bearerToken(req.headers.authorization);
-    const signed = token ? await verifyAccessToken(token, deps.jwtKey) : null;
+    const signed = token ? await verifyAccessToken(token, deps.jwtKey, clock.now().getTime()) : null;
     let ahead: OverviewReadAhead | undefined;
     const readAhead = async (userId: number) => {
       if (ahead) {

@@ -73,16 +73,28 @@ describe("mail outbox", { timeout: 60_000 }, () => {
     try {
       for (let attempt = 1; attempt <= MAIL_MAX_ATTEMPTS; attempt += 1) {
         await expect(
-          deliverOutboxMail(db(), transport, t.env.MAIL_FROM, failedId, t.env.APP_URL),
+          deliverOutboxMail(
+            { db: db(), clock: t.clock },
+            transport,
+            t.env.MAIL_FROM,
+            failedId,
+            t.env.APP_URL,
+          ),
         ).rejects.toThrow(/rejected/);
         const row = await rowOf(failedId);
         expect(row?.attempts).toBe(attempt);
         expect(row?.status).toBe(attempt < MAIL_MAX_ATTEMPTS ? "queued" : "failed");
       }
       // a failed mail is not tried again (a late job or the sweeper finds nothing to send)
-      expect(await deliverOutboxMail(db(), transport, t.env.MAIL_FROM, failedId, t.env.APP_URL)).toBe(
-        "skipped",
-      );
+      expect(
+        await deliverOutboxMail(
+          { db: db(), clock: t.clock },
+          transport,
+          t.env.MAIL_FROM,
+          failedId,
+          t.env.APP_URL,
+        ),
+      ).toBe("skipped");
       expect((await rowOf(failedId))?.attempts).toBe(MAIL_MAX_ATTEMPTS);
     } finally {
       transport.close();

@@ -1,9 +1,8 @@
 import { createHmac, randomUUID } from "node:crypto";
-import type { DbOrTx } from "@app/db";
 import { TWO_FACTOR_CHALLENGE_MS } from "@app/shared";
 import { errors, jwtVerify, SignJWT } from "jose";
 import { z } from "zod";
-import { claimOnce } from "../../lib/rate-limit";
+import { type Counter, claimOnce } from "../../lib/rate-limit";
 
 /** What the password step of an account with two-factor login answers instead of a session. */
 export interface TwoFactorChallenge {
@@ -93,6 +92,6 @@ export async function readChallenge(
  * `rate_limits` like the last used TOTP step (totp.ts) and goes with the retention job long after the
  * challenge has expired.
  */
-export function spendChallenge(db: DbOrTx, claims: ChallengeClaims): Promise<boolean> {
-  return claimOnce(db, `two-factor-challenge:${claims.id}`);
+export function spendChallenge(counter: Counter, claims: ChallengeClaims): Promise<boolean> {
+  return claimOnce(counter, `two-factor-challenge:${claims.id}`);
 }

@@ -27,7 +27,7 @@ export async function requestPasswordReset(
   { email }: { email: string },
 ): Promise<{ detail: string }> {
   await hit(
-    ctx.db,
+    ctx,
     [`forgot:ip:${ctx.ip}`, LIMITS.forgotPerIp],
     [`forgot:account:${email.trim().toLowerCase()}`, LIMITS.forgotPerAccount],
   );
@@ -93,7 +93,7 @@ export async function resetPassword(
   ctx: Ctx,
   { token, password }: { token: string; password: string },
 ): Promise<{ detail: string }> {
-  await hit(ctx.db, [`reset:ip:${ctx.ip}`, LIMITS.resetPerIp]);
+  await hit(ctx, [`reset:ip:${ctx.ip}`, LIMITS.resetPerIp]);
   const passwordHash = await hashPassword(password);
   const now = ctx.clock.now();
   const userId = await ctx.db.transaction(async (tx) => {
@@ -118,7 +118,7 @@ export async function migrationSetPassword(
   ctx: Ctx,
   { userId, hash, password }: { userId: number; hash: string; password: string },
 ): Promise<{ detail: string }> {
-  await hit(ctx.db, [`migration:ip:${ctx.ip}`, LIMITS.migrationPerIp]);
+  await hit(ctx, [`migration:ip:${ctx.ip}`, LIMITS.migrationPerIp]);
   const { users } = schema;
   const [user] = await ctx.db
     .select({ id: users.id, migrationHash: users.migrationHash })

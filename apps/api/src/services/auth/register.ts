@@ -32,12 +32,16 @@ const REGISTRATION_MAIL_WINDOW_SECONDS = 60 * 60;
  * double-click) run one after the other; the later ones find the account and send nothing.
  */
 export async function register(ctx: Ctx, input: RegisterInput): Promise<void> {
-  await hit(ctx.db, [`register:ip:${ctx.ip}`, LIMITS.registerPerIp]);
+  await hit(ctx, [`register:ip:${ctx.ip}`, LIMITS.registerPerIp]);
   const passwordHash = await hashPassword(input.password);
   const origin = linkOrigin(ctx);
   const outboxId = await ctx.db.transaction(async (tx) => {
     const address = input.email.trim().toLowerCase();
-    const first = await firstInWindow(tx, `registration:${address}`, REGISTRATION_MAIL_WINDOW_SECONDS);
+    const first = await firstInWindow(
+      { db: tx, clock: ctx.clock },
+      `registration:${address}`,
+      REGISTRATION_MAIL_WINDOW_SECONDS,
+    );
     const existing = await findUserByEmail(tx, input.email);
     if (!existing) {
       return createAccount(tx, origin, input, passwordHash);
@@ -168,7 +172,7 @@ export async function resendConfirmation(
   { email, redirect }: { email: string; redirect?: string | undefined },
 ): Promise<{ detail: string }> {
   await hit(
-    ctx.db,
+    ctx,
     [`resend:ip:${ctx.ip}`, LIMITS.resendPerIp],
     [`resend:account:${email.trim().toLowerCase()}`, LIMITS.resendPerAccount],
   );

@@ -73,7 +73,7 @@ export const invalidCredentials = () => refuse(REFUSALS.loginInvalid, MSG.loginS
  * many IPs together leave the owner's known devices and running sessions untouched.
  */
 export function signInAttempt<T>(
-  ctx: Pick<Ctx, "db" | "ip" | "cookies" | "jwtKey">,
+  ctx: Pick<Ctx, "db" | "ip" | "cookies" | "jwtKey" | "clock">,
   email: string,
   userId: number | undefined,
   check: () => Promise<T | null>,
@@ -81,7 +81,7 @@ export function signInAttempt<T>(
   const address = email.trim().toLowerCase();
   const device = knownDeviceOf(ctx.cookies.get(KNOWN_DEVICE_COOKIE), userId, ctx.jwtKey);
   const limits = device ? knownDeviceLimits(device) : unknownDeviceLimits(address, ctx.ip);
-  return limitedAttempt(ctx.db, limits, check, (result) => result !== null);
+  return limitedAttempt(ctx, limits, check, (result) => result !== null);
 }
 
 /** A browser in which the account signed in before: its attempts count only against itself. */
@@ -136,6 +136,7 @@ const SIGN_IN_BEGIN = {
       keys: "CASE WHEN (SELECT yes FROM known) THEN $6::text[] ELSE $7::text[] END",
       windowSeconds: "$8",
       skipFailures: "(SELECT yes FROM known)",
+      now: "$9",
     })}
     SELECT (SELECT row_to_json(u) FROM u) AS "user", (SELECT yes FROM known) AS known, ${ATTEMPT_OUTCOME}`,
 };
@@ -162,6 +163,7 @@ async function beginSignIn(ctx: Ctx, email: string): Promise<SignInStart> {
       keys(known),
       keys(unknown),
       attemptWindow([...(known?.before ?? []), ...unknown.before]),
+      ctx.clock.now(),
     ],
   });
   const row = rows[0];
@@ -204,7 +206,7 @@ async function passwordStep(
     throw error;
   }
   if (!verified) {
-    await countFailure(ctx.db, limits.failures ?? []);
+    await countFailure(ctx, limits.failures ?? []);
     throw invalidCredentials();
   }
   if (verified.active && !(verified.totpEnabledAt && verified.totpSecret)) {
@@ -278,7 +280,11 @@ export async function issueSession(
 ): Promise<Session> {
   const refreshToken = newToken();
   const [{ token, expiresAt }] = await Promise.all([
-    signAccessToken({ id: user.id, roles: user.roles, sessionVersion, sessionId: familyId }, ctx.jwtKey),
+    signAccessToken(
+      { id: user.id, roles: user.roles, sessionVersion, sessionId: familyId },
+      ctx.jwtKey,
+      ctx.clock.now().getTime(),
+    ),
     ctx.db.$client.query({
       ...INSERT_REFRESH_TOKEN,
       values: [

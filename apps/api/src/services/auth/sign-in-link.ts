@@ -24,7 +24,7 @@ type Ctx = Pick<SessionDeps, "db" | "env" | "mail" | "jwtKey" | "clock"> & Clien
  */
 export async function requestSignInLink(ctx: Ctx, { email }: { email: string }): Promise<{ detail: string }> {
   await hit(
-    ctx.db,
+    ctx,
     [`sign-in-link:ip:${ctx.ip}`, LIMITS.signInLinkPerIp],
     [`sign-in-link:account:${email.trim().toLowerCase()}`, LIMITS.signInLinkPerAccount],
   );
@@ -61,7 +61,7 @@ export async function signInWithLink(
   ctx: Ctx,
   { token }: { token: string },
 ): Promise<Session | TwoFactorChallenge> {
-  await hit(ctx.db, [`sign-in-link:use:${ctx.ip}`, LIMITS.signInLinkUsePerIp]);
+  await hit(ctx, [`sign-in-link:use:${ctx.ip}`, LIMITS.signInLinkUsePerIp]);
   const t = schema.signInLinks;
   const now = ctx.clock.now();
   const [spent] = await ctx.db

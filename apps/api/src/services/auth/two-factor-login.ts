@@ -41,7 +41,7 @@ export async function completeTwoFactorLogin(
       "two-factor-code-invalid",
     );
   }
-  if (!(await spendChallenge(ctx.db, claims))) {
+  if (!(await spendChallenge(ctx, claims))) {
     throw expired();
   }
   return startSession(ctx, accepted);

@@ -79,7 +79,7 @@ export async function beginTwoFactorSetup(ctx: Pick<Ctx, "db">, userId: number) 
 /** Wrong codes of the setup and of switching off count per account, like wrong passwords. */
 async function limited<T>(ctx: Ctx, userId: number, attempt: () => Promise<T | null>): Promise<T> {
   const result = await limitedAttempt(
-    ctx.db,
+    ctx,
     { before: [[`two-factor:account:${userId}`, LIMITS.ownAccountCheck]] },
     attempt,
     (r) => r !== null,

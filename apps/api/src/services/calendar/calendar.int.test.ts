@@ -220,12 +220,12 @@ describe("calendar file in the participation mail", () => {
     await participate(db(), user.id, congress.id);
     await ticketOrder(db(), user.id, congress.id, "paid");
     const mail = (templateName: string, variables: Record<string, unknown> = {}) =>
-      mailAttachments(db(), t.env.APP_URL, {
-        templateName,
-        congressId: congress.id,
-        userId: user.id,
-        variables,
-      });
+      mailAttachments(
+        db(),
+        t.env.APP_URL,
+        { templateName, congressId: congress.id, userId: user.id, variables },
+        t.clock.now(),
+      );
     for (const name of ["order-ticket", "order-ticket-package"]) {
       const [attachment, ...more] = await mail(name);
       expect(more).toHaveLength(0);

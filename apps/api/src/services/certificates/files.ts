@@ -234,10 +234,10 @@ const publicFacts = (number: string, facts: CertificateFacts): PublicCertificate
  * code is "unknown" without a lookup.
  */
 export async function verifyCertificate(
-  deps: Pick<ServiceDeps, "db"> & Pick<ClientIo, "ip">,
+  deps: Pick<ServiceDeps, "db" | "clock"> & Pick<ClientIo, "ip">,
   code: string,
 ): Promise<CertificateCheck> {
-  await hit(deps.db, [`certificate-verify:ip:${deps.ip}`, LIMITS.certificateVerifyPerIp]);
+  await hit(deps, [`certificate-verify:ip:${deps.ip}`, LIMITS.certificateVerifyPerIp]);
   const trimmed = code.trim();
   if (!isWellFormedCode(trimmed)) {
     return { status: "unknown" };

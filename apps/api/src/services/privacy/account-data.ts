@@ -310,7 +310,7 @@ export async function deleteAccount(
   }
   const passwordHash = account.passwordHash;
   const confirmed = await limitedAttempt(
-    db,
+    { db, clock },
     { before: [[`delete-account:${userId}`, LIMITS.ownAccountCheck]] },
     async () => Boolean(passwordHash && (await verifyPassword(passwordHash, password))),
     (ok) => ok,

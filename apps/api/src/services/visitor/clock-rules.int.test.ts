@@ -75,8 +75,9 @@ describe("an event's days by the clock", () => {
 
   it("takes sign-ups until the last day is over", async () => {
     const late = await createUser(s.t.db.db);
-    const token = await s.t.tokenFor(late.id);
     s.t.clock.set("2030-01-11T23:00:00Z");
+    // minted at the clock's time: its 15 minutes run on the clock too (ADR 0144)
+    const token = await s.t.tokenFor(late.id);
     const over = await trpcMutation(s.t, "participation.create", { congressId }, { token });
     expect(over.error?.reason).toBe("past");
     s.t.clock.set("2030-01-11T22:59:00Z");
@@ -93,13 +94,13 @@ describe("the overview by the clock, kept answers included", () => {
     await s.t.app.overviewCacheReady;
     const user = await createUser(db);
     const congress = await createCongress(db, { firstDay: FIRST_DAY, lastDay: LAST_DAY });
+    s.t.clock.set("2030-01-11T22:59:59Z");
     const token = await s.t.tokenFor(user.id);
     const overview = async () =>
       (await trpcQuery(s.t, "congress.getOverview", undefined, { token })).data.congresses.map(
         (c: { id: number }) => c.id,
       );
 
-    s.t.clock.set("2030-01-11T22:59:59Z");
     // the database announces the new event a moment later, and that drops every kept answer once: ask
     // until an answer is kept
     await vi.waitFor(
@@ -130,10 +131,10 @@ describe("a package's availability date by the clock", () => {
     // 1 June 2030: summer time, Berlin is UTC+2
     const pkg = await createPackage(db, congress.id, { availabilityDate: "2030-06-01" });
     await packageOrder(db, user.id, pkg.id, "paid");
+    s.t.clock.set("2030-05-31T21:59:59Z");
     const token = await s.t.tokenFor(user.id);
     const page = () => trpcQuery(s.t, "packages.getPage", { packageId: pkg.id }, { token });
 
-    s.t.clock.set("2030-05-31T21:59:59Z");
     const before = await page();
     expect(before.data.packageData).toMatchObject({
       qualified: true,

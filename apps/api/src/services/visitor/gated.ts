@@ -130,7 +130,7 @@ export async function unlockGated(
   const page = findPage(ctx.env, path);
   const viewer = await loadViewer(ctx, userId);
   await hit(
-    ctx.db,
+    ctx,
     [`gated:ip:${ctx.ip}`, LIMITS.gatedPerIp],
     [`gated:account:${viewer.id}`, LIMITS.gatedPerAccount],
   );
