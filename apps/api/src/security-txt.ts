@@ -17,7 +17,8 @@ export function registerSecurityTxt(app: FastifyInstance, env: Env, clock: Clock
     if (env.SECURITY_CONTACT.length === 0) {
       return reply.status(404).send({ title: MSG.notFoundTitle, detail: MSG.notFoundDetail });
     }
-    const today = clock.now();
+    // a copy: the day's start is set on it
+    const today = new Date(clock.now());
     today.setUTCHours(0, 0, 0, 0);
     const expires = new Date(today.getTime() + EXPIRES_AFTER_DAYS * 24 * 60 * 60 * 1000);
     const lines = [
