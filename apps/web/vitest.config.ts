@@ -30,6 +30,10 @@ export default defineConfig({
         test: {
           name: "components",
           include: ["src/**/*.browser.test.tsx"],
+          // a hang detector, not a speed budget: `pnpm test` runs these beside the API's and the database's
+          // suites, and on a busy CI host a file's first test (the admin section's first render and axe's
+          // first run) once took 15 s, Vitest's default for the browser, where it takes 1.3 s on a quiet one
+          testTimeout: 60_000,
           setupFiles: [
             fileURLToPath(import.meta.resolve("@app/shared/testing/console-setup-browser")),
             "./src/test/setup.ts",
