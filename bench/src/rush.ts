@@ -11,7 +11,7 @@ import { addDays, berlinDate } from "@app/shared";
 import { sql } from "drizzle-orm";
 import pidusage from "pidusage";
 import { secretKey, signAccessToken } from "../../apps/api/src/credentials/access-token";
-import { HEARTBEAT_K, perHeartbeat, runHeartbeats } from "./heartbeat";
+import { perHeartbeat, runHeartbeats } from "./heartbeat";
 import {
   childProcessTimes,
   cpuByThreadName,
@@ -360,24 +360,18 @@ async function coldOverviews(url: string, tokens: string[], connections: number,
 }
 
 /**
- * k of the first-overview budget (ADR 0102 and ADR 0125): the API's CPU per first overview over the floor's,
- * judged on all rounds together, as measured when the budget was set plus 15%: 2.19-2.54 over seven runs
- * on a quiet host on 2026-11-28, median 2.35, x 1.15 = 2.7 (1.80-2.31 in the five runs after the turns and
- * the floor's longer warm-up). The best round (1.28-2.22 in ten runs) was whichever round held the floor's
- * garbage collection, not a measure of our code.
+ * The memory budget (ADR 0145): the unit of docs/capacity.md is an instance of two cores, which hosts give
+ * 512 MiB beside; the rush peaked at 378-380 MiB in the runs of 2026-11-29, the heartbeat phase after it
+ * (printed, not judged) some 45 MiB higher, and the rest is the kernel's and PostgreSQL's client buffers.
  */
-export const FIRST_OVERVIEW_K = 2.7;
+const PEAK_RSS_MIB = 400;
 /**
- * The login budget: API CPU per login besides the hash over the floor's. The issue's 1.5x did not hold on
- * a quiet host for today's code nor for session 12's (judged 1.51-1.84): the same rule as the first
- * overview's, today's median judged ratio (1.71) plus 15% (ADR 0124).
+ * Rounds of each CPU comparison with a reference (ADR 0102; five since ADR 0124): each server's CPU per
+ * request moved up to threefold between rounds of one run on a quiet host. Since ADR 0145 the comparisons
+ * are information, not gates (the gate is `pnpm bench:capacity`'s figure per visitor): the short run of
+ * `pnpm bench:ci` takes three rounds.
  */
-export const LOGIN_K = 2;
-/**
- * Rounds of each CPU comparison (ADR 0102; five since ADR 0124): each server's CPU per request moved
- * up to threefold between rounds of one run on a quiet host, so the best of three still broke now and then.
- */
-const ROUNDS = 5;
+const roundsOf = (short: boolean) => (short ? 3 : 5);
 /**
  * Turns of the API and the floor within one round of first overviews (ADR 0125): a round of 1,500 takes
  * about half a second per side, and the host's spells of noise (a fixed loop's CPU time moved 1.7x between
@@ -406,6 +400,7 @@ function scrapeMetrics(url: string, token: string, everyMs: number) {
 
 export async function runRush(): Promise<BenchResult> {
   const short = isShort();
+  const ROUNDS = roundsOf(short);
   // enough visitors that the first-overview rounds (against the floor, then against the heartbeats) never
   // meet one twice; the API sees about as many before the rush as with three rounds of 2,500 (8,000), so the
   // memory budget measures the same caches
@@ -448,8 +443,8 @@ export async function runRush(): Promise<BenchResult> {
     const floorOverview = await startFloorOverviewServer(database.url, jwtSecret);
     stops.unshift(() => floorOverview.stop());
 
-    // 1. logins: the API and the least a login costs on Node take turns (docs/performance.md, "Budgets
-    // against the floor"); the budget is CPU besides argon2's hash, judged on the best round
+    // 1. logins: the API and the least a login costs on Node take turns (docs/performance.md, "Comparisons
+    // with a floor"); the figure is CPU besides argon2's hash, judged on the best round
     const loginConnections = 8;
     let loginIndex = 0;
     const loginRun =
@@ -616,31 +611,40 @@ export async function runRush(): Promise<BenchResult> {
     const heartbeatOverRuns = await overRuns("rush", short, "heartbeatRatio", heartbeats.rounds.best);
     const x = (n: number) => `${round(n, 2)}x`;
     const ms = (n: number) => round(n, 2);
+    const roundErrors = loginErrors + coldBadRuns.length + heartbeatErrors;
+    // against the references: information since ADR 0145, judged as when they were budgets (ADR 0102)
+    const comparisons: Row[] = [
+      {
+        comparison: `API CPU per login besides the hash / the floor's (best of ${ROUNDS} rounds)`,
+        ratio: x(loginRounds.best),
+        detail: `${ms(cpu.nonHashMs)} vs ${ms(floor.nonHashMs)} ms; rounds ${loginRounds.ratios.map(x).join(", ")}`,
+      },
+      {
+        comparison: `API CPU per first overview / the floor's (all ${ROUNDS} rounds together)`,
+        ratio: x(coldRounds.overall),
+        detail: `rounds ${coldRounds.ratios.map(x).join(", ")}`,
+      },
+      {
+        comparison: `overview throughput / bare Fastify's (best of ${ROUNDS} rounds)`,
+        ratio: `${round(100 * warmRounds.best)}%`,
+        detail: `at ${peakStep.connections} connections; rounds ${warmRounds.ratios.map((r) => `${round(100 * r)}%`).join(", ")}`,
+      },
+      {
+        comparison: `API CPU per heartbeat / per first overview (best of ${ROUNDS} rounds)`,
+        ratio: x(heartbeats.rounds.best),
+        detail: `${ms(heartbeats.rounds.ours[heartbeatBestRound] ?? 0)} vs ${ms(heartbeats.rounds.reference[heartbeatBestRound] ?? 0)} ms; rounds ${heartbeats.rounds.ratios.map(x).join(", ")}`,
+      },
+    ];
     const budgets: Budget[] = [
-      {
-        name: `API CPU per login besides the hash ≤ ${LOGIN_K}x the floor's (best of ${ROUNDS} rounds)`,
-        ok: loginRounds.best <= LOGIN_K && loginErrors === 0,
-        detail: `${x(loginRounds.best)} (${round(cpu.nonHashMs, 2)} vs ${round(floor.nonHashMs, 2)} ms; rounds ${loginRounds.ratios.map(x).join(", ")}; ${loginErrors} errors)`,
-      },
-      {
-        name: `API CPU per first overview ≤ ${FIRST_OVERVIEW_K}x the floor's (all ${ROUNDS} rounds together)`,
-        ok: coldRounds.overall <= FIRST_OVERVIEW_K && coldBadRuns.length === 0 && apiBytes === floorBytes,
-        detail: `${x(coldRounds.overall)} (rounds ${coldRounds.ratios.map(x).join(", ")}; ${coldBadRuns.length} runs with errors or visitors met twice; floor's answer ${apiBytes === floorBytes ? "the API's bytes" : "DIFFERS from the API's"})`,
-      },
-      {
-        name: `overview throughput ≥ 30% of bare Fastify (best of ${ROUNDS} rounds)`,
-        ok: warmRounds.best >= 0.3,
-        detail: `${round(100 * warmRounds.best)}% at ${peakStep.connections} connections (rounds ${warmRounds.ratios.map((r) => `${round(100 * r)}%`).join(", ")})`,
-      },
       {
         name: `zero errors at ${rushConnections} concurrent connections`,
         ok: rush.errors === 0,
         detail: `${rush.errors} errors${rush.firstErrors.length ? `: ${rush.firstErrors.join(" | ")}` : ""}`,
       },
       {
-        name: `API CPU per heartbeat ≤ ${HEARTBEAT_K}x its CPU per first overview (best of ${ROUNDS} rounds)`,
-        ok: heartbeats.rounds.best <= HEARTBEAT_K && heartbeatErrors === 0,
-        detail: `${x(heartbeats.rounds.best)} (${ms(heartbeats.rounds.ours[heartbeatBestRound] ?? 0)} vs ${ms(heartbeats.rounds.reference[heartbeatBestRound] ?? 0)} ms; rounds ${heartbeats.rounds.ratios.map(x).join(", ")}; ${heartbeatErrors} heartbeat errors or bad first-overview runs)`,
+        name: "zero errors in the CPU rounds (logins, first overviews, heartbeats), the floor answering the API's bytes",
+        ok: roundErrors === 0 && apiBytes === floorBytes,
+        detail: `${loginErrors} login errors, ${coldBadRuns.length} first-overview runs with errors or visitors met twice, ${heartbeatErrors} heartbeat errors or bad runs; floor's answer ${apiBytes === floorBytes ? "the API's bytes" : "DIFFERS from the API's"}`,
       },
       {
         name: `zero heartbeat errors at ${rushConnections} concurrent connections`,
@@ -648,8 +652,8 @@ export async function runRush(): Promise<BenchResult> {
         detail: `${burst.errors} errors in ${burst.heartbeats + burst.errors} heartbeats${burst.result.firstErrors.length ? `: ${burst.result.firstErrors.join(" | ")}` : ""}`,
       },
       {
-        name: `API peak RSS ≤ 400 MiB at ${rushConnections} connections`,
-        ok: apiPeakMiB <= 400,
+        name: `API peak RSS ≤ ${PEAK_RSS_MIB} MiB at ${rushConnections} connections`,
+        ok: apiPeakMiB <= PEAK_RSS_MIB,
         detail: `${round(apiPeakMiB)} MiB (VmHWM after the rush)`,
       },
       {
@@ -718,8 +722,9 @@ export async function runRush(): Promise<BenchResult> {
             ),
           ],
         },
+        { title: "CPU against the references (information, ADR 0145)", rows: comparisons },
         {
-          title: "Judged ratios over runs (this run and the earlier ones in bench-results/)",
+          title: "Ratios over runs (this run and the earlier ones in bench-results/)",
           rows: [
             { ratio: "login: API / floor", values: spreadText(loginOverRuns) },
             { ratio: "first overview: API / floor (all rounds)", values: spreadText(coldOverRuns) },
