@@ -252,7 +252,9 @@ export async function runCapacity(): Promise<BenchResult> {
         .request("overview", { path: "/trpc/congress.getOverview", headers: bearer(token) })
         .then(() => {});
     await once(fresh.splice(0, 500), overviewOf);
-    costs.push(await cost("first overview", () => once(fresh.splice(0, short ? 2_000 : 5_000), overviewOf)));
+    // their tokens record attendance below: a visitor opens a video after their overview, with the same token
+    const seen = fresh.splice(0, short ? 2_000 : 5_000);
+    costs.push(await cost("first overview", () => once(seen, overviewOf)));
     const known = fresh.splice(0, 256);
     await once(known, overviewOf);
     const warm = (path: string) => (client: Client, index: number) =>
@@ -277,8 +279,8 @@ export async function runCapacity(): Promise<BenchResult> {
           body: JSON.stringify({ json: { congressId: data.congressId, source: "video" } }),
         })
         .then(() => {});
-    await once(fresh.splice(0, 200), record);
-    costs.push(await cost("attendance record", () => once(fresh.splice(0, short ? 1_000 : 3_000), record)));
+    await once(seen.splice(0, 200), record);
+    costs.push(await cost("attendance record", () => once(seen.splice(0, short ? 1_000 : 3_000), record)));
 
     // payment notifications, each a new order of another visitor; the confirmation mail each sends (a
     // pg-boss job of the API) counts too: the run ends when the outbox is empty again
