@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import type { Db } from "@app/db";
 import { MSG } from "@app/shared";
+import cookie from "@fastify/cookie";
 import formbody from "@fastify/formbody";
 import multipart from "@fastify/multipart";
 import type { inferRouterOutputs } from "@trpc/server";
@@ -149,6 +150,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   // GET /metrics for the operators, and the request series every answer adds to (ADR 0101)
   registerMetrics(app, { token: env.METRICS_TOKEN, db, procedures: Object.keys(appRouter._def.procedures) });
+  // cookies are parsed only where a session is started, renewed or ended (trpc/context.ts)
+  await app.register(cookie, { hook: false });
   await app.register(formbody);
   // a form is at most 20 fields and one file; more parts than that are refused (413) before anything is read
   await app.register(multipart, {

@@ -1,6 +1,6 @@
-import { createHmac, createSecretKey, type KeyObject, timingSafeEqual, webcrypto } from "node:crypto";
+import { webcrypto } from "node:crypto";
 import { ACCESS_TOKEN_LIFETIME_MS, ROLES, type Role } from "@app/shared";
-import { errors, type JWTPayload, jwtVerify } from "jose";
+import { errors, type JWTPayload, jwtVerify, SignJWT } from "jose";
 import { z } from "zod";
 
 export interface SessionUser {
@@ -38,26 +38,9 @@ function hmacKey(secret: Uint8Array): Promise<webcrypto.CryptoKey> {
   return key;
 }
 
-/** The protected header of every token we sign (the object jose's `SignJWT` serialises as given). */
-export const OWN_HEADER = Buffer.from(JSON.stringify({ alg: ALGORITHM, typ: "JWT" })).toString("base64url");
-
-/** The secret as a KeyObject for node:crypto's HMAC, made once per secret. */
-const hmacKeys = new WeakMap<Uint8Array, KeyObject>();
-function hmacKeyObject(secret: Uint8Array): KeyObject {
-  let key = hmacKeys.get(secret);
-  if (!key) {
-    key = createSecretKey(secret);
-    hmacKeys.set(secret, key);
-  }
-  return key;
-}
-
 /**
- * A short-lived signed access token; roles travel in it so role checks need no database round trip. The
- * token is exactly what jose's `SignJWT` makes (access-token.test.ts compares them), signed with
- * node:crypto's HMAC in this thread: WebCrypto's `sign` (jose's way) hands each token to libuv's pool,
- * where it waits behind the password hashes of a congress morning and costs a round trip between
- * threads (docs/performance.md, "Login budget").
+ * A short-lived signed access token (jose's `SignJWT`, HS256); roles travel in it so role checks need no
+ * database round trip.
  */
 export async function signAccessToken(
   user: SessionUser,
@@ -66,17 +49,13 @@ export async function signAccessToken(
   now: number,
 ): Promise<{ token: string; expiresAt: number }> {
   const expiresAt = now + ACCESS_TOKEN_LIFETIME_MS;
-  const claims = {
-    roles: user.roles,
-    sv: user.sessionVersion,
-    sid: user.sessionId,
-    sub: String(user.id),
-    iat: Math.floor(now / 1000),
-    exp: Math.floor(expiresAt / 1000),
-  };
-  const signed = `${OWN_HEADER}.${Buffer.from(JSON.stringify(claims)).toString("base64url")}`;
-  const signature = createHmac("sha256", hmacKeyObject(key)).update(signed).digest("base64url");
-  return { token: `${signed}.${signature}`, expiresAt };
+  const token = await new SignJWT({ roles: user.roles, sv: user.sessionVersion, sid: user.sessionId })
+    .setProtectedHeader({ alg: ALGORITHM, typ: "JWT" })
+    .setSubject(String(user.id))
+    .setIssuedAt(Math.floor(now / 1000))
+    .setExpirationTime(Math.floor(expiresAt / 1000))
+    .sign(await hmacKey(key));
+  return { token, expiresAt };
 }
 
 /**
@@ -102,64 +81,8 @@ function remember(key: Uint8Array, token: string, user: SessionUser, expiresAtSe
   cache.set(token, { user, expiresAtSec });
 }
 
-const BASE64URL = /^[A-Za-z0-9_-]+$/;
-const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
-/** an HS256 signature: 32 bytes, 43 characters of base64url without padding */
-const SIGNATURE = /^[A-Za-z0-9_-]{43}$/;
-
-/**
- * The payload of a token exactly as this module signs it, checked with a synchronous HMAC, or undefined
- * for anything else, which jose then decides. jose's HMAC check goes through WebCrypto, a job on
- * libuv's pool and back per token: about five times the CPU, and a visitor's first request presents a
- * token never seen. Only what jose accepts too is accepted here (our header byte for byte, a valid
- * signature over the same bytes, a JSON object whose `exp` lies ahead and whose `nbf` and `iat`, when
- * present, are as jose requires); every refusal is left to jose, so refusing stays exactly jose's.
- * access-token.test.ts compares both on valid, tampered, expired and odd tokens.
- */
-export function verifyOwnToken(token: string, key: Uint8Array, nowSec: number) {
-  const parts = token.split(".");
-  const [header, payload, signature] = parts;
-  if (
-    parts.length !== 3 ||
-    header !== OWN_HEADER ||
-    payload === undefined ||
-    !BASE64URL.test(payload) ||
-    signature === undefined ||
-    !SIGNATURE.test(signature)
-  ) {
-    return undefined;
-  }
-  const expected = createHmac("sha256", hmacKeyObject(key)).update(`${header}.${payload}`).digest();
-  if (!timingSafeEqual(expected, Buffer.from(signature, "base64url"))) {
-    return undefined;
-  }
-  let claims: unknown;
-  try {
-    claims = JSON.parse(strictUtf8.decode(Buffer.from(payload, "base64url")));
-  } catch {
-    return undefined;
-  }
-  if (typeof claims !== "object" || claims === null || Array.isArray(claims)) {
-    return undefined;
-  }
-  const { exp, nbf, iat } = claims as JWTPayload;
-  if (
-    typeof exp !== "number" ||
-    exp <= nowSec ||
-    (nbf !== undefined && (typeof nbf !== "number" || nbf > nowSec)) ||
-    (iat !== undefined && typeof iat !== "number")
-  ) {
-    return undefined;
-  }
-  return claims as JWTPayload;
-}
-
-/** jose's verification, the reference `verifyOwnToken` must agree with (exported for its test). */
-export async function verifyWithJose(
-  token: string,
-  key: Uint8Array,
-  now: number,
-): Promise<JWTPayload | null> {
+/** jose's verification at `now` (the clock's time in ms): the claims, or null for any refused token. */
+async function verifyWithJose(token: string, key: Uint8Array, now: number): Promise<JWTPayload | null> {
   try {
     const options = { algorithms: [ALGORITHM], currentDate: new Date(now) };
     return (await jwtVerify(token, await hmacKey(key), options)).payload;
@@ -187,8 +110,7 @@ export async function verifyAccessToken(
     }
     verified.get(key)?.delete(token);
   }
-  const payload =
-    verifyOwnToken(token, key, Math.floor(now / 1000)) ?? (await verifyWithJose(token, key, now));
+  const payload = await verifyWithJose(token, key, now);
   const claims = ClaimsSchema.safeParse(payload);
   if (!payload || !claims.success || payload.exp === undefined) {
     return null;

@@ -1,5 +1,4 @@
 import type { Db } from "@app/db";
-import { parseCookie, stringifySetCookie } from "cookie";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { bearerToken, type SessionUser, verifyAccessToken } from "../credentials/access-token";
 import { type CookieAttributes, cookieAttributes } from "../credentials/cookies";
@@ -45,28 +44,21 @@ export interface AppDeps {
 }
 
 /**
- * The request's cookies, read when first asked for, and the answer's `Set-Cookie` headers, one per name
- * (setting a name again replaces it). Only sign-in, renewal and sign-out touch cookies, so the other
- * requests neither parse the header nor pass a cookie hook (docs/performance.md, "Login budget").
+ * The request's cookies through @fastify/cookie (registered without its parsing hook in app.ts): read when
+ * first asked for, since only sign-in, renewal and sign-out touch cookies; setting a name again replaces it.
  */
 export function cookieJar(req: FastifyRequest, reply: FastifyReply, attributes: CookieAttributes): CookieJar {
   let received: Record<string, string | undefined> | undefined;
-  const outgoing = new Map<string, string>();
-  const send = (name: string, line: string) => {
-    outgoing.set(name, line);
-    reply.removeHeader("set-cookie");
-    reply.header("set-cookie", [...outgoing.values()]);
-  };
   return {
     get: (name) => {
-      received ??= req.headers.cookie ? parseCookie(req.headers.cookie) : {};
+      received ??= req.headers.cookie ? req.server.parseCookie(req.headers.cookie) : {};
       return received[name];
     },
     set: (name, value, maxAgeSeconds) => {
-      send(name, stringifySetCookie({ name, value, maxAge: maxAgeSeconds, ...attributes }));
+      reply.setCookie(name, value, { ...attributes, maxAge: maxAgeSeconds });
     },
     clear: (name) => {
-      send(name, stringifySetCookie({ name, value: "", maxAge: 0, expires: new Date(0), ...attributes }));
+      reply.clearCookie(name, attributes);
     },
   };
 }

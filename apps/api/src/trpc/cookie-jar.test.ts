@@ -1,3 +1,4 @@
+import fastifyCookie from "@fastify/cookie";
 import Fastify from "fastify";
 import { describe, expect, it } from "vitest";
 import { cookieAttributes } from "../credentials/cookies";
@@ -6,6 +7,7 @@ import { cookieJar } from "./context";
 /** A real Fastify answer whose cookies `use` wrote through the jar; the jar's reads come back as JSON. */
 async function answer(use: (jar: ReturnType<typeof cookieJar>) => unknown, cookie?: string, secure = true) {
   const app = Fastify();
+  await app.register(fastifyCookie, { hook: false });
   const attributes = cookieAttributes({
     NODE_ENV: "test",
     APP_URL: secure ? "https://app.test" : "http://app.test",
@@ -13,7 +15,7 @@ async function answer(use: (jar: ReturnType<typeof cookieJar>) => unknown, cooki
   app.get("/", (req, reply) => reply.send({ read: use(cookieJar(req, reply, attributes)) ?? null }));
   const res = await app.inject({ method: "GET", url: "/", headers: cookie ? { cookie } : {} });
   await app.close();
-  return { setCookie: res.headers["set-cookie"], read: (res.json() as { read: unknown }).read };
+  return { setCookie: [res.headers["set-cookie"]].flat(), read: (res.json() as { read: unknown }).read };
 }
 
 describe("cookieJar", () => {
