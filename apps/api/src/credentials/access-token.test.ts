@@ -75,8 +75,16 @@ describe("verifyAccessToken refuses what is not a token of ours, still valid", (
       ["valid", valid, true],
       ["nbf behind", sign({ ...claims, nbf: nowSec - 60 }), true],
       ["another header order", sign(claims, { typ: "JWT", alg: "HS256" }), true],
-      ["another secret", sign(claims, undefined, secretKey("another-secret-of-at-least-32-characters")), false],
-      ["a changed signature", `${head}.${body}.${mac.slice(0, -2)}${mac.endsWith("AA") ? "BB" : "AA"}`, false],
+      [
+        "another secret",
+        sign(claims, undefined, secretKey("another-secret-of-at-least-32-characters")),
+        false,
+      ],
+      [
+        "a changed signature",
+        `${head}.${body}.${mac.slice(0, -2)}${mac.endsWith("AA") ? "BB" : "AA"}`,
+        false,
+      ],
       ["a changed payload", `${head}.${sign({ ...claims, sv: 4 }).split(".")[1]}.${mac}`, false],
       ["a fourth part", `${valid}.x`, false],
       ["alg none", `${Buffer.from('{"alg":"none","typ":"JWT"}').toString("base64url")}.${body}.`, false],

@@ -1,5 +1,5 @@
-import { createHmac, createSecretKey, type KeyObject } from "node:crypto";
-import { randomBytesPooled, safeEqual } from "../lib/tokens";
+import { createHmac, createSecretKey, type KeyObject, randomBytes } from "node:crypto";
+import { safeEqual } from "../lib/tokens";
 
 /**
  * The cookie that marks a browser in which an account has signed in before (OWASP's "device cookie"). Its
@@ -26,7 +26,7 @@ const sign = (payload: string, jwtKey: Uint8Array) =>
   createHmac("sha256", deviceKey(jwtKey)).update(payload).digest("base64url");
 
 export function newKnownDevice(userId: number, jwtKey: Uint8Array): string {
-  const payload = `${randomBytesPooled(16).toString("base64url")}.${userId}`;
+  const payload = `${randomBytes(16).toString("base64url")}.${userId}`;
   return `${payload}.${sign(payload, jwtKey)}`;
 }
 
