@@ -1,4 +1,6 @@
 import type { Db } from "@app/db";
+// its types add `parseCookie`, `setCookie` and `clearCookie` to Fastify (registered in app.ts)
+import type {} from "@fastify/cookie";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { bearerToken, type SessionUser, verifyAccessToken } from "../credentials/access-token";
 import { type CookieAttributes, cookieAttributes } from "../credentials/cookies";
