@@ -360,9 +360,9 @@ async function coldOverviews(url: string, tokens: string[], connections: number,
 }
 
 /**
- * The memory budget (ADR 0145): the unit of docs/capacity.md is an instance of two cores, which hosts give
- * 512 MiB beside; the rush peaked at 378-380 MiB in the runs of 2026-11-29, the heartbeat phase after it
- * (printed, not judged) some 45 MiB higher, and the rest is the kernel's and PostgreSQL's client buffers.
+ * The memory budget (ADR 0145): an instance of docs/capacity.md is two cores with 512 MiB of memory. The
+ * rush peaked at 378-380 MiB in the runs of 2026-11-29 and the heartbeat phase after it (printed, not judged)
+ * some 45 MiB higher; the rest is left for the kernel's buffers.
  */
 const PEAK_RSS_MIB = 400;
 /**
