@@ -146,8 +146,8 @@ export function coresFor(s: Scenario, visitor: PerVisitor) {
 /**
  * The gate of `pnpm bench:ci` (ADR 0145): the API's CPU per visitor of the default scenario besides
  * argon2id's hashes, counted in argon2id verifies of the same run (the CPU one login spends on libuv's pool).
- * It is what our code adds to the work a sign-in costs by design; about 0.45 on a quiet host on 2026-11-29,
- * and a unit that moves with the host the way our code does, so a loaded machine moves both.
+ * It is what our code adds to the work a sign-in costs by design: 0.44 in the full run on a quiet host
+ * (2026-11-28), 0.33-0.43 in the short runs of 2026-11-29. The unit moves with the host as our code does.
  */
 export const VISITOR_VERIFIES_LIMIT = 0.7;
 
