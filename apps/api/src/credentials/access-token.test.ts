@@ -68,8 +68,7 @@ describe("verifyAccessToken refuses what is not a token of ours, still valid", (
 
   it("accepts a well-signed token with our claims, in any header order, and refuses every other", async () => {
     const valid = sign(claims);
-    const [, body, mac] = valid.split(".") as [string, string, string];
-    const head = valid.split(".")[0];
+    const [head, body, mac] = valid.split(".") as [string, string, string];
     // [case, token, accepted]
     const tokens: [string, string, boolean][] = [
       ["valid", valid, true],
@@ -94,6 +93,7 @@ describe("verifyAccessToken refuses what is not a token of ours, still valid", (
       ["without exp", sign({ sub: "42", roles: ["ROLE_USER"], sv: 3, sid: "c0ffee" }), false],
       ["exp as a string", sign({ ...claims, exp: String(nowSec + 600) }), false],
       ["nbf ahead", sign({ ...claims, nbf: nowSec + 60 }), false],
+      ["iat as a string", sign({ ...claims, iat: "now" }), false],
       ["without a session", sign({ sub: "42", roles: ["ROLE_USER"], sv: 3, exp: nowSec + 600 }), false],
       ["an unknown role", sign({ ...claims, roles: ["ROLE_ROOT"] }), false],
       ["a subject that is no id", sign({ ...claims, sub: "42; DROP" }), false],
