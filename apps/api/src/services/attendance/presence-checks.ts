@@ -11,7 +11,6 @@ import {
 import { type SQL, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { AppError } from "../../lib/app-error";
-import type { Param } from "../../lib/prepared-statement";
 import type { ServiceDeps } from "../deps";
 import { contentSecondsOfDay } from "../fortbildung/facts";
 
@@ -28,10 +27,7 @@ export interface CheckScope {
   day: IsoDate;
 }
 
-/** A scope in a statement built once (`preparedStatement`): its values or placeholders. */
-export type CheckScopeParams = { [K in keyof CheckScope]: Param<CheckScope[K]> };
-
-const scope = (s: CheckScopeParams, alias: string) =>
+const scope = (s: CheckScope, alias: string) =>
   sql`${sql.raw(alias)}.user_id = ${s.userId}::int AND ${sql.raw(alias)}.congress_id = ${s.congressId}::int
     AND ${sql.raw(alias)}.day = ${s.day}::date`;
 
@@ -44,12 +40,7 @@ const scope = (s: CheckScopeParams, alias: string) =>
  * first's row lock, then finds `asked_at` set and skips it; it asks nothing else in that statement, so a
  * check is never asked twice and none is skipped.
  */
-export function presenceAsk(
-  s: CheckScopeParams,
-  videoKey: Param<string>,
-  now: Param<Date>,
-  eventPage: boolean,
-): SQL {
+export function presenceAsk(s: CheckScope, videoKey: string, now: Date, eventPage: boolean): SQL {
   return sql`checks_rules AS (
       SELECT c.presence_checks_per_day AS per_day FROM congresses c
       WHERE c.id = ${s.congressId}::int AND c.fortbildung AND c.presence_checks_per_day > 0
@@ -74,7 +65,7 @@ export function presenceAsk(
 }
 
 /** The columns the heartbeat's final select adds for `presenceAsk`. */
-export const presenceAskColumns = (s: CheckScopeParams) => sql`
+export const presenceAskColumns = (s: CheckScope) => sql`
   coalesce((SELECT seq FROM asked), (SELECT seq FROM open_check)) AS check_seq,
   coalesce((SELECT asked_at FROM asked), (SELECT asked_at FROM open_check)) AS check_asked_at,
   (SELECT per_day FROM checks_rules) AS checks_per_day,

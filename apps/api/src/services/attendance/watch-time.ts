@@ -14,7 +14,6 @@ import {
 import { type SQL, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { AppError } from "../../lib/app-error";
-import { type Param, type Placeholders, preparedStatement } from "../../lib/prepared-statement";
 import type { ServiceDeps } from "../deps";
 import { videoFacts } from "../fortbildung/video-length";
 import { deathCongressClosedUntil, findPackage } from "../visitor/packages";
@@ -24,7 +23,6 @@ import { congressAccess, staffList } from "./access";
 import {
   askedCheck,
   type CheckScope,
-  type CheckScopeParams,
   drawPresenceChecks,
   type PresenceAskRow,
   presenceAsk,
@@ -57,7 +55,7 @@ export function positionsLiteral(ranges: HeartbeatInput["ranges"]): string {
   return `{${parts.join(",")}}`;
 }
 
-/** What a heartbeat's statement takes per call (`creditHeartbeat`); each shape uses some of them. */
+/** What a heartbeat's statement takes (`creditHeartbeat`); each page's statement uses some of them. */
 interface CreditValues {
   userId: number;
   congressId: number;
@@ -95,7 +93,7 @@ type CreditRow = {
  * so, else a recording once its length is known (`videoFacts`); only a video of which neither is known is
  * taken as the player reports it (the person's clock bounds it either way).
  */
-function videoKind(p: Placeholders<CreditValues>): SQL {
+function videoKind(p: CreditValues): SQL {
   return sql`kind AS (
       SELECT f.length, CASE WHEN f.live THEN true WHEN f.length IS NOT NULL THEN false
         ELSE ${p.clientLive}::boolean END AS live
@@ -108,7 +106,7 @@ function videoKind(p: Placeholders<CreditValues>): SQL {
  * (or the longest we count); for a live stream the last `liveSeconds` of the wall clock in Berlin seconds
  * of the day, so two tabs of one stream report the same seconds.
  */
-function reported(p: Placeholders<CreditValues>): SQL {
+function reported(p: CreditValues): SQL {
   return sql`beat AS (
       SELECT CASE WHEN k.live
         THEN int4multirange(int4range(greatest(0, ${p.second}::int - ${p.liveSeconds}::int), ${p.second}::int))
@@ -124,7 +122,7 @@ function reported(p: Placeholders<CreditValues>): SQL {
  * the day's first credits nothing. A heartbeat that reports nothing played (the web app's at `play`) leaves
  * the clock where it is, so starting a second video does not take the minute of the first.
  */
-function personClock(p: Placeholders<CreditValues>, allowed: SQL): SQL {
+function personClock(p: CreditValues, allowed: SQL): SQL {
   const sinceLast = sql`least(${HEARTBEAT_MAX_CREDIT_SECONDS}::int, greatest(0,
     floor(extract(epoch FROM ${p.now}::timestamptz)) - floor(extract(epoch FROM c.last_beat_at))))::int`;
   return sql`clock AS (
@@ -143,11 +141,7 @@ function personClock(p: Placeholders<CreditValues>, allowed: SQL): SQL {
 }
 
 /** Whether the video is one of the event's (on a day shown today, for the event page). */
-function videoOfCongress(
-  congressId: Param<number>,
-  url: Param<string>,
-  germanToday: Param<string> | null,
-): SQL {
+function videoOfCongress(congressId: number, url: string, germanToday: string | null): SQL {
   const dayShown =
     germanToday === null ? sql`true` : sql`coalesce(d->>'exclusive_date', '') IN ('', ${germanToday})`;
   return sql`EXISTS (
@@ -168,7 +162,7 @@ function videoOfCongress(
  * rules, checked before (`creditHeartbeat`), and any of the event's videos. The same statement asks a due
  * presence check on the event page (`presenceAsk`, ADR 0109).
  */
-function creditStatement(p: Placeholders<CreditValues>, eventPage: boolean): SQL {
+function creditStatement(p: CreditValues, eventPage: boolean): SQL {
   const ctes = eventPage
     ? sql`${congressAccess(p.staff, { userId: p.userId, congressId: p.congressId, source: "video" }, p.today)},
       known AS (SELECT ${videoOfCongress(p.congressId, p.videoUrl, p.germanToday)} AS video)`
@@ -176,7 +170,7 @@ function creditStatement(p: Placeholders<CreditValues>, eventPage: boolean): SQL
       SELECT ${p.congressId}::int AS id, ${p.userId}::int AS user_id, false AS staff, true AS counts),
       known AS (SELECT ${videoOfCongress(p.congressId, p.videoUrl, null)} AS video)`;
   const allowed = sql`EXISTS (SELECT 1 FROM target WHERE counts) AND (SELECT video FROM known)`;
-  const checks: CheckScopeParams = { userId: p.userId, congressId: p.congressId, day: p.today };
+  const checks: CheckScope = { userId: p.userId, congressId: p.congressId, day: p.today };
   return sql`
     WITH ${ctes}, ${videoKind(p)}, ${reported(p)}, ${personClock(p, allowed)},
     credited AS (
@@ -202,11 +196,6 @@ function creditStatement(p: Placeholders<CreditValues>, eventPage: boolean): SQL
       (SELECT seconds FROM credited) AS seconds,
       ${presenceAskColumns(checks)}`;
 }
-
-const creditShape = (eventPage: boolean) =>
-  preparedStatement<CreditValues, CreditRow>((p) => creditStatement(p, eventPage));
-/** the statement's two shapes (ADR 0108): the event page or a package page */
-const CREDIT = { event: creditShape(true), package: creditShape(false) };
 
 function refuse(reason: string): AppError {
   return new AppError(
@@ -238,8 +227,7 @@ export async function creditHeartbeat(ctx: WatchDeps, input: HeartbeatInput): Pr
       throw refuse("package");
     }
   }
-  const statement = input.packageId === undefined ? CREDIT.event : CREDIT.package;
-  const row = await statement(ctx.db, {
+  const values: CreditValues = {
     userId: input.userId,
     congressId: input.congressId,
     packageId: input.packageId ?? null,
@@ -254,7 +242,9 @@ export async function creditHeartbeat(ctx: WatchDeps, input: HeartbeatInput): Pr
     second: berlinSecondOfDay(now),
     liveSeconds: Math.round(input.live ? input.liveSeconds : playedSeconds(input.ranges)),
     elapsed: Math.floor((now.getTime() - berlinInstant(today).getTime()) / 1000),
-  });
+  };
+  const [row] = (await ctx.db.execute<CreditRow>(creditStatement(values, input.packageId === undefined)))
+    .rows;
   if (!row?.active) {
     throw new AppError("UNAUTHORIZED", `user ${input.userId} missing or inactive`);
   }
