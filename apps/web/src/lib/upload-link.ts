@@ -1,5 +1,6 @@
 import type { AppRouter } from "@app/api/router";
 import { type HTTPLinkOptions, httpLink, type TRPCLink } from "@trpc/client";
+import type { inferTRPCClientTypes } from "@trpc/server";
 
 /** What a form-data call may carry in its tRPC `context`. */
 export interface UploadContext {
@@ -56,7 +57,7 @@ function progressFetch(onProgress: ((fraction: number) => void) | undefined) {
  * `onUploadProgress`.
  */
 export function uploadLink(
-  options: Omit<HTTPLinkOptions<AppRouter["_def"]["_config"]["$types"]>, "fetch">,
+  options: Omit<HTTPLinkOptions<inferTRPCClientTypes<AppRouter>>, "fetch">,
 ): TRPCLink<AppRouter> {
   return (runtime) =>
     ({ op, next }) =>
