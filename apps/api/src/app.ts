@@ -5,7 +5,6 @@ import { MSG } from "@app/shared";
 import cookie from "@fastify/cookie";
 import formbody from "@fastify/formbody";
 import multipart from "@fastify/multipart";
-import type { inferRouterOutputs } from "@trpc/server";
 import Fastify, { type FastifyInstance, type FastifyServerOptions, type HTTPMethods } from "fastify";
 import { secretKey } from "./credentials/access-token";
 import { SessionStates } from "./credentials/session-states";
@@ -13,7 +12,6 @@ import { type Env, envWarnings } from "./env";
 import { registerHealth } from "./health";
 import { trustProxyOption } from "./lib/client-address";
 import { privateLoggerOptions } from "./lib/log-privacy";
-import { plainSuperjson } from "./lib/plain-json";
 import { helmetOptions, securityHeaders } from "./lib/security-headers";
 import type { MailDispatcher } from "./mail-delivery/outbox";
 import { registerMetrics } from "./metrics/plugin";
@@ -23,12 +21,12 @@ import { frameworkErrors, installErrorHandlers } from "./rest/errors";
 import { restRoutes } from "./rest/routes";
 import { registerSecurityTxt } from "./security-txt";
 import { type Clock, systemClock } from "./services/deps";
-import { listenForOverviewChanges, OverviewCache } from "./services/visitor/overview-cache";
+import { dropAfterWrite, listenForOverviewChanges, OverviewCache } from "./services/visitor/overview-cache";
 import { clearOverviewLists } from "./services/visitor/overview-lists";
 import { registerWebApp } from "./static";
 import { createContextFactory } from "./trpc/context";
-import { trpcHttp } from "./trpc/http";
-import { type AppRouter, appRouter } from "./trpc/router";
+import { trpcEndpoint } from "./trpc/endpoint";
+import { appRouter } from "./trpc/router";
 import { registerUploads } from "./uploads";
 
 export interface RegisteredRoute {
@@ -188,23 +186,24 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     clock,
   });
 
-  await app.register(trpcHttp, {
+  await app.register(trpcEndpoint, {
     prefix: "/trpc",
     router: appRouter,
     createContext,
     // the picture and the form's envelope (boundary, part headers)
     maxFormBytes: UPLOAD_LIMIT_BYTES + 64 * 1024,
-    overview: {
-      path: "congress.getOverview",
-      cache: overviewCache,
-      // the procedure's answer is plain JSON by its type (`Overview`), so superjson's walk is skipped
-      serialise: (data) => plainSuperjson(data as inferRouterOutputs<AppRouter>["congress"]["getOverview"]),
-    },
     onError: ({ error, path, req }) => {
       if (error.code === "INTERNAL_SERVER_ERROR") {
         req.log.error({ err: error.cause ?? error, path }, "procedure failed");
       }
     },
+  });
+  // a signed-in write drops kept overviews before its answer goes out (overview-cache.ts)
+  app.addHook("onSend", (req, _reply, payload, done) => {
+    if (req.sessionUser && req.method !== "GET" && req.method !== "HEAD") {
+      dropAfterWrite(overviewCache, req.sessionUser);
+    }
+    done(null, payload);
   });
   registerRestRoutes(app, restRoutes, createContext);
   registerDigistoreIpn(app, { db, env, mail: options.mail, clock });

@@ -13,7 +13,7 @@ export interface SessionState {
  * The sessions of account `u` that were ended while refresh tokens of theirs still exist (a revoked
  * family's access tokens expire long before its refresh tokens, which the daily retention deletes).
  */
-export const ENDED_SESSIONS_SQL = `coalesce((SELECT json_agg(DISTINCT r.family_id) FROM refresh_tokens r
+const ENDED_SESSIONS_SQL = `coalesce((SELECT json_agg(DISTINCT r.family_id) FROM refresh_tokens r
       WHERE r.user_id = u.id AND r.revoked_at IS NOT NULL), '[]')`;
 
 /**
@@ -35,19 +35,13 @@ export class SessionStates extends UserCache<SessionState | null> {
     super(options);
   }
 
-  /**
-   * Whether the token's session is still valid. A state not kept is read with `read` when given: a
-   * statement the request runs anyway and that reads the account's row in the same snapshot (the
-   * overview's), so the check costs no round trip of its own; it must answer exactly the row's `active`
-   * and `session_version` and the account's ended sessions (`ENDED_SESSIONS_SQL`), or null when there is
-   * no row.
-   */
-  async valid(user: SessionUser, read?: (userId: number) => Promise<SessionState | null>): Promise<boolean> {
-    let state = await this.#state(user.id, read);
+  /** Whether the token's session is still valid. */
+  async valid(user: SessionUser): Promise<boolean> {
+    let state = await this.#state(user.id);
     if (state && state.sessionVersion < user.sessionVersion) {
       // a token newer than what is kept: the change that issued it has not been heard here yet
       this.drop([user.id]);
-      state = await this.#state(user.id, read);
+      state = await this.#state(user.id);
     }
     return (
       state?.active === true &&
@@ -56,25 +50,12 @@ export class SessionStates extends UserCache<SessionState | null> {
     );
   }
 
-  async #state(
-    userId: number,
-    read: (userId: number) => Promise<SessionState | null> = (id) => this.#read(id),
-  ): Promise<SessionState | null> {
+  async #state(userId: number): Promise<SessionState | null> {
     const kept = this.kept(userId);
     if (kept !== undefined) {
       return kept;
     }
-    return this.keep(userId, async () => {
-      const state = await read(userId);
-      // only these fields are kept, whatever else the statement read
-      return (
-        state && {
-          active: state.active,
-          sessionVersion: state.sessionVersion,
-          endedSessions: state.endedSessions,
-        }
-      );
-    });
+    return this.keep(userId, () => this.#read(userId));
   }
 
   async #read(userId: number): Promise<SessionState | null> {

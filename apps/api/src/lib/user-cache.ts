@@ -23,7 +23,7 @@ export interface UserCacheOptions {
 }
 
 /** A computation in progress; a change to its user while it runs makes its value unfit to keep. */
-export interface Fill {
+interface Fill {
   readonly userId: number;
   stale: boolean;
 }
@@ -69,31 +69,12 @@ export class UserCache<V> implements ChangeSubscriber {
     this.#entries.delete(userId);
   }
 
-  /**
-   * Opens a computation of `userId`'s value before its first read of the database, for a value whose data
-   * is read ahead by someone else (the overview's viewer state, read with the session check): a change of
-   * the user from now on makes it unfit to keep, as in `keep`. Pass it to `keep`; whoever opens one closes
-   * it (`close`) whatever happens, else it lingers and is marked by every change of its user.
-   */
-  open(userId: number): Fill {
-    const fill: Fill = { userId, stale: !this.#live };
-    this.#fills.add(fill);
-    return fill;
-  }
-
-  close(fill: Fill): void {
-    this.#fills.delete(fill);
-  }
-
-  /**
-   * Computes the value of `userId` and keeps it, unless the user changed meanwhile or changes are not heard;
-   * "meanwhile" starts at `opened` when the computation was opened before (`open`).
-   */
-  protected async keep(userId: number, compute: () => Promise<V>, opened?: Fill): Promise<V> {
+  /** Computes the value of `userId` and keeps it, unless the user changed meanwhile or changes are not heard. */
+  protected async keep(userId: number, compute: () => Promise<V>): Promise<V> {
     if (!this.#live) {
       return compute();
     }
-    const fill: Fill = opened?.userId === userId ? opened : { userId, stale: false };
+    const fill: Fill = { userId, stale: false };
     this.#fills.add(fill);
     try {
       const value = await compute();

@@ -5,14 +5,14 @@ import { checkoutUrl } from "../services/visitor/checkout";
 import { checkoutReturnState } from "../services/visitor/checkout-return";
 import { congressContent, getCongress, participationCounts } from "../services/visitor/congresses";
 import { gatedStatus, resolveGatedPath, unlockGated } from "../services/visitor/gated";
-import { overview } from "../services/visitor/overview";
+import { keptOverview } from "../services/visitor/overview-cache";
 import { getPackage, packagePage } from "../services/visitor/packages";
 import { cancelParticipation, createParticipation } from "../services/visitor/participation";
 import { videoPreview } from "../services/visitor/video-preview";
 import { publicProcedure, router, userProcedure } from "../trpc/init";
 
 export const congressRouter = router({
-  getOverview: userProcedure.query(({ ctx }) => overview(ctx, ctx.user.id)),
+  getOverview: userProcedure.query(({ ctx }) => keptOverview(ctx, ctx.user.id)),
   get: userProcedure
     .input(z.object({ congressId: ZId }))
     .query(({ ctx, input }) => getCongress(ctx, { ...input, userId: ctx.user.id })),

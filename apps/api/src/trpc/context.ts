@@ -9,7 +9,6 @@ import type { Env } from "../env";
 import { clientKey } from "../lib/client-address";
 import type { MailDispatcher } from "../mail-delivery/outbox";
 import { type ClientIo, type Clock, type CookieJar, type SessionDeps, systemClock } from "../services/deps";
-import { type OverviewReadAhead, readViewerState } from "../services/visitor/overview";
 import type { OverviewCache } from "../services/visitor/overview-cache";
 
 /**
@@ -20,18 +19,6 @@ export interface Context extends SessionDeps, ClientIo {
   user: SessionUser | null;
   /** the visitors' kept overview answers of this instance; a visitor's own writes drop theirs */
   overviewCache: OverviewCache;
-  /** the overview's viewer state, when the session check read it (`ContextOptions.overview`) */
-  overviewReadAhead?: OverviewReadAhead;
-}
-
-export interface ContextOptions {
-  /**
-   * The request asks for the visitor's overview: a session state this instance does not keep is read by
-   * the overview's own statement (it reads the account's row anyway) and handed to the procedure, one
-   * round trip instead of two on a visitor's first overview. The check itself is the same. Whoever passes
-   * this closes `overviewReadAhead.fill` once the request is answered (`OverviewCache.close`).
-   */
-  overview?: boolean;
 }
 
 export interface AppDeps {
@@ -65,40 +52,24 @@ export function cookieJar(req: FastifyRequest, reply: FastifyReply, attributes: 
   };
 }
 
+declare module "fastify" {
+  interface FastifyRequest {
+    /** the request's signed-in user, once its context was made (null: none, or an ended session) */
+    sessionUser?: SessionUser | null;
+  }
+}
+
 export function createContextFactory(deps: AppDeps) {
   const clock = deps.clock ?? systemClock;
   const attributes = cookieAttributes(deps.env);
-  return async (req: FastifyRequest, reply: FastifyReply, options?: ContextOptions): Promise<Context> => {
+  return async (req: FastifyRequest, reply: FastifyReply): Promise<Context> => {
     const token = bearerToken(req.headers.authorization);
     const signed = token ? await verifyAccessToken(token, deps.jwtKey, clock.now().getTime()) : null;
-    let ahead: OverviewReadAhead | undefined;
-    const readAhead = async (userId: number) => {
-      if (ahead) {
-        deps.overviewCache.close(ahead.fill);
-      }
-      // opened before the read: a change heard from now on keeps the answer built from it from being kept
-      const fill = deps.overviewCache.open(userId);
-      try {
-        ahead = { state: await readViewerState(deps.db, userId), fill };
-      } catch (error) {
-        deps.overviewCache.close(fill);
-        ahead = undefined;
-        throw error;
-      }
-      return ahead.state;
-    };
     // a signed token whose session has ended since (password reset, two-factor switch, deactivation,
-    // deletion) counts as no token
-    const user =
-      signed && (await deps.sessionStates.valid(signed, options?.overview ? readAhead : undefined))
-        ? signed
-        : null;
-    if (ahead && !user) {
-      deps.overviewCache.close(ahead.fill);
-      ahead = undefined;
-    }
+    // deletion, logout) counts as no token
+    const user = signed && (await deps.sessionStates.valid(signed)) ? signed : null;
+    req.sessionUser = user;
     return {
-      overviewReadAhead: ahead,
       db: deps.db,
       env: deps.env,
       jwtKey: deps.jwtKey,

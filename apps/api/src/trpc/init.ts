@@ -52,32 +52,13 @@ export const createCallerFactory = t.createCallerFactory;
 
 export const publicProcedure = t.procedure.use(appErrors);
 
-/**
- * Signed-in users. A visitor's own write drops their kept overview answer on this instance before the
- * answer goes out, so their next overview shows it even before the database's change notification arrives.
- */
-export const userProcedure = publicProcedure.use(async ({ ctx, next, type }) => {
-  const user = signedInUser(ctx);
-  try {
-    return await next({ ctx: { user } });
-  } finally {
-    if (type === "mutation") {
-      ctx.overviewCache.drop([user.id]);
-    }
-  }
-});
+/** Signed-in users (a session that still stands, `trpc/roles.ts`). */
+export const userProcedure = publicProcedure.use(({ ctx, next }) =>
+  next({ ctx: { user: signedInUser(ctx) } }),
+);
 
-/**
- * Admins only. Every admin write clears the overview's shared lists and the kept overview answers of this
- * instance at once (other instances hear of it from the database, see overview-cache.ts).
- */
-export const adminProcedure = userProcedure.use(async ({ ctx, next, type }) => {
+/** Admins only, with two-factor confirmed where it is required (`trpc/roles.ts`). */
+export const adminProcedure = userProcedure.use(async ({ ctx, next }) => {
   await confirmedAdmin(ctx);
-  try {
-    return await next({ ctx });
-  } finally {
-    if (type === "mutation") {
-      ctx.overviewCache.dropAll();
-    }
-  }
+  return next({ ctx });
 });

@@ -15,6 +15,12 @@ const { images } = schema;
 let t: TestApp;
 let adminToken: string;
 let visitorToken: string;
+let address: Promise<string> | undefined;
+/** the app on a real socket, closed with it */
+const listening = () => {
+  address ??= t.app.listen({ host: "127.0.0.1", port: 0 });
+  return address;
+};
 beforeAll(async () => {
   t = await createTestApp();
   const admin = await createUser(t.db.db, {
@@ -45,15 +51,15 @@ function fileForm(data: Buffer, field = "file", fileName = "bild.png", type = "i
 }
 
 async function upload(payload: Buffer, token: string | undefined = adminToken) {
-  const res = await t.app.inject({
+  // over a real socket, as a browser sends it (Fastify's inject hands tRPC's adapter no Node request)
+  const res = await fetch(`${await listening()}/trpc/admin.images.upload`, {
     method: "POST",
-    url: "/trpc/admin.images.upload",
     headers: { "content-type": CONTENT_TYPE, ...(token && { authorization: `Bearer ${token}` }) },
-    payload,
+    body: payload,
   });
-  const body = JSON.parse(res.body);
+  const body = JSON.parse(await res.text());
   return {
-    status: res.statusCode,
+    status: res.status,
     data: body.result?.data?.json as { fileName: string; url: string } | undefined,
     error: body.error?.json?.data as { title: string; detail: string } | undefined,
   };
@@ -82,7 +88,7 @@ describe("admin.images.upload", () => {
 
   it("refuses anonymous callers and visitors before reading the body", async () => {
     // a real socket (closed with the app after the file): inject hands a route only a whole body
-    const address = await t.app.listen({ host: "127.0.0.1", port: 0 });
+    const at = await listening();
     for (const [token, status] of [
       [undefined, 401],
       [visitorToken, 403],
@@ -90,7 +96,7 @@ describe("admin.images.upload", () => {
       // a body announced as 5 MB of which only the start ever comes: had anything read it before the
       // role check, no answer would come
       const answer = await new Promise<number>((resolve, reject) => {
-        const req = request(`${address}/trpc/admin.images.upload`, {
+        const req = request(`${at}/trpc/admin.images.upload`, {
           method: "POST",
           headers: {
             "content-type": CONTENT_TYPE,

@@ -57,7 +57,12 @@ const MARKER = 2_000_000_000;
 async function settled(): Promise<void> {
   const day = berlinDate();
   for (const t of [a, b]) {
-    await t.app.overviewCache.fill(MARKER, day, async () => "marker");
+    await t.app.overviewCache.fill(MARKER, day, async () => ({
+      user: { firstname: "Marker", lastname: "" },
+      congresses: [],
+      packages: [],
+      attended: [],
+    }));
   }
   await a.db.db.execute(sql`SELECT pg_notify('overview_changed', ${String(MARKER)})`);
   await until(() => !kept(a, MARKER) && !kept(b, MARKER), "the marker's notification");

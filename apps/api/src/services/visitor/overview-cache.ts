@@ -1,6 +1,8 @@
-import type { IsoDate } from "@app/shared";
+import { berlinDate, type IsoDate } from "@app/shared";
 import pg from "pg";
-import { type ChangeSubscriber, type Fill, UserCache } from "../../lib/user-cache";
+import { type ChangeSubscriber, UserCache } from "../../lib/user-cache";
+import { type Overview, overview } from "./overview";
+import type { ViewerDeps } from "./viewer";
 
 /** The channel the database triggers of migration 0009 announce overview changes on. */
 export const OVERVIEW_CHANNEL = "overview_changed";
@@ -9,13 +11,12 @@ export const OVERVIEW_LISTENER_NAME = "overview-change-listener";
 
 interface Entry {
   day: IsoDate;
-  answer: string;
+  answer: Overview;
 }
 
 /**
- * The finished overview answer of each visitor, serialised, per Berlin day. At the congress opening
- * thousands of visitors refresh their overview again and again; answering them from here skips the
- * database, the procedure and the serialisation (docs/performance.md).
+ * The finished overview answer of each visitor, per Berlin day. At the congress opening thousands of
+ * visitors refresh their overview again and again; answering them from here skips the database (ADR 0050).
  *
  * An answer is kept only while this instance hears every change: database triggers announce each write to
  * a table the overview reads (`OVERVIEW_CHANNEL`), `listenForOverviewChanges` drops the visitors named
@@ -24,7 +25,7 @@ interface Entry {
  */
 export class OverviewCache extends UserCache<Entry> {
   /** The kept answer of `userId` for `day`, if any. */
-  get(userId: number, day: IsoDate): string | undefined {
+  get(userId: number, day: IsoDate): Overview | undefined {
     const entry = this.kept(userId);
     if (entry && entry.day !== day) {
       this.forget(userId);
@@ -35,10 +36,34 @@ export class OverviewCache extends UserCache<Entry> {
 
   /**
    * Computes the answer of `userId` for `day` and keeps it, unless the visitor's data changed while it
-   * was computed (or since `opened`, when its data was read ahead) or changes are not heard right now.
+   * was computed or changes are not heard right now.
    */
-  async fill(userId: number, day: IsoDate, compute: () => Promise<string>, opened?: Fill): Promise<string> {
-    return (await this.keep(userId, async () => ({ day, answer: await compute() }), opened)).answer;
+  async fill(userId: number, day: IsoDate, compute: () => Promise<Overview>): Promise<Overview> {
+    return (await this.keep(userId, async () => ({ day, answer: await compute() }))).answer;
+  }
+}
+
+/** The visitor's overview (`congress.getOverview`): the kept answer of today, else a new one, kept. */
+export async function keptOverview(
+  ctx: ViewerDeps & { overviewCache: OverviewCache },
+  userId: number,
+): Promise<Overview> {
+  const day = berlinDate(ctx.clock.now());
+  return (
+    ctx.overviewCache.get(userId, day) ?? ctx.overviewCache.fill(userId, day, () => overview(ctx, userId))
+  );
+}
+
+/**
+ * A signed-in write (any request but GET and HEAD) drops kept answers on this instance before its answer
+ * goes out, so the writer's next overview shows it even before the database's change notification arrives:
+ * a visitor's own answer, or every answer after an admin's write (which may change anybody's).
+ */
+export function dropAfterWrite(cache: OverviewCache, user: { id: number; roles: readonly string[] }): void {
+  if (user.roles.includes("ROLE_ADMIN")) {
+    cache.dropAll();
+  } else {
+    cache.drop([user.id]);
   }
 }
 

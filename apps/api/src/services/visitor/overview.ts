@@ -1,8 +1,6 @@
 import type { Db } from "@app/db";
 import { berlinDate, chooseOverviewCongresses, OVERVIEW_MAX_PACKAGES } from "@app/shared";
-import { ENDED_SESSIONS_SQL } from "../../credentials/session-states";
 import { AppError } from "../../lib/app-error";
-import type { Fill } from "../../lib/user-cache";
 import { type CongressView, toCongressView } from "./congresses";
 import { type OverviewLists, overviewLists } from "./overview-lists";
 import { type PackageView, toPackageView } from "./packages";
@@ -20,13 +18,11 @@ export interface Overview {
  * The visitor and everything of theirs the overview needs, in one round trip (a prepared statement). Its
  * only parameter is the user id, so PostgreSQL soon plans it once per connection (a list of event ids as a
  * second parameter made it plan the statement anew on every call); the lists are matched to the shown
- * events here. It also reads the account's session state, so a visitor's first overview needs no session
- * check of its own (`OverviewReadAhead`).
+ * events here.
  */
 const VIEWER_STATE = {
   name: "overview_viewer_state",
   text: `SELECT u.id, u.email, u.firstname, u.lastname, u.digistore_hash AS "digistoreHash", u.active,
-    u.session_version AS "sessionVersion", ${ENDED_SESSIONS_SQL} AS "endedSessions",
     coalesce((SELECT json_agg(json_build_array(p.congress_id, p.id)) FROM participations p
       WHERE p.user_id = u.id), '[]') AS participations,
     coalesce((SELECT json_agg(DISTINCT t.congress_id) FROM congress_ticket_orders t
@@ -45,8 +41,6 @@ export interface ViewerState {
   lastname: string;
   digistoreHash: string;
   active: boolean;
-  sessionVersion: number;
-  endedSessions: string[];
   /** all of the visitor's, also of events the overview does not show */
   participations: [congressId: number, participationId: number][];
   tickets: number[];
@@ -60,17 +54,6 @@ export interface ViewerState {
 export async function readViewerState(db: Db, userId: number): Promise<ViewerState | null> {
   const { rows } = await db.$client.query<ViewerState>({ ...VIEWER_STATE, values: [userId] });
   return rows[0] ?? null;
-}
-
-/**
- * The viewer state of a visitor whose session state this instance did not keep, read by the request's
- * session check (`createContextFactory`): one round trip instead of two on a visitor's first overview. The
- * overview's kept answers were opened for the visitor before the read (`fill`), so a change of theirs
- * heard between the read and the answer keeps the answer from being kept.
- */
-export interface OverviewReadAhead {
-  state: ViewerState | null;
-  fill: Fill;
 }
 
 /**
@@ -132,13 +115,9 @@ function packagesOf(entry: OverviewLists, state: ViewerState): PackageView[] {
  * event and package lists are shared by all visitors (cached, see overview-lists.ts); the visitor's own state
  * is one query. A deleted or deactivated account is refused like in `loadViewer`.
  */
-export async function overview(
-  ctx: ViewerDeps & { overviewReadAhead?: OverviewReadAhead },
-  userId: number,
-): Promise<Overview> {
+export async function overview(ctx: ViewerDeps, userId: number): Promise<Overview> {
   const entry = await overviewLists(ctx.db, berlinDate(ctx.clock.now()), ctx.env.CATALOGUE_CACHE_MS);
-  const ahead = ctx.overviewReadAhead;
-  const state = ahead && ahead.fill.userId === userId ? ahead.state : await readViewerState(ctx.db, userId);
+  const state = await readViewerState(ctx.db, userId);
   if (!state?.active) {
     throw new AppError("UNAUTHORIZED", `user ${userId} missing or inactive`);
   }
