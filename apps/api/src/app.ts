@@ -10,6 +10,7 @@ import { secretKey } from "./credentials/access-token";
 import { SessionStates } from "./credentials/session-states";
 import { type Env, envWarnings } from "./env";
 import { registerHealth } from "./health";
+import { registerKeptOverview } from "./kept-overview";
 import { trustProxyOption } from "./lib/client-address";
 import { privateLoggerOptions } from "./lib/log-privacy";
 import { helmetOptions, securityHeaders } from "./lib/security-headers";
@@ -21,7 +22,7 @@ import { frameworkErrors, installErrorHandlers } from "./rest/errors";
 import { restRoutes } from "./rest/routes";
 import { registerSecurityTxt } from "./security-txt";
 import { type Clock, systemClock } from "./services/deps";
-import { dropAfterWrite, listenForOverviewChanges, OverviewCache } from "./services/visitor/overview-cache";
+import { listenForOverviewChanges, OverviewCache } from "./services/visitor/overview-cache";
 import { clearOverviewLists } from "./services/visitor/overview-lists";
 import { registerWebApp } from "./static";
 import { createContextFactory } from "./trpc/context";
@@ -198,13 +199,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       }
     },
   });
-  // a signed-in write drops kept overviews before its answer goes out (overview-cache.ts)
-  app.addHook("onSend", (req, _reply, payload, done) => {
-    if (req.sessionUser && req.method !== "GET" && req.method !== "HEAD") {
-      dropAfterWrite(overviewCache, req.sessionUser);
-    }
-    done(null, payload);
-  });
+  registerKeptOverview(app, { createContext, cache: overviewCache, clock });
   registerRestRoutes(app, restRoutes, createContext);
   registerDigistoreIpn(app, { db, env, mail: options.mail, clock });
   registerHealth(app, db);

@@ -72,15 +72,13 @@ type CreateContext = (req: FastifyRequest, reply: FastifyReply) => Promise<Conte
  * the authorisation matrix fails). The context it builds is the one the handler uses. Public paths do not
  * get this hook (`registerRestRoutes`): they have nothing to check.
  */
-export function roleCheck(createContext: CreateContext, contexts: WeakMap<FastifyRequest, Context>) {
+export function roleCheck(createContext: CreateContext) {
   return async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const role = req.routeOptions.config.role;
     if (role === undefined) {
       throw new AppError("INTERNAL", `${req.method} ${req.routeOptions.url} declares no role`);
     }
-    const ctx = await createContext(req, reply);
-    contexts.set(req, ctx);
-    await checkRole(ctx, role);
+    await checkRole(await createContext(req, reply), role);
   };
 }
 
@@ -93,11 +91,10 @@ export function registerRestRoutes(
   routes: RestRoute[],
   createContext: CreateContext,
 ): void {
-  const contexts = new WeakMap<FastifyRequest, Context>();
-  const onRequest = roleCheck(createContext, contexts);
+  const onRequest = roleCheck(createContext);
   for (const route of routes) {
     const handler = async (req: RestRequest, reply: FastifyReply) => {
-      const ctx = contexts.get(req) ?? (await createContext(req, reply));
+      const ctx = await createContext(req, reply);
       const result = await route.handler(createCaller(ctx), req, reply, ctx);
       return reply.status(route.status ?? 200).send(result ?? null);
     };

@@ -49,6 +49,15 @@ describe("the session check", () => {
     expect(req.sessionUser?.id).toBe(user.id);
   });
 
+  it("is made once per request, whoever asks for it", async () => {
+    const user = await createUser(t.db.db);
+    const token = await t.tokenFor(user.id);
+    const [req, reply] = request(token);
+    const first = await createContext(req, reply);
+    expect(await createContext(req, reply)).toBe(first);
+    expect(await createContext(...request(token))).not.toBe(first);
+  });
+
   it("refuses an ended session, a deactivated and a deleted account", async () => {
     const ended = await createUser(t.db.db);
     const oldToken = await t.tokenFor(ended.id);

@@ -59,10 +59,15 @@ declare module "fastify" {
   }
 }
 
+/**
+ * The context of a request, made once per request whoever asks first (a hook before tRPC's adapter, a REST
+ * path's role check, then its handler) and handed to every later asker.
+ */
 export function createContextFactory(deps: AppDeps) {
   const clock = deps.clock ?? systemClock;
   const attributes = cookieAttributes(deps.env);
-  return async (req: FastifyRequest, reply: FastifyReply): Promise<Context> => {
+  const made = new WeakMap<FastifyRequest, Promise<Context>>();
+  const make = async (req: FastifyRequest, reply: FastifyReply): Promise<Context> => {
     const token = bearerToken(req.headers.authorization);
     const signed = token ? await verifyAccessToken(token, deps.jwtKey, clock.now().getTime()) : null;
     // a signed token whose session has ended since (password reset, two-factor switch, deactivation,
@@ -83,5 +88,13 @@ export function createContextFactory(deps: AppDeps) {
       ip: clientKey(req.ip),
       cookies: cookieJar(req, reply, attributes),
     };
+  };
+  return (req: FastifyRequest, reply: FastifyReply): Promise<Context> => {
+    let context = made.get(req);
+    if (!context) {
+      context = make(req, reply);
+      made.set(req, context);
+    }
+    return context;
   };
 }

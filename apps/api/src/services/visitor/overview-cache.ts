@@ -12,6 +12,8 @@ export const OVERVIEW_LISTENER_NAME = "overview-change-listener";
 interface Entry {
   day: IsoDate;
   answer: Overview;
+  /** the answer as the transport writes it, once it was asked for (`keptText`) */
+  text?: string;
 }
 
 /**
@@ -26,12 +28,28 @@ interface Entry {
 export class OverviewCache extends UserCache<Entry> {
   /** The kept answer of `userId` for `day`, if any. */
   get(userId: number, day: IsoDate): Overview | undefined {
+    return this.#today(userId, day)?.answer;
+  }
+
+  /**
+   * The kept answer of `userId` for `day` as the transport writes it (`write`, run once per kept answer),
+   * if any: the kept overview answered without building a response around it (app.ts, ADR 0148).
+   */
+  keptText(userId: number, day: IsoDate, write: (answer: Overview) => string): string | undefined {
+    const entry = this.#today(userId, day);
+    if (entry) {
+      entry.text ??= write(entry.answer);
+    }
+    return entry?.text;
+  }
+
+  #today(userId: number, day: IsoDate): Entry | undefined {
     const entry = this.kept(userId);
     if (entry && entry.day !== day) {
       this.forget(userId);
       return undefined;
     }
-    return entry?.answer;
+    return entry;
   }
 
   /**
