@@ -5,7 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import type { Db } from "@app/db";
-import { MSG_PRESENCE } from "@app/shared";
+import { HEARTBEAT_MAX_CREDIT_SECONDS, MSG_PRESENCE } from "@app/shared";
 import { type BrowserContext, expect, type Page } from "@playwright/test";
 import { type TestData, vimeo } from "./data";
 import { fakeVimeoPlayer } from "./fake-vimeo";
@@ -15,22 +15,14 @@ const MINUTE = 60_000;
 
 /**
  * The browser runs on Playwright's clock, the production server on the system's: a heartbeat's credit is
- * bounded by the wall-clock time since the person's previous heartbeat that reported playing
- * (ADR 0126), which here passes in milliseconds. Every tRPC call carries the browser's time (an init script
- * stamps it), and before heartbeats reach the server the bridge sets the one stamp the bound reads (the
- * person's `watch_clocks.last_beat_at`) to what the browser's clock says has passed since, in whole
- * seconds; before an answer to a presence check, `asked_at` to as long ago as the browser's clock says the
- * check was offered. These calls go one at a time (each waits for the previous one's answer), as several
- * tabs' would on a slow line.
+ * bounded by the wall-clock time since the person's clock (`watch_clocks.last_beat_at`, ADR 0126, ADR 0149),
+ * which here passes in milliseconds. Every tRPC call carries the browser's time (an init script stamps it).
+ * After each heartbeat the bridge reads how far the server left the clock behind its time (what the heartbeat
+ * did not spend, in whole seconds) and keeps that moment in the browser's time; before the next one it sets the
+ * clock to as long before the server's time as the browser's clock says has passed since. Before an answer to a
+ * presence check it sets `asked_at` to as long ago as the browser's clock says the check was offered. These
+ * calls go one at a time (each waits for the previous one's answer), as several tabs' would on a slow line.
  */
-/** Whether a heartbeat reports something played (whole seconds, as the server counts them). */
-function played(input: Record<string, unknown>): boolean {
-  const ranges = (input.ranges ?? []) as Array<{ start: number; end: number }>;
-  return (
-    Math.round(Number(input.liveSeconds ?? 0)) > 0 ||
-    ranges.some(({ start, end }) => Math.round(end) > Math.round(start))
-  );
-}
 
 async function bridgeServerTime(context: BrowserContext, db: Db, userId: number) {
   await context.addInitScript(() => {
@@ -49,8 +41,8 @@ async function bridgeServerTime(context: BrowserContext, db: Db, userId: number)
       return original(input, { ...init, headers });
     };
   });
-  /** the browser's time of the person's last heartbeat that moved their clock (the day's first, or one that played) */
-  let lastPlaying: number | undefined;
+  /** the person's clock in the browser's time, once the day's first heartbeat set it */
+  let clockAt: number | undefined;
   /** when (browser time) a presence check was first offered, by `congressId/day/seq` */
   const offered = new Map<string, number>();
   let queue = Promise.resolve();
@@ -69,18 +61,13 @@ async function bridgeServerTime(context: BrowserContext, db: Db, userId: number)
             const input = body[String(i)]?.json;
             return procedure === name && input ? [input] : [];
           });
-        // heartbeats (of any videos and tabs) at one moment: the time passed since the last one that played
-        const heartbeats = calls("attendance.heartbeat");
-        if (heartbeats.length > 0) {
-          if (lastPlaying !== undefined) {
-            await db.$client.query(
-              "UPDATE watch_clocks SET last_beat_at = now() - make_interval(secs => $1) WHERE user_id = $2",
-              [Math.round((at - lastPlaying) / 1000), userId],
-            );
-          }
-          if (lastPlaying === undefined || heartbeats.some(played)) {
-            lastPlaying = at;
-          }
+        // heartbeats (of any videos and tabs) at one moment: the clock as far behind as the browser's time says
+        const heartbeats = calls("attendance.heartbeat").length > 0;
+        if (heartbeats && clockAt !== undefined) {
+          await db.$client.query(
+            "UPDATE watch_clocks SET last_beat_at = now() - make_interval(secs => $1) WHERE user_id = $2",
+            [Math.round((at - clockAt) / 1000), userId],
+          );
         }
         // an answer: the check was asked as long ago as the browser's clock says it was offered
         for (const { congressId, day, seq } of calls("attendance.answerPresenceCheck")) {
@@ -102,6 +89,13 @@ async function bridgeServerTime(context: BrowserContext, db: Db, userId: number)
           if (key && !offered.has(key)) {
             offered.set(key, at);
           }
+        }
+        if (heartbeats) {
+          const { rows } = await db.$client.query<{ behind: number }>(
+            "SELECT round(extract(epoch FROM now() - last_beat_at))::int AS behind FROM watch_clocks WHERE user_id = $1",
+            [userId],
+          );
+          clockAt = rows[0] ? at - rows[0].behind * 1000 : clockAt;
         }
         await route.fulfill({ response });
         beats++;
@@ -411,13 +405,15 @@ test("watch time: replaying, a hidden tab, 2x speed and a second tab credit only
     await w.flush();
     expect(await w.credited()).toBe(180);
 
-    // 4. a minute at 2x speed from 5:00: two minutes of the video, one minute of wall clock credited
+    // 4. a minute at 2x speed from 5:00: two minutes of the video, and of the wall clock at most what one
+    // heartbeat may credit (75 s): the hidden and the replayed minute spent nothing of the person's clock
+    // (ADR 0149), so it stands at 3:00, and the heartbeat at 6:00 gets its cap, not three minutes
     await w.player(page).getByLabel("Geschwindigkeit").selectOption("2");
     await w.seek(page, 300);
     await w.runTo(6 * MINUTE);
     await w.player(page).getByRole("button", { name: "Pause" }).click();
     await w.flush();
-    expect(await w.credited()).toBe(240);
+    expect(await w.credited()).toBe(180 + HEARTBEAT_MAX_CREDIT_SECONDS);
 
     // 5. a second tab plays the same video at another place in the same minute: one minute credited
     await w.second.getByRole("button", { name: /^Video abspielen/ }).click();
@@ -432,7 +428,7 @@ test("watch time: replaying, a hidden tab, 2x speed and a second tab credit only
     await w.player(page).getByRole("button", { name: "Pause" }).click();
     await w.player(w.second).getByRole("button", { name: "Pause" }).click();
     await w.flush();
-    expect(await w.credited()).toBe(300);
+    expect(await w.credited()).toBe(180 + HEARTBEAT_MAX_CREDIT_SECONDS + 60);
     await expect.poll(() => w.fortbildungLine()).toContain("5 von 10 Minuten");
 
     // the organiser's section shows the same minutes and the check

@@ -603,10 +603,11 @@ export const watchTime = pgTable(
 
 /**
  * A person's clock of one Berlin day (ADR 0126): the wall-clock time their heartbeats may credit, over
- * every video, event, tab and device together. `lastBeatAt` is the latest heartbeat that reported playing;
- * `granted` the seconds the last heartbeat could credit (its wall-clock time since the one before, at most
- * one interval); `wall` the wall-clock stretches (elapsed seconds since Berlin midnight) those heartbeats
- * covered, which bound the day's credit together with an imported participant report. Kept two days.
+ * every video, event, tab and device together. `lastBeatAt` is the clock: the latest heartbeat that reported
+ * playing, less what it left unspent (ADR 0149); `granted` the seconds the last heartbeat could credit (its
+ * wall-clock time since the clock, at most one interval); `wall` the wall-clock stretches (elapsed seconds since
+ * Berlin midnight) the heartbeats spent, which bound the day's credit together with an imported participant
+ * report. Kept two days.
  */
 export const watchClocks = pgTable(
   "watch_clocks",

@@ -13,8 +13,8 @@ import { zVnr } from "./vnr";
 export const HEARTBEAT_INTERVAL_SECONDS = 60;
 /**
  * What one heartbeat may credit at most: the interval and time for a slow network. A heartbeat credits no
- * more than the wall-clock time since the person's previous one that played (any video, ADR 0126), and
- * never more than this.
+ * more than the wall-clock time since the person's clock (any video, ADR 0126, ADR 0149), and never more
+ * than this; so no more than this is ever left on the clock for a later heartbeat.
  */
 export const HEARTBEAT_MAX_CREDIT_SECONDS = 75;
 /** Played ranges one heartbeat may carry (a minute of seeking about is a handful). */

@@ -171,6 +171,21 @@ describe("watch time from heartbeats", () => {
     expect(await creditedOfDay(user.id)).toBe(600);
   });
 
+  it("leaves what one window's heartbeat does not spend of the minute to the other windows", async () => {
+    const { clock, beat, urls, user } = await watching(2);
+    const [late, early] = urls as [string, string];
+    await Promise.all(urls.map((url) => beat(url)));
+    clock.advance(60_000);
+    // the late window's video played 20 of the minute's 60 seconds, and its heartbeat came first
+    expect(await beat(late, [[0, 20]])).toEqual({ seconds: 20 });
+    expect(await beat(early, [[0, 60]])).toEqual({ seconds: 40 });
+    expect(await creditedOfDay(user.id)).toBe(60);
+    clock.advance(60_000);
+    expect(await beat(late, [[20, 80]])).toEqual({ seconds: 80 });
+    expect(await beat(early, [[60, 120]])).toEqual({ seconds: 40 });
+    expect(await creditedOfDay(user.id)).toBe(120);
+  });
+
   it("lets a second video started in the same minute take nothing from the first", async () => {
     const { clock, beat, urls, user } = await watching(2);
     const [first, second] = urls as [string, string];
@@ -328,9 +343,9 @@ describe("watch time from heartbeats", () => {
 });
 
 /**
- * What the crediting rule says for one video, in memory (ADR 0126): the union of played positions,
- * each heartbeat bounded by the wall clock since the previous one that reported playing; the day's first
- * credits nothing.
+ * What the crediting rule says for one video, in memory (ADR 0126, ADR 0149): the union of played positions,
+ * each heartbeat bounded by the person's clock, which a heartbeat that reported playing moves on by what it
+ * spent (at most to now); the day's first credits nothing and sets the clock.
  */
 function expected(beats: Array<{ wait: number; ranges: Range[] }>): number {
   const played = new Set<number>();
@@ -338,21 +353,25 @@ function expected(beats: Array<{ wait: number; ranges: Range[] }>): number {
   let last: number | undefined;
   for (const { wait, ranges } of beats) {
     now += wait;
-    let budget = last === undefined ? 0 : Math.max(0, Math.min(HEARTBEAT_MAX_CREDIT_SECONDS, now - last));
+    const budget = last === undefined ? 0 : Math.max(0, Math.min(HEARTBEAT_MAX_CREDIT_SECONDS, now - last));
     const reported = new Set<number>();
     for (const [start, end] of ranges) {
       for (let s = Math.round(start); s < Math.round(end); s++) {
         reported.add(s);
       }
     }
+    let spent = 0;
     for (const s of [...reported].filter((s) => !played.has(s)).sort((a, b) => a - b)) {
-      if (budget-- <= 0) {
+      if (spent >= budget) {
         break;
       }
       played.add(s);
+      spent++;
     }
-    if (last === undefined || reported.size > 0) {
-      last = Math.max(last ?? now, now);
+    if (last === undefined) {
+      last = now;
+    } else if (reported.size > 0) {
+      last = Math.max(last, now - (budget - spent));
     }
   }
   return played.size;

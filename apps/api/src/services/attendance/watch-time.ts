@@ -117,24 +117,40 @@ function reported(p: CreditValues): SQL {
 
 /**
  * The person's clock of the day (ADR 0126), moved first, so that it is the lock every heartbeat of the
- * person waits for: a heartbeat may credit (`granted`) the wall-clock seconds since the person's previous
- * heartbeat that reported playing (of any video, event, tab or device), at most HEARTBEAT_MAX_CREDIT_SECONDS;
- * the day's first credits nothing. A heartbeat that reports nothing played (the web app's at `play`) leaves
- * the clock where it is, so starting a second video does not take the minute of the first.
+ * person waits for: a heartbeat may credit (`granted`) the wall-clock seconds since the person's clock (of any
+ * video, event, tab or device), at most HEARTBEAT_MAX_CREDIT_SECONDS; the day's first credits nothing. The clock
+ * moves on by what the heartbeat spends of them (`spent`: its video's new positions, at most `granted`), so what
+ * one tab leaves unspent (its video started late, or was paused) another tab's heartbeat can still credit; a
+ * heartbeat that reports nothing played leaves the clock where it is, so starting a second video does not take
+ * the minute of the first (ADR 0149). `wall` keeps the stretches the clock moved over.
+ *
+ * `spent` reads the video's credited positions as the statement found them: a heartbeat of the same video that
+ * committed while this one waited for the clock's lock is not among them, so `spent` can only come out larger
+ * than what `credited` then credits, and the clock never lets more through than the wall clock.
  */
 function personClock(p: CreditValues, allowed: SQL): SQL {
   const sinceLast = sql`least(${HEARTBEAT_MAX_CREDIT_SECONDS}::int, greatest(0,
     floor(extract(epoch FROM ${p.now}::timestamptz)) - floor(extract(epoch FROM c.last_beat_at))))::int`;
+  const creditedBefore = sql`(SELECT w.played FROM watch_time w WHERE w.user_id = ${p.userId}::int
+    AND w.congress_id = ${p.congressId}::int AND w.day = ${p.today}::date AND w.video_key = ${p.key}
+    AND w.source = 'player')`;
   return sql`clock AS (
       INSERT INTO watch_clocks AS c (user_id, day, last_beat_at, granted, wall)
       SELECT ${p.userId}::int, ${p.today}::date, ${p.now}::timestamptz, 0, '{}' WHERE ${allowed}
       ON CONFLICT (user_id, day) DO UPDATE SET (last_beat_at, granted, wall) = (
-        SELECT CASE WHEN g.playing THEN greatest(c.last_beat_at, ${p.now}::timestamptz) ELSE c.last_beat_at END,
-          g.granted,
-          CASE WHEN g.playing AND g.granted > 0
-            THEN c.wall + int4multirange(int4range(greatest(0, ${p.elapsed}::int - g.granted), ${p.elapsed}::int))
+        SELECT CASE WHEN s.playing
+            THEN greatest(c.last_beat_at, ${p.now}::timestamptz - make_interval(secs => s.granted - s.spent))
+            ELSE c.last_beat_at END,
+          s.granted,
+          CASE WHEN s.playing AND s.spent > 0
+            THEN c.wall + int4multirange(int4range(greatest(0, ${p.elapsed}::int - s.granted),
+              greatest(0, ${p.elapsed}::int - s.granted + s.spent)))
             ELSE c.wall END
-        FROM (SELECT (SELECT positions FROM beat) <> '{}'::int4multirange AS playing, ${sinceLast} AS granted) g
+        FROM (
+          SELECT g.playing, g.granted, multirange_seconds(multirange_take(
+            (SELECT positions FROM beat) - coalesce(${creditedBefore}, '{}'::int4multirange), g.granted)) AS spent
+          FROM (SELECT (SELECT positions FROM beat) <> '{}'::int4multirange AS playing, ${sinceLast} AS granted) g
+        ) s
       )
       RETURNING granted
     )`;
