@@ -19,13 +19,20 @@ const INTERNALS = [
   /\.sqlToQuery\(|\.mapToDriverValue\(/,
 ];
 
+/**
+ * Files allowed one for now, each with its reason. The heartbeat's statement built per call through
+ * `db.execute` cost PostgreSQL 4.3 ms of CPU per heartbeat against 1.0 prepared, and an instance a third of
+ * its heartbeats a second (ADR 0148): it stays prepared until it has a fixed text of its own.
+ */
+const ALLOWED = new Set(["apps/api/src/lib/prepared-statement.ts"]);
+
 function sources(): { path: string; text: string }[] {
   return execFileSync("git", ["ls-files", "-z", "*.ts", "*.tsx", "*.mjs", "*.js"], {
     cwd: root,
     encoding: "utf8",
   })
     .split("\0")
-    .filter((path) => path !== "" && path !== "scripts/front-doors.test.ts")
+    .filter((path) => path !== "" && path !== "scripts/front-doors.test.ts" && !ALLOWED.has(path))
     .map((path) => ({ path, text: readFileSync(join(root, path), "utf8") }));
 }
 

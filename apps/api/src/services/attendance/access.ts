@@ -1,5 +1,6 @@
 import type { AttendanceSource, IsoDate } from "@app/shared";
 import { type SQL, sql } from "drizzle-orm";
+import type { Param } from "../../lib/prepared-statement";
 import type { ServiceDeps } from "../deps";
 
 /** The staff whitelist (STAFF_EMAILS) as the JSON array `congressAccess` takes. */
@@ -13,9 +14,9 @@ export const staffList = (env: Pick<ServiceDeps["env"], "STAFF_EMAILS">): string
  * participating, a paid ticket if the event sells tickets; webinar sources only for webinars).
  */
 export function congressAccess(
-  staff: string,
-  input: { userId: number; congressId: number; source: AttendanceSource },
-  today: IsoDate,
+  staff: Param<string>,
+  input: { userId: Param<number>; congressId: Param<number>; source: Param<AttendanceSource> },
+  today: Param<IsoDate>,
 ): SQL {
   return sql`viewer AS (
       SELECT u.id, lower(u.email) IN (

@@ -11,6 +11,7 @@ import {
 import { type SQL, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { AppError } from "../../lib/app-error";
+import type { Param } from "../../lib/prepared-statement";
 import type { ServiceDeps } from "../deps";
 import { contentSecondsOfDay } from "../fortbildung/facts";
 
@@ -27,7 +28,10 @@ export interface CheckScope {
   day: IsoDate;
 }
 
-const scope = (s: CheckScope, alias: string) =>
+/** A scope in a statement built once (`preparedStatement`): its values or placeholders. */
+export type CheckScopeParams = { [K in keyof CheckScope]: Param<CheckScope[K]> };
+
+const scope = (s: CheckScopeParams, alias: string) =>
   sql`${sql.raw(alias)}.user_id = ${s.userId}::int AND ${sql.raw(alias)}.congress_id = ${s.congressId}::int
     AND ${sql.raw(alias)}.day = ${s.day}::date`;
 
@@ -40,7 +44,12 @@ const scope = (s: CheckScope, alias: string) =>
  * first's row lock, then finds `asked_at` set and skips it; it asks nothing else in that statement, so a
  * check is never asked twice and none is skipped.
  */
-export function presenceAsk(s: CheckScope, videoKey: string, now: Date, eventPage: boolean): SQL {
+export function presenceAsk(
+  s: CheckScopeParams,
+  videoKey: Param<string>,
+  now: Param<Date>,
+  eventPage: boolean,
+): SQL {
   return sql`checks_rules AS (
       SELECT c.presence_checks_per_day AS per_day FROM congresses c
       WHERE c.id = ${s.congressId}::int AND c.fortbildung AND c.presence_checks_per_day > 0
@@ -65,7 +74,7 @@ export function presenceAsk(s: CheckScope, videoKey: string, now: Date, eventPag
 }
 
 /** The columns the heartbeat's final select adds for `presenceAsk`. */
-export const presenceAskColumns = (s: CheckScope) => sql`
+export const presenceAskColumns = (s: CheckScopeParams) => sql`
   coalesce((SELECT seq FROM asked), (SELECT seq FROM open_check)) AS check_seq,
   coalesce((SELECT asked_at FROM asked), (SELECT asked_at FROM open_check)) AS check_asked_at,
   (SELECT per_day FROM checks_rules) AS checks_per_day,

@@ -14,6 +14,7 @@ import {
 import { type SQL, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { AppError } from "../../lib/app-error";
+import { type Param, type Placeholders, preparedStatement } from "../../lib/prepared-statement";
 import type { ServiceDeps } from "../deps";
 import { videoFacts } from "../fortbildung/video-length";
 import { deathCongressClosedUntil, findPackage } from "../visitor/packages";
@@ -23,6 +24,7 @@ import { congressAccess, staffList } from "./access";
 import {
   askedCheck,
   type CheckScope,
+  type CheckScopeParams,
   drawPresenceChecks,
   type PresenceAskRow,
   presenceAsk,
@@ -55,7 +57,7 @@ export function positionsLiteral(ranges: HeartbeatInput["ranges"]): string {
   return `{${parts.join(",")}}`;
 }
 
-/** What a heartbeat's statement takes (`creditHeartbeat`); each page's statement uses some of them. */
+/** What a heartbeat's statement takes per call (`creditHeartbeat`); each shape uses some of them. */
 interface CreditValues {
   userId: number;
   congressId: number;
@@ -93,7 +95,7 @@ type CreditRow = {
  * so, else a recording once its length is known (`videoFacts`); only a video of which neither is known is
  * taken as the player reports it (the person's clock bounds it either way).
  */
-function videoKind(p: CreditValues): SQL {
+function videoKind(p: Placeholders<CreditValues>): SQL {
   return sql`kind AS (
       SELECT f.length, CASE WHEN f.live THEN true WHEN f.length IS NOT NULL THEN false
         ELSE ${p.clientLive}::boolean END AS live
@@ -106,7 +108,7 @@ function videoKind(p: CreditValues): SQL {
  * (or the longest we count); for a live stream the last `liveSeconds` of the wall clock in Berlin seconds
  * of the day, so two tabs of one stream report the same seconds.
  */
-function reported(p: CreditValues): SQL {
+function reported(p: Placeholders<CreditValues>): SQL {
   return sql`beat AS (
       SELECT CASE WHEN k.live
         THEN int4multirange(int4range(greatest(0, ${p.second}::int - ${p.liveSeconds}::int), ${p.second}::int))
@@ -128,7 +130,7 @@ function reported(p: CreditValues): SQL {
  * committed while this one waited for the clock's lock is not among them, so `spent` can only come out larger
  * than what `credited` then credits, and the clock never lets more through than the wall clock.
  */
-function personClock(p: CreditValues, allowed: SQL): SQL {
+function personClock(p: Placeholders<CreditValues>, allowed: SQL): SQL {
   const sinceLast = sql`least(${HEARTBEAT_MAX_CREDIT_SECONDS}::int, greatest(0,
     floor(extract(epoch FROM ${p.now}::timestamptz)) - floor(extract(epoch FROM c.last_beat_at))))::int`;
   const creditedBefore = sql`(SELECT w.played FROM watch_time w WHERE w.user_id = ${p.userId}::int
@@ -157,7 +159,11 @@ function personClock(p: CreditValues, allowed: SQL): SQL {
 }
 
 /** Whether the video is one of the event's (on a day shown today, for the event page). */
-function videoOfCongress(congressId: number, url: string, germanToday: string | null): SQL {
+function videoOfCongress(
+  congressId: Param<number>,
+  url: Param<string>,
+  germanToday: Param<string> | null,
+): SQL {
   const dayShown =
     germanToday === null ? sql`true` : sql`coalesce(d->>'exclusive_date', '') IN ('', ${germanToday})`;
   return sql`EXISTS (
@@ -178,7 +184,7 @@ function videoOfCongress(congressId: number, url: string, germanToday: string | 
  * rules, checked before (`creditHeartbeat`), and any of the event's videos. The same statement asks a due
  * presence check on the event page (`presenceAsk`, ADR 0109).
  */
-function creditStatement(p: CreditValues, eventPage: boolean): SQL {
+function creditStatement(p: Placeholders<CreditValues>, eventPage: boolean): SQL {
   const ctes = eventPage
     ? sql`${congressAccess(p.staff, { userId: p.userId, congressId: p.congressId, source: "video" }, p.today)},
       known AS (SELECT ${videoOfCongress(p.congressId, p.videoUrl, p.germanToday)} AS video)`
@@ -186,7 +192,7 @@ function creditStatement(p: CreditValues, eventPage: boolean): SQL {
       SELECT ${p.congressId}::int AS id, ${p.userId}::int AS user_id, false AS staff, true AS counts),
       known AS (SELECT ${videoOfCongress(p.congressId, p.videoUrl, null)} AS video)`;
   const allowed = sql`EXISTS (SELECT 1 FROM target WHERE counts) AND (SELECT video FROM known)`;
-  const checks: CheckScope = { userId: p.userId, congressId: p.congressId, day: p.today };
+  const checks: CheckScopeParams = { userId: p.userId, congressId: p.congressId, day: p.today };
   return sql`
     WITH ${ctes}, ${videoKind(p)}, ${reported(p)}, ${personClock(p, allowed)},
     credited AS (
@@ -212,6 +218,11 @@ function creditStatement(p: CreditValues, eventPage: boolean): SQL {
       (SELECT seconds FROM credited) AS seconds,
       ${presenceAskColumns(checks)}`;
 }
+
+const creditShape = (eventPage: boolean) =>
+  preparedStatement<CreditValues, CreditRow>((p) => creditStatement(p, eventPage));
+/** the statement's two shapes (ADR 0108): the event page or a package page */
+const CREDIT = { event: creditShape(true), package: creditShape(false) };
 
 function refuse(reason: string): AppError {
   return new AppError(
@@ -243,7 +254,8 @@ export async function creditHeartbeat(ctx: WatchDeps, input: HeartbeatInput): Pr
       throw refuse("package");
     }
   }
-  const values: CreditValues = {
+  const statement = input.packageId === undefined ? CREDIT.event : CREDIT.package;
+  const row = await statement(ctx.db, {
     userId: input.userId,
     congressId: input.congressId,
     packageId: input.packageId ?? null,
@@ -258,9 +270,7 @@ export async function creditHeartbeat(ctx: WatchDeps, input: HeartbeatInput): Pr
     second: berlinSecondOfDay(now),
     liveSeconds: Math.round(input.live ? input.liveSeconds : playedSeconds(input.ranges)),
     elapsed: Math.floor((now.getTime() - berlinInstant(today).getTime()) / 1000),
-  };
-  const [row] = (await ctx.db.execute<CreditRow>(creditStatement(values, input.packageId === undefined)))
-    .rows;
+  });
   if (!row?.active) {
     throw new AppError("UNAUTHORIZED", `user ${input.userId} missing or inactive`);
   }

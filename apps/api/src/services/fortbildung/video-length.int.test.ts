@@ -1,12 +1,13 @@
-import { type Db, schema } from "@app/db";
+import { schema } from "@app/db";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { preparedStatement } from "../../lib/prepared-statement";
 import { createCongress, createContent, videoUrl } from "../../testing/builders";
 import { createTestApp, type TestApp } from "../../testing/harness";
 import { previewKey } from "../visitor/video-preview";
 import { videoSeconds } from "./video-length";
 
-/** ADR 0105: which length of a video counts, as the heartbeat's statement asks it. */
+/** ADR 0105: which length of a video counts, as the heartbeat's prepared statement would ask it. */
 
 let t: TestApp;
 beforeAll(async () => {
@@ -17,12 +18,10 @@ afterAll(async () => {
 });
 const db = () => t.db.db;
 
-async function lengthOf(database: Db, p: { congressId: number; url: string; key: string }) {
-  const { rows } = await database.execute<{ seconds: number | null }>(
-    sql`SELECT ${videoSeconds(p.congressId, p.url, p.key)} AS seconds`,
-  );
-  return rows[0];
-}
+const lengthOf = preparedStatement<
+  { congressId: number; url: string; key: string },
+  { seconds: number | null }
+>((p) => sql`SELECT ${videoSeconds(p.congressId, p.url, p.key)} AS seconds`);
 
 async function vimeoSays(url: string, durationSeconds: number | null) {
   await db()

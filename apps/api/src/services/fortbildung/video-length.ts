@@ -1,5 +1,6 @@
 import { MAX_MEDIA_SECONDS } from "@app/shared";
 import { type SQL, sql } from "drizzle-orm";
+import type { Param } from "../../lib/prepared-statement";
 
 /**
  * Which length of a video counts (ADR 0105): the organiser's, typed in the video content
@@ -25,8 +26,8 @@ export function organiserSeconds(video: SQL): SQL<number | null> {
       THEN least(round((${video}->>'duration')::numeric), ${MAX_MEDIA_SECONDS}::int)::int END END)`;
 }
 
-/** A value of the statement: a JS value or a SQL expression. */
-type Value<T> = T | SQL;
+/** A value of the statement: a JS value or a prepared statement's placeholder, or a SQL expression. */
+type Value<T> = Param<T> | SQL;
 
 /** The content videos of address `url` in congress `congressId`'s contents, each as `lv`. */
 const contentVideos = (congressId: Value<number>, url: Value<string>) => sql`congress_contents lc
@@ -41,8 +42,8 @@ const contentVideos = (congressId: Value<number>, url: Value<string>) => sql`con
  * whichever day lists it), else Vimeo's from the preview whose key (`previewKey(url)`) is `key`. `live`
  * (ADR 0126): the organiser marked it so in a content of the congress (`live: true`), or Vimeo's oEmbed
  * said so (duration 0, `video_previews.live`); a live stream is credited by the clock whatever its length,
- * any other video with a length is a recording. Takes JS values or SQL expressions (a column of the
- * surrounding statement).
+ * any other video with a length is a recording. Takes JS values, placeholders (`preparedStatement`) or SQL
+ * expressions (a column of the surrounding statement).
  */
 export function videoFacts(congressId: Value<number>, url: Value<string>, key: Value<string>): SQL {
   return sql`(SELECT coalesce(o.seconds, CASE WHEN lp.duration_seconds > 0 THEN lp.duration_seconds END) AS length,
