@@ -199,7 +199,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       }
     },
   });
-  registerKeptOverview(app, { createContext, cache: overviewCache, clock });
+  registerKeptOverview(app, { createContext, cache: overviewCache });
   registerRestRoutes(app, restRoutes, createContext);
   registerDigistoreIpn(app, { db, env, mail: options.mail, clock });
   registerHealth(app, db);

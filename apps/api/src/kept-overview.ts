@@ -1,8 +1,6 @@
-import { berlinDate } from "@app/shared";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import superjson from "superjson";
-import type { Clock } from "./services/deps";
-import { dropAfterWrite, type OverviewCache } from "./services/visitor/overview-cache";
+import { dropAfterWrite, keptOverviewText, type OverviewCache } from "./services/visitor/overview-cache";
 import type { Context } from "./trpc/context";
 
 /** The overview's procedure (`congress.getOverview`) at tRPC's endpoint. */
@@ -47,8 +45,8 @@ export function loneOverviewCall(url: string): { batch: boolean } | null {
 
 interface KeptOverviewOptions {
   createContext: (req: FastifyRequest, reply: FastifyReply) => Promise<Context>;
+  /** the instance's kept overviews (the one every context carries), which writes drop */
   cache: OverviewCache;
-  clock: Clock;
 }
 
 /**
@@ -59,15 +57,15 @@ interface KeptOverviewOptions {
  * - a signed-in write (tRPC or REST, refused or not) drops kept answers before its own answer goes out.
  */
 export function registerKeptOverview(app: FastifyInstance, options: KeptOverviewOptions): void {
-  const { createContext, cache, clock } = options;
+  const { createContext, cache } = options;
   app.addHook("onRequest", async (req, reply) => {
     // `trpc-accept` asks for tRPC's streamed answer
     const call = req.method === "GET" && !req.headers["trpc-accept"] ? loneOverviewCall(req.url) : null;
     if (!call) {
       return;
     }
-    const { user } = await createContext(req, reply);
-    const text = user ? cache.keptText(user.id, berlinDate(clock.now()), trpcResult) : undefined;
+    const ctx = await createContext(req, reply);
+    const text = ctx.user ? keptOverviewText(ctx, ctx.user.id, trpcResult) : undefined;
     if (text !== undefined) {
       return reply
         .header("vary", "trpc-accept, accept")

@@ -23,7 +23,6 @@ const MINUTE = 60_000;
  * presence check it sets `asked_at` to as long ago as the browser's clock says the check was offered. These
  * calls go one at a time (each waits for the previous one's answer), as several tabs' would on a slow line.
  */
-
 async function bridgeServerTime(context: BrowserContext, db: Db, userId: number) {
   await context.addInitScript(() => {
     const original = window.fetch;

@@ -33,7 +33,7 @@ export class OverviewCache extends UserCache<Entry> {
 
   /**
    * The kept answer of `userId` for `day` as the transport writes it (`write`, run once per kept answer),
-   * if any: the kept overview answered without building a response around it (app.ts, ADR 0148).
+   * if any: the kept overview answered without building a response around it (`keptOverviewText`).
    */
   keptText(userId: number, day: IsoDate, write: (answer: Overview) => string): string | undefined {
     const entry = this.#today(userId, day);
@@ -70,6 +70,18 @@ export async function keptOverview(
   return (
     ctx.overviewCache.get(userId, day) ?? ctx.overviewCache.fill(userId, day, () => overview(ctx, userId))
   );
+}
+
+/**
+ * The visitor's kept overview of today as the transport writes it (`write`), if this instance keeps one:
+ * kept-overview.ts answers it before tRPC's adapter (ADR 0148).
+ */
+export function keptOverviewText(
+  ctx: Pick<ViewerDeps, "clock"> & { overviewCache: OverviewCache },
+  userId: number,
+  write: (answer: Overview) => string,
+): string | undefined {
+  return ctx.overviewCache.keptText(userId, berlinDate(ctx.clock.now()), write);
 }
 
 /**
